@@ -1,0 +1,1 @@
+//! The `walkmesh` command line (work in progress).

@@ -1,0 +1,399 @@
+//! The `Format`, `Reader`, `Writer` and `Validator` traits, their options, and the registry
+//! that detects a file's format (magic first, then extension, then content sniffing).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Diagnostics, ReadError, WriteError};
+use crate::dump::DumpNode;
+use crate::ir::{MeshKind, NavMesh};
+use crate::material::MaterialProfile;
+
+/// Bytes at a fixed offset that identify a format; `mask` (same length) selects the bits
+/// compared.
+#[derive(Clone, Copy, Debug)]
+pub struct Magic {
+    pub offset: usize,
+    pub bytes: &'static [u8],
+    pub mask: Option<&'static [u8]>,
+}
+
+impl Magic {
+    /// True when `head` carries this magic.
+    pub fn matches(&self, head: &[u8]) -> bool {
+        let Some(window) = head.get(self.offset..self.offset + self.bytes.len()) else {
+            return false;
+        };
+        match self.mask {
+            None => window == self.bytes,
+            Some(mask) => window
+                .iter()
+                .zip(self.bytes)
+                .zip(mask)
+                .all(|((&have, &want), &mask)| have & mask == want & mask),
+        }
+    }
+}
+
+/// Sniff score of a magic match; content heuristics stay below it.
+pub const MAGIC_SCORE: u8 = 100;
+
+/// One input file: its bytes and, when it came from disk, its path (for sidecar files such
+/// as glTF buffers and for error messages).
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    pub bytes: &'a [u8],
+    pub path: Option<&'a Path>,
+}
+
+/// Which axis is up in a modelling-tool file (OBJ); the IR is always Z-up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UpAxis {
+    /// Blender's OBJ default: file (x, y, z) = IR (x, z, −y).
+    #[default]
+    Y,
+    /// Same axes as the IR.
+    Z,
+}
+
+/// Options for reading.
+#[derive(Clone, Debug)]
+pub struct ReadOptions {
+    pub up: UpAxis,
+    /// Replaces the format's embedded material profile.
+    pub materials: Option<Arc<MaterialProfile>>,
+    /// Replaces the profile's default material for unknown or missing names.
+    pub default_material: Option<String>,
+    /// Ceiling for decompressed payloads, in bytes.
+    pub max_decompressed: u64,
+    /// Format-specific settings (`"gltf:scene" = "1"`).
+    pub params: BTreeMap<String, String>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            up: UpAxis::Y,
+            materials: None,
+            default_material: None,
+            max_decompressed: 256 * 1024 * 1024,
+            params: BTreeMap::new(),
+        }
+    }
+}
+
+/// Options for writing.
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    pub up: UpAxis,
+    /// Replaces the format's embedded material profile.
+    pub materials: Option<Arc<MaterialProfile>>,
+    /// Recompute every derived table even when preserved ones are still fresh.
+    pub rebuild: bool,
+    /// Overrides the mesh kind (KotOR `.pwk`/`.dwk` output).
+    pub kind: Option<MeshKind>,
+    /// File name (no directory) of the main output, for formats that name sidecars after it.
+    pub file_name: Option<String>,
+    /// Format-specific settings (`"nwn2:template" = "area.trn"`).
+    pub params: BTreeMap<String, String>,
+}
+
+/// A further file written beside the main output (OBJ `.mtl`, glTF `.bin`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sidecar {
+    /// File name, placed in the main output's directory.
+    pub file_name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What a writer produced.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Output {
+    pub main: Vec<u8>,
+    pub sidecars: Vec<Sidecar>,
+}
+
+/// What must hold of a mesh before a writer sees it; [`crate::passes::prepare`] establishes
+/// it on a copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Requirements {
+    /// Polygons must be triangles.
+    pub triangles_only: bool,
+    /// Walkable polygons must come first (stable order otherwise).
+    pub walkable_first: bool,
+    /// Weld vertices closer than this first (`Some(0.0)`: exactly equal positions).
+    pub weld: Option<f32>,
+}
+
+/// Reads bytes into the IR.
+pub trait Reader: Send + Sync {
+    /// Decodes `input`; warnings go to `diag`. The returned mesh satisfies [`NavMesh::check`].
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError>;
+}
+
+/// Writes the IR as bytes.
+pub trait Writer: Send + Sync {
+    /// What the mesh must satisfy before [`Writer::write`].
+    fn requirements(&self, options: &WriteOptions) -> Requirements;
+    /// Encodes `mesh`; everything the format cannot store is reported in `diag`.
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError>;
+}
+
+/// Checks a file against its format's rules, beyond what reading needs.
+pub trait Validator: Send + Sync {
+    /// Findings for `input`; an `Err` means the file could not be examined at all.
+    fn validate(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+    ) -> Result<Vec<Diagnostic>, ReadError>;
+}
+
+/// Shows every stored field with its position.
+pub trait Dumper: Send + Sync {
+    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError>;
+}
+
+/// A file format.
+pub trait Format: Send + Sync {
+    /// Short id used by `--from`/`--to` (`bwm`, `obj`).
+    fn id(&self) -> &'static str;
+    /// Human-readable name.
+    fn name(&self) -> &'static str;
+    /// Lower-case extensions without the dot.
+    fn extensions(&self) -> &'static [&'static str];
+    /// Magic numbers, if the format has any.
+    fn magic(&self) -> &'static [Magic] {
+        &[]
+    }
+    /// How sure we are that `head` (the first bytes; `total_len` is the whole length) is this
+    /// format: [`MAGIC_SCORE`] for a magic match, less for content heuristics, 0 for no.
+    fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
+        if self.magic().iter().any(|magic| magic.matches(head)) {
+            MAGIC_SCORE
+        } else {
+            0
+        }
+    }
+    fn reader(&self) -> Option<&dyn Reader> {
+        None
+    }
+    fn writer(&self) -> Option<&dyn Writer> {
+        None
+    }
+    fn validator(&self) -> Option<&dyn Validator> {
+        None
+    }
+    fn dumper(&self) -> Option<&dyn Dumper> {
+        None
+    }
+}
+
+/// Why a format could not be chosen.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DetectError {
+    #[error("unknown format id '{0}'; `walkmesh formats` lists the ids")]
+    UnknownId(String),
+    #[error(
+        "cannot tell the format of {0}: no known magic bytes or extension; name it with --from"
+    )]
+    Undetected(String),
+    #[error(
+        "no format writes the extension of {0}; name one with --to (`walkmesh formats` lists them)"
+    )]
+    NoWriterForExtension(String),
+}
+
+/// The set of known formats.
+#[derive(Default)]
+pub struct Registry {
+    formats: Vec<Box<dyn Format>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.formats.iter().map(|format| format.id()))
+            .finish()
+    }
+}
+
+fn extension_of(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+impl Registry {
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// Adds a format.
+    pub fn register(&mut self, format: Box<dyn Format>) {
+        self.formats.push(format);
+    }
+
+    /// All formats, in registration order.
+    pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
+        self.formats.iter().map(|f| f.as_ref())
+    }
+
+    /// The format with id `id` (case-insensitive).
+    pub fn by_id(&self, id: &str) -> Result<&dyn Format, DetectError> {
+        self.formats()
+            .find(|f| f.id().eq_ignore_ascii_case(id))
+            .ok_or_else(|| DetectError::UnknownId(id.to_string()))
+    }
+
+    /// Formats claiming `path`'s extension (case-insensitive).
+    pub fn by_extension(&self, path: &Path) -> impl Iterator<Item = &dyn Format> {
+        let extension = extension_of(path);
+        self.formats().filter(move |f| {
+            extension
+                .as_deref()
+                .is_some_and(|e| f.extensions().contains(&e))
+        })
+    }
+
+    /// Detects the format of an input: a magic match wins, then the extension, then the best
+    /// content heuristic.
+    pub fn detect(&self, path: &Path, head: &[u8], total_len: u64) -> Result<&dyn Format, DetectError> {
+        let scored: Vec<(u8, &dyn Format)> = self
+            .formats()
+            .map(|f| (f.sniff(head, total_len), f))
+            .collect();
+        if let Some((_, format)) = scored
+            .iter()
+            .filter(|(score, _)| *score >= MAGIC_SCORE)
+            .max_by_key(|(score, _)| *score)
+        {
+            return Ok(*format);
+        }
+        // Among formats claiming the extension, prefer one whose content check agrees.
+        let by_extension: Vec<&dyn Format> = self.by_extension(path).collect();
+        if let Some(format) = by_extension
+            .iter()
+            .max_by_key(|f| f.sniff(head, total_len))
+        {
+            return Ok(*format);
+        }
+        scored
+            .into_iter()
+            .filter(|(score, _)| *score > 0)
+            .max_by_key(|(score, _)| *score)
+            .map(|(_, f)| f)
+            .ok_or_else(|| DetectError::Undetected(path.display().to_string()))
+    }
+
+    /// The writer format for an output path: by extension.
+    pub fn for_output(&self, path: &Path) -> Result<&dyn Format, DetectError> {
+        self.by_extension(path)
+            .find(|f| f.writer().is_some())
+            .ok_or_else(|| DetectError::NoWriterForExtension(path.display().to_string()))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    struct Fake {
+        id: &'static str,
+        extensions: &'static [&'static str],
+        magic: &'static [Magic],
+        text_score: u8,
+    }
+
+    impl Format for Fake {
+        fn id(&self) -> &'static str {
+            self.id
+        }
+        fn name(&self) -> &'static str {
+            self.id
+        }
+        fn extensions(&self) -> &'static [&'static str] {
+            self.extensions
+        }
+        fn magic(&self) -> &'static [Magic] {
+            self.magic
+        }
+        fn sniff(&self, head: &[u8], _len: u64) -> u8 {
+            if self.magic.iter().any(|m| m.matches(head)) {
+                MAGIC_SCORE
+            } else if head.starts_with(b"v ") {
+                self.text_score
+            } else {
+                0
+            }
+        }
+    }
+
+    fn registry() -> Registry {
+        let mut registry = Registry::new();
+        registry.register(Box::new(Fake {
+            id: "bin",
+            extensions: &["bin", "wok"],
+            magic: &[Magic {
+                offset: 0,
+                bytes: b"BWM V1.0",
+                mask: None,
+            }],
+            text_score: 0,
+        }));
+        registry.register(Box::new(Fake {
+            id: "text",
+            extensions: &["obj"],
+            magic: &[],
+            text_score: 10,
+        }));
+        registry
+    }
+
+    #[test]
+    fn magic_beats_extension_and_extension_beats_heuristics() {
+        let registry = registry();
+        assert_eq!(
+            registry.detect(Path::new("a.obj"), b"BWM V1.0....", 100).unwrap().id(),
+            "bin"
+        );
+        assert_eq!(
+            registry.detect(Path::new("a.WOK"), b"garbage", 7).unwrap().id(),
+            "bin"
+        );
+        assert_eq!(
+            registry.detect(Path::new("a.txt"), b"v 1 2 3", 7).unwrap().id(),
+            "text"
+        );
+        assert!(matches!(
+            registry.detect(Path::new("a.txt"), b"zzz", 3),
+            Err(DetectError::Undetected(_))
+        ));
+        assert_eq!(registry.by_id("TEXT").unwrap().id(), "text");
+        assert!(registry.by_id("nope").is_err());
+    }
+
+    #[test]
+    fn masked_magic_compares_selected_bits() {
+        let magic = Magic {
+            offset: 1,
+            bytes: &[0xA0, 0x0F],
+            mask: Some(&[0xF0, 0x0F]),
+        };
+        assert!(magic.matches(&[0, 0xAB, 0xCF]));
+        assert!(!magic.matches(&[0, 0xBB, 0xCF]));
+        assert!(!magic.matches(&[0, 0xAB]));
+    }
+}

@@ -1,0 +1,28 @@
+//! walkmesh-core: the neutral `NavMesh` representation shared by every walkmesh format,
+//! the `Format`/`Reader`/`Writer` traits, the format registry, diagnostics, material
+//! profiles and the format-neutral geometry passes (welding, triangulation, adjacency,
+//! boundary loops, components, planes, walkable-first reordering).
+//!
+//! Core depends on no format crate; format crates depend on core only.
+
+pub mod diag;
+pub mod dump;
+pub mod fingerprint;
+pub mod format;
+pub mod ir;
+pub mod material;
+pub mod passes;
+pub mod summary;
+pub mod validate;
+
+pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
+pub use format::{
+    Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar,
+    UpAxis, Validator, WriteOptions, Writer,
+};
+pub use ir::{
+    Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance,
+    Surface, TileGrid,
+};
+pub use material::{Material, MaterialProfile, ProfileEntry};
+pub mod testing;

@@ -1,0 +1,20 @@
+//! Format-neutral geometry passes. Each is linear or n·log n in the mesh size and works on a
+//! mesh that satisfies [`crate::NavMesh::check`].
+
+pub mod adjacency;
+pub mod boundary;
+pub mod components;
+pub mod planes;
+pub mod prepare;
+pub mod reorder;
+pub mod triangulate;
+pub mod weld;
+
+pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
+pub use boundary::{BoundaryLoop, boundary_loops};
+pub use components::{Components, connected_components};
+pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_normal};
+pub use prepare::prepare;
+pub use reorder::walkable_first;
+pub use triangulate::triangulate;
+pub use weld::{WeldReport, weld};

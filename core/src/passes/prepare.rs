@@ -1,0 +1,62 @@
+//! Establishes a writer's [`Requirements`] on a copy of the mesh.
+
+use std::borrow::Cow;
+
+use crate::diag::Diagnostics;
+use crate::format::Requirements;
+use crate::ir::NavMesh;
+use crate::passes::{reorder, triangulate, weld};
+
+/// Welds, triangulates and reorders as `requirements` ask, each only when needed; the input
+/// is borrowed unchanged when nothing has to change (so fresh provenance survives).
+pub fn prepare<'a>(
+    mesh: &'a NavMesh,
+    requirements: &Requirements,
+    diag: &mut Diagnostics,
+) -> Cow<'a, NavMesh> {
+    let mut current = Cow::Borrowed(mesh);
+    if let Some(tolerance) = requirements.weld {
+        let (welded, report) = weld::weld(&current, tolerance, diag);
+        if report.merged_vertices > 0 || report.dropped_polygons > 0 {
+            current = Cow::Owned(welded);
+        }
+    }
+    if requirements.triangles_only && !current.polygons.all_triangles() {
+        let (triangles, _) = triangulate::triangulate(&current, diag);
+        current = Cow::Owned(triangles);
+    }
+    if requirements.walkable_first && !reorder::is_walkable_first(&current) {
+        let (sorted, _) = reorder::walkable_first(&current);
+        current = Cow::Owned(sorted);
+    }
+    current
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::ir::Surface;
+    use crate::material::Material;
+
+    #[test]
+    fn borrows_when_nothing_changes_and_fixes_what_is_asked() {
+        let mut mesh = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            ..NavMesh::default()
+        };
+        let walk = Surface { material: Material(4), walkable: true, code: 4 };
+        let wall = Surface { material: Material(7), walkable: false, code: 7 };
+        mesh.push_polygon(&[0, 1, 2], wall);
+        mesh.push_polygon(&[0, 1, 2, 3], walk);
+        let mut diag = Diagnostics::new();
+        let none = Requirements::default();
+        assert!(matches!(prepare(&mesh, &none, &mut diag), Cow::Borrowed(_)));
+        let all = Requirements { triangles_only: true, walkable_first: true, weld: Some(0.0) };
+        let prepared = prepare(&mesh, &all, &mut diag);
+        assert_eq!(prepared.polygons.len(), 3);
+        assert!(prepared.polygons.all_triangles());
+        assert!(prepared.surfaces[0].walkable && prepared.surfaces[1].walkable);
+        assert!(!prepared.surfaces[2].walkable);
+    }
+}

@@ -1,0 +1,244 @@
+//! Vertex welding: merge vertices closer than a tolerance (0: exactly equal positions).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::diag::Diagnostics;
+use crate::ir::{EdgeRef, NavMesh, Polygons};
+
+/// What welding did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WeldReport {
+    pub merged_vertices: usize,
+    /// Polygons left with fewer than three distinct corners, removed.
+    pub dropped_polygons: usize,
+    /// Old vertex index → new vertex index.
+    pub vertex_map: Vec<u32>,
+}
+
+/// Key for exact equality: `-0.0` and `0.0` are the same place.
+fn exact_key(p: [f32; 3]) -> [u32; 3] {
+    p.map(|c| if c == 0.0 { 0 } else { c.to_bits() })
+}
+
+fn cell(p: [f32; 3], size: f32) -> [i64; 3] {
+    p.map(|c| (c / size).floor() as i64)
+}
+
+/// Welds vertices: each vertex is merged into the first earlier vertex within `tolerance`
+/// (Euclidean), found through a uniform grid of that cell size (27 neighbouring cells), so the
+/// pass is linear. Unreferenced vertices are kept. Polygon corners that collapse onto their
+/// neighbour are removed; polygons left with fewer than three corners are dropped, and the
+/// drop is reported.
+pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh, WeldReport) {
+    let mut vertex_map = Vec::with_capacity(mesh.vertices.len());
+    let mut vertices: Vec<[f32; 3]> = Vec::new();
+    if tolerance > 0.0 && tolerance.is_finite() {
+        let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+        let limit = f64::from(tolerance) * f64::from(tolerance);
+        for &p in &mesh.vertices {
+            let home = cell(p, tolerance);
+            let mut found = None;
+            'search: for dx in -1..=1i64 {
+                for dy in -1..=1i64 {
+                    for dz in -1..=1i64 {
+                        let key = [home[0] + dx, home[1] + dy, home[2] + dz];
+                        for &candidate in grid.get(&key).map(Vec::as_slice).unwrap_or(&[]) {
+                            let q = vertices.get(candidate as usize).copied().unwrap_or(p);
+                            let d: f64 = (0..3)
+                                .map(|a| (f64::from(p[a]) - f64::from(q[a])).powi(2))
+                                .sum();
+                            if d <= limit {
+                                found = Some(candidate);
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+            let index = found.unwrap_or_else(|| {
+                vertices.push(p);
+                let index = (vertices.len() - 1) as u32;
+                grid.entry(home).or_default().push(index);
+                index
+            });
+            vertex_map.push(index);
+        }
+    } else {
+        let mut seen: HashMap<[u32; 3], u32> = HashMap::new();
+        for &p in &mesh.vertices {
+            let index = *seen.entry(exact_key(p)).or_insert_with(|| {
+                vertices.push(p);
+                (vertices.len() - 1) as u32
+            });
+            vertex_map.push(index);
+        }
+    }
+
+    let mut polygons = Polygons::with_capacity(mesh.polygons.len(), mesh.polygons.indices().len());
+    let mut kept_polygons = Vec::with_capacity(mesh.polygons.len());
+    let mut edge_tags = BTreeMap::new();
+    let mut lost_tags = 0usize;
+    for (polygon, old) in mesh.polygons.iter().enumerate() {
+        let mapped: Vec<u32> = old
+            .iter()
+            .map(|&v| vertex_map.get(v as usize).copied().unwrap_or(v))
+            .collect();
+        // Keep corner i unless it equals the next kept corner (collapsed edge i).
+        let n = mapped.len();
+        let keep: Vec<bool> = (0..n).map(|i| mapped[i] != mapped[(i + 1) % n]).collect();
+        let corners: Vec<u32> = (0..n).filter(|&i| keep[i]).map(|i| mapped[i]).collect();
+        if corners.len() < 3 {
+            lost_tags += (0..n)
+                .filter(|&e| mesh.edge_tags.contains_key(&EdgeRef { polygon: polygon as u32, edge: e as u32 }))
+                .count();
+            continue;
+        }
+        let new_polygon = kept_polygons.len() as u32;
+        // Old edge e survives as new edge (number of kept corners before e) when kept.
+        let mut new_edge = 0u32;
+        for e in 0..n {
+            let tag = mesh.edge_tags.get(&EdgeRef { polygon: polygon as u32, edge: e as u32 });
+            if keep[e] {
+                if let Some(tag) = tag {
+                    edge_tags.insert(EdgeRef { polygon: new_polygon, edge: new_edge }, *tag);
+                }
+                new_edge += 1;
+            } else if tag.is_some() {
+                lost_tags += 1;
+            }
+        }
+        polygons.push(&corners);
+        kept_polygons.push(polygon as u32);
+    }
+    let dropped_polygons = mesh.polygons.len() - kept_polygons.len();
+    if dropped_polygons > 0 {
+        diag.warn(
+            "weld.dropped_polygons",
+            format!("welding collapsed {dropped_polygons} polygon(s) to fewer than 3 corners; they were removed"),
+        );
+    }
+    if lost_tags > 0 {
+        diag.warn(
+            "weld.lost_edge_tags",
+            format!("{lost_tags} edge tag(s) sat on edges that welding collapsed and were dropped"),
+        );
+    }
+    let merged_vertices = mesh.vertices.len() - vertices.len();
+    let welded = NavMesh {
+        kind: mesh.kind,
+        vertices,
+        polygons,
+        surfaces: kept_polygons
+            .iter()
+            .filter_map(|&p| mesh.surfaces.get(p as usize).copied())
+            .collect(),
+        edge_tags,
+        face_attributes: mesh
+            .face_attributes
+            .iter()
+            .map(|(name, column)| (name.clone(), column.permuted(&kept_polygons)))
+            .collect(),
+        origin: mesh.origin,
+        hooks: mesh.hooks.clone(),
+        tile_grid: mesh.tile_grid,
+        extras: mesh.extras.clone(),
+        provenance: None,
+    };
+    (
+        welded,
+        WeldReport {
+            merged_vertices,
+            dropped_polygons,
+            vertex_map,
+        },
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::ir::{EdgeTag, Surface};
+    use crate::material::Material;
+
+    fn surface() -> Surface {
+        Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        }
+    }
+
+    #[test]
+    fn exact_weld_merges_equal_positions_only() {
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [-0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.00001],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], surface());
+        mesh.push_polygon(&[4, 5, 3], surface());
+        let (welded, report) = weld(&mesh, 0.0, &mut Diagnostics::new());
+        assert_eq!(report.vertex_map, vec![0, 1, 2, 0, 1, 3]);
+        assert_eq!(report.merged_vertices, 2);
+        assert_eq!(welded.vertices.len(), 4);
+        assert_eq!(welded.polygons.get(1), &[1, 3, 0]);
+    }
+
+    #[test]
+    fn tolerance_weld_merges_near_points_and_drops_collapsed_polygons() {
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [0.0005, 0.0, 0.0],
+                [1.0, 0.0004, 0.0],
+                [5.0, 5.0, 5.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], surface());
+        mesh.push_polygon(&[0, 3, 5], surface()); // collapses to a segment
+        mesh.push_polygon(&[3, 4, 2, 5], surface()); // quad, becomes (0,1,2,5)
+        mesh.edge_tags.insert(EdgeRef { polygon: 2, edge: 2 }, EdgeTag { transition: 1 });
+        let mut diag = Diagnostics::new();
+        let (welded, report) = weld(&mesh, 0.001, &mut diag);
+        assert_eq!(report.vertex_map, vec![0, 1, 2, 0, 1, 3]);
+        assert_eq!(report.dropped_polygons, 1);
+        assert_eq!(welded.polygons.len(), 2);
+        assert_eq!(welded.polygons.get(1), &[0, 1, 2, 3]);
+        assert_eq!(
+            welded.edge_tags.keys().next(),
+            Some(&EdgeRef { polygon: 1, edge: 2 })
+        );
+        assert_eq!(diag.items.len(), 1);
+    }
+
+    #[test]
+    fn collapsed_edge_inside_a_polygon_is_removed() {
+        let mut mesh = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2, 3], surface());
+        mesh.edge_tags.insert(EdgeRef { polygon: 0, edge: 1 }, EdgeTag { transition: 4 });
+        mesh.edge_tags.insert(EdgeRef { polygon: 0, edge: 2 }, EdgeTag { transition: 5 });
+        let mut diag = Diagnostics::new();
+        let (welded, _) = weld(&mesh, 0.0, &mut diag);
+        assert_eq!(welded.polygons.get(0), &[0, 1, 2]);
+        // Old vertex 3 is new vertex 2. Edge 1 (1->2) collapsed; edge 2 (2->3) is now edge 1.
+        assert_eq!(welded.edge_tags.len(), 1);
+        assert_eq!(
+            welded.edge_tags.get(&EdgeRef { polygon: 0, edge: 1 }),
+            Some(&EdgeTag { transition: 5 })
+        );
+        assert_eq!(diag.items.len(), 1);
+    }
+}

@@ -1,0 +1,110 @@
+//! Format-neutral mesh checks, run by `walkmesh validate` on every format.
+
+use crate::diag::{Diagnostic, Diagnostics, Position, Severity};
+use crate::ir::NavMesh;
+use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal};
+
+/// Findings about the geometry of `mesh` (codes `mesh.*`).
+///
+/// Errors: polygons repeating a vertex, edges shared by more than two walkable polygons.
+/// Warnings: zero-area polygons, walkable polygons facing down, walkable neighbours with
+/// opposite winding, boundary chains that do not close, unused vertices, non-finite
+/// coordinates.
+pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
+    let mut diag = Diagnostics::new();
+    let field = |p: usize| format!("polygons[{p}]");
+
+    if let Some(bad) = mesh.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
+        diag.push(
+            Severity::Error,
+            "mesh.non_finite_vertex",
+            Position::None,
+            Some(&format!("vertices[{bad}]")),
+            "vertex has a NaN or infinite coordinate",
+        );
+    }
+    let mut used = vec![false; mesh.vertices.len()];
+    for (p, vertices) in mesh.polygons.iter().enumerate() {
+        for &v in vertices {
+            if let Some(slot) = used.get_mut(v as usize) {
+                *slot = true;
+            }
+        }
+        let mut sorted = vertices.to_vec();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            diag.push(
+                Severity::Error,
+                "mesh.repeated_vertex",
+                Position::None,
+                Some(&field(p)),
+                format!("polygon {p} uses the same vertex twice"),
+            );
+            continue;
+        }
+        if polygon_area(mesh, p) <= 0.0 {
+            diag.push(
+                Severity::Warning,
+                "mesh.degenerate_polygon",
+                Position::None,
+                Some(&field(p)),
+                format!("polygon {p} has zero area"),
+            );
+        } else if mesh.is_walkable(p) && polygon_normal(mesh, p)[2] < 0.0 {
+            diag.push(
+                Severity::Warning,
+                "mesh.downward_walkable",
+                Position::None,
+                Some(&field(p)),
+                format!("walkable polygon {p} faces down (clockwise seen from above)"),
+            );
+        }
+    }
+    let unused = used.iter().filter(|&&u| !u).count();
+    if unused > 0 {
+        diag.warn(
+            "mesh.unused_vertices",
+            format!("{unused} vertices are used by no polygon"),
+        );
+    }
+    let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
+    for edge in &adjacency.non_manifold {
+        diag.push(
+            Severity::Error,
+            "mesh.non_manifold_edge",
+            Position::None,
+            Some(&format!("edge({}, {})", edge.vertices[0], edge.vertices[1])),
+            format!(
+                "the edge between vertices {} and {} is shared by {} walkable polygons ({}); a walkmesh edge joins at most two",
+                edge.vertices[0],
+                edge.vertices[1],
+                edge.edges.len(),
+                edge.edges
+                    .iter()
+                    .map(|e| e.polygon.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    if !adjacency.same_direction.is_empty() {
+        diag.warn(
+            "mesh.inconsistent_winding",
+            format!(
+                "{} shared edge(s) join walkable polygons wound in opposite directions",
+                adjacency.same_direction.len()
+            ),
+        );
+    }
+    let open = boundary_loops(mesh, &adjacency)
+        .iter()
+        .filter(|l| !l.closed)
+        .count();
+    if open > 0 {
+        diag.warn(
+            "mesh.open_boundary",
+            format!("{open} boundary chain(s) of the walkable region do not close"),
+        );
+    }
+    diag.items
+}
