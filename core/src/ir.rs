@@ -147,11 +147,29 @@ pub enum Extra {
 }
 
 /// Polygons stored compactly: `starts[i]..starts[i+1]` are polygon `i`'s positions in
-/// `indices`. One allocation for a million triangles instead of a million.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// `indices`. One allocation for a million triangles instead of a million. Serialised as a
+/// list of index lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Polygons {
     starts: Vec<u32>,
     indices: Vec<u32>,
+}
+
+impl Serialize for Polygons {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Polygons {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let lists: Vec<Vec<u32>> = Vec::deserialize(deserializer)?;
+        let mut polygons = Polygons::with_capacity(lists.len(), lists.iter().map(Vec::len).sum());
+        for list in &lists {
+            polygons.push(list);
+        }
+        Ok(polygons)
+    }
 }
 
 impl Default for Polygons {
@@ -492,6 +510,17 @@ mod tests {
         );
         assert!(!polygons.all_triangles());
         assert_eq!(polygons.max_len(), 4);
+    }
+
+    #[test]
+    fn polygons_serialise_as_lists() {
+        let mut polygons = Polygons::new();
+        polygons.push(&[0, 1, 2]);
+        polygons.push(&[2, 3, 4, 5]);
+        let text = serde_json::to_string(&polygons).unwrap();
+        assert_eq!(text, "[[0,1,2],[2,3,4,5]]");
+        let back: Polygons = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, polygons);
     }
 
     #[test]

@@ -1,6 +1,28 @@
-//! Wavefront OBJ.
+//! Wavefront OBJ reader and writer.
+//!
+//! Walkmesh data that OBJ has no statement for travels in comment directives that other
+//! tools ignore (see `docs/formats/obj.md`):
+//!
+//! ```text
+//! #@walkmesh kind door
+//! #@walkmesh origin 1.5 0 -2
+//! #@walkmesh hook use1 0.5 0 1
+//! #@walkmesh edge 12 0 transition 3     (face 12, 1-based; edge 0 = corner 0 → corner 1)
+//! ```
 
-use walkmesh_core::Format;
+mod read;
+mod write;
+
+pub use read::read_obj;
+pub use write::{material_colour, write_obj};
+
+use walkmesh_core::{
+    Diagnostics, Format, Input, NavMesh, Output, ReadError, ReadOptions, Reader, Requirements,
+    WriteError, WriteOptions, Writer,
+};
+
+/// Prefix of walkmesh comment directives.
+pub const DIRECTIVE: &str = "#@walkmesh";
 
 /// The Wavefront OBJ format.
 #[derive(Debug, Default, Clone, Copy)]
@@ -15,5 +37,56 @@ impl Format for ObjFormat {
     }
     fn extensions(&self) -> &'static [&'static str] {
         &["obj"]
+    }
+    /// Text heuristic: the first kilobytes hold only OBJ statements, and at least one `v`.
+    fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
+        let window = head.get(..head.len().min(4096)).unwrap_or(head);
+        let Ok(text) = std::str::from_utf8(window) else {
+            return 0;
+        };
+        let mut lines: Vec<&str> = text.lines().collect();
+        if window.len() == 4096 {
+            lines.pop(); // possibly cut in the middle
+        }
+        let known = [
+            "v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "usemtl", "mtllib",
+        ];
+        let mut vertices = 0;
+        for line in lines {
+            let trimmed = line.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let keyword = trimmed.split_ascii_whitespace().next().unwrap_or("");
+            if !known.contains(&keyword) {
+                return 0;
+            }
+            if keyword == "v" {
+                vertices += 1;
+            }
+        }
+        if vertices > 0 { 50 } else { 0 }
+    }
+    fn reader(&self) -> Option<&dyn Reader> {
+        Some(self)
+    }
+    fn writer(&self) -> Option<&dyn Writer> {
+        Some(self)
+    }
+}
+
+impl Reader for ObjFormat {
+    fn read(&self, input: Input<'_>, options: &ReadOptions, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+        read_obj(input, options, diag)
+    }
+}
+
+impl Writer for ObjFormat {
+    /// OBJ stores any polygon and any order: nothing to prepare.
+    fn requirements(&self, _options: &WriteOptions) -> Requirements {
+        Requirements::default()
+    }
+    fn write(&self, mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics) -> Result<Output, WriteError> {
+        write_obj(mesh, options, diag)
     }
 }

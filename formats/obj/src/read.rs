@@ -1,0 +1,470 @@
+//! OBJ reader. Statement grammar with nom; material names kept from `usemtl` whether or not
+//! the `.mtl` file exists (tobj drops them in that case, see docs/architecture.md).
+
+use std::collections::BTreeMap;
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::tag_no_case,
+    character::complete::{char, i64 as integer},
+    combinator::{opt, recognize},
+    number::complete::recognize_float,
+    sequence::preceded,
+};
+use walkmesh_core::{
+    Attribute, Diagnostics, EdgeRef, EdgeTag, Extra, Hook, Input, MeshKind, NavMesh, Position,
+    ReadError, ReadOptions, Severity, Surface, UpAxis, material::MaterialProfile,
+};
+
+use crate::DIRECTIVE;
+
+/// A float token: decimal/exponent forms through nom's recognizer, plus `nan`/`inf`;
+/// converted with the standard library's correctly rounded parser so that printed `f32`s
+/// come back bit-exact.
+fn float_token(token: &str) -> Option<f32> {
+    let recognized: IResult<&str, &str> = alt((
+        recognize_float,
+        recognize((opt(alt((char('+'), char('-')))), tag_no_case("nan"))),
+        recognize((
+            opt(alt((char('+'), char('-')))),
+            alt((tag_no_case("infinity"), tag_no_case("inf"))),
+        )),
+    ))
+    .parse(token);
+    match recognized {
+        Ok(("", text)) => text.parse::<f32>().ok(),
+        _ => None,
+    }
+}
+
+/// One face corner: `v`, `v/vt`, `v//vn` or `v/vt/vn` (1-based, negative = relative).
+type Corner = (i64, Option<i64>, Option<i64>);
+
+fn corner(input: &str) -> IResult<&str, Corner> {
+    let (input, vertex) = integer(input)?;
+    let (input, rest) = opt(preceded(
+        char('/'),
+        (opt(integer), opt(preceded(char('/'), opt(integer)))),
+    ))
+    .parse(input)?;
+    let (texture, normal) = match rest {
+        None => (None, None),
+        Some((texture, normal)) => (texture, normal.flatten()),
+    };
+    Ok((input, (vertex, texture, normal)))
+}
+
+/// Resolves a 1-based or negative OBJ index against `count` elements defined so far.
+fn resolve(index: i64, count: usize) -> Option<usize> {
+    if index > 0 {
+        let zero_based = usize::try_from(index - 1).ok()?;
+        (zero_based < count).then_some(zero_based)
+    } else if index < 0 {
+        let back = usize::try_from(index.checked_neg()?).ok()?;
+        count.checked_sub(back)
+    } else {
+        None
+    }
+}
+
+/// OBJ file (x, y, z) → IR.
+pub(crate) fn to_ir(up: UpAxis, p: [f32; 3]) -> [f32; 3] {
+    match up {
+        // Blender writes (x, z, −y): undo it. Negation is exact, so bits round-trip.
+        UpAxis::Y => [p[0], -p[2], p[1]],
+        UpAxis::Z => p,
+    }
+}
+
+/// Named groups as they appear: list of names and one index per polygon.
+#[derive(Default)]
+struct Groups {
+    names: Vec<String>,
+    lookup: BTreeMap<String, i64>,
+    per_polygon: Vec<i64>,
+    current: Option<i64>,
+}
+
+impl Groups {
+    fn select(&mut self, name: String) {
+        let next = self.names.len() as i64;
+        let index = *self.lookup.entry(name.clone()).or_insert_with(|| {
+            self.names.push(name);
+            next
+        });
+        self.current = Some(index);
+    }
+
+    fn push_polygon(&mut self) {
+        self.per_polygon.push(self.current.unwrap_or(-1));
+    }
+
+    fn store(self, mesh: &mut NavMesh, list_key: &str, column_key: &str) {
+        if self.names.is_empty() {
+            return;
+        }
+        mesh.extras
+            .insert(list_key.to_string(), Extra::TextList(self.names));
+        mesh.face_attributes
+            .insert(column_key.to_string(), Attribute::Int(self.per_polygon));
+    }
+}
+
+struct ObjParser<'a> {
+    options: &'a ReadOptions,
+    profile: MaterialProfile,
+    default_surface: Surface,
+    mesh: NavMesh,
+    texture_count: usize,
+    normal_count: usize,
+    current_surface: Option<Surface>,
+    objects: Groups,
+    groups: Groups,
+    unknown_materials: BTreeMap<String, Vec<u64>>,
+    unsupported: BTreeMap<String, (u64, usize)>,
+    material_libraries: Vec<String>,
+    /// Edge directives, resolved after all faces are known: (line, face, edge, transition).
+    edge_directives: Vec<(u64, u64, u64, i32)>,
+}
+
+fn err(line: u64, field: &str, message: impl Into<String>) -> ReadError {
+    ReadError::at_line(line, field, message)
+}
+
+impl<'a> ObjParser<'a> {
+    fn new(options: &'a ReadOptions, diag: &mut Diagnostics) -> ObjParser<'a> {
+        let profile = options
+            .materials
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(MaterialProfile::neutral);
+        let default_surface = match &options.default_material {
+            Some(name) => profile.surface_for_name(name).unwrap_or_else(|| {
+                diag.warn(
+                    "obj.unknown_default_material",
+                    format!("default material '{name}' is not in the material profile; using '{}'", profile.default_material),
+                );
+                profile.default_surface()
+            }),
+            None => profile.default_surface(),
+        };
+        ObjParser {
+            options,
+            profile,
+            default_surface,
+            mesh: NavMesh::default(),
+            texture_count: 0,
+            normal_count: 0,
+            current_surface: None,
+            objects: Groups::default(),
+            groups: Groups::default(),
+            unknown_materials: BTreeMap::new(),
+            unsupported: BTreeMap::new(),
+            material_libraries: Vec::new(),
+            edge_directives: Vec::new(),
+        }
+    }
+
+    fn floats(&self, line: u64, field: &str, tokens: &[&str], min: usize) -> Result<Vec<f32>, ReadError> {
+        if tokens.len() < min {
+            return Err(err(
+                line,
+                field,
+                format!("expected at least {min} numbers, found {}", tokens.len()),
+            ));
+        }
+        tokens
+            .iter()
+            .map(|t| {
+                float_token(t).ok_or_else(|| err(line, field, format!("'{t}' is not a number")))
+            })
+            .collect()
+    }
+
+    fn point(&self, line: u64, field: &str, tokens: &[&str]) -> Result<[f32; 3], ReadError> {
+        let values = self.floats(line, field, tokens, 3)?;
+        match values[..] {
+            [x, y, z, ..] => Ok(to_ir(self.options.up, [x, y, z])),
+            _ => Err(err(line, field, "expected three numbers")),
+        }
+    }
+
+    fn statement(&mut self, line: u64, text: &str) -> Result<(), ReadError> {
+        let mut tokens = text.split_ascii_whitespace();
+        let Some(keyword) = tokens.next() else {
+            return Ok(());
+        };
+        let rest: Vec<&str> = tokens.collect();
+        match keyword {
+            "v" => {
+                let p = self.point(line, "v", &rest)?;
+                self.mesh.vertices.push(p);
+            }
+            "vt" => {
+                self.floats(line, "vt", &rest, 1)?;
+                self.texture_count += 1;
+            }
+            "vn" => {
+                self.floats(line, "vn", &rest, 3)?;
+                self.normal_count += 1;
+            }
+            "f" => self.face(line, &rest)?,
+            "o" => self.objects.select(rest.join(" ")),
+            "g" => self.groups.select(rest.join(" ")),
+            "usemtl" => {
+                let name = rest.join(" ");
+                if name.is_empty() {
+                    return Err(err(line, "usemtl", "usemtl names no material"));
+                }
+                let surface = match self.profile.surface_for_name(&name) {
+                    Some(surface) => surface,
+                    None => {
+                        self.unknown_materials.entry(name).or_default().push(line);
+                        self.default_surface
+                    }
+                };
+                self.current_surface = Some(surface);
+            }
+            "mtllib" => self.material_libraries.push(rest.join(" ")),
+            // Smoothing groups, texture maps and similar carry nothing a walkmesh keeps.
+            "s" | "vp" | "maplib" | "usemap" | "lod" | "shadow_obj" | "trace_obj" | "bevel"
+            | "c_interp" | "d_interp" => {}
+            other => {
+                let entry = self
+                    .unsupported
+                    .entry(other.chars().take(32).collect())
+                    .or_insert((line, 0));
+                entry.1 += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn face(&mut self, line: u64, corners: &[&str]) -> Result<(), ReadError> {
+        if corners.len() < 3 {
+            return Err(err(
+                line,
+                "f",
+                format!("a face needs at least 3 vertices, this one has {}", corners.len()),
+            ));
+        }
+        let vertex_count = self.mesh.vertices.len();
+        let mut indices = Vec::with_capacity(corners.len());
+        for (position, token) in corners.iter().enumerate() {
+            let field = format!("f[{position}]");
+            let (vertex, texture, normal) = match corner(token) {
+                Ok(("", parsed)) => parsed,
+                _ => {
+                    return Err(err(
+                        line,
+                        &field,
+                        format!("'{token}' is not a face corner (v, v/vt, v//vn or v/vt/vn)"),
+                    ));
+                }
+            };
+            let resolved = resolve(vertex, vertex_count).ok_or_else(|| {
+                err(
+                    line,
+                    &field,
+                    format!("vertex {vertex} does not exist ({vertex_count} defined so far)"),
+                )
+            })?;
+            if let Some(t) = texture {
+                resolve(t, self.texture_count).ok_or_else(|| {
+                    err(line, &field, format!("texture coordinate {t} does not exist ({} defined so far)", self.texture_count))
+                })?;
+            }
+            if let Some(n) = normal {
+                resolve(n, self.normal_count).ok_or_else(|| {
+                    err(line, &field, format!("normal {n} does not exist ({} defined so far)", self.normal_count))
+                })?;
+            }
+            indices.push(resolved as u32);
+        }
+        let surface = self.current_surface.unwrap_or(self.default_surface);
+        self.mesh.push_polygon(&indices, surface);
+        self.objects.push_polygon();
+        self.groups.push_polygon();
+        Ok(())
+    }
+
+    /// `#@walkmesh kind door`, `origin x y z`, `hook NAME x y z`, `edge FACE EDGE transition T`.
+    fn directive(&mut self, line: u64, text: &str) -> Result<(), ReadError> {
+        let tokens: Vec<&str> = text.split_ascii_whitespace().collect();
+        match tokens.as_slice() {
+            ["kind", kind] => {
+                self.mesh.kind = MeshKind::parse(kind).ok_or_else(|| {
+                    err(line, "#@walkmesh kind", format!("unknown mesh kind '{kind}' (area, placeable, door, terrain)"))
+                })?;
+            }
+            ["origin", rest @ ..] => self.mesh.origin = self.point(line, "#@walkmesh origin", rest)?,
+            ["hook", name, rest @ ..] => {
+                let position = self.point(line, "#@walkmesh hook", rest)?;
+                self.mesh.hooks.push(Hook {
+                    name: (*name).to_string(),
+                    position,
+                });
+            }
+            ["edge", face, edge, "transition", value] => {
+                let number = |t: &str| t.parse::<u64>().ok();
+                match (number(face), number(edge), value.parse::<i32>().ok()) {
+                    (Some(face), Some(edge), Some(value)) if face > 0 => {
+                        self.edge_directives.push((line, face, edge, value));
+                    }
+                    _ => {
+                        return Err(err(
+                            line,
+                            "#@walkmesh edge",
+                            "expected `edge FACE EDGE transition VALUE` with a 1-based face number",
+                        ));
+                    }
+                }
+            }
+            _ => {
+                return Err(err(
+                    line,
+                    DIRECTIVE,
+                    format!("unknown walkmesh directive '{}'", text.trim()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+        for (line, face, edge, transition) in std::mem::take(&mut self.edge_directives) {
+            let polygon = face - 1;
+            let len = self.mesh.polygons.get(polygon as usize).len() as u64;
+            if edge >= len {
+                return Err(err(
+                    line,
+                    "#@walkmesh edge",
+                    format!("face {face} has no edge {edge} (it has {len} edges)"),
+                ));
+            }
+            self.mesh.edge_tags.insert(
+                EdgeRef {
+                    polygon: polygon as u32,
+                    edge: edge as u32,
+                },
+                EdgeTag { transition },
+            );
+        }
+        for (name, lines) in &self.unknown_materials {
+            let shown: Vec<String> = lines.iter().take(5).map(u64::to_string).collect();
+            diag.push(
+                Severity::Warning,
+                "obj.unknown_material",
+                Position::Line(lines.first().copied().unwrap_or(0)),
+                Some("usemtl"),
+                format!(
+                    "material '{name}' (line{} {}{}) is not in the '{}' material profile; its faces get the default '{}'",
+                    if lines.len() > 1 { "s" } else { "" },
+                    shown.join(", "),
+                    if lines.len() > 5 { ", …" } else { "" },
+                    self.profile.engine,
+                    self.default_surface.material.name(),
+                ),
+            );
+        }
+        for (keyword, (line, count)) in &self.unsupported {
+            diag.push(
+                Severity::Warning,
+                "obj.unsupported_statement",
+                Position::Line(*line),
+                Some(keyword),
+                format!("{count} '{keyword}' statement(s) ignored: walkmeshes keep only faces"),
+            );
+        }
+        if !self.material_libraries.is_empty() {
+            self.mesh.extras.insert(
+                "obj:mtllib".to_string(),
+                Extra::TextList(self.material_libraries),
+            );
+        }
+        self.objects.store(&mut self.mesh, "obj:objects", "obj:object");
+        self.groups.store(&mut self.mesh, "obj:groups", "obj:group");
+        self.mesh
+            .check()
+            .map_err(|message| ReadError::whole("", message))?;
+        Ok(self.mesh)
+    }
+}
+
+/// Reads OBJ text.
+pub fn read_obj(input: Input<'_>, options: &ReadOptions, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+    let mut parser = ObjParser::new(options, diag);
+    let mut pending = String::new();
+    let mut pending_line = 0u64;
+    for (number, raw) in input.bytes.split(|&b| b == b'\n').enumerate() {
+        let line = number as u64 + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let text = std::str::from_utf8(raw).map_err(|e| {
+            err(line, "", format!("the line is not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1))
+        })?;
+        if pending.is_empty() {
+            pending_line = line;
+        }
+        // A trailing backslash continues the statement on the next line.
+        if let Some(head) = text.strip_suffix('\\') {
+            pending.push_str(head);
+            pending.push(' ');
+            continue;
+        }
+        pending.push_str(text);
+        let statement = std::mem::take(&mut pending);
+        let trimmed = statement.trim_start();
+        if let Some(comment) = trimmed.strip_prefix('#') {
+            if let Some(directive) = comment.strip_prefix(&DIRECTIVE[1..]) {
+                if directive.starts_with(char::is_whitespace) {
+                    parser.directive(pending_line, directive)?;
+                }
+            }
+            continue;
+        }
+        // A comment may also follow a statement.
+        let body = trimmed.split('#').next().unwrap_or("");
+        parser.statement(pending_line, body)?;
+    }
+    if !pending.is_empty() {
+        let statement = std::mem::take(&mut pending);
+        parser.statement(pending_line, statement.split('#').next().unwrap_or(""))?;
+    }
+    parser.finish(diag)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_parse_exactly_and_reject_junk() {
+        assert_eq!(float_token("1.5"), Some(1.5));
+        assert_eq!(float_token("-2e3"), Some(-2000.0));
+        assert_eq!(float_token("+.5"), Some(0.5));
+        assert_eq!(float_token("1.0000001").map(f32::to_bits), Some(1.000_000_1f32.to_bits()));
+        assert!(float_token("nan").unwrap().is_nan());
+        assert_eq!(float_token("-inf"), Some(f32::NEG_INFINITY));
+        assert_eq!(float_token("1.5x"), None);
+        assert_eq!(float_token("x"), None);
+        assert_eq!(float_token(""), None);
+    }
+
+    #[test]
+    fn corners_and_relative_indices() {
+        assert_eq!(corner("3"), Ok(("", (3, None, None))));
+        assert_eq!(corner("3/4"), Ok(("", (3, Some(4), None))));
+        assert_eq!(corner("3//5"), Ok(("", (3, None, Some(5)))));
+        assert_eq!(corner("-1/-2/-3"), Ok(("", (-1, Some(-2), Some(-3)))));
+        assert_eq!(resolve(1, 4), Some(0));
+        assert_eq!(resolve(4, 4), Some(3));
+        assert_eq!(resolve(5, 4), None);
+        assert_eq!(resolve(-1, 4), Some(3));
+        assert_eq!(resolve(-4, 4), Some(0));
+        assert_eq!(resolve(-5, 4), None);
+        assert_eq!(resolve(0, 4), None);
+        assert_eq!(resolve(i64::MIN, 4), None);
+    }
+}
