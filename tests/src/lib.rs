@@ -1,1 +1,97 @@
-//! Workspace-level tests live in `tests/tests/`.
+//! Helpers for the workspace-level tests in `tests/tests/`.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// The project's own fixtures, `corpora/`.
+pub fn fixtures_dir() -> PathBuf {
+    repo_root().join("corpora")
+}
+
+/// The shared real-file corpora, if present (prints a notice when absent).
+pub fn shared_corpora() -> Option<PathBuf> {
+    let found = walkmesh_core::testing::corpora_dir(&repo_root());
+    if found.is_none() {
+        eprintln!("notice: shared corpora not found (set WALKMESH_CORPORA); skipping");
+    }
+    found
+}
+
+/// One entry of `corpora/manifest.ron`.
+#[derive(Debug, Deserialize)]
+pub struct FixtureFacts {
+    pub file: String,
+    pub vertices: usize,
+    pub faces: usize,
+    pub walkable_faces: usize,
+    pub walkable_area: f64,
+    pub components: usize,
+    pub boundary_loops: usize,
+    pub outer_loops: usize,
+    pub hole_loops: usize,
+    pub non_manifold_edges: usize,
+    pub bbox_min: (f32, f32, f32),
+    pub bbox_max: (f32, f32, f32),
+    pub materials: BTreeMap<String, usize>,
+}
+
+/// The fixtures manifest.
+pub fn manifest() -> Vec<FixtureFacts> {
+    let path = fixtures_dir().join("manifest.ron");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    ron::from_str(&text).unwrap_or_default()
+}
+
+/// Output of one `walkmesh` run.
+#[derive(Debug)]
+pub struct CliRun {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the command line in-process.
+pub fn walkmesh<I, S>(args: I) -> CliRun
+where
+    I: IntoIterator<Item = S>,
+    S: Into<OsString>,
+{
+    let mut argv: Vec<OsString> = vec!["walkmesh".into()];
+    argv.extend(args.into_iter().map(Into::into));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = walkmesh_cli::run(argv, &mut out, &mut err);
+    CliRun {
+        code,
+        stdout: String::from_utf8_lossy(&out).into_owned(),
+        stderr: String::from_utf8_lossy(&err).into_owned(),
+    }
+}
+
+/// xorshift64*: deterministic pseudo-random numbers for mutation tests.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..bound` (0 when `bound` is 0).
+    pub fn below(&mut self, bound: usize) -> usize {
+        if bound == 0 { 0 } else { (self.next_u64() % bound as u64) as usize }
+    }
+}

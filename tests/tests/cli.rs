@@ -1,0 +1,159 @@
+#![cfg(feature = "obj")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The command-line contract: subcommands, JSON shapes, exit codes 0/1/2, atomic output.
+
+use std::ffi::OsString;
+
+use walkmesh_tests::{fixtures_dir, walkmesh};
+
+fn os(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
+    parts.iter().map(|p| p.as_ref().to_os_string()).collect()
+}
+
+#[test]
+fn formats_json_lists_every_format_with_its_extensions() {
+    let run = walkmesh(["formats", "--json"]);
+    assert_eq!(run.code, 0);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&run.stdout).unwrap();
+    let obj = rows.iter().find(|r| r["id"] == "obj").unwrap();
+    assert_eq!(obj["extensions"], serde_json::json!(["obj"]));
+    assert_eq!(obj["read"], true);
+    assert_eq!(obj["write"], true);
+    let plain = walkmesh(["formats"]);
+    assert!(plain.stdout.contains(".obj"));
+}
+
+#[test]
+fn help_explains_each_subcommand_with_an_example() {
+    for sub in ["info", "convert", "validate", "dump", "formats"] {
+        let run = walkmesh([sub, "--help"]);
+        assert_eq!(run.code, 0, "{sub}");
+        assert!(run.stdout.contains("Example"), "{sub}: {}", run.stdout);
+    }
+    let convert = walkmesh(["convert", "--help"]);
+    for option in ["--from", "--to", "--rebuild", "--materials", "--up", "--kind", "--weld"] {
+        assert!(convert.stdout.contains(option), "{option}");
+    }
+    assert_eq!(walkmesh(["--version"]).code, 0);
+}
+
+#[test]
+fn bad_usage_and_unreadable_input_exit_2_with_one_clear_sentence() {
+    assert_eq!(walkmesh(["info"]).code, 2);
+    assert_eq!(walkmesh(["frobnicate"]).code, 2);
+    let missing = walkmesh(["info", "/nonexistent/room.obj"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.starts_with("error: cannot read /nonexistent/room.obj"), "{}", missing.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.obj");
+    std::fs::write(&broken, "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 7\n").unwrap();
+    let run = walkmesh(os(&[&"info", &broken]));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("broken.obj") && run.stderr.contains("line 4"), "{}", run.stderr);
+    let unknown = walkmesh(os(&[&"info", &broken, &"--from", &"nope"]));
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("unknown format id 'nope'"));
+}
+
+#[test]
+fn validate_exit_codes_and_json_shape() {
+    let clean = walkmesh(os(&[&"validate", &fixtures_dir().join("obj/flat_floor.obj"), &"--json"]));
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+    let report: serde_json::Value = serde_json::from_str(&clean.stdout).unwrap();
+    assert_eq!(report["errors"].as_array().unwrap().len(), 0);
+    let bad = walkmesh(os(&[&"validate", &fixtures_dir().join("obj/non_manifold.obj"), &"--json"]));
+    assert_eq!(bad.code, 1);
+    let report: serde_json::Value = serde_json::from_str(&bad.stdout).unwrap();
+    let codes: Vec<&str> = report["errors"].as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["mesh.non_manifold_edge"]);
+    assert!(report["errors"][0]["message"].as_str().unwrap().contains("shared by 3"));
+}
+
+#[test]
+fn convert_writes_atomically_and_leaves_nothing_on_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.obj");
+    let broken = dir.path().join("broken.obj");
+    std::fs::write(&broken, "v 0 0 0\nf 1 1 1 x\n").unwrap();
+    let run = walkmesh(os(&[&"convert", &broken, &out]));
+    assert_eq!(run.code, 2);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("broken.obj")]);
+    // An existing output is replaced whole.
+    std::fs::write(&out, "old").unwrap();
+    let run = walkmesh(os(&[&"convert", &fixtures_dir().join("obj/two_rooms.obj"), &out]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("# walkmesh"));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+    // Unknown output extension: exit 2 before anything is read or written.
+    let run = walkmesh(os(&[&"convert", &fixtures_dir().join("obj/two_rooms.obj"), &dir.path().join("x.zzz")]));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--to"));
+}
+
+#[test]
+fn convert_is_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.obj"), dir.path().join("b.obj"));
+    let input = fixtures_dir().join("obj/strip_with_column.obj");
+    assert_eq!(walkmesh(os(&[&"convert", &input, &a])).code, 0);
+    assert_eq!(walkmesh(os(&[&"convert", &input, &b])).code, 0);
+    let strip = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().replace("b.mtl", "a.mtl");
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn up_axis_option_changes_the_reading() {
+    let path = fixtures_dir().join("obj/strip_with_column.obj");
+    let y = walkmesh(os(&[&"info", &path, &"--json"]));
+    let z = walkmesh(os(&[&"info", &path, &"--json", &"--up", &"z"]));
+    let y: serde_json::Value = serde_json::from_str(&y.stdout).unwrap();
+    let z: serde_json::Value = serde_json::from_str(&z.stdout).unwrap();
+    assert_eq!(y["bbox"]["max"], serde_json::json!([5.0, 1.0, 2.0]));
+    // Read as Z-up the column stands along Y and the floor is a wall: nothing faces up, and
+    // the file's y (height) becomes z.
+    assert_eq!(z["bbox"]["max"][1], serde_json::json!(2.0));
+}
+
+#[test]
+fn dump_prints_parseable_ron_and_json() {
+    let path = fixtures_dir().join("obj/concave_ngons.obj");
+    let json = walkmesh(os(&[&"dump", &path, &"--format", &"json"]));
+    assert_eq!(json.code, 0);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["mesh"]["polygons"][0].as_array().unwrap().len(), 6);
+    let ron_text = walkmesh(os(&[&"dump", &path]));
+    assert_eq!(ron_text.code, 0);
+    let parsed: ron::Value = ron::from_str(&ron_text.stdout).unwrap();
+    assert!(matches!(parsed, ron::Value::Map(_)));
+}
+
+#[test]
+fn materials_option_loads_a_profile_and_reports_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = dir.path().join("mine.ron");
+    std::fs::write(
+        &profile,
+        r#"(engine: "neutral", default_material: "NonWalk", entries: [
+            (material: "NonWalk", code: 7, walkable: false),
+            (material: "Grass", code: 3, walkable: true)])"#,
+    )
+    .unwrap();
+    let path = fixtures_dir().join("obj/two_rooms.obj");
+    let run = walkmesh(os(&[&"info", &path, &"--json", &"--materials", &profile]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // Dirt is not in this profile: those 4 faces fall back to NonWalk, with a warning.
+    assert_eq!(value["walkable_faces"], 4);
+    assert!(run.stderr.contains("obj.unknown_material"));
+    std::fs::write(&profile, "(engine: \"x\", entries: [").unwrap();
+    let run = walkmesh(os(&[&"info", &path, &"--materials", &profile]));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("mine.ron"));
+}
