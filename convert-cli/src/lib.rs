@@ -185,8 +185,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Err(error) => {
             let text = error.render().ansi().to_string();
             return match error.kind() {
-                clap::error::ErrorKind::DisplayHelp
-                | clap::error::ErrorKind::DisplayVersion => {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     let _ = write!(stdout, "{}", error.render());
                     0
                 }
@@ -195,7 +194,15 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
                     2
                 }
                 _ => {
-                    let _ = write!(stderr, "{}", if text.is_empty() { error.to_string() } else { error.render().to_string() });
+                    let _ = write!(
+                        stderr,
+                        "{}",
+                        if text.is_empty() {
+                            error.to_string()
+                        } else {
+                            error.render().to_string()
+                        }
+                    );
                     2
                 }
             };
@@ -226,8 +233,12 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             };
             convert(&registry, &input, &output, &read, &plan, stdout, stderr)
         }
-        Command::Validate { file, read, json } => validate_file(&registry, &file, &read, json, stdout, stderr),
-        Command::Dump { file, read, format } => dump(&registry, &file, &read, format, stdout, stderr),
+        Command::Validate { file, read, json } => {
+            validate_file(&registry, &file, &read, json, stdout, stderr)
+        }
+        Command::Dump { file, read, format } => {
+            dump(&registry, &file, &read, format, stdout, stderr)
+        }
     };
     match result {
         Ok(code) => code,
@@ -267,13 +278,21 @@ fn formats(registry: &Registry, json: bool, stdout: &mut dyn Write) -> Result<i3
         return Ok(0);
     }
     let yes = |b: bool| if b { "yes" } else { "-" };
-    writeln!(stdout, "{:<6} {:<22} {:<5} {:<5} {:<8} {:<5} name", "id", "extensions", "read", "write", "validate", "dump")?;
+    writeln!(
+        stdout,
+        "{:<6} {:<22} {:<5} {:<5} {:<8} {:<5} name",
+        "id", "extensions", "read", "write", "validate", "dump"
+    )?;
     for row in rows {
         writeln!(
             stdout,
             "{:<6} {:<22} {:<5} {:<5} {:<8} {:<5} {}",
             row.id,
-            row.extensions.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(" "),
+            row.extensions
+                .iter()
+                .map(|e| format!(".{e}"))
+                .collect::<Vec<_>>()
+                .join(" "),
             yes(row.read),
             yes(row.write),
             yes(row.validate),
@@ -295,7 +314,9 @@ fn read_options(read: &ReadArgs) -> Result<ReadOptions, Failure> {
         ..ReadOptions::default()
     };
     if let Some(scene) = read.scene {
-        options.params.insert("gltf:scene".into(), scene.to_string());
+        options
+            .params
+            .insert("gltf:scene".into(), scene.to_string());
     }
     Ok(options)
 }
@@ -304,15 +325,25 @@ fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>, Fai
     let Some(path) = path else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure(format!("cannot read the material profile {}: {e}", path.display())))?;
-    let profile = MaterialProfile::parse(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure(format!(
+            "cannot read the material profile {}: {e}",
+            path.display()
+        ))
+    })?;
+    let profile =
+        MaterialProfile::parse(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
     Ok(Some(Arc::new(profile)))
 }
 
 /// The input's bytes and its format.
-fn open<'r>(registry: &'r Registry, file: &Path, read: &ReadArgs) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    let bytes = std::fs::read(file).map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
+fn open<'r>(
+    registry: &'r Registry,
+    file: &Path,
+    read: &ReadArgs,
+) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
     let format = match &read.from {
         Some(id) => registry.by_id(id)?,
         None => {
@@ -331,12 +362,23 @@ fn load(
     diag: &mut Diagnostics,
 ) -> Result<(NavMesh, &'static str), Failure> {
     let (bytes, format) = open(registry, file, read)?;
-    let reader = format
-        .reader()
-        .ok_or_else(|| Failure(format!("the {} format ({}) cannot be read yet", format.id(), format.name())))?;
+    let reader = format.reader().ok_or_else(|| {
+        Failure(format!(
+            "the {} format ({}) cannot be read yet",
+            format.id(),
+            format.name()
+        ))
+    })?;
     let options = read_options(read)?;
     let mesh = reader
-        .read(Input { bytes: &bytes, path: Some(file) }, &options, diag)
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(file),
+            },
+            &options,
+            diag,
+        )
         .map_err(|e| Failure(e.in_file(file).to_string()))?;
     diag.set_file(file);
     Ok((mesh, format.id()))
@@ -373,26 +415,46 @@ fn info(
         "faces:          {} ({} walkable{})",
         s.faces,
         s.walkable_faces,
-        if s.triangles_only { ", all triangles" } else { "" }
+        if s.triangles_only {
+            ", all triangles"
+        } else {
+            ""
+        }
     )?;
     if let Some(b) = s.bbox {
         writeln!(stdout, "bbox:           {:?} .. {:?}", b.min, b.max)?;
     }
     writeln!(stdout, "walkable area:  {:.6}", s.walkable_area)?;
-    writeln!(stdout, "components:     {} connected walkable region(s)", s.components)?;
+    writeln!(
+        stdout,
+        "components:     {} connected walkable region(s)",
+        s.components
+    )?;
     writeln!(
         stdout,
         "boundary loops: {} ({} outer, {} holes{})",
         s.boundary_loops,
         s.outer_loops,
         s.hole_loops,
-        if s.open_boundary_chains > 0 { format!(", {} open chains", s.open_boundary_chains) } else { String::new() }
+        if s.open_boundary_chains > 0 {
+            format!(", {} open chains", s.open_boundary_chains)
+        } else {
+            String::new()
+        }
     )?;
     if s.non_manifold_edges > 0 {
-        writeln!(stdout, "non-manifold:   {} edge(s) shared by 3+ walkable faces", s.non_manifold_edges)?;
+        writeln!(
+            stdout,
+            "non-manifold:   {} edge(s) shared by 3+ walkable faces",
+            s.non_manifold_edges
+        )?;
     }
     if s.edge_tags > 0 || s.hooks > 0 {
-        writeln!(stdout, "edge tags:      {}   hooks: {}", s.edge_tags, s.hooks)?;
+        writeln!(
+            stdout,
+            "edge tags:      {}   hooks: {}",
+            s.edge_tags, s.hooks
+        )?;
     }
     writeln!(stdout, "materials:")?;
     for (name, count) in &s.materials {
@@ -424,9 +486,13 @@ fn convert(
         Some(id) => registry.by_id(id)?,
         None => registry.for_output(output)?,
     };
-    let writer = target
-        .writer()
-        .ok_or_else(|| Failure(format!("the {} format ({}) cannot be written yet", target.id(), target.name())))?;
+    let writer = target.writer().ok_or_else(|| {
+        Failure(format!(
+            "the {} format ({}) cannot be written yet",
+            target.id(),
+            target.name()
+        ))
+    })?;
     let mut diag = Diagnostics::new();
     let (mesh, source) = load(registry, input, read, &mut diag)?;
     let read_opts = read_options(read)?;
@@ -440,25 +506,39 @@ fn convert(
             KindArg::Door => MeshKind::Door,
             KindArg::Terrain => MeshKind::Terrain,
         }),
-        file_name: output.file_name().and_then(|n| n.to_str()).map(str::to_string),
+        file_name: output
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string),
         params: Default::default(),
     };
     if let Some(template) = &plan.template {
-        options.params.insert("nwn2:template".into(), template.display().to_string());
+        options
+            .params
+            .insert("nwn2:template".into(), template.display().to_string());
     }
     if let Some(height) = plan.region_height {
-        options.params.insert("prime:region_height".into(), height.to_string());
+        options
+            .params
+            .insert("prime:region_height".into(), height.to_string());
     }
     let mut requirements = writer.requirements(&options);
     if plan.weld.is_some() {
         requirements.weld = plan.weld;
     }
     let prepared = passes::prepare(&mesh, &requirements, &mut diag);
-    let written = writer
-        .write(&prepared, &options, &mut diag)
-        .map_err(|e| Failure(format!("cannot write {} as {}: {e}", output.display(), target.id())))?;
+    let written = writer.write(&prepared, &options, &mut diag).map_err(|e| {
+        Failure(format!(
+            "cannot write {} as {}: {e}",
+            output.display(),
+            target.id()
+        ))
+    })?;
     print_diagnostics(&diag, stderr);
-    let directory = output.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let directory = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     for sidecar in &written.sidecars {
         write_atomically(&directory.join(&sidecar.file_name), &sidecar.bytes)?;
     }
@@ -477,7 +557,12 @@ fn convert(
         } else {
             format!(
                 " (+ {})",
-                written.sidecars.iter().map(|s| s.file_name.as_str()).collect::<Vec<_>>().join(", ")
+                written
+                    .sidecars
+                    .iter()
+                    .map(|s| s.file_name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         }
     )?;
@@ -487,12 +572,20 @@ fn convert(
 /// Writes to a temporary file in the target's directory, then renames it over the target:
 /// readers never see a half-written file, and a failure leaves nothing behind.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let directory = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let mut temporary = tempfile::Builder::new()
         .prefix(".walkmesh-")
         .suffix(".tmp")
         .tempfile_in(directory)
-        .map_err(|e| Failure(format!("cannot create a temporary file in {}: {e}", directory.display())))?;
+        .map_err(|e| {
+            Failure(format!(
+                "cannot create a temporary file in {}: {e}",
+                directory.display()
+            ))
+        })?;
     temporary
         .write_all(bytes)
         .and_then(|()| temporary.as_file().sync_all())
@@ -519,14 +612,20 @@ fn validate_file(
 ) -> Result<i32, Failure> {
     let (bytes, format) = open(registry, file, read)?;
     let options = read_options(read)?;
-    let input = Input { bytes: &bytes, path: Some(file) };
+    let input = Input {
+        bytes: &bytes,
+        path: Some(file),
+    };
     let mut findings: Vec<Diagnostic> = Vec::new();
     let mut format_errors = 0;
     if let Some(validator) = format.validator() {
         let found = validator
             .validate(input, &options)
             .map_err(|e| Failure(e.in_file(file).to_string()))?;
-        format_errors = found.iter().filter(|d| d.severity == Severity::Error).count();
+        format_errors = found
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
         findings.extend(found);
     }
     let reader = format.reader();
@@ -536,11 +635,16 @@ fn validate_file(
             findings.extend(diag.items);
             findings.extend(validate::mesh_findings(&mesh));
         }
-        Some(Err(error)) if format_errors == 0 => return Err(Failure(error.in_file(file).to_string())),
+        Some(Err(error)) if format_errors == 0 => {
+            return Err(Failure(error.in_file(file).to_string()));
+        }
         // The format validator already explained why the file does not read.
         Some(Err(_)) => {}
         None if format.validator().is_none() => {
-            return Err(Failure(format!("the {} format cannot be read or validated yet", format.id())));
+            return Err(Failure(format!(
+                "the {} format cannot be read or validated yet",
+                format.id()
+            )));
         }
         None => {}
     }
@@ -549,8 +653,14 @@ fn validate_file(
             finding.location.file = Some(file.to_path_buf());
         }
     }
-    let errors: Vec<&Diagnostic> = findings.iter().filter(|d| d.severity == Severity::Error).collect();
-    let warnings: Vec<&Diagnostic> = findings.iter().filter(|d| d.severity != Severity::Error).collect();
+    let errors: Vec<&Diagnostic> = findings
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let warnings: Vec<&Diagnostic> = findings
+        .iter()
+        .filter(|d| d.severity != Severity::Error)
+        .collect();
     let failed = !errors.is_empty();
     if json {
         let report = ValidationReport { errors, warnings };
@@ -588,9 +698,14 @@ fn dump(
 ) -> Result<i32, Failure> {
     let (bytes, format) = open(registry, file, read)?;
     let options = read_options(read)?;
-    let input = Input { bytes: &bytes, path: Some(file) };
+    let input = Input {
+        bytes: &bytes,
+        path: Some(file),
+    };
     let text = if let Some(dumper) = format.dumper() {
-        let tree = dumper.dump(input, &options).map_err(|e| Failure(e.in_file(file).to_string()))?;
+        let tree = dumper
+            .dump(input, &options)
+            .map_err(|e| Failure(e.in_file(file).to_string()))?;
         serialize(&tree, syntax)?
     } else {
         let mut diag = Diagnostics::new();

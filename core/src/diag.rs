@@ -240,13 +240,20 @@ mod tests {
 
     #[test]
     fn read_error_names_file_offset_and_field() {
-        let error = ReadError::at_offset(0x48, "header.vertex_count", "count 9 needs 108 bytes, 12 remain")
-            .in_file("room.wok");
+        let error = ReadError::at_offset(
+            0x48,
+            "header.vertex_count",
+            "count 9 needs 108 bytes, 12 remain",
+        )
+        .in_file("room.wok");
         assert_eq!(
             error.to_string(),
             "room.wok, byte 0x48 (72), field header.vertex_count: count 9 needs 108 bytes, 12 remain"
         );
         let error = ReadError::at_line(7, "f", "vertex 0 does not exist");
-        assert_eq!(error.to_string(), "line 7, field f: vertex 0 does not exist");
+        assert_eq!(
+            error.to_string(),
+            "line 7, field f: vertex 0 does not exist"
+        );
     }
 }

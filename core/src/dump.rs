@@ -42,7 +42,11 @@ impl DumpNode {
     }
 
     /// A group of fields starting at `offset`.
-    pub fn group(name: impl Into<String>, offset: Option<u64>, children: Vec<DumpNode>) -> DumpNode {
+    pub fn group(
+        name: impl Into<String>,
+        offset: Option<u64>,
+        children: Vec<DumpNode>,
+    ) -> DumpNode {
         DumpNode {
             name: name.into(),
             offset,

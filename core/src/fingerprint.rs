@@ -111,8 +111,13 @@ pub fn authored_fingerprint(mesh: &NavMesh) -> u64 {
         Some(grid) => {
             h.word(1);
             h.word(u64::from(grid.columns) | (u64::from(grid.rows) << 32));
-            h.word(u64::from(grid.tile_width.to_bits()) | (u64::from(grid.tile_height.to_bits()) << 32));
-            h.word(u64::from(grid.origin[0].to_bits()) | (u64::from(grid.origin[1].to_bits()) << 32));
+            h.word(
+                u64::from(grid.tile_width.to_bits())
+                    | (u64::from(grid.tile_height.to_bits()) << 32),
+            );
+            h.word(
+                u64::from(grid.origin[0].to_bits()) | (u64::from(grid.origin[1].to_bits()) << 32),
+            );
         }
     }
     h.word(mesh.extras.len() as u64);

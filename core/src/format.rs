@@ -269,7 +269,12 @@ impl Registry {
 
     /// Detects the format of an input: a magic match wins, then the extension, then the best
     /// content heuristic.
-    pub fn detect(&self, path: &Path, head: &[u8], total_len: u64) -> Result<&dyn Format, DetectError> {
+    pub fn detect(
+        &self,
+        path: &Path,
+        head: &[u8],
+        total_len: u64,
+    ) -> Result<&dyn Format, DetectError> {
         let scored: Vec<(u8, &dyn Format)> = self
             .formats()
             .map(|f| (f.sniff(head, total_len), f))
@@ -283,10 +288,7 @@ impl Registry {
         }
         // Among formats claiming the extension, prefer one whose content check agrees.
         let by_extension: Vec<&dyn Format> = self.by_extension(path).collect();
-        if let Some(format) = by_extension
-            .iter()
-            .max_by_key(|f| f.sniff(head, total_len))
-        {
+        if let Some(format) = by_extension.iter().max_by_key(|f| f.sniff(head, total_len)) {
             return Ok(*format);
         }
         scored
@@ -366,15 +368,24 @@ mod tests {
     fn magic_beats_extension_and_extension_beats_heuristics() {
         let registry = registry();
         assert_eq!(
-            registry.detect(Path::new("a.obj"), b"BWM V1.0....", 100).unwrap().id(),
+            registry
+                .detect(Path::new("a.obj"), b"BWM V1.0....", 100)
+                .unwrap()
+                .id(),
             "bin"
         );
         assert_eq!(
-            registry.detect(Path::new("a.WOK"), b"garbage", 7).unwrap().id(),
+            registry
+                .detect(Path::new("a.WOK"), b"garbage", 7)
+                .unwrap()
+                .id(),
             "bin"
         );
         assert_eq!(
-            registry.detect(Path::new("a.txt"), b"v 1 2 3", 7).unwrap().id(),
+            registry
+                .detect(Path::new("a.txt"), b"v 1 2 3", 7)
+                .unwrap()
+                .id(),
             "text"
         );
         assert!(matches!(

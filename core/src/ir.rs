@@ -251,12 +251,13 @@ impl Polygons {
 
     /// Iterates over the polygons' index slices.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
-        self.starts
-            .windows(2)
-            .map(|w| match w {
-                [start, end] => self.indices.get(*start as usize..*end as usize).unwrap_or(&[]),
-                _ => &[],
-            })
+        self.starts.windows(2).map(|w| match w {
+            [start, end] => self
+                .indices
+                .get(*start as usize..*end as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        })
     }
 
     /// True when every polygon is a triangle.
@@ -344,7 +345,10 @@ impl NavMesh {
 
     /// Position of vertex `index` (origin when out of range, which [`NavMesh::check`] rules out).
     pub fn vertex(&self, index: u32) -> [f32; 3] {
-        self.vertices.get(index as usize).copied().unwrap_or([0.0; 3])
+        self.vertices
+            .get(index as usize)
+            .copied()
+            .unwrap_or([0.0; 3])
     }
 
     /// Checks the structural invariants every reader must establish: indices in range,
@@ -425,8 +429,7 @@ impl NavMesh {
     /// authored data.
     pub fn with_polygon_order(&self, order: &[u32]) -> NavMesh {
         let mut inverse = vec![u32::MAX; self.polygons.len()];
-        let mut polygons =
-            Polygons::with_capacity(order.len(), self.polygons.indices().len());
+        let mut polygons = Polygons::with_capacity(order.len(), self.polygons.indices().len());
         let mut surfaces = Vec::with_capacity(order.len());
         for (new, &old) in order.iter().enumerate() {
             polygons.push(self.polygons.get(old as usize));

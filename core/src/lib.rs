@@ -17,12 +17,12 @@ pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
 pub use format::{
-    Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar,
-    UpAxis, Validator, WriteOptions, Writer,
+    Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar, UpAxis,
+    Validator, WriteOptions, Writer,
 };
 pub use ir::{
-    Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance,
-    Surface, TileGrid,
+    Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,
+    TileGrid,
 };
 pub use material::{Material, MaterialProfile, ProfileEntry};
 pub mod testing;

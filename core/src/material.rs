@@ -253,10 +253,19 @@ mod tests {
             walkable,
             vec![1, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, 18, 20, 21, 22, 30]
         );
-        assert_eq!(profile.surface_for_name("grass").unwrap().material, Material(3));
-        assert_eq!(profile.surface_for_name("NonWalk").unwrap().walkable, false);
-        assert_eq!(profile.surface_for_name("surface_7").unwrap().material, Material(7));
-        assert_eq!(profile.surface_for_name("Snow").unwrap().material, Material(19));
+        assert_eq!(
+            profile.surface_for_name("grass").unwrap().material,
+            Material(3)
+        );
+        assert!(!profile.surface_for_name("NonWalk").unwrap().walkable);
+        assert_eq!(
+            profile.surface_for_name("surface_7").unwrap().material,
+            Material(7)
+        );
+        assert_eq!(
+            profile.surface_for_name("Snow").unwrap().material,
+            Material(19)
+        );
         assert!(profile.surface_for_name("Material.001").is_none());
     }
 
@@ -265,12 +274,27 @@ mod tests {
         let twice = r#"(engine: "x", default_material: "Stone", entries: [
             (material: "Stone", code: 1, walkable: true),
             (material: "Dirt", code: 1, walkable: true)])"#;
-        assert!(MaterialProfile::parse(twice).unwrap_err().0.contains("code 1"));
+        assert!(
+            MaterialProfile::parse(twice)
+                .unwrap_err()
+                .0
+                .contains("code 1")
+        );
         let unknown = r#"(engine: "x", default_material: "Stone", entries: [
             (material: "Granite", code: 1, walkable: true)])"#;
-        assert!(MaterialProfile::parse(unknown).unwrap_err().0.contains("Granite"));
+        assert!(
+            MaterialProfile::parse(unknown)
+                .unwrap_err()
+                .0
+                .contains("Granite")
+        );
         let no_default = r#"(engine: "x", default_material: "Dirt", entries: [
             (material: "Stone", code: 1, walkable: true)])"#;
-        assert!(MaterialProfile::parse(no_default).unwrap_err().0.contains("Dirt"));
+        assert!(
+            MaterialProfile::parse(no_default)
+                .unwrap_err()
+                .0
+                .contains("Dirt")
+        );
     }
 }

@@ -50,7 +50,9 @@ pub fn summarize(mesh: &NavMesh, format: &str) -> Summary {
     let closed: Vec<_> = loops.iter().filter(|l| l.closed).collect();
     let mut materials = BTreeMap::new();
     for surface in &mesh.surfaces {
-        *materials.entry(surface.material.name().into_owned()).or_insert(0) += 1;
+        *materials
+            .entry(surface.material.name().into_owned())
+            .or_insert(0) += 1;
     }
     let walkable_area = (0..mesh.polygons.len())
         .filter(|&p| walkable(p))

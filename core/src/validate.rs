@@ -14,7 +14,11 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
     let field = |p: usize| format!("polygons[{p}]");
 
-    if let Some(bad) = mesh.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
+    if let Some(bad) = mesh
+        .vertices
+        .iter()
+        .position(|v| v.iter().any(|c| !c.is_finite()))
+    {
         diag.push(
             Severity::Error,
             "mesh.non_finite_vertex",

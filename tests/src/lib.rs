@@ -92,6 +92,10 @@ impl Rng {
 
     /// A number in `0..bound` (0 when `bound` is 0).
     pub fn below(&mut self, bound: usize) -> usize {
-        if bound == 0 { 0 } else { (self.next_u64() % bound as u64) as usize }
+        if bound == 0 {
+            0
+        } else {
+            (self.next_u64() % bound as u64) as usize
+        }
     }
 }

@@ -31,7 +31,15 @@ fn help_explains_each_subcommand_with_an_example() {
         assert!(run.stdout.contains("Example"), "{sub}: {}", run.stdout);
     }
     let convert = walkmesh(["convert", "--help"]);
-    for option in ["--from", "--to", "--rebuild", "--materials", "--up", "--kind", "--weld"] {
+    for option in [
+        "--from",
+        "--to",
+        "--rebuild",
+        "--materials",
+        "--up",
+        "--kind",
+        "--weld",
+    ] {
         assert!(convert.stdout.contains(option), "{option}");
     }
     assert_eq!(walkmesh(["--version"]).code, 0);
@@ -43,14 +51,24 @@ fn bad_usage_and_unreadable_input_exit_2_with_one_clear_sentence() {
     assert_eq!(walkmesh(["frobnicate"]).code, 2);
     let missing = walkmesh(["info", "/nonexistent/room.obj"]);
     assert_eq!(missing.code, 2);
-    assert!(missing.stderr.starts_with("error: cannot read /nonexistent/room.obj"), "{}", missing.stderr);
+    assert!(
+        missing
+            .stderr
+            .starts_with("error: cannot read /nonexistent/room.obj"),
+        "{}",
+        missing.stderr
+    );
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.obj");
     std::fs::write(&broken, "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 7\n").unwrap();
     let run = walkmesh(os(&[&"info", &broken]));
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("broken.obj") && run.stderr.contains("line 4"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("broken.obj") && run.stderr.contains("line 4"),
+        "{}",
+        run.stderr
+    );
     let unknown = walkmesh(os(&[&"info", &broken, &"--from", &"nope"]));
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("unknown format id 'nope'"));
@@ -58,16 +76,34 @@ fn bad_usage_and_unreadable_input_exit_2_with_one_clear_sentence() {
 
 #[test]
 fn validate_exit_codes_and_json_shape() {
-    let clean = walkmesh(os(&[&"validate", &fixtures_dir().join("obj/flat_floor.obj"), &"--json"]));
+    let clean = walkmesh(os(&[
+        &"validate",
+        &fixtures_dir().join("obj/flat_floor.obj"),
+        &"--json",
+    ]));
     assert_eq!(clean.code, 0, "{}", clean.stdout);
     let report: serde_json::Value = serde_json::from_str(&clean.stdout).unwrap();
     assert_eq!(report["errors"].as_array().unwrap().len(), 0);
-    let bad = walkmesh(os(&[&"validate", &fixtures_dir().join("obj/non_manifold.obj"), &"--json"]));
+    let bad = walkmesh(os(&[
+        &"validate",
+        &fixtures_dir().join("obj/non_manifold.obj"),
+        &"--json",
+    ]));
     assert_eq!(bad.code, 1);
     let report: serde_json::Value = serde_json::from_str(&bad.stdout).unwrap();
-    let codes: Vec<&str> = report["errors"].as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["code"].as_str().unwrap())
+        .collect();
     assert_eq!(codes, ["mesh.non_manifold_edge"]);
-    assert!(report["errors"][0]["message"].as_str().unwrap().contains("shared by 3"));
+    assert!(
+        report["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("shared by 3")
+    );
 }
 
 #[test]
@@ -78,13 +114,24 @@ fn convert_writes_atomically_and_leaves_nothing_on_failure() {
     std::fs::write(&broken, "v 0 0 0\nf 1 1 1 x\n").unwrap();
     let run = walkmesh(os(&[&"convert", &broken, &out]));
     assert_eq!(run.code, 2);
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(leftovers, vec![std::ffi::OsString::from("broken.obj")]);
     // An existing output is replaced whole.
     std::fs::write(&out, "old").unwrap();
-    let run = walkmesh(os(&[&"convert", &fixtures_dir().join("obj/two_rooms.obj"), &out]));
+    let run = walkmesh(os(&[
+        &"convert",
+        &fixtures_dir().join("obj/two_rooms.obj"),
+        &out,
+    ]));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(std::fs::read_to_string(&out).unwrap().starts_with("# walkmesh"));
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("# walkmesh")
+    );
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -92,7 +139,11 @@ fn convert_writes_atomically_and_leaves_nothing_on_failure() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
     // Unknown output extension: exit 2 before anything is read or written.
-    let run = walkmesh(os(&[&"convert", &fixtures_dir().join("obj/two_rooms.obj"), &dir.path().join("x.zzz")]));
+    let run = walkmesh(os(&[
+        &"convert",
+        &fixtures_dir().join("obj/two_rooms.obj"),
+        &dir.path().join("x.zzz"),
+    ]));
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--to"));
 }
@@ -104,7 +155,11 @@ fn convert_is_deterministic() {
     let input = fixtures_dir().join("obj/strip_with_column.obj");
     assert_eq!(walkmesh(os(&[&"convert", &input, &a])).code, 0);
     assert_eq!(walkmesh(os(&[&"convert", &input, &b])).code, 0);
-    let strip = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().replace("b.mtl", "a.mtl");
+    let strip = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .replace("b.mtl", "a.mtl")
+    };
     assert_eq!(strip(&a), strip(&b));
 }
 

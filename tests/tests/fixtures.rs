@@ -16,9 +16,21 @@ fn read_fixture(path: &std::path::Path) -> NavMesh {
     let mesh = format
         .reader()
         .unwrap()
-        .read(Input { bytes: &bytes, path: Some(path) }, &ReadOptions::default(), &mut diag)
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
         .unwrap();
-    assert!(diag.items.is_empty(), "{}: {:?}", path.display(), diag.items);
+    assert!(
+        diag.items.is_empty(),
+        "{}: {:?}",
+        path.display(),
+        diag.items
+    );
     mesh
 }
 
@@ -40,12 +52,19 @@ fn library_summary_matches_the_manifest() {
         assert_eq!(s.vertices, facts.vertices, "{name} vertices");
         assert_eq!(s.faces, facts.faces, "{name} faces");
         assert_eq!(s.walkable_faces, facts.walkable_faces, "{name} walkable");
-        assert!((s.walkable_area - facts.walkable_area).abs() < 1e-9, "{name} area {}", s.walkable_area);
+        assert!(
+            (s.walkable_area - facts.walkable_area).abs() < 1e-9,
+            "{name} area {}",
+            s.walkable_area
+        );
         assert_eq!(s.components, facts.components, "{name} components");
         assert_eq!(s.boundary_loops, facts.boundary_loops, "{name} loops");
         assert_eq!(s.outer_loops, facts.outer_loops, "{name} outer");
         assert_eq!(s.hole_loops, facts.hole_loops, "{name} holes");
-        assert_eq!(s.non_manifold_edges, facts.non_manifold_edges, "{name} non-manifold");
+        assert_eq!(
+            s.non_manifold_edges, facts.non_manifold_edges,
+            "{name} non-manifold"
+        );
         let bbox = s.bbox.unwrap();
         let min = [facts.bbox_min.0, facts.bbox_min.1, facts.bbox_min.2];
         let max = [facts.bbox_max.0, facts.bbox_max.1, facts.bbox_max.2];
@@ -59,7 +78,11 @@ fn library_summary_matches_the_manifest() {
 fn info_json_reports_the_manifest_numbers() {
     for facts in manifest() {
         let path = fixtures_dir().join(&facts.file);
-        let run = walkmesh(["info".into(), path.clone().into_os_string(), "--json".into()]);
+        let run = walkmesh([
+            "info".into(),
+            path.clone().into_os_string(),
+            "--json".into(),
+        ]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
         let count = |key: &str| json[key].as_u64().unwrap() as usize;
@@ -71,9 +94,16 @@ fn info_json_reports_the_manifest_numbers() {
         assert_eq!(count("components"), facts.components);
         assert_eq!(count("boundary_loops"), facts.boundary_loops);
         assert!((json["walkable_area"].as_f64().unwrap() - facts.walkable_area).abs() < 1e-9);
-        assert_eq!(json["bbox"]["max"][0].as_f64().unwrap() as f32, facts.bbox_max.0);
+        assert_eq!(
+            json["bbox"]["max"][0].as_f64().unwrap() as f32,
+            facts.bbox_max.0
+        );
         for (name, n) in &facts.materials {
-            assert_eq!(json["materials"][name].as_u64().unwrap() as usize, *n, "{name}");
+            assert_eq!(
+                json["materials"][name].as_u64().unwrap() as usize,
+                *n,
+                "{name}"
+            );
         }
     }
 }
@@ -84,13 +114,17 @@ fn convert_obj_to_obj_keeps_every_coordinate_bit_exact() {
     for facts in manifest() {
         let input = fixtures_dir().join(&facts.file);
         let output = dir.path().join("copy.obj");
-        let run = walkmesh([input.clone().into_os_string(), output.clone().into_os_string()].into_iter().fold(
-            vec![std::ffi::OsString::from("convert")],
-            |mut v, a| {
+        let run = walkmesh(
+            [
+                input.clone().into_os_string(),
+                output.clone().into_os_string(),
+            ]
+            .into_iter()
+            .fold(vec![std::ffi::OsString::from("convert")], |mut v, a| {
                 v.push(a);
                 v
-            },
-        ));
+            }),
+        );
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(dir.path().join("copy.mtl").is_file());
         let (a, b) = (read_fixture(&input), read_fixture(&output));
@@ -99,10 +133,18 @@ fn convert_obj_to_obj_keeps_every_coordinate_bit_exact() {
             assert_eq!(p.map(f32::to_bits), q.map(f32::to_bits), "{}", facts.file);
         }
         // Same polygons as sets (the writer groups faces by surface).
-        let mut pa: Vec<(Vec<u32>, u16)> =
-            a.polygons.iter().zip(&a.surfaces).map(|(p, s)| (p.to_vec(), s.material.0)).collect();
-        let mut pb: Vec<(Vec<u32>, u16)> =
-            b.polygons.iter().zip(&b.surfaces).map(|(p, s)| (p.to_vec(), s.material.0)).collect();
+        let mut pa: Vec<(Vec<u32>, u16)> = a
+            .polygons
+            .iter()
+            .zip(&a.surfaces)
+            .map(|(p, s)| (p.to_vec(), s.material.0))
+            .collect();
+        let mut pb: Vec<(Vec<u32>, u16)> = b
+            .polygons
+            .iter()
+            .zip(&b.surfaces)
+            .map(|(p, s)| (p.to_vec(), s.material.0))
+            .collect();
         pa.sort();
         pb.sort();
         assert_eq!(pa, pb, "{}", facts.file);
@@ -159,7 +201,14 @@ fn ten_thousand_mutations_of_each_fixture_never_panic() {
         for _ in 0..10_000 {
             let bytes = mutate(&original, &mut rng);
             let mut diag = Diagnostics::new();
-            match obj.read(Input { bytes: &bytes, path: None }, &ReadOptions::default(), &mut diag) {
+            match obj.read(
+                Input {
+                    bytes: &bytes,
+                    path: None,
+                },
+                &ReadOptions::default(),
+                &mut diag,
+            ) {
                 Ok(mesh) => {
                     mesh.check().unwrap();
                     // The derived passes must cope with whatever the reader accepted.
@@ -177,5 +226,8 @@ fn ten_thousand_mutations_of_each_fixture_never_panic() {
         }
     }
     // Both outcomes must occur, or the mutations are not exercising anything.
-    assert!(meshes > 1000 && errors > 1000, "meshes {meshes}, errors {errors}");
+    assert!(
+        meshes > 1000 && errors > 1000,
+        "meshes {meshes}, errors {errors}"
+    );
 }

@@ -195,10 +195,19 @@ mod tests {
             let a = y * 4 + x;
             [a, a + 1, a + 5, a + 4]
         };
-        let quads: Vec<[u32; 4]> = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
-            .iter()
-            .map(|&(x, y)| quad(x, y))
-            .collect();
+        let quads: Vec<[u32; 4]> = [
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ]
+        .iter()
+        .map(|&(x, y)| quad(x, y))
+        .collect();
         let refs: Vec<&[u32]> = quads.iter().map(|q| &q[..]).collect();
         let mesh = grid_mesh(&points, &refs);
         let loops = boundary_loops(&mesh, &edge_adjacency(&mesh, |_| true));

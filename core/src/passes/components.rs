@@ -59,7 +59,7 @@ pub fn connected_components(
     let mut label = vec![Components::NONE; polygon_count];
     let mut root_label = vec![Components::NONE; polygon_count];
     let mut count = 0usize;
-    for polygon in 0..polygon_count {
+    for (polygon, slot) in label.iter_mut().enumerate() {
         if !include(polygon) {
             continue;
         }
@@ -68,7 +68,7 @@ pub fn connected_components(
             root_label[root] = count as u32;
             count += 1;
         }
-        label[polygon] = root_label[root];
+        *slot = root_label[root];
     }
     Components { label, count }
 }

@@ -21,7 +21,10 @@ fn newell(mesh: &NavMesh, polygon: usize) -> DVec3 {
     let vertices = mesh.polygons.get(polygon);
     let mut sum = DVec3::ZERO;
     for (i, &index) in vertices.iter().enumerate() {
-        let next = vertices.get((i + 1) % vertices.len()).copied().unwrap_or(index);
+        let next = vertices
+            .get((i + 1) % vertices.len())
+            .copied()
+            .unwrap_or(index);
         let a = Vec3::from(mesh.vertex(index)).as_dvec3();
         let b = Vec3::from(mesh.vertex(next)).as_dvec3();
         sum += DVec3::new(
@@ -37,7 +40,10 @@ fn newell(mesh: &NavMesh, polygon: usize) -> DVec3 {
 pub fn polygon_normal(mesh: &NavMesh, polygon: usize) -> [f32; 3] {
     match mesh.polygons.get(polygon) {
         &[a, b, c] => triangle_normal(mesh.vertex(a), mesh.vertex(b), mesh.vertex(c)),
-        _ => newell(mesh, polygon).normalize_or_zero().as_vec3().to_array(),
+        _ => newell(mesh, polygon)
+            .normalize_or_zero()
+            .as_vec3()
+            .to_array(),
     }
 }
 
@@ -65,7 +71,12 @@ mod tests {
         );
         assert_eq!(plane_distance([0.0, 0.0, 1.0], [5.0, 6.0, 2.5]), -2.5);
         let mut mesh = NavMesh {
-            vertices: vec![[0.0, 0.0, 3.0], [2.0, 0.0, 3.0], [2.0, 3.0, 3.0], [0.0, 3.0, 3.0]],
+            vertices: vec![
+                [0.0, 0.0, 3.0],
+                [2.0, 0.0, 3.0],
+                [2.0, 3.0, 3.0],
+                [0.0, 3.0, 3.0],
+            ],
             ..NavMesh::default()
         };
         mesh.push_polygon(

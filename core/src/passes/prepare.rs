@@ -42,17 +42,34 @@ mod tests {
     #[test]
     fn borrows_when_nothing_changes_and_fixes_what_is_asked() {
         let mut mesh = NavMesh {
-            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
             ..NavMesh::default()
         };
-        let walk = Surface { material: Material(4), walkable: true, code: 4 };
-        let wall = Surface { material: Material(7), walkable: false, code: 7 };
+        let walk = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        let wall = Surface {
+            material: Material(7),
+            walkable: false,
+            code: 7,
+        };
         mesh.push_polygon(&[0, 1, 2], wall);
         mesh.push_polygon(&[0, 1, 2, 3], walk);
         let mut diag = Diagnostics::new();
         let none = Requirements::default();
         assert!(matches!(prepare(&mesh, &none, &mut diag), Cow::Borrowed(_)));
-        let all = Requirements { triangles_only: true, walkable_first: true, weld: Some(0.0) };
+        let all = Requirements {
+            triangles_only: true,
+            walkable_first: true,
+            weld: Some(0.0),
+        };
         let prepared = prepare(&mesh, &all, &mut diag);
         assert_eq!(prepared.polygons.len(), 3);
         assert!(prepared.polygons.all_triangles());

@@ -42,14 +42,23 @@ mod tests {
                 },
             );
         }
-        mesh.edge_tags.insert(EdgeRef { polygon: 2, edge: 1 }, EdgeTag { transition: 3 });
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 2,
+                edge: 1,
+            },
+            EdgeTag { transition: 3 },
+        );
         assert!(!is_walkable_first(&mesh));
         let (sorted, order) = walkable_first(&mesh);
         assert_eq!(order, vec![1, 3, 4, 0, 2]);
         assert!(is_walkable_first(&sorted));
         assert_eq!(
             sorted.edge_tags.keys().next(),
-            Some(&EdgeRef { polygon: 4, edge: 1 })
+            Some(&EdgeRef {
+                polygon: 4,
+                edge: 1
+            })
         );
     }
 }

@@ -126,7 +126,10 @@ pub fn triangulate(mesh: &NavMesh, diag: &mut Diagnostics) -> (NavMesh, Vec<u32>
     // Edge tags grouped by polygon, to move them along in one pass.
     let mut tags_by_polygon: BTreeMap<u32, Vec<(u32, crate::ir::EdgeTag)>> = BTreeMap::new();
     for (edge, tag) in &mesh.edge_tags {
-        tags_by_polygon.entry(edge.polygon).or_default().push((edge.edge, *tag));
+        tags_by_polygon
+            .entry(edge.polygon)
+            .or_default()
+            .push((edge.edge, *tag));
     }
     for (polygon, vertices) in mesh.polygons.iter().enumerate() {
         let first_triangle = polygons.len();
@@ -136,16 +139,20 @@ pub fn triangulate(mesh: &NavMesh, diag: &mut Diagnostics) -> (NavMesh, Vec<u32>
             let points: Vec<[f32; 3]> = vertices.iter().map(|&v| mesh.vertex(v)).collect();
             ear_clip(&points).unwrap_or_else(|| {
                 fanned += 1;
-                (1..vertices.len().saturating_sub(1)).map(|i| [0, i, i + 1]).collect()
+                (1..vertices.len().saturating_sub(1))
+                    .map(|i| [0, i, i + 1])
+                    .collect()
             })
         };
-        let surface = mesh.surfaces.get(polygon).copied().unwrap_or_else(|| {
-            crate::ir::Surface {
+        let surface = mesh
+            .surfaces
+            .get(polygon)
+            .copied()
+            .unwrap_or(crate::ir::Surface {
                 material: crate::material::Material(0),
                 walkable: false,
                 code: 0,
-            }
-        });
+            });
         for triangle in &corners {
             let indices = triangle.map(|corner| vertices.get(corner).copied().unwrap_or(0));
             polygons.push(&indices);
@@ -159,9 +166,8 @@ pub fn triangulate(mesh: &NavMesh, diag: &mut Diagnostics) -> (NavMesh, Vec<u32>
                 // The polygon edge from corner `from` to corner `to` is exactly one triangle's
                 // edge, running the same way.
                 let found = corners.iter().enumerate().find_map(|(t, tri)| {
-                    (0..3).find_map(|k| {
-                        (tri[k] == from && tri[(k + 1) % 3] == to).then_some((t, k))
-                    })
+                    (0..3)
+                        .find_map(|k| (tri[k] == from && tri[(k + 1) % 3] == to).then_some((t, k)))
                 });
                 if let Some((t, k)) = found {
                     edge_tags.insert(
@@ -211,7 +217,10 @@ mod tests {
     use crate::passes::planes::polygon_area;
 
     fn area2(points: &[[f32; 3]], tri: [usize; 3]) -> f64 {
-        let p: Vec<[f64; 2]> = tri.iter().map(|&i| [points[i][0] as f64, points[i][1] as f64]).collect();
+        let p: Vec<[f64; 2]> = tri
+            .iter()
+            .map(|&i| [points[i][0] as f64, points[i][1] as f64])
+            .collect();
         cross(p[0], p[1], p[2])
     }
 
@@ -237,7 +246,12 @@ mod tests {
     fn clockwise_and_vertical_polygons_keep_their_winding() {
         // The L shape mirrored (clockwise seen from +Z): triangles stay clockwise.
         let points: Vec<[f32; 3]> = [
-            [0.0, 0.0], [0.0, 2.0], [1.0, 2.0], [1.0, 1.0], [2.0, 1.0], [2.0, 0.0],
+            [0.0, 0.0],
+            [0.0, 2.0],
+            [1.0, 2.0],
+            [1.0, 1.0],
+            [2.0, 1.0],
+            [2.0, 0.0],
         ]
         .iter()
         .map(|p| [p[0], p[1], 0.0])
@@ -246,10 +260,17 @@ mod tests {
         assert_eq!(triangles.len(), 4);
         assert!(triangles.iter().all(|&t| area2(&points, t) < 0.0));
         // A concave wall in the XZ plane.
-        let wall: Vec<[f32; 3]> = [[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0], [1.0, 2.0], [0.0, 2.0]]
-            .iter()
-            .map(|p| [p[0], 0.0, p[1]])
-            .collect();
+        let wall: Vec<[f32; 3]> = [
+            [0.0, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [1.0, 1.0],
+            [1.0, 2.0],
+            [0.0, 2.0],
+        ]
+        .iter()
+        .map(|p| [p[0], 0.0, p[1]])
+        .collect();
         assert_eq!(ear_clip(&wall).unwrap().len(), 4);
     }
 
@@ -273,7 +294,13 @@ mod tests {
         };
         mesh.push_polygon(&[0, 1, 2, 3, 4, 5], grass);
         mesh.push_polygon(&[1, 2, 3], grass);
-        mesh.edge_tags.insert(EdgeRef { polygon: 0, edge: 3 }, EdgeTag { transition: 9 });
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 0,
+                edge: 3,
+            },
+            EdgeTag { transition: 9 },
+        );
         let mut diag = Diagnostics::new();
         let (tris, source) = triangulate(&mesh, &mut diag);
         assert_eq!(tris.polygons.len(), 5);
@@ -294,7 +321,12 @@ mod tests {
     fn self_intersecting_polygon_still_gives_n_minus_2_triangles() {
         // A bow tie drawn as one quad.
         let mut mesh = NavMesh {
-            vertices: vec![[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
             ..NavMesh::default()
         };
         mesh.push_polygon(

@@ -89,18 +89,32 @@ pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh,
         let corners: Vec<u32> = (0..n).filter(|&i| keep[i]).map(|i| mapped[i]).collect();
         if corners.len() < 3 {
             lost_tags += (0..n)
-                .filter(|&e| mesh.edge_tags.contains_key(&EdgeRef { polygon: polygon as u32, edge: e as u32 }))
+                .filter(|&e| {
+                    mesh.edge_tags.contains_key(&EdgeRef {
+                        polygon: polygon as u32,
+                        edge: e as u32,
+                    })
+                })
                 .count();
             continue;
         }
         let new_polygon = kept_polygons.len() as u32;
         // Old edge e survives as new edge (number of kept corners before e) when kept.
         let mut new_edge = 0u32;
-        for e in 0..n {
-            let tag = mesh.edge_tags.get(&EdgeRef { polygon: polygon as u32, edge: e as u32 });
-            if keep[e] {
+        for (e, &kept) in keep.iter().enumerate() {
+            let tag = mesh.edge_tags.get(&EdgeRef {
+                polygon: polygon as u32,
+                edge: e as u32,
+            });
+            if kept {
                 if let Some(tag) = tag {
-                    edge_tags.insert(EdgeRef { polygon: new_polygon, edge: new_edge }, *tag);
+                    edge_tags.insert(
+                        EdgeRef {
+                            polygon: new_polygon,
+                            edge: new_edge,
+                        },
+                        *tag,
+                    );
                 }
                 new_edge += 1;
             } else if tag.is_some() {
@@ -207,7 +221,13 @@ mod tests {
         mesh.push_polygon(&[0, 1, 2], surface());
         mesh.push_polygon(&[0, 3, 5], surface()); // collapses to a segment
         mesh.push_polygon(&[3, 4, 2, 5], surface()); // quad, becomes (0,1,2,5)
-        mesh.edge_tags.insert(EdgeRef { polygon: 2, edge: 2 }, EdgeTag { transition: 1 });
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 2,
+                edge: 2,
+            },
+            EdgeTag { transition: 1 },
+        );
         let mut diag = Diagnostics::new();
         let (welded, report) = weld(&mesh, 0.001, &mut diag);
         assert_eq!(report.vertex_map, vec![0, 1, 2, 0, 1, 3]);
@@ -216,7 +236,10 @@ mod tests {
         assert_eq!(welded.polygons.get(1), &[0, 1, 2, 3]);
         assert_eq!(
             welded.edge_tags.keys().next(),
-            Some(&EdgeRef { polygon: 1, edge: 2 })
+            Some(&EdgeRef {
+                polygon: 1,
+                edge: 2
+            })
         );
         assert_eq!(diag.items.len(), 1);
     }
@@ -224,19 +247,39 @@ mod tests {
     #[test]
     fn collapsed_edge_inside_a_polygon_is_removed() {
         let mut mesh = NavMesh {
-            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
             ..NavMesh::default()
         };
         mesh.push_polygon(&[0, 1, 2, 3], surface());
-        mesh.edge_tags.insert(EdgeRef { polygon: 0, edge: 1 }, EdgeTag { transition: 4 });
-        mesh.edge_tags.insert(EdgeRef { polygon: 0, edge: 2 }, EdgeTag { transition: 5 });
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 0,
+                edge: 1,
+            },
+            EdgeTag { transition: 4 },
+        );
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 0,
+                edge: 2,
+            },
+            EdgeTag { transition: 5 },
+        );
         let mut diag = Diagnostics::new();
         let (welded, _) = weld(&mesh, 0.0, &mut diag);
         assert_eq!(welded.polygons.get(0), &[0, 1, 2]);
         // Old vertex 3 is new vertex 2. Edge 1 (1->2) collapsed; edge 2 (2->3) is now edge 1.
         assert_eq!(welded.edge_tags.len(), 1);
         assert_eq!(
-            welded.edge_tags.get(&EdgeRef { polygon: 0, edge: 1 }),
+            welded.edge_tags.get(&EdgeRef {
+                polygon: 0,
+                edge: 1
+            }),
             Some(&EdgeTag { transition: 5 })
         );
         assert_eq!(diag.items.len(), 1);

@@ -76,7 +76,12 @@ impl Format for ObjFormat {
 }
 
 impl Reader for ObjFormat {
-    fn read(&self, input: Input<'_>, options: &ReadOptions, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
         read_obj(input, options, diag)
     }
 }
@@ -86,7 +91,12 @@ impl Writer for ObjFormat {
     fn requirements(&self, _options: &WriteOptions) -> Requirements {
         Requirements::default()
     }
-    fn write(&self, mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics) -> Result<Output, WriteError> {
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError> {
         write_obj(mesh, options, diag)
     }
 }

@@ -126,6 +126,8 @@ struct ObjParser<'a> {
     material_libraries: Vec<String>,
     /// Edge directives, resolved after all faces are known: (line, face, edge, transition).
     edge_directives: Vec<(u64, u64, u64, i32)>,
+    /// Reused buffer for a face's indices.
+    scratch: Vec<u32>,
 }
 
 fn err(line: u64, field: &str, message: impl Into<String>) -> ReadError {
@@ -143,7 +145,10 @@ impl<'a> ObjParser<'a> {
             Some(name) => profile.surface_for_name(name).unwrap_or_else(|| {
                 diag.warn(
                     "obj.unknown_default_material",
-                    format!("default material '{name}' is not in the material profile; using '{}'", profile.default_material),
+                    format!(
+                        "default material '{name}' is not in the material profile; using '{}'",
+                        profile.default_material
+                    ),
                 );
                 profile.default_surface()
             }),
@@ -163,10 +168,17 @@ impl<'a> ObjParser<'a> {
             unsupported: BTreeMap::new(),
             material_libraries: Vec::new(),
             edge_directives: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
-    fn floats(&self, line: u64, field: &str, tokens: &[&str], min: usize) -> Result<Vec<f32>, ReadError> {
+    fn floats(
+        &self,
+        line: u64,
+        field: &str,
+        tokens: &[&str],
+        min: usize,
+    ) -> Result<Vec<f32>, ReadError> {
         if tokens.len() < min {
             return Err(err(
                 line,
@@ -195,12 +207,29 @@ impl<'a> ObjParser<'a> {
         let Some(keyword) = tokens.next() else {
             return Ok(());
         };
-        let rest: Vec<&str> = tokens.collect();
+        // The two statements that make up almost every line are parsed without collecting.
         match keyword {
             "v" => {
-                let p = self.point(line, "v", &rest)?;
-                self.mesh.vertices.push(p);
+                let mut xyz = [0f32; 3];
+                for (slot, name) in xyz.iter_mut().zip(["x", "y", "z"]) {
+                    let token = tokens.next().ok_or_else(|| {
+                        err(
+                            line,
+                            "v",
+                            format!("expected at least 3 numbers, {name} is missing"),
+                        )
+                    })?;
+                    *slot = float_token(token)
+                        .ok_or_else(|| err(line, "v", format!("'{token}' is not a number")))?;
+                }
+                self.mesh.vertices.push(to_ir(self.options.up, xyz));
+                return Ok(());
             }
+            "f" => return self.face(line, tokens),
+            _ => {}
+        }
+        let rest: Vec<&str> = tokens.collect();
+        match keyword {
             "vt" => {
                 self.floats(line, "vt", &rest, 1)?;
                 self.texture_count += 1;
@@ -209,7 +238,6 @@ impl<'a> ObjParser<'a> {
                 self.floats(line, "vn", &rest, 3)?;
                 self.normal_count += 1;
             }
-            "f" => self.face(line, &rest)?,
             "o" => self.objects.select(rest.join(" ")),
             "g" => self.groups.select(rest.join(" ")),
             "usemtl" => {
@@ -241,24 +269,22 @@ impl<'a> ObjParser<'a> {
         Ok(())
     }
 
-    fn face(&mut self, line: u64, corners: &[&str]) -> Result<(), ReadError> {
-        if corners.len() < 3 {
-            return Err(err(
-                line,
-                "f",
-                format!("a face needs at least 3 vertices, this one has {}", corners.len()),
-            ));
-        }
+    fn face<'t>(
+        &mut self,
+        line: u64,
+        corners: impl Iterator<Item = &'t str>,
+    ) -> Result<(), ReadError> {
         let vertex_count = self.mesh.vertices.len();
-        let mut indices = Vec::with_capacity(corners.len());
-        for (position, token) in corners.iter().enumerate() {
-            let field = format!("f[{position}]");
+        let mut indices = std::mem::take(&mut self.scratch);
+        indices.clear();
+        for (position, token) in corners.enumerate() {
+            let field = || format!("f[{position}]");
             let (vertex, texture, normal) = match corner(token) {
                 Ok(("", parsed)) => parsed,
                 _ => {
                     return Err(err(
                         line,
-                        &field,
+                        &field(),
                         format!("'{token}' is not a face corner (v, v/vt, v//vn or v/vt/vn)"),
                     ));
                 }
@@ -266,24 +292,49 @@ impl<'a> ObjParser<'a> {
             let resolved = resolve(vertex, vertex_count).ok_or_else(|| {
                 err(
                     line,
-                    &field,
+                    &field(),
                     format!("vertex {vertex} does not exist ({vertex_count} defined so far)"),
                 )
             })?;
             if let Some(t) = texture {
                 resolve(t, self.texture_count).ok_or_else(|| {
-                    err(line, &field, format!("texture coordinate {t} does not exist ({} defined so far)", self.texture_count))
+                    err(
+                        line,
+                        &field(),
+                        format!(
+                            "texture coordinate {t} does not exist ({} defined so far)",
+                            self.texture_count
+                        ),
+                    )
                 })?;
             }
             if let Some(n) = normal {
                 resolve(n, self.normal_count).ok_or_else(|| {
-                    err(line, &field, format!("normal {n} does not exist ({} defined so far)", self.normal_count))
+                    err(
+                        line,
+                        &field(),
+                        format!(
+                            "normal {n} does not exist ({} defined so far)",
+                            self.normal_count
+                        ),
+                    )
                 })?;
             }
             indices.push(resolved as u32);
         }
+        if indices.len() < 3 {
+            return Err(err(
+                line,
+                "f",
+                format!(
+                    "a face needs at least 3 vertices, this one has {}",
+                    indices.len()
+                ),
+            ));
+        }
         let surface = self.current_surface.unwrap_or(self.default_surface);
         self.mesh.push_polygon(&indices, surface);
+        self.scratch = indices;
         self.objects.push_polygon();
         self.groups.push_polygon();
         Ok(())
@@ -295,10 +346,16 @@ impl<'a> ObjParser<'a> {
         match tokens.as_slice() {
             ["kind", kind] => {
                 self.mesh.kind = MeshKind::parse(kind).ok_or_else(|| {
-                    err(line, "#@walkmesh kind", format!("unknown mesh kind '{kind}' (area, placeable, door, terrain)"))
+                    err(
+                        line,
+                        "#@walkmesh kind",
+                        format!("unknown mesh kind '{kind}' (area, placeable, door, terrain)"),
+                    )
                 })?;
             }
-            ["origin", rest @ ..] => self.mesh.origin = self.point(line, "#@walkmesh origin", rest)?,
+            ["origin", rest @ ..] => {
+                self.mesh.origin = self.point(line, "#@walkmesh origin", rest)?
+            }
             ["hook", name, rest @ ..] => {
                 let position = self.point(line, "#@walkmesh hook", rest)?;
                 self.mesh.hooks.push(Hook {
@@ -330,6 +387,25 @@ impl<'a> ObjParser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// One logical line: a comment, a directive or a statement.
+    fn line(&mut self, line: u64, text: &str) -> Result<(), ReadError> {
+        let trimmed = text.trim_start();
+        if let Some(comment) = trimmed.strip_prefix('#') {
+            if let Some(directive) = comment.strip_prefix(&DIRECTIVE[1..])
+                && directive.starts_with(char::is_whitespace)
+            {
+                self.directive(line, directive)?;
+            }
+            return Ok(());
+        }
+        // A comment may also follow a statement.
+        let body = match trimmed.find('#') {
+            Some(at) => trimmed.get(..at).unwrap_or(""),
+            None => trimmed,
+        };
+        self.statement(line, body)
     }
 
     fn finish(mut self, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
@@ -383,7 +459,8 @@ impl<'a> ObjParser<'a> {
                 Extra::TextList(self.material_libraries),
             );
         }
-        self.objects.store(&mut self.mesh, "obj:objects", "obj:object");
+        self.objects
+            .store(&mut self.mesh, "obj:objects", "obj:object");
         self.groups.store(&mut self.mesh, "obj:groups", "obj:group");
         self.mesh
             .check()
@@ -393,43 +470,48 @@ impl<'a> ObjParser<'a> {
 }
 
 /// Reads OBJ text.
-pub fn read_obj(input: Input<'_>, options: &ReadOptions, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+pub fn read_obj(
+    input: Input<'_>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<NavMesh, ReadError> {
     let mut parser = ObjParser::new(options, diag);
+    // Only statements continued with a trailing backslash are copied; others are parsed in
+    // place.
     let mut pending = String::new();
     let mut pending_line = 0u64;
     for (number, raw) in input.bytes.split(|&b| b == b'\n').enumerate() {
         let line = number as u64 + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let text = std::str::from_utf8(raw).map_err(|e| {
-            err(line, "", format!("the line is not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1))
+            err(
+                line,
+                "",
+                format!(
+                    "the line is not UTF-8 text (byte {} of the line)",
+                    e.valid_up_to() + 1
+                ),
+            )
         })?;
-        if pending.is_empty() {
-            pending_line = line;
-        }
-        // A trailing backslash continues the statement on the next line.
         if let Some(head) = text.strip_suffix('\\') {
+            if pending.is_empty() {
+                pending_line = line;
+            }
             pending.push_str(head);
             pending.push(' ');
             continue;
         }
-        pending.push_str(text);
-        let statement = std::mem::take(&mut pending);
-        let trimmed = statement.trim_start();
-        if let Some(comment) = trimmed.strip_prefix('#') {
-            if let Some(directive) = comment.strip_prefix(&DIRECTIVE[1..]) {
-                if directive.starts_with(char::is_whitespace) {
-                    parser.directive(pending_line, directive)?;
-                }
-            }
-            continue;
+        if pending.is_empty() {
+            parser.line(line, text)?;
+        } else {
+            pending.push_str(text);
+            let statement = std::mem::take(&mut pending);
+            parser.line(pending_line, &statement)?;
         }
-        // A comment may also follow a statement.
-        let body = trimmed.split('#').next().unwrap_or("");
-        parser.statement(pending_line, body)?;
     }
     if !pending.is_empty() {
         let statement = std::mem::take(&mut pending);
-        parser.statement(pending_line, statement.split('#').next().unwrap_or(""))?;
+        parser.line(pending_line, &statement)?;
     }
     parser.finish(diag)
 }
@@ -444,7 +526,10 @@ mod tests {
         assert_eq!(float_token("1.5"), Some(1.5));
         assert_eq!(float_token("-2e3"), Some(-2000.0));
         assert_eq!(float_token("+.5"), Some(0.5));
-        assert_eq!(float_token("1.0000001").map(f32::to_bits), Some(1.000_000_1f32.to_bits()));
+        assert_eq!(
+            float_token("1.0000001").map(f32::to_bits),
+            Some(1.000_000_1f32.to_bits())
+        );
         assert!(float_token("nan").unwrap().is_nan());
         assert_eq!(float_token("-inf"), Some(f32::NEG_INFINITY));
         assert_eq!(float_token("1.5x"), None);

@@ -42,7 +42,11 @@ fn point(out: &mut String, keyword: &str, p: [f32; 3]) {
 }
 
 /// Writes `mesh` as OBJ text plus an `.mtl` sidecar.
-pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics) -> Result<Output, WriteError> {
+pub fn write_obj(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> Result<Output, WriteError> {
     let profile = options
         .materials
         .as_deref()
@@ -78,7 +82,17 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
                 .surface_for_material(s.material)
                 .is_none_or(|p| p.walkable != s.walkable)
         })
-        .map(|s| format!("{} ({})", s.material.name(), if s.walkable { "walkable" } else { "not walkable" }))
+        .map(|s| {
+            format!(
+                "{} ({})",
+                s.material.name(),
+                if s.walkable {
+                    "walkable"
+                } else {
+                    "not walkable"
+                }
+            )
+        })
         .collect();
     if !mismatched.is_empty() {
         diag.warn(
@@ -92,7 +106,8 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
     }
     report_losses(mesh, diag);
 
-    let mut out = String::with_capacity(mesh.vertices.len() * 32 + mesh.polygons.indices().len() * 8);
+    let mut out =
+        String::with_capacity(mesh.vertices.len() * 32 + mesh.polygons.indices().len() * 8);
     let _ = writeln!(
         out,
         "# walkmesh {} — {} vertices, {} faces ({} walkable); {}",
@@ -113,7 +128,11 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
     }
     for hook in &mesh.hooks {
         let p = from_ir(options.up, hook.position);
-        let name: String = hook.name.split_ascii_whitespace().collect::<Vec<_>>().join("_");
+        let name: String = hook
+            .name
+            .split_ascii_whitespace()
+            .collect::<Vec<_>>()
+            .join("_");
         let _ = writeln!(out, "{DIRECTIVE} hook {name} {} {} {}", p[0], p[1], p[2]);
     }
     for v in &mesh.vertices {
@@ -128,29 +147,25 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
         Some(Attribute::Int(values)) => Some(values.clone()),
         _ => None,
     };
-    let (object_names, object_of) = (names("obj:objects"), column("obj:object"));
-    let (group_names, group_of) = (names("obj:groups"), column("obj:group"));
+    // Object and group names are re-emitted where the stored value changes.
+    let mut naming = [
+        ("o", names("obj:objects"), column("obj:object"), -1i64),
+        ("g", names("obj:groups"), column("obj:group"), -1i64),
+    ];
     let mut new_number = vec![0u64; mesh.polygons.len()];
     let mut written = 0u64;
-    let (mut last_object, mut last_group) = (-1i64, -1i64);
     for (surface, faces) in surface_order.iter().zip(&face_groups) {
         let _ = writeln!(out, "usemtl {}", surface.material.name());
         for &polygon in faces {
             let p = polygon as usize;
-            if let Some(index) = object_of.as_ref().and_then(|c| c.get(p)).copied() {
-                if index != last_object {
-                    if let Some(name) = usize::try_from(index).ok().and_then(|i| object_names.get(i)) {
-                        let _ = writeln!(out, "o {name}");
+            for (keyword, list, column, last) in &mut naming {
+                if let Some(index) = column.as_ref().and_then(|c| c.get(p)).copied()
+                    && index != *last
+                {
+                    if let Some(name) = usize::try_from(index).ok().and_then(|i| list.get(i)) {
+                        let _ = writeln!(out, "{keyword} {name}");
                     }
-                    last_object = index;
-                }
-            }
-            if let Some(index) = group_of.as_ref().and_then(|c| c.get(p)).copied() {
-                if index != last_group {
-                    if let Some(name) = usize::try_from(index).ok().and_then(|i| group_names.get(i)) {
-                        let _ = writeln!(out, "g {name}");
-                    }
-                    last_group = index;
+                    *last = index;
                 }
             }
             out.push('f');
@@ -178,7 +193,10 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
         .collect();
     tags.sort_unstable();
     for (face, edge, transition) in tags {
-        let _ = writeln!(out, "{DIRECTIVE} edge {face} {edge} transition {transition}");
+        let _ = writeln!(
+            out,
+            "{DIRECTIVE} edge {face} {edge} transition {transition}"
+        );
     }
 
     let mut mtl = format!("# walkmesh {} materials\n", env!("CARGO_PKG_VERSION"));
@@ -189,7 +207,10 @@ pub fn write_obj(mesh: &NavMesh, options: &WriteOptions, diag: &mut Diagnostics)
             continue;
         }
         let [r, g, b] = material_colour(surface.material.0);
-        let _ = writeln!(mtl, "\nnewmtl {name}\nKd {r:.4} {g:.4} {b:.4}\nKa 0 0 0\nd 1\nillum 1");
+        let _ = writeln!(
+            mtl,
+            "\nnewmtl {name}\nKd {r:.4} {g:.4} {b:.4}\nKa 0 0 0\nd 1\nillum 1"
+        );
         seen.push(name);
     }
     Ok(Output {
@@ -212,7 +233,10 @@ fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
     if !foreign_columns.is_empty() {
         diag.warn(
             "obj.face_attributes_dropped",
-            format!("OBJ cannot store these per-face values, which are dropped: {}", foreign_columns.join(", ")),
+            format!(
+                "OBJ cannot store these per-face values, which are dropped: {}",
+                foreign_columns.join(", ")
+            ),
         );
     }
     let foreign_extras: Vec<&str> = mesh
@@ -224,10 +248,16 @@ fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
     if !foreign_extras.is_empty() {
         diag.warn(
             "obj.extras_dropped",
-            format!("OBJ cannot store these mesh values, which are dropped: {}", foreign_extras.join(", ")),
+            format!(
+                "OBJ cannot store these mesh values, which are dropped: {}",
+                foreign_extras.join(", ")
+            ),
         );
     }
     if mesh.tile_grid.is_some() {
-        diag.warn("obj.tile_grid_dropped", "OBJ cannot store the tile grid; it is dropped");
+        diag.warn(
+            "obj.tile_grid_dropped",
+            "OBJ cannot store the tile grid; it is dropped",
+        );
     }
 }

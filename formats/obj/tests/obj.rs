@@ -2,8 +2,8 @@
 //! OBJ reader/writer behaviour on hand-made inputs.
 
 use walkmesh_core::{
-    Diagnostics, EdgeRef, EdgeTag, Hook, Input, Material, MeshKind, NavMesh, ReadOptions,
-    Severity, Surface, UpAxis, WriteOptions, material::MaterialProfile,
+    Diagnostics, EdgeRef, EdgeTag, Hook, Input, Material, MeshKind, NavMesh, ReadOptions, Severity,
+    Surface, UpAxis, WriteOptions, material::MaterialProfile,
 };
 use walkmesh_obj::{material_colour, read_obj, write_obj};
 
@@ -12,18 +12,36 @@ fn read(text: &str) -> Result<(NavMesh, Diagnostics), walkmesh_core::ReadError> 
 }
 
 fn read_bytes(bytes: &[u8]) -> Result<NavMesh, walkmesh_core::ReadError> {
-    read_obj(Input { bytes, path: None }, &ReadOptions::default(), &mut Diagnostics::new())
+    read_obj(
+        Input { bytes, path: None },
+        &ReadOptions::default(),
+        &mut Diagnostics::new(),
+    )
 }
 
-fn read_with(text: &str, options: &ReadOptions) -> Result<(NavMesh, Diagnostics), walkmesh_core::ReadError> {
+fn read_with(
+    text: &str,
+    options: &ReadOptions,
+) -> Result<(NavMesh, Diagnostics), walkmesh_core::ReadError> {
     let mut diag = Diagnostics::new();
-    let mesh = read_obj(Input { bytes: text.as_bytes(), path: None }, options, &mut diag)?;
+    let mesh = read_obj(
+        Input {
+            bytes: text.as_bytes(),
+            path: None,
+        },
+        options,
+        &mut diag,
+    )?;
     Ok((mesh, diag))
 }
 
 fn write(mesh: &NavMesh, up: UpAxis) -> (String, String, Diagnostics) {
     let mut diag = Diagnostics::new();
-    let options = WriteOptions { up, file_name: Some("room.obj".into()), ..WriteOptions::default() };
+    let options = WriteOptions {
+        up,
+        file_name: Some("room.obj".into()),
+        ..WriteOptions::default()
+    };
     let out = write_obj(mesh, &options, &mut diag).unwrap();
     assert_eq!(out.sidecars.len(), 1);
     assert_eq!(out.sidecars[0].file_name, "room.mtl");
@@ -50,7 +68,10 @@ fn y_up_maps_blender_axes_to_z_up() {
     let (mesh, _) = read("v 1 2 3\nv 4 5 6\nv 7 8 9\nf 1 2 3\n").unwrap();
     // Blender exports (x, z, -y); IR = (x, -z_file, y_file).
     assert_eq!(mesh.vertices[0], [1.0, -3.0, 2.0]);
-    let z = ReadOptions { up: UpAxis::Z, ..ReadOptions::default() };
+    let z = ReadOptions {
+        up: UpAxis::Z,
+        ..ReadOptions::default()
+    };
     let (mesh, _) = read_with("v 1 2 3\nv 4 5 6\nv 7 8 9\nf 1 2 3\n", &z).unwrap();
     assert_eq!(mesh.vertices[0], [1.0, 2.0, 3.0]);
 }
@@ -76,12 +97,19 @@ fn every_f32_bit_pattern_survives_write_then_read() {
         }
         mesh.vertices.push([-0.0, 0.0, -0.0]);
         let n = mesh.vertices.len() as u32;
-        let stone = Surface { material: Material(4), walkable: true, code: 4 };
+        let stone = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
         for i in (0..n - 2).step_by(3) {
             mesh.push_polygon(&[i, i + 1, i + 2], stone);
         }
         let (text, _, _) = write(&mesh, up);
-        let options = ReadOptions { up, ..ReadOptions::default() };
+        let options = ReadOptions {
+            up,
+            ..ReadOptions::default()
+        };
         let (back, _) = read_with(&text, &options).unwrap();
         assert_eq!(back.vertices.len(), mesh.vertices.len());
         for (a, b) in mesh.vertices.iter().zip(&back.vertices) {
@@ -107,7 +135,11 @@ fn material_names_kept_without_mtl_and_mapped_case_insensitively() {
     let text = "mtllib missing.mtl\nv 0 0 0\nv 1 0 0\nv 0 0 -1\n\
                 usemtl Stone\nf 1 2 3\nusemtl grass\nf 1 2 3\nusemtl NonWalk\nf 1 2 3\nusemtl surface_7\nf 1 2 3\n";
     let (mesh, diag) = read(text).unwrap();
-    let names: Vec<String> = mesh.surfaces.iter().map(|s| s.material.name().into_owned()).collect();
+    let names: Vec<String> = mesh
+        .surfaces
+        .iter()
+        .map(|s| s.material.name().into_owned())
+        .collect();
     assert_eq!(names, ["Stone", "Grass", "NonWalk", "NonWalk"]);
     let walkable: Vec<bool> = mesh.surfaces.iter().map(|s| s.walkable).collect();
     assert_eq!(walkable, [true, true, false, false]);
@@ -118,16 +150,31 @@ fn material_names_kept_without_mtl_and_mapped_case_insensitively() {
 fn unknown_names_are_reported_with_lines_and_get_the_default() {
     let text = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl Material.001\nf 1 2 3\nf 1 2 3\nusemtl Material.001\nf 1 2 3\n";
     let (mesh, diag) = read(text).unwrap();
-    assert!(mesh.surfaces.iter().all(|s| s.material == Material(4) && s.walkable));
+    assert!(
+        mesh.surfaces
+            .iter()
+            .all(|s| s.material == Material(4) && s.walkable)
+    );
     assert_eq!(diag.items.len(), 1);
     let warning = &diag.items[0];
     assert_eq!(warning.code, "obj.unknown_material");
     assert_eq!(warning.severity, Severity::Warning);
     assert_eq!(warning.location.position, walkmesh_core::Position::Line(4));
-    assert!(warning.message.contains("lines 4, 7"), "{}", warning.message);
-    let options = ReadOptions { default_material: Some("NonWalk".into()), ..ReadOptions::default() };
+    assert!(
+        warning.message.contains("lines 4, 7"),
+        "{}",
+        warning.message
+    );
+    let options = ReadOptions {
+        default_material: Some("NonWalk".into()),
+        ..ReadOptions::default()
+    };
     let (mesh, _) = read_with(text, &options).unwrap();
-    assert!(mesh.surfaces.iter().all(|s| s.material == Material(7) && !s.walkable));
+    assert!(
+        mesh.surfaces
+            .iter()
+            .all(|s| s.material == Material(7) && !s.walkable)
+    );
 }
 
 #[test]
@@ -139,7 +186,10 @@ fn a_user_profile_adds_names_and_changes_walkability() {
             (material: "BottomlessPit", code: 16, walkable: true)])"#,
     )
     .unwrap();
-    let options = ReadOptions { materials: Some(profile.into()), ..ReadOptions::default() };
+    let options = ReadOptions {
+        materials: Some(profile.into()),
+        ..ReadOptions::default()
+    };
     let text = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl floor\nf 1 2 3\nusemtl BottomlessPit\nf 1 2 3\nusemtl Dirt\nf 1 2 3\n";
     let (mesh, diag) = read_with(text, &options).unwrap();
     assert_eq!(mesh.surfaces[0].material, Material(4));
@@ -154,21 +204,45 @@ fn errors_name_the_line_and_field() {
     let cases = [
         ("v 0 0 0\nv 1 0 0\nf 1 2 3\n", 3, "vertex 3 does not exist"),
         ("v 0 0 0\nv 1 0 x\n", 2, "'x' is not a number"),
-        ("v 0 0 0\nv 1 0 0\nv 1 1 1\n\nf 1 2\n", 5, "at least 3 vertices"),
-        ("v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 0\n", 4, "vertex 0 does not exist"),
+        (
+            "v 0 0 0\nv 1 0 0\nv 1 1 1\n\nf 1 2\n",
+            5,
+            "at least 3 vertices",
+        ),
+        (
+            "v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 0\n",
+            4,
+            "vertex 0 does not exist",
+        ),
         ("v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 -4\n", 4, "vertex -4"),
-        ("v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3/5\n", 4, "texture coordinate 5"),
-        ("v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3a\n", 4, "not a face corner"),
+        (
+            "v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3/5\n",
+            4,
+            "texture coordinate 5",
+        ),
+        (
+            "v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3a\n",
+            4,
+            "not a face corner",
+        ),
         ("v 0 0 0\nv 1 0\n", 2, "at least 3 numbers"),
         ("#@walkmesh kind boat\n", 1, "unknown mesh kind"),
-        ("v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3\n#@walkmesh edge 1 3 transition 2\n", 5, "has no edge 3"),
+        (
+            "v 0 0 0\nv 1 0 0\nv 1 1 1\nf 1 2 3\n#@walkmesh edge 1 3 transition 2\n",
+            5,
+            "has no edge 3",
+        ),
     ];
     let error = read_bytes(b"v 0 0 0\nv 0 0 \xff\n").unwrap_err();
     assert_eq!(error.position, walkmesh_core::Position::Line(2));
     assert!(error.to_string().contains("not UTF-8"));
     for (text, line, needle) in cases {
         let error = read(text).unwrap_err();
-        assert_eq!(error.position, walkmesh_core::Position::Line(line), "{text:?}: {error}");
+        assert_eq!(
+            error.position,
+            walkmesh_core::Position::Line(line),
+            "{text:?}: {error}"
+        );
         assert!(error.to_string().contains(needle), "{text:?}: {error}");
         assert!(error.to_string().contains(&format!("line {line}")));
     }
@@ -189,7 +263,9 @@ fn writer_groups_by_surface_and_is_deterministic() {
     assert!(first.contains("mtllib room.mtl"));
     assert_eq!(mtl.matches("newmtl ").count(), 2);
     // Distinct colours for all neutral materials.
-    let colours: Vec<String> = (0..31).map(|id| format!("{:?}", material_colour(id))).collect();
+    let colours: Vec<String> = (0..31)
+        .map(|id| format!("{:?}", material_colour(id)))
+        .collect();
     let mut unique = colours.clone();
     unique.sort();
     unique.dedup();
@@ -200,24 +276,62 @@ fn writer_groups_by_surface_and_is_deterministic() {
 fn edge_tags_hooks_kind_and_origin_round_trip() {
     let mut mesh = NavMesh {
         kind: MeshKind::Door,
-        vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.5]],
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.5],
+        ],
         origin: [10.0, -2.5, 0.25],
         ..NavMesh::default()
     };
-    let wall = Surface { material: Material(7), walkable: false, code: 7 };
-    let stone = Surface { material: Material(4), walkable: true, code: 4 };
+    let wall = Surface {
+        material: Material(7),
+        walkable: false,
+        code: 7,
+    };
+    let stone = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
     // Stone, wall, Stone: the writer groups faces by surface in order of first use, so the
     // wall moves to the end and its tag must follow it.
     mesh.push_polygon(&[1, 2, 3], stone);
     mesh.push_polygon(&[0, 1, 3], wall);
     mesh.push_polygon(&[0, 2, 1], stone);
-    mesh.edge_tags.insert(EdgeRef { polygon: 2, edge: 2 }, EdgeTag { transition: 3 });
-    mesh.edge_tags.insert(EdgeRef { polygon: 1, edge: 0 }, EdgeTag { transition: -7 });
-    mesh.hooks.push(Hook { name: "use1".into(), position: [0.5, 0.25, 1.0] });
-    mesh.hooks.push(Hook { name: "use2".into(), position: [-0.5, 0.0, 1.0] });
+    mesh.edge_tags.insert(
+        EdgeRef {
+            polygon: 2,
+            edge: 2,
+        },
+        EdgeTag { transition: 3 },
+    );
+    mesh.edge_tags.insert(
+        EdgeRef {
+            polygon: 1,
+            edge: 0,
+        },
+        EdgeTag { transition: -7 },
+    );
+    mesh.hooks.push(Hook {
+        name: "use1".into(),
+        position: [0.5, 0.25, 1.0],
+    });
+    mesh.hooks.push(Hook {
+        name: "use2".into(),
+        position: [-0.5, 0.0, 1.0],
+    });
     for up in [UpAxis::Y, UpAxis::Z] {
         let (text, _, _) = write(&mesh, up);
-        let (back, diag) = read_with(&text, &ReadOptions { up, ..ReadOptions::default() }).unwrap();
+        let (back, diag) = read_with(
+            &text,
+            &ReadOptions {
+                up,
+                ..ReadOptions::default()
+            },
+        )
+        .unwrap();
         assert!(diag.items.is_empty(), "{:?}", diag.items);
         assert_eq!(back.kind, MeshKind::Door);
         assert_eq!(back.origin, mesh.origin);
@@ -225,8 +339,11 @@ fn edge_tags_hooks_kind_and_origin_round_trip() {
         assert_eq!(back.polygons.get(0), &[1, 2, 3]);
         assert_eq!(back.polygons.get(1), &[0, 2, 1]);
         assert_eq!(back.polygons.get(2), &[0, 1, 3]);
-        let tags: Vec<(u32, u32, i32)> =
-            back.edge_tags.iter().map(|(e, t)| (e.polygon, e.edge, t.transition)).collect();
+        let tags: Vec<(u32, u32, i32)> = back
+            .edge_tags
+            .iter()
+            .map(|(e, t)| (e.polygon, e.edge, t.transition))
+            .collect();
         assert_eq!(tags, vec![(1, 2, 3), (2, 0, -7)]);
     }
 }
@@ -236,7 +353,10 @@ fn groups_and_objects_survive_a_round_trip() {
     let text = "o Room\nv 0 0 0\nv 1 0 0\nv 0 0 -1\ng floor\nf 1 2 3\ng ramp\nf 3 2 1\n";
     let (mesh, _) = read(text).unwrap();
     let (written, _, _) = write(&mesh, UpAxis::Y);
-    assert!(written.contains("o Room\ng floor\nf 1 2 3\ng ramp\nf 3 2 1\n"), "{written}");
+    assert!(
+        written.contains("o Room\ng floor\nf 1 2 3\ng ramp\nf 3 2 1\n"),
+        "{written}"
+    );
     let (back, _) = read(&written).unwrap();
     assert_eq!(back.face_attributes, mesh.face_attributes);
 }
@@ -249,16 +369,40 @@ fn comments_continuations_crlf_and_unsupported_statements() {
     assert_eq!(mesh.vertices[1], [1.0, -0.0, 0.0]);
     assert_eq!(diag.items.len(), 1);
     assert_eq!(diag.items[0].code, "obj.unsupported_statement");
-    assert_eq!(diag.items[0].location.position, walkmesh_core::Position::Line(6));
+    assert_eq!(
+        diag.items[0].location.position,
+        walkmesh_core::Position::Line(6)
+    );
 }
 
 #[test]
 fn writer_reports_what_obj_cannot_store() {
-    let mut mesh = NavMesh { vertices: vec![[0.0; 3]; 3], ..NavMesh::default() };
-    mesh.push_polygon(&[0, 1, 2], Surface { material: Material(4), walkable: false, code: 4 });
-    mesh.face_attributes.insert("path:height".into(), walkmesh_core::Attribute::Float(vec![1.0]));
-    mesh.extras.insert("nwn2:name".into(), walkmesh_core::Extra::Text("x".into()));
+    let mut mesh = NavMesh {
+        vertices: vec![[0.0; 3]; 3],
+        ..NavMesh::default()
+    };
+    mesh.push_polygon(
+        &[0, 1, 2],
+        Surface {
+            material: Material(4),
+            walkable: false,
+            code: 4,
+        },
+    );
+    mesh.face_attributes.insert(
+        "path:height".into(),
+        walkmesh_core::Attribute::Float(vec![1.0]),
+    );
+    mesh.extras
+        .insert("nwn2:name".into(), walkmesh_core::Extra::Text("x".into()));
     let (_, _, diag) = write(&mesh, UpAxis::Y);
     let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
-    assert_eq!(codes, ["obj.walkability_not_stored", "obj.face_attributes_dropped", "obj.extras_dropped"]);
+    assert_eq!(
+        codes,
+        [
+            "obj.walkability_not_stored",
+            "obj.face_attributes_dropped",
+            "obj.extras_dropped"
+        ]
+    );
 }

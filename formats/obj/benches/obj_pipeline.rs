@@ -1,0 +1,102 @@
+//! Parse a generated triangle-grid OBJ and run the passes `walkmesh info` needs (adjacency,
+//! boundary loops, components over the walkable region), at 250k and 1M triangles.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use walkmesh_core::{Diagnostics, Input, ReadOptions, passes};
+use walkmesh_obj::read_obj;
+
+/// A `columns` x `rows` grid of unit squares, two triangles each, Y-up, two materials.
+fn grid_obj(columns: usize, rows: usize) -> String {
+    let mut text = String::with_capacity(columns * rows * 40);
+    for y in 0..=rows {
+        for x in 0..=columns {
+            let _ = writeln!(text, "v {x} 0.25 {}", -(y as f64));
+        }
+    }
+    let stride = columns + 1;
+    for (band, material) in [(0..rows / 2, "Stone"), (rows / 2..rows, "Grass")] {
+        let _ = writeln!(text, "usemtl {material}");
+        for y in band {
+            for x in 0..columns {
+                let a = y * stride + x + 1;
+                let (b, c, d) = (a + 1, a + stride + 1, a + stride);
+                let _ = writeln!(text, "f {a} {b} {c}\nf {a} {c} {d}");
+            }
+        }
+    }
+    text
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("obj");
+    group.sample_size(10);
+    for (label, columns, rows) in [("250k", 500, 250), ("1M", 1000, 500)] {
+        let text = grid_obj(columns, rows);
+        let options = ReadOptions::default();
+        group.bench_with_input(BenchmarkId::new("parse", label), &text, |b, text| {
+            b.iter(|| {
+                let mut diag = Diagnostics::new();
+                black_box(read_obj(
+                    Input {
+                        bytes: text.as_bytes(),
+                        path: None,
+                    },
+                    &options,
+                    &mut diag,
+                ))
+            })
+        });
+        let mut diag = Diagnostics::new();
+        let Ok(mesh) = read_obj(
+            Input {
+                bytes: text.as_bytes(),
+                path: None,
+            },
+            &options,
+            &mut diag,
+        ) else {
+            return;
+        };
+        assert_eq!(mesh.polygons.len(), columns * rows * 2);
+        group.bench_with_input(
+            BenchmarkId::new("adjacency+loops+components", label),
+            &mesh,
+            |b, mesh| {
+                b.iter(|| {
+                    let walkable = |p: usize| mesh.is_walkable(p);
+                    let adjacency = passes::edge_adjacency(mesh, walkable);
+                    let loops = passes::boundary_loops(mesh, &adjacency);
+                    let components = passes::connected_components(mesh, &adjacency, walkable);
+                    black_box((loops.len(), components.count))
+                })
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("parse+passes", label), &text, |b, text| {
+            b.iter(|| {
+                let mut diag = Diagnostics::new();
+                let Ok(mesh) = read_obj(
+                    Input {
+                        bytes: text.as_bytes(),
+                        path: None,
+                    },
+                    &options,
+                    &mut diag,
+                ) else {
+                    return 0;
+                };
+                let walkable = |p: usize| mesh.is_walkable(p);
+                let adjacency = passes::edge_adjacency(&mesh, walkable);
+                let loops = passes::boundary_loops(&mesh, &adjacency);
+                let components = passes::connected_components(&mesh, &adjacency, walkable);
+                black_box(loops.len() + components.count)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

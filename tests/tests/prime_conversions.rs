@@ -1,0 +1,402 @@
+#![cfg(all(feature = "prime", feature = "bwm", feature = "nwn2"))]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Cooking the walkable part of every shared KotOR (.wok) and NWN2 (.trx) walkmesh into PATH.
+//!
+//! Each cooked file must: validate without errors or warnings; cover the source's walkable
+//! area (polygons with area seen from above, which is what PATH can hold) within 1e-4
+//! relative; have ground tables whose connected groups are the source's walkable components
+//! (compared as sorted lists of component areas); and answer `regions_at`-style point queries
+//! through the octree exactly as brute force does on 10,000 random points. The octree walk,
+//! the inside test and the table decoding here are written independently of the PATH crate,
+//! from the research note, and read the bytes directly.
+//!
+//! Sources that would need more than 512 regions cannot be PATH files (the engine refuses
+//! them): the writer must then fail with a clear error, and the test counts them.
+
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::passes::{connected_components, edge_adjacency, polygon_area, polygon_normal};
+use walkmesh_core::testing::files_with_extensions;
+use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions, Severity, WriteOptions};
+use walkmesh_tests::{Rng, shared_corpora};
+
+// ---- A small independent PATH decoder (MP1 layout, big-endian). ----
+
+struct Be<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Be<'_> {
+    fn u32(&mut self) -> u32 {
+        let v = u32::from_be_bytes(self.bytes[self.at..self.at + 4].try_into().unwrap());
+        self.at += 4;
+        v
+    }
+    fn f32(&mut self) -> f32 {
+        f32::from_bits(self.u32())
+    }
+    fn v3(&mut self) -> [f32; 3] {
+        [self.f32(), self.f32(), self.f32()]
+    }
+}
+
+struct Region {
+    nodes: Vec<([f32; 3], [f32; 3])>,
+    height: f32,
+    normal: [f32; 3],
+    min: [f32; 3],
+    max: [f32; 3],
+}
+
+struct Cell {
+    leaf: bool,
+    center: [f32; 3],
+    children: [u32; 8],
+    count: u32,
+    start: u32,
+}
+
+struct Decoded {
+    regions: Vec<Region>,
+    ground: Vec<u32>,
+    lookup: Vec<u32>,
+    octree: Vec<Cell>,
+}
+
+fn decode(bytes: &[u8]) -> Decoded {
+    let mut r = Be { bytes, at: 0 };
+    assert_eq!(r.u32(), 4, "version");
+    let node_count = r.u32() as usize;
+    let nodes: Vec<_> = (0..node_count).map(|_| (r.v3(), r.v3())).collect();
+    let link_count = r.u32() as usize;
+    r.at += link_count * 16;
+    let region_count = r.u32() as usize;
+    let mut regions = Vec::new();
+    for _ in 0..region_count {
+        let count = r.u32() as usize;
+        let start = r.u32() as usize;
+        r.at += 12; // links, masks
+        let height = r.f32();
+        let normal = r.v3();
+        r.at += 4 + 12; // index, centroid
+        let min = r.v3();
+        let max = r.v3();
+        r.at += 4; // scratch
+        regions.push(Region {
+            nodes: nodes[start..start + count].to_vec(),
+            height,
+            normal,
+            min,
+            max,
+        });
+    }
+    let n = region_count;
+    let words = (n * n.saturating_sub(1) / 2).div_ceil(32);
+    let ground: Vec<u32> = (0..words).map(|_| r.u32()).collect();
+    r.at += words * 4; // flyer
+    r.at += ((n * n).div_ceil(32) - words) * 2 * 4; // reserved
+    let lookup_count = r.u32() as usize;
+    let lookup: Vec<u32> = (0..lookup_count).map(|_| r.u32()).collect();
+    let octree_count = r.u32() as usize;
+    let mut octree = Vec::new();
+    for _ in 0..octree_count {
+        let leaf = r.u32() != 0;
+        r.at += 24;
+        let center = r.v3();
+        let children = [0; 8].map(|_: u32| r.u32());
+        let count = r.u32();
+        let start = r.u32();
+        octree.push(Cell {
+            leaf,
+            center,
+            children,
+            count,
+            start,
+        });
+    }
+    assert!(bytes[r.at..].iter().all(|&b| b == 0xFF));
+    assert_eq!(bytes.len() % 32, 0);
+    Decoded {
+        regions,
+        ground,
+        lookup,
+        octree,
+    }
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+/// The engine's inside test: box, every edge plane, between floor and floor + height.
+fn inside(region: &Region, p: [f32; 3]) -> bool {
+    (0..3).all(|a| region.min[a] <= p[a] && p[a] <= region.max[a])
+        && region.nodes.iter().all(|(pos, n)| dot(sub(p, *pos), *n) >= 0.0)
+        && {
+            let d = sub(p, region.nodes[0].0);
+            dot(d, region.normal) >= 0.0
+                && dot([d[0], d[1], d[2] - region.height], region.normal) <= 0.0
+        }
+}
+
+/// Descends from the last node by comparing with each centre, then filters the leaf.
+fn octree_query(file: &Decoded, p: [f32; 3]) -> Vec<u32> {
+    let mut i = file.octree.len() - 1;
+    loop {
+        let cell = &file.octree[i];
+        if cell.leaf {
+            let list = &file.lookup[cell.start as usize..(cell.start + cell.count) as usize];
+            let mut hits: Vec<u32> = list
+                .iter()
+                .copied()
+                .filter(|&r| inside(&file.regions[r as usize], p))
+                .collect();
+            hits.sort_unstable();
+            hits.dedup();
+            return hits;
+        }
+        let c = cell.center;
+        let k = usize::from(p[0] > c[0]) | usize::from(p[1] > c[1]) << 1 | usize::from(p[2] > c[2]) << 2;
+        let child = cell.children[k] as usize;
+        assert!(child < i, "children come before parents");
+        i = child;
+    }
+}
+
+fn ground_bit(file: &Decoded, i: usize, j: usize) -> bool {
+    let n = file.regions.len();
+    let (i, j) = (i.min(j), i.max(j));
+    let bit = n * (n - 1) / 2 - (n - i) * (n - i - 1) / 2 + (j - i - 1);
+    file.ground[bit / 32] >> (bit % 32) & 1 == 1
+}
+
+// ---- The conversion checks. ----
+
+fn region_area(region: &Region) -> f64 {
+    let mut n = [0.0f64; 3];
+    let pts: Vec<[f64; 3]> = region.nodes.iter().map(|(p, _)| p.map(f64::from)).collect();
+    for (i, a) in pts.iter().enumerate() {
+        let b = pts[(i + 1) % pts.len()];
+        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
+        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
+        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    }
+    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
+}
+
+/// Polygons PATH can hold: walkable, with area seen from above (unit normal z ≥ 1e-3 in
+/// absolute value) and no repeated corner.
+fn cookable(mesh: &NavMesh, p: usize) -> bool {
+    let polygon = mesh.polygons.get(p);
+    let mut sorted = polygon.to_vec();
+    sorted.sort_unstable();
+    mesh.is_walkable(p)
+        && sorted.windows(2).all(|w| w[0] != w[1])
+        && polygon_area(mesh, p) > 0.0
+        && polygon_normal(mesh, p)[2].abs() >= 1e-3
+}
+
+fn sorted_areas(mut areas: Vec<f64>) -> Vec<f64> {
+    areas.sort_by(f64::total_cmp);
+    areas
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    files: usize,
+    cooked: usize,
+    too_many_regions: Vec<String>,
+    unreadable: Vec<String>,
+    regions: usize,
+    max_regions: usize,
+    points_with_hits: usize,
+}
+
+fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(path).unwrap();
+    tally.files += 1;
+    let source_format = registry.by_id(format_id).unwrap();
+    let input = Input {
+        bytes: &bytes,
+        path: Some(path),
+    };
+    let mesh = match source_format
+        .reader()
+        .unwrap()
+        .read(input, &ReadOptions::default(), &mut Diagnostics::new())
+    {
+        Ok(mesh) => mesh,
+        Err(error) => {
+            tally.unreadable.push(format!("{}: {error}", path.display()));
+            return;
+        }
+    };
+    let path_format = registry.by_id("path").unwrap();
+    let mut diag = Diagnostics::new();
+    let written = path_format
+        .writer()
+        .unwrap()
+        .write(&mesh, &WriteOptions::default(), &mut diag);
+    let out = match written {
+        Ok(out) => out,
+        Err(error) if error.to_string().contains("at most 512") => {
+            tally
+                .too_many_regions
+                .push(format!("{} ({error})", path.display()));
+            return;
+        }
+        Err(error) => panic!("{}: {error}", path.display()),
+    };
+    tally.cooked += 1;
+    let name = path.display();
+
+    // Validates clean.
+    let findings = path_format
+        .validator()
+        .unwrap()
+        .validate(
+            Input {
+                bytes: &out.main,
+                path: None,
+            },
+            &ReadOptions::default(),
+        )
+        .unwrap();
+    let bad: Vec<_> = findings
+        .iter()
+        .filter(|d| d.severity != Severity::Info)
+        .collect();
+    assert!(bad.is_empty(), "{name}: {bad:#?}");
+
+    // Covered area.
+    let file = decode(&out.main);
+    let n = file.regions.len();
+    tally.regions += n;
+    tally.max_regions = tally.max_regions.max(n);
+    let cookable_polygons: Vec<usize> =
+        (0..mesh.polygons.len()).filter(|&p| cookable(&mesh, p)).collect();
+    let source_area: f64 = cookable_polygons.iter().map(|&p| polygon_area(&mesh, p)).sum();
+    let covered: f64 = file.regions.iter().map(region_area).sum();
+    assert!(
+        (covered - source_area).abs() <= 1e-4 * source_area.max(1e-9),
+        "{name}: covered {covered} vs walkable {source_area}"
+    );
+
+    // Components: groups of the ground table against the source's walkable components.
+    let include = |p: usize| cookable(&mesh, p);
+    let adjacency = edge_adjacency(&mesh, include);
+    let components = connected_components(&mesh, &adjacency, include);
+    let mut source_components = vec![0.0f64; components.count];
+    for &p in &cookable_polygons {
+        source_components[components.label[p] as usize] += polygon_area(&mesh, p);
+    }
+    let mut group = vec![usize::MAX; n];
+    let mut path_components = Vec::new();
+    for i in 0..n {
+        if group[i] != usize::MAX {
+            continue;
+        }
+        group[i] = path_components.len();
+        let mut area = region_area(&file.regions[i]);
+        for j in i + 1..n {
+            if ground_bit(&file, i, j) {
+                assert_eq!(group[j], usize::MAX, "{name}: table is not transitive at {j}");
+                group[j] = group[i];
+                area += region_area(&file.regions[j]);
+            }
+        }
+        path_components.push(area);
+    }
+    let (a, b) = (sorted_areas(source_components), sorted_areas(path_components));
+    assert_eq!(a.len(), b.len(), "{name}: component counts");
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() <= 1e-4 * x.max(1e-9), "{name}: component areas {a:?} vs {b:?}");
+    }
+
+    // Point queries: 10,000 points, half on region floors.
+    let mut rng = Rng(0x5EED ^ bytes.len() as u64);
+    let unit = |rng: &mut Rng| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
+    for r in &file.regions {
+        for a in 0..3 {
+            lo[a] = lo[a].min(r.min[a]);
+            hi[a] = hi[a].max(r.max[a]);
+        }
+    }
+    for k in 0..10_000 {
+        let p = if k % 2 == 0 && n > 0 {
+            let region = &file.regions[rng.below(n)];
+            let mut acc = [0.0f64; 3];
+            let mut total = 0.0;
+            for (pos, _) in &region.nodes {
+                let w = unit(&mut rng);
+                total += w;
+                for a in 0..3 {
+                    acc[a] += w * f64::from(pos[a]);
+                }
+            }
+            let mut p = acc.map(|c| c / total);
+            p[2] += unit(&mut rng) * f64::from(region.height) * 1.2 - 0.1;
+            p.map(|c| c as f32)
+        } else {
+            [0, 1, 2].map(|a| {
+                let (l, h) = (f64::from(lo[a]), f64::from(hi[a]));
+                (l + (h - l) * (unit(&mut rng) * 1.1 - 0.05)) as f32
+            })
+        };
+        let fast = octree_query(&file, p);
+        let slow: Vec<u32> = (0..n as u32)
+            .filter(|&r| inside(&file.regions[r as usize], p))
+            .collect();
+        assert_eq!(fast, slow, "{name}: point {p:?}");
+        if !slow.is_empty() {
+            tally.points_with_hits += 1;
+        }
+    }
+    // Keep the cooked file for the peer check when asked to.
+    if let Some(dir) = std::env::var_os("WALKMESH_PEER_DIR") {
+        let dir = PathBuf::from(dir).join("path");
+        std::fs::create_dir_all(&dir).unwrap();
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        std::fs::write(dir.join(format!("{format_id}_{stem}.path")), &out.main).unwrap();
+    }
+}
+
+fn run(family: &str, extensions: &[&str], format_id: &str) -> Option<Tally> {
+    let Some(corpora) = shared_corpora() else {
+        println!("shared corpora not found; skipping");
+        return None;
+    };
+    let files = files_with_extensions(&corpora.join(family), extensions);
+    let mut tally = Tally::default();
+    for file in &files {
+        check_file(file, format_id, &mut tally);
+    }
+    println!("{family}: {tally:#?}");
+    Some(tally)
+}
+
+#[test]
+fn every_kotor_walkmesh_cooks_to_a_valid_path() {
+    let Some(tally) = run("kotor", &["wok"], "bwm") else {
+        return;
+    };
+    assert!(tally.files > 0);
+    assert!(tally.unreadable.is_empty(), "{:#?}", tally.unreadable);
+    assert!(tally.cooked > 0);
+}
+
+#[test]
+fn every_nwn2_walkmesh_cooks_to_a_valid_path() {
+    let Some(tally) = run("nwn2", &["trx"], "trx") else {
+        return;
+    };
+    assert!(tally.files > 0);
+    assert!(tally.unreadable.is_empty(), "{:#?}", tally.unreadable);
+}
