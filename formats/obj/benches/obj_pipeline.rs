@@ -36,6 +36,21 @@ fn bench(c: &mut Criterion) {
     for (label, columns, rows) in [("250k", 500, 250), ("1M", 1000, 500)] {
         let text = grid_obj(columns, rows);
         let options = ReadOptions::default();
+        // Baseline in the same run: tobj parsing the same text (no triangulation, no MTL).
+        group.bench_with_input(
+            BenchmarkId::new("tobj-parse-baseline", label),
+            &text,
+            |b, text| {
+                b.iter(|| {
+                    let mut reader = std::io::BufReader::new(text.as_bytes());
+                    black_box(tobj::load_obj_buf(
+                        &mut reader,
+                        &tobj::LoadOptions::default(),
+                        |_| Err(tobj::LoadError::OpenFileFailed),
+                    ))
+                })
+            },
+        );
         group.bench_with_input(BenchmarkId::new("parse", label), &text, |b, text| {
             b.iter(|| {
                 let mut diag = Diagnostics::new();
