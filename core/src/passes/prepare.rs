@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Position, Severity};
 use crate::format::Requirements;
 use crate::ir::NavMesh;
 use crate::passes::{reorder, triangulate, weld};
@@ -18,15 +18,43 @@ pub fn prepare<'a>(
     if let Some(tolerance) = requirements.weld {
         let (welded, report) = weld::weld(&current, tolerance, diag);
         if report.merged_vertices > 0 || report.dropped_polygons > 0 {
+            diag.push(
+                Severity::Info,
+                "prepare.welded",
+                Position::None,
+                None,
+                format!(
+                    "welding within {tolerance} merged {} vertices",
+                    report.merged_vertices
+                ),
+            );
             current = Cow::Owned(welded);
         }
     }
     if requirements.triangles_only && !current.polygons.all_triangles() {
         let (triangles, _) = triangulate::triangulate(&current, diag);
+        diag.push(
+            Severity::Info,
+            "prepare.triangulated",
+            Position::None,
+            None,
+            format!(
+                "the target stores triangles: {} polygons became {} triangles",
+                current.polygons.len(),
+                triangles.polygons.len()
+            ),
+        );
         current = Cow::Owned(triangles);
     }
     if requirements.walkable_first && !reorder::is_walkable_first(&current) {
         let (sorted, _) = reorder::walkable_first(&current);
+        diag.push(
+            Severity::Info,
+            "prepare.walkable_first",
+            Position::None,
+            None,
+            "the target stores walkable faces first: faces were reordered (stable)",
+        );
         current = Cow::Owned(sorted);
     }
     current
@@ -75,5 +103,7 @@ mod tests {
         assert!(prepared.polygons.all_triangles());
         assert!(prepared.surfaces[0].walkable && prepared.surfaces[1].walkable);
         assert!(!prepared.surfaces[2].walkable);
+        let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["prepare.triangulated", "prepare.walkable_first"]);
     }
 }
