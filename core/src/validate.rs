@@ -6,10 +6,11 @@ use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal
 
 /// Findings about the geometry of `mesh` (codes `mesh.*`).
 ///
-/// Errors: polygons repeating a vertex, edges shared by more than two walkable polygons.
-/// Warnings: zero-area polygons, walkable polygons facing down, walkable neighbours with
-/// opposite winding, boundary chains that do not close, unused vertices, non-finite
-/// coordinates.
+/// Errors: polygons repeating a vertex, non-finite coordinates.
+/// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
+/// where duplicated pieces meet, and the games load them; they are never linked), zero-area
+/// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
+/// boundary chains that do not close, unused vertices.
 pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
     let field = |p: usize| format!("polygons[{p}]");
@@ -74,7 +75,7 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
     let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
     for edge in &adjacency.non_manifold {
         diag.push(
-            Severity::Error,
+            Severity::Warning,
             "mesh.non_manifold_edge",
             Position::None,
             Some(&format!("edge({}, {})", edge.vertices[0], edge.vertices[1])),
