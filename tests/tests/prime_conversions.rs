@@ -1,5 +1,10 @@
 #![cfg(all(feature = "prime", feature = "bwm", feature = "nwn2"))]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::needless_range_loop
+)]
 //! Cooking the walkable part of every shared KotOR (.wok) and NWN2 (.trx) walkmesh into PATH.
 //!
 //! Each cooked file must: validate without errors or warnings; cover the source's walkable
@@ -136,7 +141,10 @@ fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 /// The engine's inside test: box, every edge plane, between floor and floor + height.
 fn inside(region: &Region, p: [f32; 3]) -> bool {
     (0..3).all(|a| region.min[a] <= p[a] && p[a] <= region.max[a])
-        && region.nodes.iter().all(|(pos, n)| dot(sub(p, *pos), *n) >= 0.0)
+        && region
+            .nodes
+            .iter()
+            .all(|(pos, n)| dot(sub(p, *pos), *n) >= 0.0)
         && {
             let d = sub(p, region.nodes[0].0);
             dot(d, region.normal) >= 0.0
@@ -161,7 +169,9 @@ fn octree_query(file: &Decoded, p: [f32; 3]) -> Vec<u32> {
             return hits;
         }
         let c = cell.center;
-        let k = usize::from(p[0] > c[0]) | usize::from(p[1] > c[1]) << 1 | usize::from(p[2] > c[2]) << 2;
+        let k = usize::from(p[0] > c[0])
+            | usize::from(p[1] > c[1]) << 1
+            | usize::from(p[2] > c[2]) << 2;
         let child = cell.children[k] as usize;
         assert!(child < i, "children come before parents");
         i = child;
@@ -190,12 +200,20 @@ fn region_area(region: &Region) -> f64 {
 }
 
 /// Polygons PATH can hold: walkable, with area seen from above (unit normal z ≥ 1e-3 in
-/// absolute value) and no repeated corner.
+/// absolute value), no edge of zero length seen from above and no repeated corner.
 fn cookable(mesh: &NavMesh, p: usize) -> bool {
     let polygon = mesh.polygons.get(p);
     let mut sorted = polygon.to_vec();
     sorted.sort_unstable();
+    let no_flat_edge = polygon.iter().enumerate().all(|(i, &v)| {
+        let (a, b) = (
+            mesh.vertex(v),
+            mesh.vertex(polygon[(i + 1) % polygon.len()]),
+        );
+        a[0] != b[0] || a[1] != b[1]
+    });
     mesh.is_walkable(p)
+        && no_flat_edge
         && sorted.windows(2).all(|w| w[0] != w[1])
         && polygon_area(mesh, p) > 0.0
         && polygon_normal(mesh, p)[2].abs() >= 1e-3
@@ -212,6 +230,8 @@ struct Tally {
     cooked: usize,
     too_many_regions: Vec<String>,
     unreadable: Vec<String>,
+    /// Walkable polygons PATH can hold, over the cooked files.
+    source_polygons: usize,
     regions: usize,
     max_regions: usize,
     points_with_hits: usize,
@@ -226,14 +246,16 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
         bytes: &bytes,
         path: Some(path),
     };
-    let mesh = match source_format
-        .reader()
-        .unwrap()
-        .read(input, &ReadOptions::default(), &mut Diagnostics::new())
-    {
+    let mesh = match source_format.reader().unwrap().read(
+        input,
+        &ReadOptions::default(),
+        &mut Diagnostics::new(),
+    ) {
         Ok(mesh) => mesh,
         Err(error) => {
-            tally.unreadable.push(format!("{}: {error}", path.display()));
+            tally
+                .unreadable
+                .push(format!("{}: {error}", path.display()));
             return;
         }
     };
@@ -279,9 +301,14 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
     let n = file.regions.len();
     tally.regions += n;
     tally.max_regions = tally.max_regions.max(n);
-    let cookable_polygons: Vec<usize> =
-        (0..mesh.polygons.len()).filter(|&p| cookable(&mesh, p)).collect();
-    let source_area: f64 = cookable_polygons.iter().map(|&p| polygon_area(&mesh, p)).sum();
+    let cookable_polygons: Vec<usize> = (0..mesh.polygons.len())
+        .filter(|&p| cookable(&mesh, p))
+        .collect();
+    tally.source_polygons += cookable_polygons.len();
+    let source_area: f64 = cookable_polygons
+        .iter()
+        .map(|&p| polygon_area(&mesh, p))
+        .sum();
     let covered: f64 = file.regions.iter().map(region_area).sum();
     assert!(
         (covered - source_area).abs() <= 1e-4 * source_area.max(1e-9),
@@ -306,17 +333,27 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
         let mut area = region_area(&file.regions[i]);
         for j in i + 1..n {
             if ground_bit(&file, i, j) {
-                assert_eq!(group[j], usize::MAX, "{name}: table is not transitive at {j}");
+                assert_eq!(
+                    group[j],
+                    usize::MAX,
+                    "{name}: table is not transitive at {j}"
+                );
                 group[j] = group[i];
                 area += region_area(&file.regions[j]);
             }
         }
         path_components.push(area);
     }
-    let (a, b) = (sorted_areas(source_components), sorted_areas(path_components));
+    let (a, b) = (
+        sorted_areas(source_components),
+        sorted_areas(path_components),
+    );
     assert_eq!(a.len(), b.len(), "{name}: component counts");
     for (x, y) in a.iter().zip(&b) {
-        assert!((x - y).abs() <= 1e-4 * x.max(1e-9), "{name}: component areas {a:?} vs {b:?}");
+        assert!(
+            (x - y).abs() <= 1e-4 * x.max(1e-9),
+            "{name}: component areas {a:?} vs {b:?}"
+        );
     }
 
     // Point queries: 10,000 points, half on region floors.
@@ -363,8 +400,22 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
     if let Some(dir) = std::env::var_os("WALKMESH_PEER_DIR") {
         let dir = PathBuf::from(dir).join("path");
         std::fs::create_dir_all(&dir).unwrap();
-        let stem = path.file_stem().unwrap().to_string_lossy();
-        std::fs::write(dir.join(format!("{format_id}_{stem}.path")), &out.main).unwrap();
+        // Name after the path inside the corpora, so that equal stems do not collide.
+        let relative = shared_corpora()
+            .and_then(|root| path.strip_prefix(root).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf());
+        let flat: String = relative
+            .to_string_lossy()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        std::fs::write(dir.join(format!("{flat}.path")), &out.main).unwrap();
     }
 }
 
@@ -399,4 +450,111 @@ fn every_nwn2_walkmesh_cooks_to_a_valid_path() {
     };
     assert!(tally.files > 0);
     assert!(tally.unreadable.is_empty(), "{:#?}", tally.unreadable);
+}
+
+/// The synthetic PATH fixture through BWM, OBJ and glTF and back into PATH: the walkable part
+/// (24 grid cells and the two raised quads, 2,600 square units in two components) survives,
+/// the flyer-only cell and the PATH attributes are reported as dropped on the way.
+#[test]
+fn fixture_goes_through_other_formats_and_back() {
+    let Some(corpora) = shared_corpora() else {
+        println!("shared corpora not found; skipping");
+        return;
+    };
+    let source = corpora.join("prime/synthetic/grid_mp1_v4.path");
+    let bytes = std::fs::read(&source).unwrap();
+    let registry = walkmesh_formats::default_registry();
+    let path_format = registry.by_id("path").unwrap();
+    let mesh = path_format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(&source),
+            },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (id, extension) in [("bwm", "wok"), ("obj", "obj"), ("gltf", "glb")] {
+        let format = registry.by_id(id).unwrap();
+        let writer = format.writer().unwrap();
+        let file_name = format!("grid.{extension}");
+        let options = WriteOptions {
+            file_name: Some(file_name.clone()),
+            ..WriteOptions::default()
+        };
+        let mut diag = Diagnostics::new();
+        let prepared =
+            walkmesh_core::passes::prepare(&mesh, &writer.requirements(&options), &mut diag);
+        let out = writer.write(&prepared, &options, &mut diag).unwrap();
+        let dropped = diag.items.iter().any(|d| d.message.contains("path:height"));
+        let target = dir.path().join(&file_name);
+        std::fs::write(&target, &out.main).unwrap();
+        for sidecar in &out.sidecars {
+            std::fs::write(dir.path().join(&sidecar.file_name), &sidecar.bytes).unwrap();
+        }
+        let back = format
+            .reader()
+            .unwrap()
+            .read(
+                Input {
+                    bytes: &out.main,
+                    path: Some(&target),
+                },
+                &ReadOptions::default(),
+                &mut Diagnostics::new(),
+            )
+            .unwrap();
+        // A target either keeps the PATH attributes (glTF extras) or says it dropped them.
+        let kept = back.face_attributes.contains_key("path:type_mask");
+        assert!(
+            kept != dropped,
+            "{id}: kept {kept}, reported dropped {dropped}"
+        );
+        let mut diag = Diagnostics::new();
+        let cooked = path_format
+            .writer()
+            .unwrap()
+            .write(&back, &WriteOptions::default(), &mut diag)
+            .unwrap();
+        let findings = path_format
+            .validator()
+            .unwrap()
+            .validate(
+                Input {
+                    bytes: &cooked.main,
+                    path: None,
+                },
+                &ReadOptions::default(),
+            )
+            .unwrap();
+        assert!(findings.is_empty(), "{id}: {findings:#?}");
+        let file = decode(&cooked.main);
+        let covered: f64 = file.regions.iter().map(region_area).sum();
+        // With the type masks kept, the flyer-only cell comes back as a flyer region.
+        let (area, expected_groups) = if kept { (2700.0, 3) } else { (2600.0, 2) };
+        assert!((covered - area).abs() < 1e-3, "{id}: covered {covered}");
+        // Ground components: the grid without the flyer cell and the raised pair (plus the
+        // flyer cell alone, which has no ground bits, when it is kept).
+        let n = file.regions.len();
+        let mut groups = 0;
+        let mut seen = vec![false; n];
+        for i in 0..n {
+            if seen[i] {
+                continue;
+            }
+            groups += 1;
+            for j in i + 1..n {
+                if ground_bit(&file, i, j) {
+                    seen[j] = true;
+                }
+            }
+        }
+        assert_eq!(groups, expected_groups, "{id}");
+        // Merging: the 24 coplanar grid cells need far fewer than 24 regions.
+        assert!(n < 12, "{id}: {n} regions");
+    }
 }

@@ -1,6 +1,31 @@
 //! Neverwinter Nights 2 terrain files (`.trn`/`.trx`) and their ASWM walkmesh packet.
+//!
+//! * [`container`]: the `NWN2` container (header, packet directory, packets; TRWH parsed,
+//!   TRRN/WATR/unknown packets kept as opaque bytes).
+//! * [`aswm`]: the walkmesh packet (`COMP` + zlib, versions 0x69–0x6c read, 0x6c written).
+//! * [`read`]: ASWM → IR; [`write`]: IR → file (byte-identical preserve, or bake).
+//! * [`bake`]: edges, tiles, path tables, islands and island paths as the toolset computes them.
+//! * [`validate`]: the format's invariants with stable `trx.*` codes; [`dump`]: every field.
 
-use walkmesh_core::{Format, Magic};
+pub mod aswm;
+pub mod bake;
+mod bin;
+pub mod container;
+pub mod dump;
+pub mod file;
+pub mod read;
+pub mod validate;
+pub mod write;
+
+use walkmesh_core::dump::DumpNode;
+use walkmesh_core::format::Dumper;
+use walkmesh_core::{
+    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
+    Requirements, Validator, WriteError, WriteOptions, Writer,
+};
+
+pub use read::read_trx;
+pub use write::write_trx;
 
 /// The NWN2 TRN/TRX container.
 #[derive(Debug, Default, Clone, Copy)]
@@ -22,5 +47,64 @@ impl Format for TrxFormat {
             bytes: b"NWN2",
             mask: None,
         }]
+    }
+    fn reader(&self) -> Option<&dyn Reader> {
+        Some(self)
+    }
+    fn writer(&self) -> Option<&dyn Writer> {
+        Some(self)
+    }
+    fn validator(&self) -> Option<&dyn Validator> {
+        Some(self)
+    }
+    fn dumper(&self) -> Option<&dyn Dumper> {
+        Some(self)
+    }
+}
+
+impl Reader for TrxFormat {
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
+        read_trx(input, options, diag)
+    }
+}
+
+impl Writer for TrxFormat {
+    /// ASWM stores triangles; vertex indices are kept as they are (no welding, so that a TRX
+    /// keeps its own vertex list and a preserved file stays byte-identical).
+    fn requirements(&self, _options: &WriteOptions) -> Requirements {
+        Requirements {
+            triangles_only: true,
+            walkable_first: false,
+            weld: None,
+        }
+    }
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError> {
+        write_trx(mesh, options, diag)
+    }
+}
+
+impl Validator for TrxFormat {
+    fn validate(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+    ) -> Result<Vec<Diagnostic>, ReadError> {
+        validate::validate_bytes(input.bytes, options)
+    }
+}
+
+impl Dumper for TrxFormat {
+    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError> {
+        dump::dump_bytes(input.bytes, options)
     }
 }

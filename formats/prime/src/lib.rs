@@ -1,10 +1,125 @@
 //! Metroid Prime series area navigation meshes (`PATH`, big-endian, no magic).
+//!
+//! - [`model`]: every section of the file, parsed and encoded byte-exactly (MP1 v4, MP2 v6
+//!   with its 92-byte regions and point graph, MP3 v7).
+//! - [`read`]: PATH → IR (regions become polygons, reversed to counter-clockwise).
+//! - [`cook`]: IR → PATH (greedy merge into flat convex regions, links, tables, octree).
+//! - [`octree`]: the cooker's octree and the engine's point lookup ([`PathFile::regions_at`]).
+//! - [`validate`]: the engine's rules with stable `path.*` codes.
+//! - [`dump`]: every field with its byte offset.
 
-use walkmesh_core::Format;
+pub mod cook;
+pub mod dump;
+pub mod model;
+pub mod octree;
+pub mod read;
+pub mod validate;
+
+use walkmesh_core::{
+    Diagnostics, Format, Input, NavMesh, Output, ReadError, ReadOptions, Reader, Requirements,
+    Validator, WriteError, WriteOptions, Writer,
+};
+
+pub use model::PathFile;
+
+/// Content-sniffing score: PATH has no magic, so a plausible header stays below a magic match.
+pub const SNIFF_SCORE: u8 = 60;
 
 /// The Metroid Prime PATH format.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct PathFormat;
+
+fn be_u32(head: &[u8], offset: u64) -> Option<u32> {
+    let start = usize::try_from(offset).ok()?;
+    let bytes = head.get(start..start.checked_add(4)?)?;
+    Some(u32::from_be_bytes(bytes.try_into().ok()?))
+}
+
+/// How likely `head` (of a `total_len`-byte file) is a PATH file: the version word must be
+/// 4, 6 or 7 and each count that the head reaches must fit in the file length.
+pub fn sniff(head: &[u8], total_len: u64) -> u8 {
+    let Some(version) = be_u32(head, 0) else {
+        return 0;
+    };
+    if !matches!(version, 4 | 6 | 7) {
+        return 0;
+    }
+    let Some(nodes) = be_u32(head, 4) else {
+        return 0;
+    };
+    let mut end = 8 + u64::from(nodes) * model::NODE_SIZE;
+    // Link count, links, region count: each must leave room for the fixed parts after it
+    // (two more counts, the lookup count and the octree count with its root node).
+    let minimum_tail = 4 + 4 + 4 + model::OCTREE_NODE_SIZE;
+    if end + 4 + minimum_tail > total_len {
+        return 0;
+    }
+    if let Some(links) = be_u32(head, end) {
+        end += 4 + u64::from(links) * model::LINK_SIZE;
+        if end + minimum_tail > total_len {
+            return 0;
+        }
+        if let Some(regions) = be_u32(head, end) {
+            end += 4 + u64::from(regions) * model::region_size(version);
+            if end + 8 + model::OCTREE_NODE_SIZE > total_len {
+                return 0;
+            }
+        }
+    }
+    SNIFF_SCORE
+}
+
+/// Reads a PATH file into the IR.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PathReader;
+
+impl Reader for PathReader {
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
+        let file = PathFile::parse(input.bytes)?;
+        let profile = read::profile_for(options.materials.as_ref());
+        read::to_navmesh(&file, input.bytes, &profile, diag)
+    }
+}
+
+/// Writes PATH: the preserved bytes while fresh, else a fresh cook.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PathWriter;
+
+impl Writer for PathWriter {
+    fn requirements(&self, _options: &WriteOptions) -> Requirements {
+        // The cooker merges polygons itself and triangulates only when it must; welding would
+        // join edges that a source format keeps apart on purpose.
+        Requirements::default()
+    }
+
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError> {
+        let preserved = mesh
+            .fresh_provenance("path")
+            .and_then(|p| p.section("file"))
+            .filter(|_| !options.rebuild);
+        if let Some(bytes) = preserved {
+            return Ok(Output {
+                main: bytes.to_vec(),
+                sidecars: Vec::new(),
+            });
+        }
+        let (file, _) = cook::cook(mesh, options, diag)?;
+        Ok(Output {
+            main: file.encode(),
+            sidecars: Vec::new(),
+        })
+    }
+}
 
 impl Format for PathFormat {
     fn id(&self) -> &'static str {
@@ -15,5 +130,20 @@ impl Format for PathFormat {
     }
     fn extensions(&self) -> &'static [&'static str] {
         &["path"]
+    }
+    fn sniff(&self, head: &[u8], total_len: u64) -> u8 {
+        sniff(head, total_len)
+    }
+    fn reader(&self) -> Option<&dyn Reader> {
+        Some(&PathReader)
+    }
+    fn writer(&self) -> Option<&dyn Writer> {
+        Some(&PathWriter)
+    }
+    fn validator(&self) -> Option<&dyn Validator> {
+        Some(&validate::PathValidator)
+    }
+    fn dumper(&self) -> Option<&dyn walkmesh_core::format::Dumper> {
+        Some(&dump::PathDumper)
     }
 }

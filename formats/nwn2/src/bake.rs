@@ -1,0 +1,1206 @@
+//! Baking: everything the ASWM derives from the triangles — edges and adjacency, centres,
+//! planes, tile assignment, per-tile next-hop tables, islands and island paths — computed the
+//! way the official toolset's files show it (research note §2.2–§2.5, §5.3).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use walkmesh_core::WriteError;
+
+use crate::aswm::{Aswm, Edge, Island, IslandPath, NO_NODE, NONE16, NONE32, Tile, Triangle, flags};
+
+/// Which kind of file is baked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Baked (TRX): clockwise + 0x04, path tables, islands, tiles_flags 31.
+    Trx,
+    /// Toolset working file (TRN): counter-clockwise, no path tables or islands, tiles_flags 15.
+    Trn,
+}
+
+/// How far (in metres) a centre may lie outside the tile it was read from and stay there.
+pub const KEEP_TILE_SLACK: f32 = 0.05;
+
+/// Largest tile grid the bake accepts (NWN2 areas are at most 32 × 32 megatiles of 4 × 4
+/// tiles, i.e. 16 384 tiles).
+pub const MAX_TILES: usize = 1 << 16;
+
+/// Most walkable triangles a tile can hold (node indices are 7 bits; 0x7F|0x80 is reserved).
+pub const MAX_TILE_NODES: usize = 127;
+
+/// Bake settings.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Config {
+    /// Extra room (metres) past a tile's upper edge that still counts as inside the tile
+    /// when a triangle has no recorded tile. 0 = the closed upper edge alone.
+    pub tile_tolerance: f32,
+}
+
+/// What to bake.
+#[derive(Clone, Debug)]
+pub struct BakeInput<'a> {
+    pub vertices: &'a [[f32; 3]],
+    /// Triangles in the winding they are written with.
+    pub triangles: &'a [[u32; 3]],
+    /// Flags as written (0x04 already matching the winding).
+    pub flags: &'a [u16],
+    /// Tile each triangle was read from (`None` or negative: unknown). Kept when the centre
+    /// is within [`KEEP_TILE_SLACK`] of that tile's square.
+    pub tiles: Option<&'a [i64]>,
+    /// Link hints per triangle and written side, input indices (see [`build_edges`]).
+    pub links: Option<&'a [[i64; 3]]>,
+    pub grid_width: u32,
+    pub grid_height: u32,
+    pub tile_width: f32,
+    pub style: Style,
+    pub border: u32,
+}
+
+/// The baked walkmesh and the triangle order (new index → input index).
+#[derive(Clone, Debug)]
+pub struct Baked {
+    pub aswm: Aswm,
+    pub order: Vec<u32>,
+    /// Triangles whose centre lies outside the grid (clamped into the nearest tile).
+    pub outside: usize,
+}
+
+/// Centre as the toolset stores it: the mean of the three x and of the three y, in f32.
+pub fn centre(vertices: &[[f32; 3]], t: [u32; 3]) -> [f32; 2] {
+    let v = |i: u32| vertices.get(i as usize).copied().unwrap_or([0.0; 3]);
+    let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
+    // Multiplying by the f32 nearest 1/3 (not dividing by 3) matches every stored centre.
+    const THIRD: f32 = 1.0 / 3.0;
+    [(a[0] + b[0] + c[0]) * THIRD, (a[1] + b[1] + c[1]) * THIRD]
+}
+
+/// Upward normal and plane distance of a triangle written as `t`, bit-exact with the
+/// toolset's files: `n = normalize((v2−v1)×(v0−v1))` scaled by the reciprocal of its length,
+/// negated for clockwise triangles so that it points up; `d = −(n.z·v0.z + n.y·v0.y + n.x·v0.x)`
+/// (that summation order matters for the last bit).
+pub fn plane(vertices: &[[f32; 3]], t: [u32; 3], clockwise: bool) -> ([f32; 3], f32) {
+    let v = |i: u32| vertices.get(i as usize).copied().unwrap_or([0.0; 3]);
+    let (p0, p1, p2) = (v(t[0]), v(t[1]), v(t[2]));
+    let a = [p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]];
+    let b = [p0[0] - p1[0], p0[1] - p1[1], p0[2] - p1[2]];
+    let c = [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ];
+    let length = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+    let mut n = if length > 0.0 && length.is_finite() {
+        let r = 1.0 / length;
+        [c[0] * r, c[1] * r, c[2] * r]
+    } else {
+        [0.0, 0.0, 0.0]
+    };
+    if clockwise {
+        n = [-n[0], -n[1], -n[2]];
+    }
+    let d = -(n[2] * p0[2] + n[1] * p0[1] + n[0] * p0[0]);
+    (n, d)
+}
+
+/// Tile coordinate of `value` along one axis: a tile owns `(k·W, (k+1)·W]` (its upper edge
+/// included, the toolset's rule) widened by `tolerance` past the upper edge, and the first tile
+/// also owns its lower edge. Values outside are clamped; the flag says so.
+pub fn tile_coordinate(value: f32, width: f32, count: u32, tolerance: f32) -> (u32, bool) {
+    if count == 0 || width.is_nan() || width <= 0.0 || !value.is_finite() {
+        return (0, true);
+    }
+    let f = f64::from(value - tolerance) / f64::from(width);
+    let k = f.ceil() - 1.0;
+    let last = f64::from(count - 1);
+    if k < 0.0 {
+        (0, value < 0.0)
+    } else if k > last {
+        (count - 1, true)
+    } else {
+        (k as u32, false)
+    }
+}
+
+/// A triangle side: (triangle, side index).
+type Side = (u32, u8);
+
+/// "No hint" in [`build_edges`]'s `links`.
+pub const NO_LINK_HINT: i64 = -2;
+
+/// Edges as the toolset numbers them: one record per side, sorted by (smaller vertex, larger
+/// vertex), smaller vertex first, at most two triangles per record. Per triangle the three
+/// edge slots are in ascending edge order and the neighbour slots follow them.
+///
+/// A side used by more than two triangles (duplicated or overlapping pieces, common around
+/// placeables) has several records. Which triangles the toolset links there cannot be derived
+/// from the geometry, so `links[t][k]` (side `k` = written vertex `k` → `k+1` of triangle
+/// `t`) may name the partner to keep (`-1`: none, [`NO_LINK_HINT`]: no preference); a hint is
+/// used only when both triangles name each other. The rest pair up in triangle order.
+pub fn build_edges(
+    triangles: &[[u32; 3]],
+    links: Option<&[[i64; 3]]>,
+) -> (Vec<Edge>, Vec<[u32; 3]>, Vec<[u32; 3]>) {
+    // (smaller, larger, triangle, side)
+    let mut sides: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3u8 {
+            let a = tri.get(k as usize).copied().unwrap_or(0);
+            let b = tri.get((k as usize + 1) % 3).copied().unwrap_or(0);
+            sides.push((a.min(b), a.max(b), t as u32, k));
+        }
+    }
+    sides.sort_unstable();
+    let hint = |t: u32, k: u8| -> i64 {
+        links
+            .and_then(|l| l.get(t as usize))
+            .and_then(|s| s.get(k as usize))
+            .copied()
+            .unwrap_or(NO_LINK_HINT)
+    };
+    let mut edges: Vec<Edge> = Vec::with_capacity(triangles.len() * 3 / 2 + 3);
+    let mut per_triangle = vec![[NONE32; 3]; triangles.len()];
+    let mut start = 0;
+    let mut members: Vec<(u32, u8)> = Vec::new();
+    let mut records: Vec<(Side, Option<Side>)> = Vec::new();
+    while start < sides.len() {
+        let key = sides.get(start).map_or((0, 0), |s| (s.0, s.1));
+        let mut end = start;
+        members.clear();
+        while let Some(&(a, b, t, k)) = sides.get(end) {
+            if (a, b) != key {
+                break;
+            }
+            members.push((t, k));
+            end += 1;
+        }
+        records.clear();
+        if members.len() > 2 && links.is_some() {
+            let mut used = vec![false; members.len()];
+            for i in 0..members.len() {
+                if used.get(i).copied().unwrap_or(true) {
+                    continue;
+                }
+                let Some(&(t, k)) = members.get(i) else {
+                    continue;
+                };
+                let h = hint(t, k);
+                if h == -1 {
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
+                    records.push(((t, k), None));
+                    continue;
+                }
+                if h < 0 {
+                    continue;
+                }
+                let partner = members.iter().enumerate().position(|(j, &(u, l))| {
+                    j != i
+                        && !used.get(j).copied().unwrap_or(true)
+                        && i64::from(u) == h
+                        && hint(u, l) == i64::from(t)
+                });
+                if let Some(j) = partner
+                    && let Some(&other) = members.get(j)
+                {
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
+                    if let Some(u) = used.get_mut(j) {
+                        *u = true;
+                    }
+                    records.push(((t, k), Some(other)));
+                }
+            }
+            let rest: Vec<(u32, u8)> = members
+                .iter()
+                .zip(&used)
+                .filter(|(_, u)| !**u)
+                .map(|(m, _)| *m)
+                .collect();
+            for pair in rest.chunks(2) {
+                match pair {
+                    [a, b] => records.push((*a, Some(*b))),
+                    [a] => records.push((*a, None)),
+                    _ => {}
+                }
+            }
+            records.sort_unstable_by_key(|r| r.0.0);
+        } else {
+            // Consecutive pairing in triangle order: (t0, t1), (t2, t3), …
+            for pair in members.chunks(2) {
+                match pair {
+                    [a, b] => records.push((*a, Some(*b))),
+                    [a] => records.push((*a, None)),
+                    _ => {}
+                }
+            }
+        }
+        for &(first, second) in &records {
+            let e = edges.len() as u32;
+            edges.push(Edge {
+                vertices: [key.0, key.1],
+                triangles: [first.0, second.map_or(NONE32, |s| s.0)],
+            });
+            for (t, k) in std::iter::once(first).chain(second) {
+                if let Some(slot) = per_triangle
+                    .get_mut(t as usize)
+                    .and_then(|s| s.get_mut(k as usize))
+                {
+                    *slot = e;
+                }
+            }
+        }
+        start = end;
+    }
+    let mut neighbours = vec![[NONE32; 3]; triangles.len()];
+    for (t, slots) in per_triangle.iter_mut().enumerate() {
+        slots.sort_unstable();
+        for (k, &e) in slots.iter().enumerate() {
+            let other = edges.get(e as usize).map_or(NONE32, |edge| {
+                if edge.triangles[0] == t as u32 {
+                    edge.triangles[1]
+                } else {
+                    edge.triangles[0]
+                }
+            });
+            if let Some(n) = neighbours.get_mut(t).and_then(|s| s.get_mut(k)) {
+                *n = other;
+            }
+        }
+    }
+    (edges, per_triangle, neighbours)
+}
+
+/// 2-D distance between two centres, in f32.
+pub fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
+    let dx = a[0] - b[0];
+    let dy = a[1] - b[1];
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// Heap key: the f32 cost's bits (monotone for costs ≥ 0) above the node index, so that
+/// the min-heap pops by cost, then by node index, with integer comparisons only.
+fn heap_key(cost: f32, node: usize) -> Reverse<u64> {
+    Reverse((u64::from(cost.to_bits()) << 32) | node as u64)
+}
+
+/// Dijkstra from `source` over `adjacency`: for every node its cost and its parent in the
+/// shortest-path tree (`usize::MAX` for the source and unreachable nodes). Costs accumulate
+/// in f32 (what reproduces the toolset's tie-breaking); nodes are settled by (cost, index);
+/// a parent changes only on a strictly smaller cost. Negative or NaN weights (possible in
+/// a hostile file's island distances) are skipped, so the search always terminates.
+fn dijkstra(
+    adjacency: &[Vec<(usize, f32)>],
+    source: usize,
+    cost: &mut Vec<f32>,
+    parent: &mut Vec<usize>,
+    heap: &mut BinaryHeap<Reverse<u64>>,
+) {
+    let n = adjacency.len();
+    cost.clear();
+    cost.resize(n, f32::INFINITY);
+    parent.clear();
+    parent.resize(n, usize::MAX);
+    heap.clear();
+    if let Some(c) = cost.get_mut(source) {
+        *c = 0.0;
+    }
+    heap.push(heap_key(0.0, source));
+    while let Some(Reverse(key)) = heap.pop() {
+        let c = f32::from_bits((key >> 32) as u32);
+        let node = (key & 0xFFFF_FFFF) as usize;
+        if cost.get(node).is_some_and(|&best| c > best) {
+            continue;
+        }
+        for &(next, w) in adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]) {
+            if w.is_nan() || w < 0.0 {
+                continue;
+            }
+            let candidate = c + w;
+            if let Some(slot) = cost.get_mut(next)
+                && candidate < *slot
+            {
+                *slot = candidate;
+                if let Some(p) = parent.get_mut(next) {
+                    *p = node;
+                }
+                heap.push(heap_key(candidate, next));
+            }
+        }
+    }
+}
+
+/// Runs `work` on `0..count` split into contiguous chunks on a few threads (only when
+/// `weight` — a rough operation count — makes it worth it) and concatenates the results in
+/// order, so the output does not depend on the thread count.
+fn parallel_chunks<T: Send>(
+    count: usize,
+    weight: usize,
+    work: &(dyn Fn(std::ops::Range<usize>) -> Vec<T> + Sync),
+) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
+        .min(count);
+    if threads <= 1 || weight < 200_000 {
+        return work(0..count);
+    }
+    let per = count.div_ceil(threads);
+    let results: Vec<Option<Vec<T>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let range = (k * per).min(count)..((k + 1) * per).min(count);
+                (range.clone(), scope.spawn(move || work(range)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(_, handle)| handle.join().ok())
+            .collect()
+    });
+    let mut out = Vec::new();
+    for (k, part) in results.into_iter().enumerate() {
+        match part {
+            Some(part) => out.extend(part),
+            // A worker that failed is redone here.
+            None => out.extend(work((k * per).min(count)..((k + 1) * per).min(count))),
+        }
+    }
+    out
+}
+
+/// All-pairs next hops on a small graph: `hops[s·n + t]` = the node after `s` on a shortest
+/// path to `t`, `usize::MAX` for none (and on the diagonal).
+pub fn next_hops(adjacency: &[Vec<(usize, f32)>]) -> Vec<usize> {
+    let n = adjacency.len();
+    let edges: usize = adjacency.iter().map(Vec::len).sum();
+    parallel_chunks(n, n.saturating_mul(edges), &|roots| {
+        hop_rows(adjacency, roots)
+    })
+}
+
+/// Rows `roots` of [`next_hops`].
+fn hop_rows(adjacency: &[Vec<(usize, f32)>], roots: std::ops::Range<usize>) -> Vec<usize> {
+    let n = adjacency.len();
+    let first_root = roots.start;
+    let mut hops = vec![usize::MAX; n * roots.len()];
+    let (mut cost, mut parent, mut heap) = (Vec::new(), Vec::new(), BinaryHeap::new());
+    let mut first = vec![usize::MAX; n];
+    let mut chain = Vec::new();
+    for root in roots {
+        dijkstra(adjacency, root, &mut cost, &mut parent, &mut heap);
+        {
+            // Tree rooted at the source: the first hop of t is the ancestor of t whose parent
+            // is the root. Resolved by walking up the parent pointers with memoisation (not by
+            // cost order: zero-length steps between duplicated triangles tie in cost).
+            first.clear();
+            first.resize(n, usize::MAX);
+            for t in 0..n {
+                if t == root || cost.get(t).is_none_or(|c| !c.is_finite()) {
+                    continue;
+                }
+                chain.clear();
+                let mut cur = t;
+                let mut hop = usize::MAX;
+                for _ in 0..=n {
+                    if let Some(&known) = first.get(cur)
+                        && known != usize::MAX
+                    {
+                        hop = known;
+                        break;
+                    }
+                    chain.push(cur);
+                    match parent.get(cur).copied() {
+                        Some(p) if p == root => {
+                            hop = cur;
+                            break;
+                        }
+                        Some(p) if p != usize::MAX => cur = p,
+                        _ => break,
+                    }
+                }
+                for &c in &chain {
+                    if let Some(slot) = first.get_mut(c) {
+                        *slot = hop;
+                    }
+                }
+                if let Some(slot) = hops.get_mut((root - first_root) * n + t) {
+                    *slot = hop;
+                }
+            }
+        }
+    }
+    hops
+}
+
+/// A triangle whose centre lies exactly on an inner tile boundary (a vertical sliver of wall
+/// standing on the boundary, usually) and that has no recorded tile: the toolset keeps it
+/// with the tile model it came from, which the closed-upper-edge rule cannot know. Measured
+/// on the corpus (73 such triangles in 15 files): it is the candidate tile holding the
+/// *fewest* of its side neighbours in 68 cases, the most in 5. So: among the candidate tiles
+/// that hold at least one neighbour, the one holding fewest; ties keep the rule's choice.
+fn settle_boundary_slivers(
+    input: &BakeInput<'_>,
+    width: f32,
+    gw: u32,
+    gh: u32,
+    tile_of: &mut [usize],
+) {
+    let on_line = |v: f32, count: u32| {
+        let f = v / width;
+        f == f.round() && f > 0.0 && f < count as f32
+    };
+    let recorded = |i: usize| input.tiles.and_then(|t| t.get(i)).is_some_and(|&k| k >= 0);
+    let candidates: Vec<usize> = input
+        .triangles
+        .iter()
+        .enumerate()
+        .filter(|&(i, &t)| {
+            let c = centre(input.vertices, t);
+            !recorded(i) && (on_line(c[0], gw) || on_line(c[1], gh))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    // Side → triangles, by sorting (smaller, larger, triangle).
+    let mut sides: Vec<(u32, u32, u32)> = Vec::with_capacity(input.triangles.len() * 3);
+    for (i, t) in input.triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            sides.push((a.min(b), a.max(b), i as u32));
+        }
+    }
+    sides.sort_unstable();
+    let neighbours_of = |i: usize| -> Vec<usize> {
+        let t = input.triangles.get(i).copied().unwrap_or([0; 3]);
+        let mut out = Vec::new();
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let key = (a.min(b), a.max(b));
+            let start = sides.partition_point(|s| (s.0, s.1) < key);
+            for s in sides.get(start..).unwrap_or(&[]) {
+                if (s.0, s.1) != key {
+                    break;
+                }
+                if s.2 as usize != i {
+                    out.push(s.2 as usize);
+                }
+            }
+        }
+        out
+    };
+    let decided: Vec<(usize, usize)> = candidates
+        .iter()
+        .filter_map(|&i| {
+            let c = centre(input.vertices, *input.triangles.get(i)?);
+            let axis = |v: f32, count: u32| -> Vec<u32> {
+                let k = (v / width) as u32;
+                if on_line(v, count) {
+                    vec![k - 1, k]
+                } else {
+                    vec![k.min(count - 1)]
+                }
+            };
+            let tiles: Vec<usize> = axis(c[1], gh)
+                .iter()
+                .flat_map(|&y| {
+                    axis(c[0], gw)
+                        .into_iter()
+                        .map(move |x| (y * gw + x) as usize)
+                })
+                .collect();
+            let mut votes = vec![0usize; tiles.len()];
+            for n in neighbours_of(i) {
+                // Other slivers on the line (often this one's mirrored twin) do not vote.
+                if candidates.binary_search(&n).is_ok() {
+                    continue;
+                }
+                if let Some(p) = tiles.iter().position(|&k| Some(&k) == tile_of.get(n))
+                    && let Some(v) = votes.get_mut(p)
+                {
+                    *v += 1;
+                }
+            }
+            let fewest = votes.iter().copied().filter(|&v| v > 0).min()?;
+            let current = *tile_of.get(i)?;
+            let tied: Vec<usize> = tiles
+                .iter()
+                .zip(&votes)
+                .filter(|&(_, &v)| v == fewest)
+                .map(|(&k, _)| k)
+                .collect();
+            let choice = if tied.contains(&current) {
+                current
+            } else {
+                *tied.first()?
+            };
+            Some((i, choice))
+        })
+        .collect();
+    for (i, tile) in decided {
+        if let Some(slot) = tile_of.get_mut(i) {
+            *slot = tile;
+        }
+    }
+}
+
+/// Bakes a walkmesh.
+pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError> {
+    let count = input.triangles.len();
+    if count >= NONE32 as usize {
+        return Err(WriteError::new(
+            "triangles",
+            "too many triangles for 32-bit indices",
+        ));
+    }
+    let (gw, gh, width) = (input.grid_width, input.grid_height, input.tile_width);
+    if gw == 0 || gh == 0 || width.is_nan() || width <= 0.0 {
+        return Err(WriteError::new(
+            "tile_grid",
+            format!("the tile grid {gw} x {gh} of width {width} is empty"),
+        ));
+    }
+    let tile_count = gw as usize * gh as usize;
+    if tile_count > MAX_TILES {
+        return Err(WriteError::new(
+            "tile_grid",
+            format!(
+                "a {gw} x {gh} tile grid has more than {MAX_TILES} tiles; NWN2 areas are far smaller"
+            ),
+        ));
+    }
+    // Tile assignment, then a stable sort: consecutive ranges in tile order.
+    let mut outside = 0usize;
+    let mut tile_of = Vec::with_capacity(count);
+    for (i, &t) in input.triangles.iter().enumerate() {
+        let c = centre(input.vertices, t);
+        let known = input
+            .tiles
+            .and_then(|tiles| tiles.get(i))
+            .copied()
+            .filter(|&k| k >= 0 && (k as usize) < tile_count)
+            .map(|k| k as usize)
+            .filter(|&k| {
+                let (kx, ky) = ((k % gw as usize) as f32, (k / gw as usize) as f32);
+                c[0] >= kx * width - KEEP_TILE_SLACK
+                    && c[0] <= (kx + 1.0) * width + KEEP_TILE_SLACK
+                    && c[1] >= ky * width - KEEP_TILE_SLACK
+                    && c[1] <= (ky + 1.0) * width + KEEP_TILE_SLACK
+            });
+        if let Some(k) = known {
+            tile_of.push(k);
+            continue;
+        }
+        let (x, ox) = tile_coordinate(c[0], width, gw, config.tile_tolerance);
+        let (y, oy) = tile_coordinate(c[1], width, gh, config.tile_tolerance);
+        if ox || oy {
+            outside += 1;
+        }
+        tile_of.push(y as usize * gw as usize + x as usize);
+    }
+    settle_boundary_slivers(input, width, gw, gh, &mut tile_of);
+    let mut order: Vec<u32> = (0..count as u32).collect();
+    order.sort_by_key(|&i| tile_of.get(i as usize).copied().unwrap_or(0));
+    let triangles: Vec<[u32; 3]> = order
+        .iter()
+        .map(|&i| input.triangles.get(i as usize).copied().unwrap_or([0; 3]))
+        .collect();
+    let tri_flags: Vec<u16> = order
+        .iter()
+        .map(|&i| input.flags.get(i as usize).copied().unwrap_or(0))
+        .collect();
+    let tri_tile: Vec<usize> = order
+        .iter()
+        .map(|&i| tile_of.get(i as usize).copied().unwrap_or(0))
+        .collect();
+    let mut ranges = vec![(0usize, 0usize); tile_count];
+    for (t, &tile) in tri_tile.iter().enumerate() {
+        if let Some(r) = ranges.get_mut(tile) {
+            if r.1 == 0 {
+                r.0 = t;
+            }
+            r.1 += 1;
+        }
+    }
+    // Ranges of empty tiles start where the previous one ended (running sum).
+    let mut running = 0usize;
+    for r in &mut ranges {
+        r.0 = running;
+        running += r.1;
+    }
+
+    // Link hints in baked order: partners are input indices, mapped through the new order.
+    let links: Option<Vec<[i64; 3]>> = input.links.map(|hints| {
+        let mut new_index = vec![u32::MAX; count];
+        for (new, &old) in order.iter().enumerate() {
+            if let Some(slot) = new_index.get_mut(old as usize) {
+                *slot = new as u32;
+            }
+        }
+        order
+            .iter()
+            .map(|&old| {
+                let h = hints
+                    .get(old as usize)
+                    .copied()
+                    .unwrap_or([NO_LINK_HINT; 3]);
+                h.map(|p| {
+                    if p < 0 {
+                        p
+                    } else {
+                        new_index.get(p as usize).map_or(NO_LINK_HINT, |&n| {
+                            if n == u32::MAX {
+                                NO_LINK_HINT
+                            } else {
+                                i64::from(n)
+                            }
+                        })
+                    }
+                })
+            })
+            .collect()
+    });
+    let (edges, edge_slots, neighbours) = build_edges(&triangles, links.as_deref());
+    let trx = input.style == Style::Trx;
+    let mut out_triangles: Vec<Triangle> = Vec::with_capacity(count);
+    for (t, &tri) in triangles.iter().enumerate() {
+        let f = tri_flags.get(t).copied().unwrap_or(0);
+        let (normal, d) = plane(input.vertices, tri, f & flags::CLOCKWISE != 0);
+        out_triangles.push(Triangle {
+            vertices: tri,
+            edges: edge_slots.get(t).copied().unwrap_or([NONE32; 3]),
+            neighbours: neighbours.get(t).copied().unwrap_or([NONE32; 3]),
+            centre: centre(input.vertices, tri),
+            normal,
+            d,
+            island: NONE16,
+            flags: f,
+        });
+    }
+    let walkable = |t: usize| {
+        out_triangles
+            .get(t)
+            .is_some_and(|tri| tri.flags & flags::WALKABLE != 0)
+    };
+
+    let tiles_flags = if trx { 31 } else { 15 };
+    let mut tiles = Vec::with_capacity(tile_count);
+    // Islands: walkable components inside each tile, numbered by tile then first triangle.
+    let mut island_members: Vec<Vec<usize>> = Vec::new();
+    let mut island_tile: Vec<u32> = Vec::new();
+    let mut island_of = vec![NONE16; count];
+    // Per-tile next-hop tables, independent of each other: computed on a few threads.
+    let table_of = |tile: usize| -> Option<Vec<u8>> {
+        let &(start, len) = ranges.get(tile)?;
+        let end = start + len;
+        let locals: Vec<usize> = (start..end).filter(|&t| walkable(t)).collect();
+        if locals.len() > MAX_TILE_NODES {
+            return None;
+        }
+        let mut node_of = vec![NO_NODE; len];
+        for (node, &t) in locals.iter().enumerate() {
+            if let Some(slot) = node_of.get_mut(t - start) {
+                *slot = node as u8;
+            }
+        }
+        let adjacency: Vec<Vec<(usize, f32)>> = locals
+            .iter()
+            .map(|&t| {
+                let tri = out_triangles.get(t);
+                let here = tri.map_or([0.0; 2], |x| x.centre);
+                let mut list = Vec::with_capacity(3);
+                for &n in tri.map(|x| &x.neighbours[..]).unwrap_or(&[]) {
+                    let n = n as usize;
+                    if n >= start && n < end && walkable(n) {
+                        let node = node_of.get(n - start).copied().unwrap_or(NO_NODE);
+                        let there = out_triangles.get(n).map_or([0.0; 2], |x| x.centre);
+                        if node != NO_NODE && !list.iter().any(|&(m, _)| m == node as usize) {
+                            list.push((node as usize, distance(here, there)));
+                        }
+                    }
+                }
+                list
+            })
+            .collect();
+        Some(
+            hop_rows(&adjacency, 0..adjacency.len())
+                .iter()
+                .map(|&h| if h == usize::MAX { NO_NODE } else { h as u8 })
+                .collect(),
+        )
+    };
+    let mut tables: Vec<Option<Vec<u8>>> = if trx {
+        parallel_chunks(tile_count, count * 40, &|tiles| {
+            tiles.map(table_of).collect()
+        })
+    } else {
+        Vec::new()
+    };
+    for (tile_index, &(start, len)) in ranges.iter().enumerate() {
+        let end = start + len;
+        let in_tile = |n: u32| (n as usize) >= start && (n as usize) < end;
+        let locals: Vec<usize> = (start..end).filter(|&t| walkable(t)).collect();
+        if trx && locals.len() > MAX_TILE_NODES {
+            return Err(WriteError::new(
+                format!("tiles[{tile_index}]"),
+                format!(
+                    "tile {tile_index} (column {}, row {}) has {} walkable triangles; a tile holds at most {MAX_TILE_NODES}. Simplify the walkmesh there or split its triangles",
+                    tile_index % gw as usize,
+                    tile_index / gw as usize,
+                    locals.len()
+                ),
+            ));
+        }
+        let mut vertex_ids: Vec<u32> = triangles
+            .get(start..end)
+            .unwrap_or(&[])
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        vertex_ids.sort_unstable();
+        vertex_ids.dedup();
+        let mut edge_ids: Vec<u32> = edge_slots
+            .get(start..end)
+            .unwrap_or(&[])
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        edge_ids.sort_unstable();
+        edge_ids.dedup();
+        let mut tile = Tile {
+            vertex_count: vertex_ids.len() as u32,
+            edge_count: edge_ids.len() as u32,
+            triangle_count: len as u32,
+            size: if !trx && len > 0 {
+                [width, width]
+            } else {
+                [0.0, 0.0]
+            },
+            triangles_offset: start as u32,
+            flags: tiles_flags,
+            ..Tile::default()
+        };
+        if trx {
+            let mut node_of = vec![NO_NODE; len];
+            for (node, &t) in locals.iter().enumerate() {
+                if let Some(slot) = node_of.get_mut(t - start) {
+                    *slot = node as u8;
+                }
+            }
+            tile.nodes = tables
+                .get_mut(tile_index)
+                .and_then(Option::take)
+                .unwrap_or_default();
+            tile.node_to_local = locals.iter().map(|&t| (t - start) as u32).collect();
+            tile.local_to_node = node_of;
+            // Islands of this tile.
+            for &t in &locals {
+                if island_of.get(t).is_some_and(|&i| i != NONE16) {
+                    continue;
+                }
+                let id = island_members.len();
+                if id >= NONE16 as usize {
+                    return Err(WriteError::new(
+                        "islands",
+                        "more than 65534 islands; the island index is 16 bits",
+                    ));
+                }
+                let mut members = vec![t];
+                if let Some(slot) = island_of.get_mut(t) {
+                    *slot = id as u16;
+                }
+                let mut cursor = 0;
+                while let Some(&m) = members.get(cursor) {
+                    cursor += 1;
+                    let ns = out_triangles
+                        .get(m)
+                        .map(|x| x.neighbours)
+                        .unwrap_or([NONE32; 3]);
+                    for n in ns {
+                        if n != NONE32
+                            && in_tile(n)
+                            && walkable(n as usize)
+                            && island_of.get(n as usize).is_some_and(|&i| i == NONE16)
+                        {
+                            if let Some(slot) = island_of.get_mut(n as usize) {
+                                *slot = id as u16;
+                            }
+                            members.push(n as usize);
+                        }
+                    }
+                }
+                members.sort_unstable();
+                island_members.push(members);
+                island_tile.push(tile_index as u32);
+            }
+        }
+        tiles.push(tile);
+    }
+    for (t, tri) in out_triangles.iter_mut().enumerate() {
+        tri.island = island_of.get(t).copied().unwrap_or(NONE16);
+    }
+
+    let mut islands = Vec::with_capacity(island_members.len());
+    for (id, members) in island_members.iter().enumerate() {
+        let mut sum = [0.0f32; 2];
+        for &m in members {
+            let c = out_triangles.get(m).map_or([0.0; 2], |x| x.centre);
+            sum[0] += c[0];
+            sum[1] += c[1];
+        }
+        // f32 sum in triangle order times the f32 reciprocal of the count: bit-exact with
+        // every stored island centre.
+        let r = 1.0 / members.len().max(1) as f32;
+        islands.push(Island {
+            index: id as u32,
+            tile: island_tile.get(id).copied().unwrap_or(0),
+            centre: [sum[0] * r, sum[1] * r, 0.0],
+            triangle_count: members.len() as u32,
+            ..Island::default()
+        });
+    }
+    // Adjacent islands in scan order; the exit is the first (lowest) triangle met.
+    for (id, members) in island_members.iter().enumerate() {
+        let mut adjacent: Vec<u32> = Vec::new();
+        let mut exits: Vec<u32> = Vec::new();
+        for &m in members {
+            let ns = out_triangles
+                .get(m)
+                .map(|x| x.neighbours)
+                .unwrap_or([NONE32; 3]);
+            for n in ns {
+                let Some(&other) = island_of.get(n as usize) else {
+                    continue;
+                };
+                if other != NONE16 && other as usize != id && !adjacent.contains(&u32::from(other))
+                {
+                    adjacent.push(u32::from(other));
+                    exits.push(m as u32);
+                }
+            }
+        }
+        let here = islands.get(id).map_or([0.0; 3], |i| i.centre);
+        let distances = adjacent
+            .iter()
+            .map(|&a| {
+                let there = islands.get(a as usize).map_or([0.0; 3], |i| i.centre);
+                distance([here[0], here[1]], [there[0], there[1]])
+            })
+            .collect();
+        if let Some(island) = islands.get_mut(id) {
+            island.adjacent = adjacent;
+            island.exits = exits;
+            island.distances = distances;
+        }
+    }
+    let graph: Vec<Vec<(usize, f32)>> = islands
+        .iter()
+        .map(|i| {
+            i.adjacent
+                .iter()
+                .zip(&i.distances)
+                .map(|(&a, &d)| (a as usize, d))
+                .collect()
+        })
+        .collect();
+    let hops = next_hops(&graph);
+    let n = islands.len();
+    let mut island_paths = Vec::with_capacity(n * n);
+    for (k, &h) in hops.iter().enumerate() {
+        let s = k / n.max(1);
+        let weight = if h == usize::MAX {
+            0.0
+        } else {
+            graph
+                .get(s)
+                .and_then(|l| l.iter().find(|&&(a, _)| a == h))
+                .map_or(0.0, |&(_, d)| d)
+        };
+        island_paths.push(IslandPath {
+            next: if h == usize::MAX { NONE16 } else { h as u16 },
+            padding: 0,
+            weight,
+        });
+    }
+
+    Ok(Baked {
+        aswm: Aswm {
+            version: crate::aswm::WRITE_VERSION,
+            name: [0; 32],
+            owns_data: 1,
+            header_offset: 0,
+            vertices: input.vertices.to_vec(),
+            edges,
+            triangles: out_triangles,
+            tiles_flags,
+            tile_width: width,
+            grid_height: gh,
+            grid_width: gw,
+            tiles,
+            border: input.border,
+            islands,
+            island_paths,
+        },
+        order,
+        outside,
+    })
+}
+
+/// All-pairs shortest path costs (f32 sums, widened), `f64::INFINITY` when unreachable, 0 on
+/// the diagonal.
+pub fn shortest_costs(adjacency: &[Vec<(usize, f32)>]) -> Vec<f64> {
+    let n = adjacency.len();
+    let mut all = vec![f64::INFINITY; n * n];
+    let (mut cost, mut parent, mut heap) = (Vec::new(), Vec::new(), BinaryHeap::new());
+    for s in 0..n {
+        dijkstra(adjacency, s, &mut cost, &mut parent, &mut heap);
+        if let Some(row) = all.get_mut(s * n..(s + 1) * n) {
+            for (slot, &c) in row.iter_mut().zip(&cost) {
+                *slot = f64::from(c);
+            }
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tile_coordinate_keeps_upper_edges_in_the_lower_tile() {
+        assert_eq!(tile_coordinate(0.0, 9.0, 4, 0.0), (0, false));
+        assert_eq!(tile_coordinate(4.5, 9.0, 4, 0.0), (0, false));
+        assert_eq!(tile_coordinate(9.0, 9.0, 4, 0.0), (0, false));
+        assert_eq!(tile_coordinate(9.001, 9.0, 4, 0.0), (1, false));
+        assert_eq!(tile_coordinate(36.0, 9.0, 4, 0.0), (3, false));
+        assert_eq!(tile_coordinate(36.5, 9.0, 4, 0.0), (3, true));
+        assert_eq!(tile_coordinate(-0.5, 9.0, 4, 0.0), (0, true));
+        assert_eq!(tile_coordinate(f32::NAN, 9.0, 4, 0.0), (0, true));
+    }
+
+    #[test]
+    fn centre_and_plane_are_computed_like_the_toolset() {
+        let v = [
+            [0.0, 0.0, 1.0],
+            [3.0, 0.0, 1.0],
+            [0.0, 3.0, 1.0],
+            [1.0, 1.0, 1.0],
+        ];
+        assert_eq!(centre(&v, [0, 1, 2]), [1.0, 1.0]);
+        // Counter-clockwise: normal +Z, d = -1.
+        assert_eq!(plane(&v, [0, 1, 2], false), ([0.0, 0.0, 1.0], -1.0));
+        // Written clockwise with 0x04: the normal still points up.
+        assert_eq!(plane(&v, [0, 2, 1], true), ([0.0, 0.0, 1.0], -1.0));
+        // Degenerate: zero normal rather than NaN.
+        assert_eq!(plane(&v, [0, 0, 1], false).0, [0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn edges_are_sorted_by_vertex_pair_and_slots_ascend() {
+        // Square 0-1-2-3 split along 0-2, written clockwise.
+        let triangles = [[0, 2, 1], [0, 3, 2]];
+        let (edges, slots, neighbours) = build_edges(&triangles, None);
+        let pairs: Vec<[u32; 2]> = edges.iter().map(|e| e.vertices).collect();
+        assert_eq!(pairs, vec![[0, 1], [0, 2], [0, 3], [1, 2], [2, 3]]);
+        assert_eq!(edges[1].triangles, [0, 1]);
+        assert_eq!(edges[0].triangles, [0, NONE32]);
+        assert_eq!(slots, vec![[0, 1, 3], [1, 2, 4]]);
+        assert_eq!(neighbours, vec![[NONE32, 1, NONE32], [0, NONE32, NONE32]]);
+    }
+
+    #[test]
+    fn crowded_sides_pair_in_order_unless_hints_say_otherwise() {
+        // Three triangles on side 0-1.
+        let triangles = [[0, 1, 2], [1, 0, 3], [0, 1, 4]];
+        let (edges, _, neighbours) = build_edges(&triangles, None);
+        assert_eq!(edges[0].vertices, [0, 1]);
+        assert_eq!(edges[0].triangles, [0, 1]);
+        assert_eq!(edges[1].triangles, [2, NONE32]);
+        assert_eq!(neighbours[2][0], NONE32);
+        // Hints: link 1 with 2, leave 0 alone.
+        let n = NO_LINK_HINT;
+        let links = [[-1, n, n], [2, n, n], [1, n, n]];
+        let (edges, _, neighbours) = build_edges(&triangles, Some(&links));
+        assert_eq!(edges[0].triangles, [0, NONE32]);
+        assert_eq!(edges[1].triangles, [1, 2]);
+        assert!(neighbours[1].contains(&2) && neighbours[2].contains(&1));
+    }
+
+    #[test]
+    fn next_hops_follow_shortest_centre_distances() {
+        // 0 - 1 - 2 in a line (1 m steps) plus a 3 m shortcut 0 - 2 that is longer than 2 m.
+        let adjacency = vec![
+            vec![(1, 1.0), (2, 3.0)],
+            vec![(0, 1.0), (2, 1.0)],
+            vec![(1, 1.0), (0, 3.0)],
+        ];
+        let hops = next_hops(&adjacency);
+        let none = usize::MAX;
+        assert_eq!(hops, vec![none, 1, 1, 0, none, 2, 1, 1, none]);
+        // Unreachable node 3.
+        let mut adjacency = adjacency;
+        adjacency.push(Vec::new());
+        let hops = next_hops(&adjacency);
+        assert_eq!(hops[3], none);
+        assert_eq!(hops[3 * 4], none);
+    }
+
+    /// A strip of `n` unit squares along x, each two triangles, written clockwise.
+    fn strip(n: u32, width: f32) -> (Vec<[f32; 3]>, Vec<[u32; 3]>) {
+        let mut vertices = Vec::new();
+        for i in 0..=n {
+            vertices.push([i as f32 * width, 0.0, 0.0]);
+            vertices.push([i as f32 * width, width, 0.0]);
+        }
+        let mut triangles = Vec::new();
+        for i in 0..n {
+            let (a, b, c, d) = (2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1);
+            triangles.push([a, c, b]);
+            triangles.push([a, d, c]);
+        }
+        (vertices, triangles)
+    }
+
+    #[test]
+    fn bake_builds_tiles_islands_and_island_paths() {
+        // Two 9 m tiles, each one square of two walkable triangles.
+        let (vertices, triangles) = strip(2, 9.0);
+        let flags = vec![flags::WALKABLE | flags::CLOCKWISE | 0x20; 4];
+        let baked = bake(
+            &BakeInput {
+                vertices: &vertices,
+                triangles: &triangles,
+                flags: &flags,
+                tiles: None,
+                links: None,
+                grid_width: 2,
+                grid_height: 1,
+                tile_width: 9.0,
+                style: Style::Trx,
+                border: 0,
+            },
+            &Config::default(),
+        )
+        .unwrap();
+        let a = &baked.aswm;
+        assert_eq!(a.tiles.len(), 2);
+        assert_eq!(
+            (a.tiles[0].triangles_offset, a.tiles[0].triangle_count),
+            (0, 2)
+        );
+        assert_eq!(
+            (a.tiles[1].triangles_offset, a.tiles[1].triangle_count),
+            (2, 2)
+        );
+        assert_eq!(a.tiles[0].node_to_local, vec![0, 1]);
+        assert_eq!(a.tiles[0].nodes, vec![0xFF, 1, 0, 0xFF]);
+        assert_eq!(a.tiles[0].vertex_count, 4);
+        assert_eq!(a.tiles[0].edge_count, 5);
+        assert_eq!(a.islands.len(), 2);
+        assert_eq!(a.islands[0].centre, [4.5, 4.5, 0.0]);
+        assert_eq!(a.islands[0].adjacent, vec![1]);
+        assert_eq!(a.islands[0].distances, vec![9.0]);
+        // Triangle 0 ([0, 3, 2]) has the side x = 9 shared with tile 1: the lowest exit.
+        assert_eq!(a.islands[0].exits, vec![0]);
+        assert_eq!(a.island_paths[1].next, 1);
+        assert_eq!(a.island_paths[1].weight, 9.0);
+        assert_eq!(a.island_paths[0].next, NONE16);
+        assert_eq!(
+            a.triangles.iter().map(|t| t.island).collect::<Vec<_>>(),
+            vec![0, 0, 1, 1]
+        );
+        assert_eq!(a.tiles_flags, 31);
+    }
+
+    #[test]
+    fn a_tile_with_128_walkable_triangles_is_refused_by_name() {
+        let (vertices, triangles) = strip(64, 9.0 / 64.0);
+        let flags = vec![flags::WALKABLE | flags::CLOCKWISE; triangles.len()];
+        let input = BakeInput {
+            vertices: &vertices,
+            triangles: &triangles,
+            flags: &flags,
+            tiles: None,
+            links: None,
+            grid_width: 1,
+            grid_height: 1,
+            tile_width: 9.0,
+            style: Style::Trx,
+            border: 0,
+        };
+        let error = bake(&input, &Config::default()).unwrap_err();
+        assert_eq!(error.field, "tiles[0]");
+        assert!(error.message.contains("128 walkable"), "{error}");
+        // 127 fit.
+        let flags: Vec<u16> = (0..128)
+            .map(|i| {
+                if i == 0 {
+                    0
+                } else {
+                    flags::WALKABLE | flags::CLOCKWISE
+                }
+            })
+            .collect();
+        let ok = bake(
+            &BakeInput {
+                flags: &flags,
+                ..input
+            },
+            &Config::default(),
+        )
+        .unwrap();
+        assert_eq!(ok.aswm.tiles[0].node_to_local.len(), 127);
+        assert_eq!(ok.aswm.tiles[0].local_to_node[0], NO_NODE);
+    }
+
+    #[test]
+    fn a_sliver_on_a_tile_boundary_goes_to_the_side_with_fewer_neighbours() {
+        // A vertical wall triangle standing on x = 9 (its centre exactly on the boundary),
+        // sharing its base 0-1 with one floor triangle in tile 0 and its side 1-2 with two
+        // triangles in tile 1.
+        let vertices = [
+            [9.0, 1.0, 0.0],  // 0
+            [9.0, 2.0, 0.0],  // 1
+            [9.0, 2.0, 3.0],  // 2
+            [8.0, 1.5, 0.0],  // 3: tile 0
+            [10.0, 2.5, 1.0], // 4: tile 1
+            [10.0, 1.5, 2.0], // 5: tile 1
+        ];
+        let triangles = [[0, 1, 2], [0, 3, 1], [1, 4, 2], [2, 1, 5]];
+        let flags = [flags::CLOCKWISE; 4];
+        let mut input = BakeInput {
+            vertices: &vertices,
+            triangles: &triangles,
+            flags: &flags,
+            tiles: None,
+            links: None,
+            grid_width: 2,
+            grid_height: 1,
+            tile_width: 9.0,
+            style: Style::Trx,
+            border: 0,
+        };
+        let mut tile_of = vec![0, 0, 1, 1];
+        settle_boundary_slivers(&input, 9.0, 2, 1, &mut tile_of);
+        assert_eq!(tile_of, vec![0, 0, 1, 1]);
+        // With two floor neighbours in tile 0 and one in tile 1 it moves to tile 1.
+        let triangles = [[0, 1, 2], [0, 3, 1], [1, 4, 2], [0, 2, 3]];
+        input.triangles = &triangles;
+        let mut tile_of = vec![0, 0, 1, 0];
+        settle_boundary_slivers(&input, 9.0, 2, 1, &mut tile_of);
+        assert_eq!(tile_of, vec![1, 0, 1, 0]);
+        // A recorded tile is left alone.
+        let recorded = [0i64, -1, -1, -1];
+        input.tiles = Some(&recorded);
+        let mut tile_of = vec![0, 0, 1, 0];
+        settle_boundary_slivers(&input, 9.0, 2, 1, &mut tile_of);
+        assert_eq!(tile_of, vec![0, 0, 1, 0]);
+    }
+}

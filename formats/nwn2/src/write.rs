@@ -1,0 +1,470 @@
+//! NavMesh → TRN/TRX.
+//!
+//! *Preserve*: while the provenance of a TRX/TRN read by this crate is fresh and no rebuild is
+//! asked for, the original file is written back byte for byte.
+//! *Bake*: otherwise the ASWM is recomputed ([`crate::bake`]) and written with TRWH (and the
+//! packets kept from the source file or from a `nwn2:template`).
+
+use walkmesh_core::{
+    Attribute, Diagnostics, Extra, NavMesh, Output, Position, Severity, WriteError, WriteOptions,
+};
+
+use crate::aswm::{self, flags};
+use crate::bake::{self, BakeInput, Config, Style};
+use crate::container::{self, Trwh};
+use crate::read::{packet_key, profile};
+
+/// Default tile width of interior areas, used when the mesh has no tile grid.
+pub const DEFAULT_TILE_WIDTH: f32 = 9.0;
+
+fn style_for(mesh: &NavMesh, options: &WriteOptions) -> Style {
+    if let Some(name) = &options.file_name {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".trn") {
+            return Style::Trn;
+        }
+        if lower.ends_with(".trx") {
+            return Style::Trx;
+        }
+    }
+    match mesh.extras.get("nwn2:tiles_flags") {
+        Some(Extra::Int(15)) => Style::Trn,
+        _ => Style::Trx,
+    }
+}
+
+fn int_extra(mesh: &NavMesh, key: &str) -> Option<i64> {
+    match mesh.extras.get(key) {
+        Some(Extra::Int(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+/// Writes `mesh` as TRN/TRX.
+pub fn write_trx(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> Result<Output, WriteError> {
+    let style = style_for(mesh, options);
+    let template = options.params.get("nwn2:template");
+    if !options.rebuild
+        && template.is_none()
+        && let Some(provenance) = mesh.fresh_provenance("trx")
+        && let Some(file) = provenance.section("file")
+        && style_for(mesh, &WriteOptions::default()) == style
+    {
+        return Ok(Output {
+            main: file.to_vec(),
+            sidecars: Vec::new(),
+        });
+    }
+    bake_mesh(mesh, options, style, diag, &Config::default())
+}
+
+/// Bakes `mesh` into a complete file.
+#[doc(hidden)]
+pub fn bake_mesh(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    style: Style,
+    diag: &mut Diagnostics,
+    config: &Config,
+) -> Result<Output, WriteError> {
+    mesh.check().map_err(|m| WriteError::new("mesh", m))?;
+    report_losses(mesh, diag);
+    let profile = profile(options.materials.as_ref());
+    let raw = match mesh.face_attributes.get("nwn2:flags") {
+        Some(Attribute::Int(values)) => Some(values),
+        _ => None,
+    };
+    // Geometry, shifted onto the grid when there is none and the mesh reaches below zero.
+    let mut vertices = mesh.vertices.clone();
+    let grid = match mesh.tile_grid {
+        Some(grid) => {
+            if grid.origin != [0.0, 0.0] {
+                for v in &mut vertices {
+                    v[0] -= grid.origin[0];
+                    v[1] -= grid.origin[1];
+                }
+                diag.warn(
+                    "trx.grid_origin_moved",
+                    format!(
+                        "the tile grid starts at ({}, {}); NWN2 grids start at (0, 0), so the mesh is moved by the opposite",
+                        grid.origin[0], grid.origin[1]
+                    ),
+                );
+            }
+            if grid.tile_width != grid.tile_height {
+                diag.warn(
+                    "trx.tiles_not_square",
+                    format!(
+                        "tiles of {} x {}; NWN2 tiles are square, {} is used",
+                        grid.tile_width, grid.tile_height, grid.tile_width
+                    ),
+                );
+            }
+            (grid.columns, grid.rows, grid.tile_width)
+        }
+        None => {
+            let width = options
+                .params
+                .get("nwn2:tile_width")
+                .and_then(|w| w.parse::<f32>().ok())
+                .filter(|w| *w > 0.0)
+                .unwrap_or(DEFAULT_TILE_WIDTH);
+            let (min, max) = mesh.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
+            let shift = [
+                if min[0] < 0.0 {
+                    -(min[0] / width).floor() * width
+                } else {
+                    0.0
+                },
+                if min[1] < 0.0 {
+                    -(min[1] / width).floor() * width
+                } else {
+                    0.0
+                },
+            ];
+            if shift != [0.0, 0.0] {
+                for v in &mut vertices {
+                    v[0] += shift[0];
+                    v[1] += shift[1];
+                }
+                diag.warn(
+                    "trx.mesh_moved",
+                    format!(
+                        "the mesh reaches below x or y = 0, where NWN2 grids start; it is moved by ({}, {})",
+                        shift[0], shift[1]
+                    ),
+                );
+            }
+            let columns = (((max[0] + shift[0]) / width).ceil().max(1.0)) as u32;
+            let rows = (((max[1] + shift[1]) / width).ceil().max(1.0)) as u32;
+            diag.push(
+                Severity::Info,
+                "trx.grid_computed",
+                Position::None,
+                None,
+                format!("tile grid {columns} x {rows} of {width} m computed from the mesh bounds"),
+            );
+            (columns, rows, width)
+        }
+    };
+
+    let mut triangles = Vec::with_capacity(mesh.polygons.len());
+    let mut tri_flags = Vec::with_capacity(mesh.polygons.len());
+    let mut walkability_changed = 0usize;
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        let &[a, b, c] = polygon else {
+            return Err(WriteError::new(
+                format!("polygons[{p}]"),
+                format!(
+                    "polygon {p} has {} vertices; the writer needs triangles (prepare the mesh first)",
+                    polygon.len()
+                ),
+            ));
+        };
+        let surface = mesh.surfaces.get(p).copied();
+        let from_nwn2 = raw.and_then(|r| r.get(p)).map(|&f| f as u16);
+        let (walkable, footstep) = match (from_nwn2, surface) {
+            // Came from NWN2: the IR's walkability, the footstep bits of its material (its
+            // code when the material is the one the code means).
+            (Some(f), Some(s)) => {
+                let bits = match profile.surface_for_code(u32::from(f & flags::FOOTSTEPS)) {
+                    Some(known) if known.material == s.material => f & flags::FOOTSTEPS,
+                    _ => profile
+                        .surface_for_material(s.material)
+                        .map_or(f & flags::FOOTSTEPS, |e| e.code as u16 & flags::FOOTSTEPS),
+                };
+                (s.walkable, bits)
+            }
+            (_, Some(s)) => match profile.surface_for_material(s.material) {
+                Some(entry) => {
+                    if entry.walkable != s.walkable {
+                        walkability_changed += 1;
+                    }
+                    (entry.walkable, entry.code as u16 & flags::FOOTSTEPS)
+                }
+                None => (
+                    s.walkable,
+                    if s.walkable {
+                        profile.default_surface().code as u16 & flags::FOOTSTEPS
+                    } else {
+                        0
+                    },
+                ),
+            },
+            (_, None) => (false, 0),
+        };
+        let mut f = footstep;
+        if walkable {
+            f |= flags::WALKABLE;
+        }
+        match style {
+            Style::Trx => {
+                triangles.push([a, c, b]);
+                f |= flags::CLOCKWISE;
+            }
+            Style::Trn => triangles.push([a, b, c]),
+        }
+        tri_flags.push(f);
+    }
+    if walkability_changed > 0 {
+        diag.push(
+            Severity::Warning,
+            "trx.walkability_changed",
+            Position::None,
+            None,
+            format!(
+                "{walkability_changed} faces change walkability: the NWN2 profile decides it from their material"
+            ),
+        );
+    }
+    let link_hints = written_link_hints(mesh, &triangles);
+    let border = if style == Style::Trn {
+        int_extra(mesh, "nwn2:border").unwrap_or(0) as u32
+    } else {
+        0
+    };
+    let baked = bake::bake(
+        &BakeInput {
+            vertices: &vertices,
+            triangles: &triangles,
+            flags: &tri_flags,
+            tiles: match mesh.face_attributes.get("nwn2:tile") {
+                Some(Attribute::Int(values)) if values.len() == mesh.polygons.len() => Some(values),
+                _ => None,
+            },
+            links: link_hints.as_deref(),
+            grid_width: grid.0,
+            grid_height: grid.1,
+            tile_width: grid.2,
+            style,
+            border,
+        },
+        config,
+    )?;
+    if baked.outside > 0 {
+        diag.warn(
+            "trx.triangle_outside_grid",
+            format!(
+                "{} triangles have their centre outside the {} x {} tile grid; they are put in the nearest edge tile",
+                baked.outside, grid.0, grid.1
+            ),
+        );
+    }
+    if baked.order.iter().enumerate().any(|(i, &o)| i as u32 != o) {
+        diag.push(
+            Severity::Info,
+            "trx.faces_reordered",
+            Position::None,
+            None,
+            "faces are reordered so that each tile's triangles are consecutive",
+        );
+    }
+    let body = aswm::serialize(&baked.aswm);
+    // Keep the original zlib stream when the body came out the same.
+    let provenance = mesh.provenance.as_ref().filter(|p| p.format == "trx");
+    let stream = provenance
+        .filter(|p| p.section("aswm.body") == Some(&body[..]))
+        .and_then(|p| p.section("aswm.zlib"));
+    let level = options
+        .params
+        .get("nwn2:zlib_level")
+        .and_then(|l| l.parse::<u32>().ok())
+        .filter(|&l| l <= 9);
+    let aswm_payload = aswm::wrap_level(&body, stream, level.unwrap_or(6));
+    let trwh = Trwh {
+        width: grid.0,
+        height: grid.1,
+        id: int_extra(mesh, "nwn2:trwh_id").unwrap_or(0) as u32,
+    }
+    .bytes();
+
+    let major = int_extra(mesh, "nwn2:version_major").unwrap_or(2) as u16;
+    let minor = int_extra(mesh, "nwn2:version_minor").unwrap_or(3) as u16;
+    let main = if let Some(path) = options.params.get("nwn2:template") {
+        with_template(path, &trwh, &aswm_payload, grid, diag)?
+    } else {
+        let mut packets: Vec<([u8; 4], &[u8])> = Vec::new();
+        let kinds = match mesh.extras.get("nwn2:packets") {
+            Some(Extra::TextList(list)) => list.clone(),
+            _ => vec!["TRWH".into(), "ASWM".into()],
+        };
+        let mut has = (false, false);
+        for (i, kind) in kinds.iter().enumerate() {
+            match kind.as_str() {
+                "TRWH" => {
+                    packets.push((*b"TRWH", &trwh));
+                    has.0 = true;
+                }
+                "ASWM" => {
+                    packets.push((*b"ASWM", &aswm_payload));
+                    has.1 = true;
+                }
+                other => {
+                    if let (Some(Extra::Bytes(payload)), Ok(fourcc)) = (
+                        mesh.extras.get(&packet_key(i)),
+                        <[u8; 4]>::try_from(other.as_bytes()),
+                    ) {
+                        packets.push((fourcc, payload));
+                    }
+                }
+            }
+        }
+        if !has.0 {
+            packets.insert(0, (*b"TRWH", &trwh));
+        }
+        if !has.1 {
+            packets.push((*b"ASWM", &aswm_payload));
+        }
+        container::write(major, minor, &packets)
+    };
+    Ok(Output {
+        main,
+        sidecars: Vec::new(),
+    })
+}
+
+/// Every packet of the template kept, TRWH and ASWM replaced by the baked ones.
+fn with_template(
+    path: &str,
+    trwh: &[u8],
+    aswm_payload: &[u8],
+    grid: (u32, u32, f32),
+    diag: &mut Diagnostics,
+) -> Result<Vec<u8>, WriteError> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        WriteError::new(
+            "nwn2:template",
+            format!("cannot read the template {path}: {e}"),
+        )
+    })?;
+    let template = container::parse(&bytes).map_err(|e| {
+        WriteError::new(
+            "nwn2:template",
+            format!("the template {path} is not a TRN/TRX file: {e}"),
+        )
+    })?;
+    let mut packets: Vec<([u8; 4], &[u8])> = Vec::new();
+    let mut has = (false, false);
+    for packet in &template.packets {
+        match &packet.fourcc {
+            b"TRWH" => {
+                if let Ok(old) = Trwh::parse(packet.payload, packet.payload_offset)
+                    && (old.width, old.height) != (grid.0, grid.1)
+                {
+                    diag.warn(
+                        "trx.template_grid_mismatch",
+                        format!(
+                            "the template's TRWH says {} x {} but the walkmesh grid is {} x {}",
+                            old.width, old.height, grid.0, grid.1
+                        ),
+                    );
+                }
+                packets.push((*b"TRWH", trwh));
+                has.0 = true;
+            }
+            b"ASWM" => {
+                packets.push((*b"ASWM", aswm_payload));
+                has.1 = true;
+            }
+            _ => packets.push((packet.fourcc, packet.payload)),
+        }
+    }
+    if !has.0 {
+        packets.insert(0, (*b"TRWH", trwh));
+    }
+    if !has.1 {
+        packets.push((*b"ASWM", aswm_payload));
+    }
+    Ok(container::write(template.major, template.minor, &packets))
+}
+
+/// The `nwn2:link0..2` columns (per IR edge) turned into hints per written side.
+fn written_link_hints(mesh: &NavMesh, written: &[[u32; 3]]) -> Option<Vec<[i64; 3]>> {
+    let column = |e: usize| match mesh.face_attributes.get(&format!("nwn2:link{e}")) {
+        Some(Attribute::Int(values)) if values.len() == mesh.polygons.len() => Some(values),
+        _ => None,
+    };
+    let columns = [column(0)?, column(1)?, column(2)?];
+    let key = |a: u32, b: u32| (a.min(b), a.max(b));
+    Some(
+        mesh.polygons
+            .iter()
+            .zip(written)
+            .enumerate()
+            .map(|(p, (ir, w))| {
+                let mut hints = [bake::NO_LINK_HINT; 3];
+                for (k, hint) in hints.iter_mut().enumerate() {
+                    let side = key(w[k], w[(k + 1) % 3]);
+                    for (e, col) in columns.iter().enumerate() {
+                        let (Some(&a), Some(&b)) = (ir.get(e), ir.get((e + 1) % ir.len().max(1)))
+                        else {
+                            continue;
+                        };
+                        if key(a, b) == side {
+                            *hint = col.get(p).copied().unwrap_or(bake::NO_LINK_HINT);
+                        }
+                    }
+                }
+                hints
+            })
+            .collect(),
+    )
+}
+
+fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
+    if !mesh.hooks.is_empty() {
+        diag.warn(
+            "trx.hooks_dropped",
+            format!(
+                "{} hooks are dropped: a TRX walkmesh has no named points",
+                mesh.hooks.len()
+            ),
+        );
+    }
+    if !mesh.edge_tags.is_empty() {
+        diag.warn(
+            "trx.edge_tags_dropped",
+            format!(
+                "{} edge tags (transitions) are dropped: ASWM edges carry no tags",
+                mesh.edge_tags.len()
+            ),
+        );
+    }
+    if mesh.origin != [0.0; 3] {
+        diag.warn(
+            "trx.origin_dropped",
+            "the mesh origin is dropped: TRX vertices are in area coordinates",
+        );
+    }
+    let foreign: Vec<&str> = mesh
+        .face_attributes
+        .keys()
+        .filter(|k| !k.starts_with("nwn2:"))
+        .map(String::as_str)
+        .collect();
+    if !foreign.is_empty() {
+        diag.warn(
+            "trx.face_attributes_dropped",
+            format!(
+                "face attributes {} are dropped: ASWM triangles cannot store them",
+                foreign.join(", ")
+            ),
+        );
+    }
+    let extras: Vec<&str> = mesh
+        .extras
+        .keys()
+        .filter(|k| !k.starts_with("nwn2:"))
+        .map(String::as_str)
+        .collect();
+    if !extras.is_empty() {
+        diag.warn(
+            "trx.extras_dropped",
+            format!("mesh extras {} are dropped", extras.join(", ")),
+        );
+    }
+}

@@ -1,0 +1,285 @@
+//! Real-corpus conformance: preserve round trip, re-bake against the toolset's own tables,
+//! validation, TRN → TRX bakes, dumps.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+mod common;
+
+use walkmesh_core::format::Dumper;
+use walkmesh_core::{Diagnostics, Input, ReadOptions, Reader, Severity, WriteOptions, Writer};
+use walkmesh_nwn2::TrxFormat;
+use walkmesh_nwn2::aswm::Aswm;
+
+fn read(bytes: &[u8]) -> walkmesh_core::NavMesh {
+    let mut diag = Diagnostics::new();
+    TrxFormat
+        .read(
+            Input { bytes, path: None },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .unwrap()
+}
+
+fn write(mesh: &walkmesh_core::NavMesh, options: &WriteOptions) -> Vec<u8> {
+    let mut diag = Diagnostics::new();
+    let prepared =
+        walkmesh_core::passes::prepare(mesh, &TrxFormat.requirements(options), &mut diag);
+    TrxFormat.write(&prepared, options, &mut diag).unwrap().main
+}
+
+fn aswm(bytes: &[u8]) -> Aswm {
+    walkmesh_nwn2::file::parse(bytes, 1 << 30).unwrap().aswm
+}
+
+fn errors(bytes: &[u8]) -> Vec<String> {
+    walkmesh_nwn2::validate::validate_bytes(bytes, &ReadOptions::default())
+        .unwrap()
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.to_string())
+        .collect()
+}
+
+#[test]
+fn preserve_round_trip_is_byte_identical() {
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    assert_eq!(files.len(), 21, "the shared corpus has 21 NWN2 files");
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let out = write(&read(&bytes), &WriteOptions::default());
+        assert!(
+            out == bytes,
+            "{} is not written back byte-identically",
+            path.display()
+        );
+    }
+}
+
+/// Path-table entries equal ignoring bit 0x80 (0xFF only equals 0xFF).
+fn entries_equal(a: u8, b: u8) -> bool {
+    (a == 0xFF && b == 0xFF) || (a != 0xFF && b != 0xFF && a & 0x7F == b & 0x7F)
+}
+
+#[test]
+fn rebake_reproduces_the_toolset_tables() {
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    let (mut equal, mut total) = (0u64, 0u64);
+    for path in files.iter().filter(|p| common::is_trx(p)) {
+        let bytes = std::fs::read(path).unwrap();
+        let name = common::name(path);
+        let options = WriteOptions {
+            rebuild: true,
+            file_name: Some("out.trx".into()),
+            ..WriteOptions::default()
+        };
+        let out = write(&read(&bytes), &options);
+        let (o, n) = (aswm(&bytes), aswm(&out));
+        assert_ne!(out, bytes, "{name}: a rebuild must not just copy the file");
+        // Same triangles in the same order (tile assignment and ranges).
+        assert_eq!(o.triangles.len(), n.triangles.len(), "{name}");
+        let (mut e, mut t) = (0u64, 0u64);
+        for (ti, (a, b)) in o.tiles.iter().zip(&n.tiles).enumerate() {
+            t += a.nodes.len() as u64;
+            if a.triangles_offset == b.triangles_offset && a.node_to_local == b.node_to_local {
+                e += a
+                    .nodes
+                    .iter()
+                    .zip(&b.nodes)
+                    .filter(|(x, y)| entries_equal(**x, **y))
+                    .count() as u64;
+            } else {
+                println!("{name}: tile {ti} holds other triangles after the re-bake");
+            }
+            assert!(
+                b.nodes.iter().all(|&x| x == 0xFF || x & 0x80 == 0),
+                "{name}: bit 0x80 must stay clear"
+            );
+        }
+        let next_equal = o
+            .island_paths
+            .iter()
+            .zip(&n.island_paths)
+            .filter(|(a, b)| a.next == b.next)
+            .count();
+        println!(
+            "{name}: tile next hops {e}/{t} = {:.4}%, islands {}/{}, island next {next_equal}/{}",
+            100.0 * e as f64 / t.max(1) as f64,
+            n.islands.len(),
+            o.islands.len(),
+            o.island_paths.len()
+        );
+        equal += e;
+        total += t;
+        assert_eq!(o.islands.len(), n.islands.len(), "{name}: island count");
+        for (i, (a, b)) in o.islands.iter().zip(&n.islands).enumerate() {
+            assert_eq!(a.adjacent, b.adjacent, "{name}: island {i} adjacency");
+            assert_eq!(a.exits, b.exits, "{name}: island {i} exits");
+            assert_eq!(a.centre, b.centre, "{name}: island {i} centre");
+            assert_eq!(a.distances, b.distances, "{name}: island {i} distances");
+        }
+        assert_eq!(next_equal, o.island_paths.len(), "{name}: island path next");
+        for (a, b) in o.triangles.iter().zip(&n.triangles) {
+            // Every baked triangle is clockwise with 0x04; only triangles the toolset left
+            // without the flag (one in dm002_chapeltop) come out in the other winding.
+            if a.flags & 0x04 != 0 {
+                assert_eq!(a.vertices, b.vertices, "{name}: triangle order");
+            } else {
+                let (mut x, mut y) = (a.vertices, b.vertices);
+                x.sort_unstable();
+                y.sort_unstable();
+                assert_eq!(x, y, "{name}: triangle order");
+            }
+            assert_eq!(a.centre, b.centre, "{name}: centre");
+            assert_eq!(a.island, b.island, "{name}: island of a triangle");
+        }
+        assert!(
+            errors(&out).is_empty(),
+            "{name}: the re-baked file does not validate: {:?}",
+            errors(&out)
+        );
+    }
+    let share = equal as f64 / total.max(1) as f64;
+    println!(
+        "corpus: tile next hops {equal}/{total} = {:.4}%",
+        100.0 * share
+    );
+    assert!(
+        share >= 0.999,
+        "only {:.4}% of the next hops match",
+        100.0 * share
+    );
+}
+
+#[test]
+fn official_files_validate_without_errors() {
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let found = errors(&bytes);
+        assert!(found.is_empty(), "{}: {found:?}", path.display());
+    }
+}
+
+#[test]
+fn each_trn_bakes_into_a_clean_trx() {
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    let trns: Vec<_> = files.iter().filter(|p| !common::is_trx(p)).collect();
+    assert_eq!(trns.len(), 6);
+    for trn in trns {
+        let bytes = std::fs::read(trn).unwrap();
+        let out = write(
+            &read(&bytes),
+            &WriteOptions {
+                file_name: Some("baked.trx".into()),
+                ..WriteOptions::default()
+            },
+        );
+        let found = errors(&out);
+        assert!(found.is_empty(), "{}: {found:?}", trn.display());
+        let baked = aswm(&out);
+        assert_eq!(baked.tiles_flags, 31);
+        assert!(baked.triangles.iter().all(|t| t.flags & 0x04 != 0));
+        // Compare with the official TRX of the same area.
+        let stem = trn.file_stem().unwrap().to_string_lossy().to_lowercase();
+        let official = files
+            .iter()
+            .find(|p| {
+                common::is_trx(p) && p.file_stem().unwrap().to_string_lossy().to_lowercase() == stem
+            })
+            .unwrap();
+        let o = aswm(&std::fs::read(official).unwrap());
+        let walk = |a: &Aswm| a.triangles.iter().filter(|t| t.flags & 1 != 0).count();
+        println!(
+            "{stem}: baked from TRN {} triangles ({} walkable), {} islands; official TRX {} ({} walkable), {} islands",
+            baked.triangles.len(),
+            walk(&baked),
+            baked.islands.len(),
+            o.triangles.len(),
+            walk(&o),
+            o.islands.len()
+        );
+    }
+}
+
+#[test]
+fn dump_shows_fields_at_their_offsets() {
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    let path = files
+        .iter()
+        .find(|p| common::name(p) == "abandoned house.trx")
+        .unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    let tree = TrxFormat
+        .dump(
+            Input {
+                bytes: &bytes,
+                path: None,
+            },
+            &ReadOptions::default(),
+        )
+        .unwrap();
+    let find =
+        |node: &walkmesh_core::dump::DumpNode, path: &[&str]| -> walkmesh_core::dump::DumpNode {
+            let mut cur = node.clone();
+            for part in path {
+                cur = cur
+                    .children
+                    .iter()
+                    .find(|c| c.name.starts_with(part))
+                    .unwrap()
+                    .clone();
+            }
+            cur
+        };
+    // Packet directory: TRWH then ASWM, contiguous after the 12 + 16 byte header.
+    let dir1 = find(&tree, &["directory", "directory[1]", "offset"]);
+    assert_eq!(dir1.offset, Some(24));
+    assert_eq!(
+        dir1.value,
+        Some(walkmesh_core::dump::DumpValue::UInt(28 + 8 + 12))
+    );
+    // Inside the body: 356 triangles after a 53-byte header, 231 vertices, 591 edges.
+    let flags = find(
+        &tree,
+        &["packets[1]", "body", "triangles", "triangles[5]", "flags"],
+    );
+    assert_eq!(flags.offset, Some(53 + 12 * 231 + 16 * 591 + 64 * 5 + 62));
+    let a = aswm(&bytes);
+    assert_eq!(
+        flags.value,
+        Some(walkmesh_core::dump::DumpValue::UInt(u64::from(
+            a.triangles[5].flags
+        )))
+    );
+    let border = find(&tree, &["packets[1]", "body", "border"]);
+    assert_eq!(border.value, Some(walkmesh_core::dump::DumpValue::UInt(0)));
+    // Every file dumps.
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        assert!(
+            TrxFormat
+                .dump(
+                    Input {
+                        bytes: &bytes,
+                        path: None
+                    },
+                    &ReadOptions::default()
+                )
+                .is_ok()
+        );
+    }
+}

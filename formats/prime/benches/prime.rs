@@ -1,0 +1,59 @@
+//! Cooking a generated 100,352-triangle mesh (224 × 224 cells, two triangles each) into PATH:
+//! a terraced floor (flat terraces joined by uniform ramps), so that the greedy merge, the
+//! links, the tables and the octree all have work to do.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use walkmesh_core::{Diagnostics, Material, NavMesh, Surface, WriteOptions};
+
+fn terraced_grid(cells: usize) -> NavMesh {
+    let walk = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    let mut mesh = NavMesh::default();
+    let height = |i: usize| -> f32 {
+        // 28-cell terraces joined by 4-cell ramps rising 2 units.
+        let step = i / 32;
+        let within = i % 32;
+        let ramp = within.saturating_sub(28) as f32 / 4.0;
+        (step as f32 + ramp) * 2.0
+    };
+    for j in 0..=cells {
+        for i in 0..=cells {
+            mesh.vertices.push([i as f32, j as f32, height(i)]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (cells + 1) + i) as u32;
+    for j in 0..cells {
+        for i in 0..cells {
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            mesh.push_polygon(&[a, b, c], walk);
+            mesh.push_polygon(&[a, c, d], walk);
+        }
+    }
+    mesh
+}
+
+fn cook(c: &mut Criterion) {
+    let mesh = terraced_grid(224);
+    assert_eq!(mesh.polygons.len(), 100_352);
+    let options = WriteOptions::default();
+    let regions = walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new())
+        .map(|(file, _)| file.regions.len())
+        .unwrap_or(0);
+    println!(
+        "cooked {} triangles into {regions} regions",
+        mesh.polygons.len()
+    );
+    c.bench_function("cook 100k triangles", |b| {
+        b.iter(|| walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()))
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = cook
+}
+criterion_main!(benches);
