@@ -1,0 +1,35 @@
+//! Shared by the integration tests: where peer-check files go.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+/// `$WALKMESH_PEER_DIR/bwm/` when set (CI's peer check reads it), else a directory under the
+/// system temp dir.
+pub fn peer_dir() -> PathBuf {
+    let dir = match std::env::var_os("WALKMESH_PEER_DIR") {
+        Some(dir) => PathBuf::from(dir).join("bwm"),
+        None => std::env::temp_dir().join("walkmesh-peer-bwm"),
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `bytes` as `name` in the peer directory with its sidecar `name.json`.
+pub fn write_peer_file(name: &str, bytes: &[u8], limit: usize) -> PathBuf {
+    let dir = peer_dir();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let json = walkmesh_bwm::sidecar::sidecar_json(bytes, limit).unwrap();
+    std::fs::write(dir.join(format!("{name}.json")), json).unwrap();
+    path
+}
+
+/// Checks that a JSON sidecar parses (the peer script relies on it).
+pub fn sidecar_is_json(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path.with_file_name(format!(
+        "{}.json",
+        path.file_name().unwrap().to_string_lossy()
+    )))
+    .unwrap();
+    text.starts_with('{') && text.ends_with("}}\n")
+}

@@ -1,0 +1,246 @@
+//! Real-corpus conformance: preserve round trip, rebuild against the stored tables, validator.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::needless_range_loop
+)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use walkmesh_bwm::layout::{RawBwm, Table};
+use walkmesh_bwm::{BwmFormat, read_bwm, rebuild_tables, validate_bwm, write_bwm};
+use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions, Writer};
+
+fn kotor_dir() -> Option<PathBuf> {
+    let dir = walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
+    let kotor = dir.join("kotor");
+    kotor.is_dir().then_some(kotor)
+}
+
+/// (path, family) from STATS.csv.
+fn corpus() -> Option<Vec<(PathBuf, String)>> {
+    let Some(dir) = kotor_dir() else {
+        eprintln!("notice: shared/corpora/kotor not found; corpus tests skipped");
+        return None;
+    };
+    let stats = std::fs::read_to_string(dir.join("STATS.csv")).unwrap();
+    let files: Vec<(PathBuf, String)> = stats
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let mut fields = line.split(',');
+            let file = fields.next().unwrap();
+            let family = fields.next().unwrap();
+            (dir.join(file), family.to_string())
+        })
+        .collect();
+    Some(files)
+}
+
+const GENUINE: [&str; 3] = ["bioware-original", "k1cp-modder", "kit-reexport"];
+
+#[test]
+fn every_corpus_file_round_trips_byte_identically() {
+    let Some(files) = corpus() else { return };
+    assert_eq!(files.len(), 105);
+    let mut identical = 0;
+    for (path, _) in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let mut diag = Diagnostics::new();
+        let mesh = read_bwm(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let options = WriteOptions {
+            file_name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            ..WriteOptions::default()
+        };
+        // As the command line does: prepare for the writer's requirements, then write.
+        let requirements = BwmFormat.requirements(&options);
+        let prepared = walkmesh_core::passes::prepare(&mesh, &requirements, &mut diag);
+        assert!(
+            matches!(prepared, std::borrow::Cow::Borrowed(_)),
+            "{}",
+            path.display()
+        );
+        let out = write_bwm(&prepared, &options, &mut diag).unwrap();
+        assert!(out.main == bytes, "{} not byte-identical", path.display());
+        identical += 1;
+    }
+    eprintln!("{identical}/{} byte-identical", files.len());
+    assert_eq!(identical, 105);
+}
+
+/// Rebuild of every genuine area file: everything but the AABB tree (and the normals of the
+/// kit files, which their exporter computed differently) equals the stored tables; the new
+/// tree passes the validator.
+#[test]
+fn rebuild_reproduces_the_stored_tables_of_every_genuine_area_file() {
+    let Some(files) = corpus() else { return };
+    let mut checked = 0;
+    let mut by_family = std::collections::BTreeMap::<String, usize>::new();
+    for (path, family) in &files {
+        if !GENUINE.contains(&family.as_str()) || path.extension().unwrap() != "wok" {
+            continue;
+        }
+        let bytes = std::fs::read(path).unwrap();
+        let raw = RawBwm::parse(&bytes).unwrap();
+        let mut diag = Diagnostics::new();
+        let mesh = read_bwm(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .unwrap();
+        let options = WriteOptions {
+            rebuild: true,
+            ..WriteOptions::default()
+        };
+        let tables = rebuild_tables(&mesh, mesh.kind, &options, &mut diag).unwrap();
+        let name = path.display();
+        assert_eq!(tables.walkmesh_type, 1, "{name}");
+        assert_eq!(tables.position, raw.header.position, "{name}");
+        assert_eq!(tables.rel_use, raw.header.rel_use, "{name}");
+        assert_eq!(tables.abs_use, raw.header.abs_use, "{name}");
+        let vertices: Vec<[f32; 3]> = (0..raw.vertex_count()).map(|i| raw.vertex(i)).collect();
+        assert!(
+            tables
+                .vertices
+                .iter()
+                .flatten()
+                .map(|v| v.to_bits())
+                .eq(vertices.iter().flatten().map(|v| v.to_bits())),
+            "{name} vertices"
+        );
+        let faces: Vec<[u32; 3]> = (0..raw.face_count()).map(|i| raw.face(i)).collect();
+        assert_eq!(tables.faces, faces, "{name} face order");
+        let materials: Vec<u32> = (0..raw.face_count()).map(|i| raw.material(i)).collect();
+        assert_eq!(tables.materials, materials, "{name} materials");
+        let adjacency: Vec<[i32; 3]> = (0..raw.span(Table::Adjacency).count)
+            .map(|i| raw.adjacency(i))
+            .collect();
+        assert_eq!(tables.adjacency, adjacency, "{name} adjacency");
+        let edges: Vec<(u32, i32)> = (0..raw.span(Table::Edges).count)
+            .map(|i| raw.edge(i))
+            .collect();
+        assert_eq!(tables.edges, edges, "{name} edges");
+        let perimeters: Vec<u32> = (0..raw.span(Table::Perimeters).count)
+            .map(|i| raw.perimeter(i))
+            .collect();
+        assert_eq!(tables.perimeters, perimeters, "{name} perimeters");
+        assert_eq!(
+            tables.aabb.len(),
+            raw.span(Table::Aabb).count,
+            "{name} aabb count"
+        );
+        if family == "bioware-original" {
+            // BioWare's normals are the exact f32 formula; kit/K1CP exporters differ slightly.
+            for i in 0..raw.face_count() {
+                let stored = raw.normal(i);
+                for k in 0..3 {
+                    assert!(
+                        (tables.normals[i][k] - stored[k]).abs() < 1e-6,
+                        "{name} normal {i}"
+                    );
+                }
+            }
+        }
+        // The rebuilt file validates clean (errors and warnings).
+        let out = walkmesh_bwm::serialize(&tables).unwrap();
+        let findings = validate_bwm(
+            Input {
+                bytes: &out,
+                path: None,
+            },
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(findings.is_empty(), "{name}: {findings:#?}");
+        checked += 1;
+        *by_family.entry(family.clone()).or_default() += 1;
+    }
+    eprintln!("rebuild conformance: {checked} files {by_family:?}");
+    assert_eq!(checked, 101);
+}
+
+/// Every genuine file validates without errors as stored.
+#[test]
+fn genuine_files_validate_without_errors() {
+    let Some(files) = corpus() else { return };
+    for (path, family) in &files {
+        if !GENUINE.contains(&family.as_str()) {
+            continue;
+        }
+        let bytes = std::fs::read(path).unwrap();
+        let findings = validate_bwm(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+        )
+        .unwrap();
+        let errors: Vec<_> = findings
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+    }
+}
+
+#[test]
+fn format_registers_every_role() {
+    use walkmesh_core::Format;
+    let format = BwmFormat;
+    assert!(format.reader().is_some() && format.writer().is_some());
+    assert!(format.validator().is_some() && format.dumper().is_some());
+}
+
+/// Writes every corpus file rebuilt (and the hand-made square) with JSON sidecars for the
+/// peer check `.ci/peers/bwm.sh` (PyKotor and bioware-kaitai-formats read them).
+#[test]
+fn peer_files_are_written_with_sidecars() {
+    let Some(files) = corpus() else { return };
+    let dir = kotor_dir().unwrap();
+    let mut written = 0;
+    for (path, _) in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let mut diag = Diagnostics::new();
+        let mesh = read_bwm(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .unwrap();
+        let options = WriteOptions {
+            rebuild: true,
+            ..WriteOptions::default()
+        };
+        let out = write_bwm(&mesh, &options, &mut diag).unwrap().main;
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace(['/', '\\'], "__");
+        let name = name.replace(".bwm", ".wok");
+        let peer = common::write_peer_file(&name, &out, 1_000_000);
+        assert!(common::sidecar_is_json(&peer));
+        written += 1;
+    }
+    eprintln!("{written} peer files in {}", common::peer_dir().display());
+    assert_eq!(written, 105);
+}
