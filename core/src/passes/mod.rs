@@ -4,6 +4,7 @@
 pub mod adjacency;
 pub mod boundary;
 pub mod components;
+pub mod paths;
 pub mod planes;
 pub mod prepare;
 pub mod reorder;
@@ -13,6 +14,7 @@ pub mod weld;
 pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
 pub use boundary::{BoundaryLoop, boundary_loops};
 pub use components::{Components, connected_components};
+pub use paths::{dijkstra, next_hop_rows, next_hops, parallel_chunks, shortest_costs};
 pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_normal};
 pub use prepare::prepare;
 pub use reorder::walkable_first;

@@ -2,10 +2,8 @@
 //! planes, tile assignment, per-tile next-hop tables, islands and island paths — computed the
 //! way the official toolset's files show it (research note §2.2–§2.5, §5.3).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use walkmesh_core::WriteError;
+use walkmesh_core::passes::paths::{next_hop_rows, next_hops, parallel_chunks};
 
 use crate::aswm::{Aswm, Edge, Island, IslandPath, NO_NODE, NONE16, NONE32, Tile, Triangle, flags};
 
@@ -277,161 +275,6 @@ pub fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
     let dx = a[0] - b[0];
     let dy = a[1] - b[1];
     (dx * dx + dy * dy).sqrt()
-}
-
-/// Heap key: the f32 cost's bits (monotone for costs ≥ 0) above the node index, so that
-/// the min-heap pops by cost, then by node index, with integer comparisons only.
-fn heap_key(cost: f32, node: usize) -> Reverse<u64> {
-    Reverse((u64::from(cost.to_bits()) << 32) | node as u64)
-}
-
-/// Dijkstra from `source` over `adjacency`: for every node its cost and its parent in the
-/// shortest-path tree (`usize::MAX` for the source and unreachable nodes). Costs accumulate
-/// in f32 (what reproduces the toolset's tie-breaking); nodes are settled by (cost, index);
-/// a parent changes only on a strictly smaller cost. Negative or NaN weights (possible in
-/// a hostile file's island distances) are skipped, so the search always terminates.
-fn dijkstra(
-    adjacency: &[Vec<(usize, f32)>],
-    source: usize,
-    cost: &mut Vec<f32>,
-    parent: &mut Vec<usize>,
-    heap: &mut BinaryHeap<Reverse<u64>>,
-) {
-    let n = adjacency.len();
-    cost.clear();
-    cost.resize(n, f32::INFINITY);
-    parent.clear();
-    parent.resize(n, usize::MAX);
-    heap.clear();
-    if let Some(c) = cost.get_mut(source) {
-        *c = 0.0;
-    }
-    heap.push(heap_key(0.0, source));
-    while let Some(Reverse(key)) = heap.pop() {
-        let c = f32::from_bits((key >> 32) as u32);
-        let node = (key & 0xFFFF_FFFF) as usize;
-        if cost.get(node).is_some_and(|&best| c > best) {
-            continue;
-        }
-        for &(next, w) in adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]) {
-            if w.is_nan() || w < 0.0 {
-                continue;
-            }
-            let candidate = c + w;
-            if let Some(slot) = cost.get_mut(next)
-                && candidate < *slot
-            {
-                *slot = candidate;
-                if let Some(p) = parent.get_mut(next) {
-                    *p = node;
-                }
-                heap.push(heap_key(candidate, next));
-            }
-        }
-    }
-}
-
-/// Runs `work` on `0..count` split into contiguous chunks on a few threads (only when
-/// `weight` — a rough operation count — makes it worth it) and concatenates the results in
-/// order, so the output does not depend on the thread count.
-fn parallel_chunks<T: Send>(
-    count: usize,
-    weight: usize,
-    work: &(dyn Fn(std::ops::Range<usize>) -> Vec<T> + Sync),
-) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(count);
-    if threads <= 1 || weight < 200_000 {
-        return work(0..count);
-    }
-    let per = count.div_ceil(threads);
-    let results: Vec<Option<Vec<T>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| {
-                let range = (k * per).min(count)..((k + 1) * per).min(count);
-                (range.clone(), scope.spawn(move || work(range)))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(_, handle)| handle.join().ok())
-            .collect()
-    });
-    let mut out = Vec::new();
-    for (k, part) in results.into_iter().enumerate() {
-        match part {
-            Some(part) => out.extend(part),
-            // A worker that failed is redone here.
-            None => out.extend(work((k * per).min(count)..((k + 1) * per).min(count))),
-        }
-    }
-    out
-}
-
-/// All-pairs next hops on a small graph: `hops[s·n + t]` = the node after `s` on a shortest
-/// path to `t`, `usize::MAX` for none (and on the diagonal).
-pub fn next_hops(adjacency: &[Vec<(usize, f32)>]) -> Vec<usize> {
-    let n = adjacency.len();
-    let edges: usize = adjacency.iter().map(Vec::len).sum();
-    parallel_chunks(n, n.saturating_mul(edges), &|roots| {
-        hop_rows(adjacency, roots)
-    })
-}
-
-/// Rows `roots` of [`next_hops`].
-fn hop_rows(adjacency: &[Vec<(usize, f32)>], roots: std::ops::Range<usize>) -> Vec<usize> {
-    let n = adjacency.len();
-    let first_root = roots.start;
-    let mut hops = vec![usize::MAX; n * roots.len()];
-    let (mut cost, mut parent, mut heap) = (Vec::new(), Vec::new(), BinaryHeap::new());
-    let mut first = vec![usize::MAX; n];
-    let mut chain = Vec::new();
-    for root in roots {
-        dijkstra(adjacency, root, &mut cost, &mut parent, &mut heap);
-        {
-            // Tree rooted at the source: the first hop of t is the ancestor of t whose parent
-            // is the root. Resolved by walking up the parent pointers with memoisation (not by
-            // cost order: zero-length steps between duplicated triangles tie in cost).
-            first.clear();
-            first.resize(n, usize::MAX);
-            for t in 0..n {
-                if t == root || cost.get(t).is_none_or(|c| !c.is_finite()) {
-                    continue;
-                }
-                chain.clear();
-                let mut cur = t;
-                let mut hop = usize::MAX;
-                for _ in 0..=n {
-                    if let Some(&known) = first.get(cur)
-                        && known != usize::MAX
-                    {
-                        hop = known;
-                        break;
-                    }
-                    chain.push(cur);
-                    match parent.get(cur).copied() {
-                        Some(p) if p == root => {
-                            hop = cur;
-                            break;
-                        }
-                        Some(p) if p != usize::MAX => cur = p,
-                        _ => break,
-                    }
-                }
-                for &c in &chain {
-                    if let Some(slot) = first.get_mut(c) {
-                        *slot = hop;
-                    }
-                }
-                if let Some(slot) = hops.get_mut((root - first_root) * n + t) {
-                    *slot = hop;
-                }
-            }
-        }
-    }
-    hops
 }
 
 /// A triangle whose centre lies exactly on an inner tile boundary (a vertical sliver of wall
@@ -726,7 +569,7 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
             })
             .collect();
         Some(
-            hop_rows(&adjacency, 0..adjacency.len())
+            next_hop_rows(&adjacency, 0..adjacency.len())
                 .iter()
                 .map(|&h| if h == usize::MAX { NO_NODE } else { h as u8 })
                 .collect(),
@@ -951,23 +794,6 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
     })
 }
 
-/// All-pairs shortest path costs (f32 sums, widened), `f64::INFINITY` when unreachable, 0 on
-/// the diagonal.
-pub fn shortest_costs(adjacency: &[Vec<(usize, f32)>]) -> Vec<f64> {
-    let n = adjacency.len();
-    let mut all = vec![f64::INFINITY; n * n];
-    let (mut cost, mut parent, mut heap) = (Vec::new(), Vec::new(), BinaryHeap::new());
-    for s in 0..n {
-        dijkstra(adjacency, s, &mut cost, &mut parent, &mut heap);
-        if let Some(row) = all.get_mut(s * n..(s + 1) * n) {
-            for (slot, &c) in row.iter_mut().zip(&cost) {
-                *slot = f64::from(c);
-            }
-        }
-    }
-    all
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -1031,25 +857,6 @@ mod tests {
         assert_eq!(edges[0].triangles, [0, NONE32]);
         assert_eq!(edges[1].triangles, [1, 2]);
         assert!(neighbours[1].contains(&2) && neighbours[2].contains(&1));
-    }
-
-    #[test]
-    fn next_hops_follow_shortest_centre_distances() {
-        // 0 - 1 - 2 in a line (1 m steps) plus a 3 m shortcut 0 - 2 that is longer than 2 m.
-        let adjacency = vec![
-            vec![(1, 1.0), (2, 3.0)],
-            vec![(0, 1.0), (2, 1.0)],
-            vec![(1, 1.0), (0, 3.0)],
-        ];
-        let hops = next_hops(&adjacency);
-        let none = usize::MAX;
-        assert_eq!(hops, vec![none, 1, 1, 0, none, 2, 1, 1, none]);
-        // Unreachable node 3.
-        let mut adjacency = adjacency;
-        adjacency.push(Vec::new());
-        let hops = next_hops(&adjacency);
-        assert_eq!(hops[3], none);
-        assert_eq!(hops[3 * 4], none);
     }
 
     /// A strip of `n` unit squares along x, each two triangles, written clockwise.

@@ -644,7 +644,7 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
             list
         })
         .collect();
-    let best = bake::shortest_costs(&adjacency);
+    let best = walkmesh_core::passes::shortest_costs(&adjacency);
     let entry = |s: usize, t: usize| tile.nodes.get(s * n + t).copied().unwrap_or(NO_NODE);
     for t in 0..n {
         // Cost along the stored next hops towards t, memoised; cycles detected.
@@ -918,7 +918,7 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
                 .collect()
         })
         .collect();
-    let best = bake::shortest_costs(&graph);
+    let best = walkmesh_core::passes::shortest_costs(&graph);
     for s in 0..ni {
         for t in 0..ni {
             let Some(p) = a.island_paths.get(s * ni + t) else {
