@@ -1,6 +1,7 @@
 //! Format-neutral geometry passes. Each is linear or n·log n in the mesh size and works on a
 //! mesh that satisfies [`crate::NavMesh::check`].
 
+pub mod aabb;
 pub mod adjacency;
 pub mod boundary;
 pub mod components;
@@ -11,6 +12,7 @@ pub mod reorder;
 pub mod triangulate;
 pub mod weld;
 
+pub use aabb::{AabbNode, balanced_aabb_tree, polygon_boxes, polygons_at_xy};
 pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
 pub use boundary::{BoundaryLoop, boundary_loops};
 pub use components::{Components, connected_components};

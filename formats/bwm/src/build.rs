@@ -4,11 +4,12 @@
 
 use walkmesh_core::passes::adjacency::{DEGENERATE, NO_NEIGHBOUR, NON_MANIFOLD};
 use walkmesh_core::passes::{
-    Adjacency, boundary_loops, edge_adjacency, plane_distance, triangle_normal,
+    Adjacency, balanced_aabb_tree, boundary_loops, edge_adjacency, plane_distance, polygon_boxes,
+    triangle_normal,
 };
 use walkmesh_core::{EdgeRef, NavMesh};
 
-use crate::layout::{AABB_UNKNOWN, AabbNode, NONE};
+use crate::layout::{AABB_UNKNOWN, AabbNode};
 
 /// Padding added on every side of a leaf box. BioWare's and K1CP's files pad leaves by about
 /// 0.01 so that flat (e.g. horizontal) faces never get a zero-thickness box.
@@ -89,123 +90,37 @@ pub fn edges_and_perimeters(
 /// +Y 2, +Z 4 when the second child lies on the positive side along the split axis, −X 8,
 /// −Y 16, −Z 32 when the first does. Iterative, O(n log n) (selection, not sorting, per level).
 pub fn aabb_tree(mesh: &NavMesh) -> Vec<AabbNode> {
-    let face_count = mesh.polygons.len();
-    if face_count == 0 {
-        return Vec::new();
-    }
-    let mut boxes = Vec::with_capacity(face_count);
-    // (centroid, face): selected in place, contiguous, so each level is one linear pass.
-    let mut items: Vec<([f32; 3], u32)> = Vec::with_capacity(face_count);
-    for (face, vertices) in mesh.polygons.iter().enumerate() {
-        let [a, b, c] = corners(mesh, vertices);
-        let mut min = a;
-        let mut max = a;
-        for p in [b, c] {
-            for k in 0..3 {
-                min[k] = min[k].min(p[k]);
-                max[k] = max[k].max(p[k]);
-            }
-        }
-        boxes.push((min, max));
-        let centroid =
-            [0, 1, 2].map(|k| ((f64::from(a[k]) + f64::from(b[k]) + f64::from(c[k])) / 3.0) as f32);
-        items.push((centroid, face as u32));
-    }
-
-    let node_count = 2 * face_count - 1;
-    let empty = AabbNode {
-        min: [0.0; 3],
-        max: [0.0; 3],
-        face: -1,
-        unknown: AABB_UNKNOWN,
-        plane: 0,
-        first: NONE,
-        second: NONE,
-    };
-    let mut nodes = vec![empty; node_count];
-    let mut axes = vec![0u8; node_count];
-    // (node index, start, end) of ranges of `items` still to place.
-    let mut stack = vec![(0usize, 0usize, face_count)];
-    while let Some((node, start, end)) = stack.pop() {
-        let Some(range) = items.get_mut(start..end) else {
-            continue;
-        };
-        if let [(_, face)] = range {
-            let (min, max) = boxes
-                .get(*face as usize)
-                .copied()
-                .unwrap_or(([0.0; 3], [0.0; 3]));
-            if let Some(slot) = nodes.get_mut(node) {
-                slot.min = min.map(|v| v - LEAF_PADDING);
-                slot.max = max.map(|v| v + LEAF_PADDING);
-                slot.face = *face as i32;
-            }
-            continue;
-        }
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for (c, _) in range.iter() {
-            for k in 0..3 {
-                // Plain comparisons (NaN never wins) compile to branch-free min/max; this loop
-                // is the builder's hot spot.
-                if c[k] < lo[k] {
-                    lo[k] = c[k];
+    let (boxes, centroids) = polygon_boxes(mesh);
+    let tree = balanced_aabb_tree(&boxes, &centroids, LEAF_PADDING);
+    tree.iter()
+        .map(|node| {
+            let plane = match (
+                node.item,
+                tree.get(node.first as usize),
+                tree.get(node.second as usize),
+            ) {
+                (None, Some(a), Some(b)) => {
+                    let axis = usize::from(node.split_axis).min(2);
+                    let centre = |n: &walkmesh_core::passes::AabbNode| {
+                        f64::from(n.min[axis]) + f64::from(n.max[axis])
+                    };
+                    if centre(b) >= centre(a) {
+                        1u32 << axis
+                    } else {
+                        8u32 << axis
+                    }
                 }
-                if c[k] > hi[k] {
-                    hi[k] = c[k];
-                }
+                _ => 0,
+            };
+            AabbNode {
+                min: node.min,
+                max: node.max,
+                face: node.item.map_or(-1, |item| item as i32),
+                unknown: AABB_UNKNOWN,
+                plane,
+                first: node.first,
+                second: node.second,
             }
-        }
-        let spread = [0, 1, 2].map(|k| hi[k] - lo[k]);
-        let mut axis = 0;
-        for k in 1..3 {
-            // `>`: ties keep the lower axis; NaN spreads are never chosen over a number.
-            if spread[k] > spread[axis] || spread[axis].is_nan() {
-                axis = k;
-            }
-        }
-        let half = range.len() / 2;
-        range.select_nth_unstable_by(half, |a, b| {
-            a.0[axis].total_cmp(&b.0[axis]).then(a.1.cmp(&b.1))
-        });
-        let first = node + 1;
-        let second = node + 2 * half;
-        if let Some(slot) = nodes.get_mut(node) {
-            slot.first = first as u32;
-            slot.second = second as u32;
-        }
-        if let Some(slot) = axes.get_mut(node) {
-            *slot = axis as u8;
-        }
-        stack.push((second, start + half, end));
-        stack.push((first, start, start + half));
-    }
-    // Children come after their parent in pre-order: one backward pass fills inner boxes.
-    for node in (0..node_count).rev() {
-        let Some(&current) = nodes.get(node) else {
-            continue;
-        };
-        if current.face >= 0 {
-            continue;
-        }
-        let (Some(&a), Some(&b)) = (
-            nodes.get(current.first as usize),
-            nodes.get(current.second as usize),
-        ) else {
-            continue;
-        };
-        let axis = usize::from(axes.get(node).copied().unwrap_or(0)).min(2);
-        let centre = |n: &AabbNode| f64::from(n.min[axis]) + f64::from(n.max[axis]);
-        let plane = if centre(&b) >= centre(&a) {
-            1u32 << axis
-        } else {
-            8u32 << axis
-        };
-        if let Some(slot) = nodes.get_mut(node) {
-            slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
-            slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
-            slot.plane = plane;
-        }
-    }
-    nodes
+        })
+        .collect()
 }

@@ -1,0 +1,353 @@
+//! Balanced bounding-box trees over polygons, and point location with them.
+//!
+//! The tree is the one KotOR's area walkmeshes store (any consumer can use it): every inner
+//! node splits its items ⌊n/2⌋ | ⌈n/2⌉ at the median centroid along the axis where the
+//! centroids spread widest (ties keep the lower axis; equal centroids are ordered by item
+//! index, so the result is deterministic); nodes are in pre-order, so an inner node's first
+//! child is the next node and its second child follows the first child's subtree. Built
+//! iteratively with in-place selection: O(n log n), no recursion.
+
+use crate::ir::NavMesh;
+
+/// An axis-aligned box as (min, max).
+pub type Bounds = ([f32; 3], [f32; 3]);
+
+/// "No child" in [`AabbNode::first`]/[`AabbNode::second`].
+pub const NO_CHILD: u32 = u32::MAX;
+
+/// One node of a [`balanced_aabb_tree`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AabbNode {
+    pub min: [f32; 3],
+    pub max: [f32; 3],
+    /// The item of a leaf; `None` on inner nodes.
+    pub item: Option<u32>,
+    /// Children (node indices), [`NO_CHILD`] on leaves.
+    pub first: u32,
+    pub second: u32,
+    /// Axis the inner node split its centroids along (0 = x, 1 = y, 2 = z).
+    pub split_axis: u8,
+}
+
+impl AabbNode {
+    /// True for a leaf.
+    pub fn is_leaf(&self) -> bool {
+        self.item.is_some()
+    }
+}
+
+/// Builds the tree over items with the given bounding boxes and centroids (equal lengths;
+/// extra entries of the longer slice are ignored). Leaf boxes are the item's box grown by
+/// `leaf_padding` on every side; inner boxes are the union of their children. An empty
+/// input gives an empty tree; `n` items give `2n − 1` nodes.
+pub fn balanced_aabb_tree(
+    boxes: &[Bounds],
+    centroids: &[[f32; 3]],
+    leaf_padding: f32,
+) -> Vec<AabbNode> {
+    let count = boxes.len().min(centroids.len());
+    if count == 0 {
+        return Vec::new();
+    }
+    // (centroid, item): selected in place, contiguous, so each level is one linear pass.
+    let mut items: Vec<([f32; 3], u32)> = centroids
+        .iter()
+        .take(count)
+        .enumerate()
+        .map(|(i, c)| (*c, i as u32))
+        .collect();
+    let empty = AabbNode {
+        min: [0.0; 3],
+        max: [0.0; 3],
+        item: None,
+        first: NO_CHILD,
+        second: NO_CHILD,
+        split_axis: 0,
+    };
+    let node_count = 2 * count - 1;
+    let mut nodes = vec![empty; node_count];
+    // (node index, start, end) of ranges of `items` still to place.
+    let mut stack = vec![(0usize, 0usize, count)];
+    while let Some((node, start, end)) = stack.pop() {
+        let Some(range) = items.get_mut(start..end) else {
+            continue;
+        };
+        if let [(_, item)] = range {
+            let (min, max) = boxes
+                .get(*item as usize)
+                .copied()
+                .unwrap_or(([0.0; 3], [0.0; 3]));
+            if let Some(slot) = nodes.get_mut(node) {
+                slot.min = min.map(|v| v - leaf_padding);
+                slot.max = max.map(|v| v + leaf_padding);
+                slot.item = Some(*item);
+            }
+            continue;
+        }
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for (c, _) in range.iter() {
+            for k in 0..3 {
+                // Plain comparisons (NaN never wins) compile to branch-free min/max; this
+                // loop is the builder's hot spot.
+                if c[k] < lo[k] {
+                    lo[k] = c[k];
+                }
+                if c[k] > hi[k] {
+                    hi[k] = c[k];
+                }
+            }
+        }
+        let spread = [0, 1, 2].map(|k| hi[k] - lo[k]);
+        let mut axis = 0;
+        for k in 1..3 {
+            // `>`: ties keep the lower axis; NaN spreads are never chosen over a number.
+            if spread[k] > spread[axis] || spread[axis].is_nan() {
+                axis = k;
+            }
+        }
+        let half = range.len() / 2;
+        range.select_nth_unstable_by(half, |a, b| {
+            a.0[axis].total_cmp(&b.0[axis]).then(a.1.cmp(&b.1))
+        });
+        let first = node + 1;
+        let second = node + 2 * half;
+        if let Some(slot) = nodes.get_mut(node) {
+            slot.first = first as u32;
+            slot.second = second as u32;
+            slot.split_axis = axis as u8;
+        }
+        stack.push((second, start + half, end));
+        stack.push((first, start, start + half));
+    }
+    // Children come after their parent in pre-order: one backward pass fills inner boxes.
+    for node in (0..node_count).rev() {
+        let Some(&current) = nodes.get(node) else {
+            continue;
+        };
+        if current.is_leaf() {
+            continue;
+        }
+        let (Some(&a), Some(&b)) = (
+            nodes.get(current.first as usize),
+            nodes.get(current.second as usize),
+        ) else {
+            continue;
+        };
+        if let Some(slot) = nodes.get_mut(node) {
+            slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
+            slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+        }
+    }
+    nodes
+}
+
+/// Bounding box and centroid of every polygon (centroid = mean of its corners, summed in
+/// `f64`).
+pub fn polygon_boxes(mesh: &NavMesh) -> (Vec<Bounds>, Vec<[f32; 3]>) {
+    let mut boxes = Vec::with_capacity(mesh.polygons.len());
+    let mut centroids = Vec::with_capacity(mesh.polygons.len());
+    for polygon in mesh.polygons.iter() {
+        let first = polygon.first().map_or([0.0; 3], |&v| mesh.vertex(v));
+        let (mut min, mut max) = (first, first);
+        let mut sum = [0f64; 3];
+        for &v in polygon {
+            let p = mesh.vertex(v);
+            for k in 0..3 {
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
+                sum[k] += f64::from(p[k]);
+            }
+        }
+        let n = polygon.len().max(1) as f64;
+        boxes.push((min, max));
+        centroids.push(sum.map(|s| (s / n) as f32));
+    }
+    (boxes, centroids)
+}
+
+/// Point location: the polygons whose projection on the XY plane contains `point` (edges
+/// included), found by descending `tree` (built over `mesh`'s polygons) through the boxes
+/// whose XY extent holds the point. Ascending polygon order. The walk is iterative and visits
+/// each node at most once, so a malformed tree cannot loop.
+pub fn polygons_at_xy(mesh: &NavMesh, tree: &[AabbNode], point: [f32; 2]) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut visited = vec![false; tree.len()];
+    let mut stack = if tree.is_empty() {
+        Vec::new()
+    } else {
+        vec![0u32]
+    };
+    while let Some(index) = stack.pop() {
+        let Some(node) = tree.get(index as usize) else {
+            continue;
+        };
+        match visited.get_mut(index as usize) {
+            Some(seen) if !*seen => *seen = true,
+            _ => continue,
+        }
+        if point[0] < node.min[0]
+            || point[0] > node.max[0]
+            || point[1] < node.min[1]
+            || point[1] > node.max[1]
+        {
+            continue;
+        }
+        match node.item {
+            Some(item) if polygon_contains_xy(mesh, item as usize, point) => found.push(item),
+            Some(_) => {}
+            None => {
+                stack.push(node.second);
+                stack.push(node.first);
+            }
+        }
+    }
+    found.sort_unstable();
+    found
+}
+
+/// True when the XY projection of polygon `polygon` (any winding, convex or not) contains
+/// `point`, boundary included: crossing-number test plus an on-edge check.
+pub fn polygon_contains_xy(mesh: &NavMesh, polygon: usize, point: [f32; 2]) -> bool {
+    let corners = mesh.polygons.get(polygon);
+    let (px, py) = (f64::from(point[0]), f64::from(point[1]));
+    let mut inside = false;
+    for (i, &a) in corners.iter().enumerate() {
+        let b = corners.get((i + 1) % corners.len()).copied().unwrap_or(a);
+        let (a, b) = (mesh.vertex(a), mesh.vertex(b));
+        let (ax, ay, bx, by) = (
+            f64::from(a[0]),
+            f64::from(a[1]),
+            f64::from(b[0]),
+            f64::from(b[1]),
+        );
+        let cross = (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+        let within = px >= ax.min(bx) && px <= ax.max(bx) && py >= ay.min(by) && py <= ay.max(by);
+        if cross == 0.0 && within {
+            return true;
+        }
+        if (ay > py) != (by > py) && px < ax + (py - ay) * (bx - ax) / (by - ay) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::ir::Surface;
+    use crate::material::Material;
+
+    fn strip(n: u32) -> NavMesh {
+        // n unit squares along x, two triangles each.
+        let mut mesh = NavMesh::default();
+        for i in 0..=n {
+            mesh.vertices.push([i as f32, 0.0, 0.0]);
+            mesh.vertices.push([i as f32, 1.0, 0.0]);
+        }
+        let s = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        for i in 0..n {
+            let (a, b, c, d) = (2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1);
+            mesh.push_polygon(&[a, b, c], s);
+            mesh.push_polygon(&[a, c, d], s);
+        }
+        mesh
+    }
+
+    #[test]
+    fn hand_built_tree_of_three_items() {
+        // Centroids along x at 0, 2, 1: the x spread wins; the median (by x) is item 2 (x=1),
+        // so the first child holds item 0 alone and the second holds items 2 and 1.
+        let boxes = [
+            ([0.0, 0.0, 0.0], [0.5, 1.0, 0.0]),
+            ([2.0, 0.0, 0.0], [2.5, 1.0, 0.0]),
+            ([1.0, 0.0, 0.0], [1.5, 1.0, 0.0]),
+        ];
+        let centroids = [[0.25, 0.5, 0.0], [2.25, 0.5, 0.0], [1.25, 0.5, 0.0]];
+        let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
+        assert_eq!(tree.len(), 5);
+        assert_eq!(
+            (tree[0].first, tree[0].second, tree[0].split_axis),
+            (1, 2, 0)
+        );
+        assert_eq!(tree[1].item, Some(0));
+        assert_eq!((tree[2].first, tree[2].second), (3, 4));
+        assert_eq!(tree[3].item, Some(2));
+        assert_eq!(tree[4].item, Some(1));
+        assert_eq!(tree[0].min, [0.0, 0.0, 0.0]);
+        assert_eq!(tree[0].max, [2.5, 1.0, 0.0]);
+        assert_eq!(tree[2].min, [1.0, 0.0, 0.0]);
+        let padded = balanced_aabb_tree(&boxes, &centroids, 0.01);
+        assert_eq!(padded[1].min, [-0.01, -0.01, -0.01]);
+    }
+
+    #[test]
+    fn balanced_pre_order_covering_every_item_once() {
+        let mesh = strip(37);
+        let (boxes, centroids) = polygon_boxes(&mesh);
+        let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
+        assert_eq!(tree.len(), 2 * 74 - 1);
+        let mut seen = vec![0; 74];
+        // Count the items below each node to check the ⌊n/2⌋ | ⌈n/2⌉ split.
+        let mut below = vec![0usize; tree.len()];
+        for (i, node) in tree.iter().enumerate().rev() {
+            match node.item {
+                Some(item) => {
+                    seen[item as usize] += 1;
+                    below[i] = 1;
+                }
+                None => {
+                    assert_eq!(node.first as usize, i + 1);
+                    let (a, b) = (below[node.first as usize], below[node.second as usize]);
+                    assert_eq!(a, (a + b) / 2);
+                    below[i] = a + b;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1));
+        assert!(balanced_aabb_tree(&[], &[], 0.0).is_empty());
+    }
+
+    #[test]
+    fn point_location_agrees_with_brute_force() {
+        let mesh = strip(20);
+        let (boxes, centroids) = polygon_boxes(&mesh);
+        let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
+        let mut state = 0x1234_5678u64;
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let x = (state % 2300) as f32 / 100.0 - 1.0;
+            let y = ((state >> 20) % 160) as f32 / 100.0 - 0.3;
+            let brute: Vec<u32> = (0..mesh.polygons.len() as u32)
+                .filter(|&p| polygon_contains_xy(&mesh, p as usize, [x, y]))
+                .collect();
+            assert_eq!(polygons_at_xy(&mesh, &tree, [x, y]), brute, "({x}, {y})");
+        }
+        // Inside square 3's lower triangle, on the shared diagonal, outside.
+        assert_eq!(polygons_at_xy(&mesh, &tree, [3.75, 0.25]), vec![6]);
+        assert_eq!(polygons_at_xy(&mesh, &tree, [3.5, 0.5]), vec![6, 7]);
+        assert!(polygons_at_xy(&mesh, &tree, [25.0, 0.5]).is_empty());
+    }
+
+    #[test]
+    fn malformed_tree_does_not_loop() {
+        let mesh = strip(1);
+        let cyclic = vec![AabbNode {
+            min: [-9.0; 3],
+            max: [9.0; 3],
+            item: None,
+            first: 0,
+            second: 0,
+            split_axis: 0,
+        }];
+        assert!(polygons_at_xy(&mesh, &cyclic, [0.5, 0.5]).is_empty());
+    }
+}
