@@ -356,7 +356,10 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
         );
     }
 
-    // Point queries: 10,000 points, half on region floors.
+    // Point queries: 10,000 points, half on region floors. Each is answered three ways: our
+    // reader's `regions_at` (the engine's octree descent), an independent decoder's octree
+    // walk written here, and brute force over every region.
+    let parsed = walkmesh_prime::PathFile::parse(&out.main).unwrap();
     let mut rng = Rng(0x5EED ^ bytes.len() as u64);
     let unit = |rng: &mut Rng| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
@@ -392,6 +395,7 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
             .filter(|&r| inside(&file.regions[r as usize], p))
             .collect();
         assert_eq!(fast, slow, "{name}: point {p:?}");
+        assert_eq!(parsed.regions_at(p), slow, "{name}: regions_at {p:?}");
         if !slow.is_empty() {
             tally.points_with_hits += 1;
         }
