@@ -24,7 +24,10 @@
 //!    until nothing changes): each region, in order, glues neighbouring regions with larger
 //!    seeds. After a glue the new outline edges and the edges at both glued corners are
 //!    queued again. Each glue costs O(size of the joining outline).
-//!    `params["prime:merge"] = "off"` makes one region per polygon.
+//!    Regions read from a PATH file are authored data: a mesh that came from PATH (it carries
+//!    the `path:version` extra, which glTF keeps too) is cooked one region per polygon, so
+//!    `--rebuild` and PATH → glTF → PATH keep its regions and recompute only the derived
+//!    tables. `params["prime:merge"]` = `on`/`off` overrides either default.
 //! 4. **Records.** Nodes clockwise from above (the IR loop reversed, starting at the loop's
 //!    first corner), node normal `normalize((next − this) × +Z)`, links for edges whose other
 //!    side is in another region, width = XY edge length, `1 / width`, region normal = unit
@@ -270,7 +273,8 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
         .get("prime:merge")
         .map(|s| s.to_ascii_lowercase())
     {
-        None => true,
+        // Regions that came from a PATH file are kept as they are (see the module comment).
+        None => !mesh.extras.contains_key(EXTRA_VERSION),
         Some(s) if matches!(s.as_str(), "on" | "true" | "1" | "yes") => true,
         Some(s) if matches!(s.as_str(), "off" | "false" | "0" | "no") => false,
         Some(s) => {

@@ -156,6 +156,22 @@ fn fixture_preserves_byte_for_byte_and_rebuilds_identically() {
             bytes.len()
         );
     }
+    // Without parameters too: regions read from a PATH file are authored and kept.
+    let default_rebuild = writer
+        .write(
+            &mesh,
+            &WriteOptions {
+                rebuild: true,
+                ..WriteOptions::default()
+            },
+            &mut diag,
+        )
+        .unwrap();
+    assert_eq!(default_rebuild.main, bytes);
+    // Asking for the merge glues the fixture's coplanar regions: fewer, larger regions.
+    options.params.insert("prime:merge".into(), "on".into());
+    let merged = writer.write(&mesh, &options, &mut diag).unwrap();
+    assert!(merged.main.len() < bytes.len());
     // After an edit the provenance is stale and the writer cooks.
     let mut edited = mesh.clone();
     edited.vertices[0][2] = 0.5;
