@@ -1,0 +1,117 @@
+#![cfg(all(
+    feature = "obj",
+    feature = "bwm",
+    feature = "nwn2",
+    feature = "prime",
+    feature = "gltf"
+))]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Every entry point a user reaches — detection, reading, `info`'s passes, the format
+//! validator, the generic mesh checks and the field dump — on mutated copies of every file we
+//! have: no panic, ever. (Each format crate also checks its reader's error positions.)
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use walkmesh_core::testing::files_with_extensions;
+use walkmesh_core::{Diagnostics, Input, ReadOptions, summary, validate};
+use walkmesh_tests::{Rng, fixtures_dir, shared_corpora};
+
+const EXTENSIONS: &[&str] = &[
+    "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb",
+];
+
+/// Runs every entry point; returns whether the mutated file still read.
+fn exercise(registry: &walkmesh_core::Registry, name: &Path, bytes: &[u8], dump: bool) -> bool {
+    let Ok(format) = registry.detect(name, bytes, bytes.len() as u64) else {
+        return false;
+    };
+    let input = Input { bytes, path: None };
+    let options = ReadOptions {
+        max_decompressed: 64 * 1024 * 1024,
+        ..ReadOptions::default()
+    };
+    if let Some(validator) = format.validator() {
+        let _ = validator.validate(input, &options);
+    }
+    if dump && let Some(dumper) = format.dumper() {
+        let _ = dumper.dump(input, &options);
+    }
+    if let Some(reader) = format.reader() {
+        let mut diag = Diagnostics::new();
+        if let Ok(mesh) = reader.read(input, &options, &mut diag) {
+            mesh.check().unwrap();
+            let _ = summary::summarize(&mesh, format.id());
+            let _ = validate::mesh_findings(&mesh);
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn mutated_files_never_panic_anywhere() {
+    let registry = walkmesh_formats::default_registry();
+    let mut files = files_with_extensions(&fixtures_dir(), EXTENSIONS);
+    if let Some(shared) = shared_corpora() {
+        files.extend(files_with_extensions(&shared, EXTENSIONS));
+    }
+    // Unmutated, every file reads: the harness itself works.
+    for path in &files {
+        let original = std::fs::read(path).unwrap();
+        assert!(
+            exercise(&registry, path, &original, false),
+            "{} does not read",
+            path.display()
+        );
+    }
+    let mut rng = Rng(0xdead_beef_cafe_f00d);
+    let (mut runs, mut still_read) = (0usize, 0usize);
+    for path in &files {
+        let original = std::fs::read(path).unwrap();
+        // Dumps of the large files are slow to build; they get fewer rounds.
+        let rounds = if original.len() > 200_000 { 6 } else { 40 };
+        for round in 0..rounds {
+            let mut bytes = original.clone();
+            match round % 4 {
+                0 => bytes.truncate(rng.below(bytes.len())),
+                1 => {
+                    for _ in 0..1 + rng.below(16) {
+                        let at = rng.below(bytes.len());
+                        if let Some(byte) = bytes.get_mut(at) {
+                            *byte ^= 1 << rng.below(8);
+                        }
+                    }
+                }
+                2 => {
+                    // A plausible-looking count: an aligned word set to a large value.
+                    let at = rng.below(bytes.len() / 4) * 4;
+                    if let Some(word) = bytes.get_mut(at..at + 4) {
+                        word.copy_from_slice(
+                            &(0x7fff_0000u32 | rng.below(0xffff) as u32).to_le_bytes(),
+                        );
+                    }
+                }
+                _ => {
+                    let at = rng.below(bytes.len());
+                    let end = (at + 1 + rng.below(64)).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+            }
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                exercise(&registry, path, &bytes, original.len() < 2_000_000)
+            }));
+            match result {
+                Ok(read) => still_read += usize::from(read),
+                Err(_) => panic!("panic on a mutation (round {round}) of {}", path.display()),
+            }
+            runs += 1;
+        }
+    }
+    // Both outcomes must be common, or the mutations exercise nothing.
+    println!("{runs} mutated files, {still_read} still read");
+    assert!(
+        runs > 1000 && still_read > runs / 10 && still_read < runs * 9 / 10,
+        "{runs} runs, {still_read} read"
+    );
+}
