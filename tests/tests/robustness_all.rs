@@ -5,7 +5,7 @@
     feature = "prime",
     feature = "gltf"
 ))]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Every entry point a user reaches — detection, reading, `info`'s passes, the format
 //! validator, the generic mesh checks and the field dump — on mutated copies of every file we
 //! have: no panic, ever. (Each format crate also checks its reader's error positions.)
