@@ -147,6 +147,10 @@ struct ReadArgs {
     /// glTF: index of the scene to read (default: the file's default scene).
     #[arg(long, value_name = "INDEX")]
     scene: Option<u32>,
+    /// Ceiling, in MiB, for data a file makes us unpack or generate (NWN2 zlib packets, glTF
+    /// geometry); larger claims are refused before anything is allocated.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    max_decompressed: u64,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -311,6 +315,7 @@ fn read_options(read: &ReadArgs) -> Result<ReadOptions, Failure> {
         },
         materials: load_profile(read.materials.as_deref())?,
         default_material: read.default_material.clone(),
+        max_decompressed: read.max_decompressed.saturating_mul(1024 * 1024),
         ..ReadOptions::default()
     };
     if let Some(scene) = read.scene {

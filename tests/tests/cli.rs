@@ -226,3 +226,25 @@ fn materials_option_loads_a_profile_and_reports_bad_ones() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("mine.ron"));
 }
+
+#[cfg(feature = "nwn2")]
+#[test]
+fn max_decompressed_refuses_larger_packets() {
+    let Some(shared) = walkmesh_tests::shared_corpora() else {
+        return;
+    };
+    let files = walkmesh_core::testing::files_with_extensions(&shared.join("nwn2"), &["trx"]);
+    let Some(dungeon) = files.iter().find(|p| p.ends_with("dm_dungeon.trx")) else {
+        eprintln!("notice: dm_dungeon.trx not in the corpus; skipping");
+        return;
+    };
+    // Its walkmesh packet inflates to 4.96 MB: fine by default, refused under a 1 MiB ceiling.
+    assert_eq!(walkmesh(os(&[&"info", dungeon])).code, 0);
+    let capped = walkmesh(os(&[&"info", dungeon, &"--max-decompressed", &"1"]));
+    assert_eq!(capped.code, 2, "{}", capped.stderr);
+    assert!(
+        capped.stderr.contains("dm_dungeon.trx"),
+        "{}",
+        capped.stderr
+    );
+}
