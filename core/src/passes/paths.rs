@@ -63,37 +63,68 @@ pub fn dijkstra(
 /// Runs `work` on `0..count` split into contiguous chunks on a few threads (only when
 /// `weight` — a rough operation count — makes it worth it) and concatenates the results in
 /// order, so the output does not depend on the thread count.
+///
+/// The chunks are small (several per thread) and handed out to whichever thread is free, so
+/// that uneven items (tiles with 3 and with 120 walkable triangles) do not leave a core idle;
+/// each chunk's result is stored in its own slot, which keeps the order.
 pub fn parallel_chunks<T: Send>(
     count: usize,
     weight: usize,
     work: &(dyn Fn(std::ops::Range<usize>) -> Vec<T> + Sync),
 ) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
-        .min(count);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    parallel_chunks_on(threads, count, weight, work)
+}
+
+/// [`parallel_chunks`] on at most `threads` threads (the calling one included), for callers
+/// that keep a core busy with something else meanwhile.
+pub fn parallel_chunks_on<T: Send>(
+    threads: usize,
+    count: usize,
+    weight: usize,
+    work: &(dyn Fn(std::ops::Range<usize>) -> Vec<T> + Sync),
+) -> Vec<T> {
+    let threads = threads.min(8).min(count);
     if threads <= 1 || weight < 200_000 {
         return work(0..count);
     }
-    let per = count.div_ceil(threads);
-    let results: Vec<Option<Vec<T>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|k| {
-                let range = (k * per).min(count)..((k + 1) * per).min(count);
-                (range.clone(), scope.spawn(move || work(range)))
-            })
-            .collect();
-        handles
+    let chunks = (threads * 16).min(count);
+    let per = count.div_ceil(chunks);
+    let chunks = count.div_ceil(per);
+    let range = |k: usize| (k * per).min(count)..((k + 1) * per).min(count);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let run = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if k >= chunks {
+                return done;
+            }
+            done.push((k, work(range(k))));
+        }
+    };
+    let mut slots: Vec<Option<Vec<T>>> = (0..chunks).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+        // The calling thread works too.
+        let mine = run();
+        for (k, part) in handles
             .into_iter()
-            .map(|(_, handle)| handle.join().ok())
-            .collect()
+            .filter_map(|handle| handle.join().ok())
+            .flatten()
+            .chain(mine)
+        {
+            if let Some(slot) = slots.get_mut(k) {
+                *slot = Some(part);
+            }
+        }
     });
     let mut out = Vec::new();
-    for (k, part) in results.into_iter().enumerate() {
+    for (k, part) in slots.into_iter().enumerate() {
         match part {
             Some(part) => out.extend(part),
-            // A worker that failed is redone here.
-            None => out.extend(work((k * per).min(count)..((k + 1) * per).min(count))),
+            // A chunk whose worker failed is redone here.
+            None => out.extend(work(range(k))),
         }
     }
     out
@@ -110,54 +141,54 @@ pub fn next_hops(adjacency: &[Vec<(usize, f32)>]) -> Vec<usize> {
 }
 
 /// Rows `roots` of [`next_hops`] (`(root − roots.start)·n + t`), computed on this thread.
+///
+/// Same search as [`dijkstra`], but the first hop of every node is carried along: when a
+/// settled node `u` improves `v`, `v`'s first hop becomes `u`'s (or `v` itself when `u` is the
+/// root). `u` is settled, so its first hop is final, and `v` keeps the hop of its final parent
+/// — the ancestor of `v` whose parent is the root, exactly as walking the parent pointers up
+/// would find (cost order alone would not: zero-length steps between duplicated triangles tie).
 pub fn next_hop_rows(adjacency: &[Vec<(usize, f32)>], roots: std::ops::Range<usize>) -> Vec<usize> {
     let n = adjacency.len();
     let first_root = roots.start;
     let mut hops = vec![usize::MAX; n * roots.len()];
-    let (mut cost, mut parent, mut heap) = (Vec::new(), Vec::new(), BinaryHeap::new());
-    let mut first = vec![usize::MAX; n];
-    let mut chain = Vec::new();
+    let mut cost = vec![f32::INFINITY; n];
+    let mut heap = BinaryHeap::new();
     for root in roots {
-        dijkstra(adjacency, root, &mut cost, &mut parent, &mut heap);
-        {
-            // Tree rooted at the source: the first hop of t is the ancestor of t whose parent
-            // is the root. Resolved by walking up the parent pointers with memoisation (not by
-            // cost order: zero-length steps between duplicated triangles tie in cost).
-            first.clear();
-            first.resize(n, usize::MAX);
-            for t in 0..n {
-                if t == root || cost.get(t).is_none_or(|c| !c.is_finite()) {
+        let Some(first) = hops.get_mut((root - first_root) * n..(root - first_root + 1) * n) else {
+            continue;
+        };
+        cost.fill(f32::INFINITY);
+        heap.clear();
+        if let Some(c) = cost.get_mut(root) {
+            *c = 0.0;
+        }
+        heap.push(heap_key(0.0, root));
+        while let Some(Reverse(key)) = heap.pop() {
+            let c = f32::from_bits((key >> 32) as u32);
+            let node = (key & 0xFFFF_FFFF) as usize;
+            if cost.get(node).is_some_and(|&best| c > best) {
+                continue;
+            }
+            let hop_here = first.get(node).copied().unwrap_or(usize::MAX);
+            for &(next, w) in adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]) {
+                if w.is_nan() || w < 0.0 {
                     continue;
                 }
-                chain.clear();
-                let mut cur = t;
-                let mut hop = usize::MAX;
-                for _ in 0..=n {
-                    if let Some(&known) = first.get(cur)
-                        && known != usize::MAX
-                    {
-                        hop = known;
-                        break;
+                let candidate = c + w;
+                if let Some(slot) = cost.get_mut(next)
+                    && candidate < *slot
+                {
+                    *slot = candidate;
+                    if let Some(h) = first.get_mut(next) {
+                        *h = if node == root { next } else { hop_here };
                     }
-                    chain.push(cur);
-                    match parent.get(cur).copied() {
-                        Some(p) if p == root => {
-                            hop = cur;
-                            break;
-                        }
-                        Some(p) if p != usize::MAX => cur = p,
-                        _ => break,
-                    }
-                }
-                for &c in &chain {
-                    if let Some(slot) = first.get_mut(c) {
-                        *slot = hop;
-                    }
-                }
-                if let Some(slot) = hops.get_mut((root - first_root) * n + t) {
-                    *slot = hop;
+                    heap.push(heap_key(candidate, next));
                 }
             }
+        }
+        // The root keeps "none" (it is never improved: costs are ≥ 0).
+        if let Some(h) = first.get_mut(root) {
+            *h = usize::MAX;
         }
     }
     hops
@@ -227,6 +258,12 @@ mod tests {
     fn parallel_chunks_keep_order_whatever_the_split() {
         let squares = parallel_chunks(1000, 1_000_000, &|range| range.map(|i| i * i).collect());
         assert_eq!(squares, (0..1000).map(|i| i * i).collect::<Vec<_>>());
+        for threads in [0, 1, 2, 3, 7, 64] {
+            let squares = parallel_chunks_on(threads, 1000, 1_000_000, &|range| {
+                range.map(|i| i * i).collect()
+            });
+            assert_eq!(squares, (0..1000).map(|i| i * i).collect::<Vec<_>>());
+        }
         assert!(parallel_chunks(0, 1_000_000, &|range| range.collect::<Vec<_>>()).is_empty());
     }
 }

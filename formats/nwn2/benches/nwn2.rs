@@ -1,5 +1,7 @@
 //! Re-bake of the corpus's `dm_dungeon.trx` (26 k triangles, 24 × 24 tiles): edges, tiles,
-//! path tables, islands and island paths, plus serialisation and zlib. Also the plain read.
+//! path tables, islands and island paths, plus serialisation and zlib. Also the plain read,
+//! and the whole job of `walkmesh convert dm_dungeon.trx out.trx --rebuild` (read, re-bake
+//! and write of the file bytes), the figure to compare with other tools' bakers.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::path::Path;
@@ -56,6 +58,22 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut diag = Diagnostics::new();
             TrxFormat.write(&mesh, &fast, &mut diag).unwrap()
+        })
+    });
+    c.bench_function("nwn2 read + rebake + write dm_dungeon.trx", |b| {
+        b.iter(|| {
+            let mut diag = Diagnostics::new();
+            let mesh = TrxFormat
+                .read(
+                    Input {
+                        bytes: &bytes,
+                        path: None,
+                    },
+                    &ReadOptions::default(),
+                    &mut diag,
+                )
+                .unwrap();
+            TrxFormat.write(&mesh, &options, &mut diag).unwrap()
         })
     });
     c.bench_function("nwn2 read dm_dungeon.trx", |b| {

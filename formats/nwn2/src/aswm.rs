@@ -2,6 +2,7 @@
 //! (read) and 0x6c (written). Field layout: `docs/formats/nwn2.md` and the research note §2.
 
 use std::io::Read;
+use std::sync::Arc;
 
 use walkmesh_core::ReadError;
 
@@ -186,6 +187,17 @@ fn parse_triangle(record: &[u8], version: u32) -> Triangle {
 /// Parses an inflated body. Every count is checked against the remaining bytes before
 /// anything is allocated; trailing bytes are an error (no reader accepts them).
 pub fn parse(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
+    parse_keeping(body, true)
+}
+
+/// [`parse`] for building the IR: the per-tile path tables, the islands' lists and the island
+/// paths are checked exactly as [`parse`] checks them but not copied (left empty), since the
+/// IR keeps none of them (megabytes on a large area).
+pub fn parse_skeleton(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
+    parse_keeping(body, false)
+}
+
+fn parse_keeping(body: &[u8], keep: bool) -> Result<(Aswm, Layout), ReadError> {
     let mut c = Cursor::new(body, 0, "aswm.");
     let version = c.u32("header.version")?;
     if !(0x69..=0x6c).contains(&version) {
@@ -261,7 +273,7 @@ pub fn parse(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
     let mut tiles = Vec::with_capacity(tile_count as usize);
     for t in 0..tile_count {
         layout.tiles.push(c.pos() as u64);
-        tiles.push(parse_tile(&mut c, version, t)?);
+        tiles.push(parse_tile(&mut c, version, t, keep)?);
     }
     layout.border = c.pos() as u64;
     let border = c.u32("border")?;
@@ -280,12 +292,14 @@ pub fn parse(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
     let mut islands = Vec::with_capacity(island_count as usize);
     for i in 0..island_count {
         layout.islands.push(c.pos() as u64);
-        islands.push(parse_island(&mut c, i)?);
+        islands.push(parse_island(&mut c, i, keep)?);
     }
     layout.island_paths = c.pos() as u64;
     let n = u64::from(island_count);
     let block = c.array(n * n, 8, "island_paths")?;
     let island_paths = block
+        .get(..if keep { block.len() } else { 0 })
+        .unwrap_or(&[])
         .chunks_exact(8)
         .map(|r| IslandPath {
             next: le_u16(r, 0),
@@ -324,8 +338,29 @@ pub fn parse(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
     ))
 }
 
-fn parse_tile(c: &mut Cursor<'_>, version: u32, t: u64) -> Result<Tile, ReadError> {
-    let f = |name: &str| format!("tiles[{t}].{name}");
+/// Field names are formatted only when something is wrong: a first pass reads without them
+/// (thousands of tiles and islands would otherwise format a name per field), and a failure is
+/// read again with names, which gives the same error at the same offset.
+fn parse_tile(c: &mut Cursor<'_>, version: u32, t: u64, keep: bool) -> Result<Tile, ReadError> {
+    let mut quick = c.clone();
+    if let Ok(tile) = parse_tile_named(&mut quick, version, keep, &|_| String::new()) {
+        *c = quick;
+        return Ok(tile);
+    }
+    parse_tile_named(c, version, keep, &|name| format!("tiles[{t}].{name}"))
+}
+
+/// `block` copied when `keep`, else empty.
+fn kept(block: &[u8], keep: bool) -> &[u8] {
+    if keep { block } else { &[] }
+}
+
+fn parse_tile_named(
+    c: &mut Cursor<'_>,
+    version: u32,
+    keep: bool,
+    f: &dyn Fn(&str) -> String,
+) -> Result<Tile, ReadError> {
     let name = bytes32(c.take(32, &f("name"))?, 0);
     let owns_data = c.u8(&f("owns_data"))?;
     let vertex_count = c.u32(&f("vertex_count"))?;
@@ -364,23 +399,21 @@ fn parse_tile(c: &mut Cursor<'_>, version: u32, t: u64) -> Result<Tile, ReadErro
         ));
     }
     let local_to_node = c
-        .array(u64::from(ltn_len), 1, &f("path_table.local_to_node"))?
-        .to_vec();
+        .array(u64::from(ltn_len), 1, &f("path_table.local_to_node"))
+        .map(|block| kept(block, keep).to_vec())?;
     let n = u64::from(ntl_len);
     let node_to_local = match version {
-        0x6c => c
-            .array(n, 4, &f("path_table.node_to_local"))?
+        0x6c => kept(c.array(n, 4, &f("path_table.node_to_local"))?, keep)
             .chunks_exact(4)
             .map(|r| le_u32(r, 0))
             .collect(),
-        0x6b => c
-            .array(n, 1, &f("path_table.node_to_local"))?
+        0x6b => kept(c.array(n, 1, &f("path_table.node_to_local"))?, keep)
             .iter()
             .map(|&b| u32::from(b))
             .collect(),
         _ => Vec::new(),
     };
-    let nodes = c.array(n * n, 1, &f("path_table.nodes"))?.to_vec();
+    let nodes = kept(c.array(n * n, 1, &f("path_table.nodes"))?, keep).to_vec();
     let flags = c.u32(&f("flags"))?;
     Ok(Tile {
         name,
@@ -401,27 +434,37 @@ fn parse_tile(c: &mut Cursor<'_>, version: u32, t: u64) -> Result<Tile, ReadErro
     })
 }
 
-fn parse_island(c: &mut Cursor<'_>, i: u32) -> Result<Island, ReadError> {
-    let f = |name: &str| format!("islands[{i}].{name}");
+/// Names formatted only on failure, as in [`parse_tile`].
+fn parse_island(c: &mut Cursor<'_>, i: u32, keep: bool) -> Result<Island, ReadError> {
+    let mut quick = c.clone();
+    if let Ok(island) = parse_island_named(&mut quick, keep, &|_| String::new()) {
+        *c = quick;
+        return Ok(island);
+    }
+    parse_island_named(c, keep, &|name| format!("islands[{i}].{name}"))
+}
+
+fn parse_island_named(
+    c: &mut Cursor<'_>,
+    keep: bool,
+    f: &dyn Fn(&str) -> String,
+) -> Result<Island, ReadError> {
     let index = c.u32(&f("index"))?;
     let tile = c.u32(&f("tile"))?;
     let centre = f32x3(c.take(12, &f("centre"))?, 0);
     let triangle_count = c.u32(&f("triangle_count"))?;
     let n = c.u32(&f("adjacent_count"))?;
-    let adjacent = c
-        .array(u64::from(n), 4, &f("adjacent"))?
+    let adjacent = kept(c.array(u64::from(n), 4, &f("adjacent"))?, keep)
         .chunks_exact(4)
         .map(|r| le_u32(r, 0))
         .collect();
     let n = c.u32(&f("distance_count"))?;
-    let distances = c
-        .array(u64::from(n), 4, &f("distances"))?
+    let distances = kept(c.array(u64::from(n), 4, &f("distances"))?, keep)
         .chunks_exact(4)
         .map(|r| le_f32(r, 0))
         .collect();
     let n = c.u32(&f("exit_count"))?;
-    let exits = c
-        .array(u64::from(n), 4, &f("exits"))?
+    let exits = kept(c.array(u64::from(n), 4, &f("exits"))?, keep)
         .chunks_exact(4)
         .map(|r| le_u32(r, 0))
         .collect();
@@ -446,20 +489,93 @@ pub fn serialize(aswm: &Aswm) -> Vec<u8> {
             + aswm.tiles.len() * 80
             + aswm.island_paths.len() * 8,
     );
+    put_head(
+        &mut o,
+        aswm,
+        &aswm.vertices,
+        &aswm.edges,
+        aswm.triangles.len(),
+    );
+    put_triangles(&mut o, &aswm.triangles);
+    put_tiles_header(&mut o, aswm);
+    put_tile_records(&mut o, &aswm.tiles);
+    put_islands(&mut o, aswm.border, &aswm.islands, &aswm.island_paths);
+    o.bytes
+}
+
+/// The body in the pieces the bake produces one after the other (their concatenation is
+/// [`serialize`]), so that compression can start before the path tables exist.
+pub(crate) mod parts {
+    use super::*;
+
+    /// Header, vertices and edges. Only the header fields of `header` are used.
+    pub(crate) fn head(
+        header: &Aswm,
+        vertices: &[[f32; 3]],
+        edges: &[Edge],
+        triangle_count: usize,
+    ) -> Vec<u8> {
+        let mut o = Out::with_capacity(HEADER_SIZE + vertices.len() * 12 + edges.len() * 16);
+        put_head(&mut o, header, vertices, edges, triangle_count);
+        o.bytes
+    }
+
+    pub(crate) fn triangles(triangles: &[Triangle]) -> Vec<u8> {
+        let mut o = Out::with_capacity(triangles.len() * 64);
+        put_triangles(&mut o, triangles);
+        o.bytes
+    }
+
+    /// Tiles header (flags, width, grid). Only those fields of `header` are used.
+    pub(crate) fn tiles_header(header: &Aswm) -> Vec<u8> {
+        let mut o = Out::with_capacity(16);
+        put_tiles_header(&mut o, header);
+        o.bytes
+    }
+
+    /// Tile records (following the tiles header or each other).
+    pub(crate) fn tile_records(tiles: &[Tile]) -> Vec<u8> {
+        let tables: usize = tiles
+            .iter()
+            .map(|t| t.local_to_node.len() + 4 * t.node_to_local.len() + t.nodes.len())
+            .sum();
+        let mut o = Out::with_capacity(tiles.len() * 80 + tables);
+        put_tile_records(&mut o, tiles);
+        o.bytes
+    }
+
+    /// Border, islands and island paths.
+    pub(crate) fn islands(border: u32, islands: &[Island], paths: &[IslandPath]) -> Vec<u8> {
+        let mut o = Out::with_capacity(8 + islands.len() * 64 + paths.len() * 8);
+        put_islands(&mut o, border, islands, paths);
+        o.bytes
+    }
+}
+
+fn put_head(
+    o: &mut Out,
+    header: &Aswm,
+    vertices: &[[f32; 3]],
+    edges: &[Edge],
+    triangle_count: usize,
+) {
     o.u32(WRITE_VERSION);
-    o.raw(&aswm.name);
-    o.u8(aswm.owns_data);
-    o.u32(aswm.vertices.len() as u32);
-    o.u32(aswm.edges.len() as u32);
-    o.u32(aswm.triangles.len() as u32);
-    o.u32(aswm.header_offset);
-    for v in &aswm.vertices {
+    o.raw(&header.name);
+    o.u8(header.owns_data);
+    o.u32(vertices.len() as u32);
+    o.u32(edges.len() as u32);
+    o.u32(triangle_count as u32);
+    o.u32(header.header_offset);
+    for v in vertices {
         v.iter().for_each(|&x| o.f32(x));
     }
-    for e in &aswm.edges {
-        put_edge(&mut o, e);
+    for e in edges {
+        put_edge(o, e);
     }
-    for t in &aswm.triangles {
+}
+
+fn put_triangles(o: &mut Out, triangles: &[Triangle]) {
+    for t in triangles {
         t.vertices.iter().for_each(|&x| o.u32(x));
         t.edges.iter().for_each(|&x| o.u32(x));
         t.neighbours.iter().for_each(|&x| o.u32(x));
@@ -469,11 +585,17 @@ pub fn serialize(aswm: &Aswm) -> Vec<u8> {
         o.u16(t.island);
         o.u16(t.flags);
     }
-    o.u32(aswm.tiles_flags);
-    o.f32(aswm.tile_width);
-    o.u32(aswm.grid_height);
-    o.u32(aswm.grid_width);
-    for tile in &aswm.tiles {
+}
+
+fn put_tiles_header(o: &mut Out, header: &Aswm) {
+    o.u32(header.tiles_flags);
+    o.f32(header.tile_width);
+    o.u32(header.grid_height);
+    o.u32(header.grid_width);
+}
+
+fn put_tile_records(o: &mut Out, tiles: &[Tile]) {
+    for tile in tiles {
         o.raw(&tile.name);
         o.u8(tile.owns_data);
         o.u32(tile.vertex_count);
@@ -487,7 +609,7 @@ pub fn serialize(aswm: &Aswm) -> Vec<u8> {
                 v.iter().for_each(|&x| o.f32(x));
             }
             for e in &tile.own_edges {
-                put_edge(&mut o, e);
+                put_edge(o, e);
             }
         }
         o.u32(tile.table_flags);
@@ -499,9 +621,12 @@ pub fn serialize(aswm: &Aswm) -> Vec<u8> {
         o.raw(&tile.nodes);
         o.u32(tile.flags);
     }
-    o.u32(aswm.border);
-    o.u32(aswm.islands.len() as u32);
-    for island in &aswm.islands {
+}
+
+fn put_islands(o: &mut Out, border: u32, islands: &[Island], paths: &[IslandPath]) {
+    o.u32(border);
+    o.u32(islands.len() as u32);
+    for island in islands {
         o.u32(island.index);
         o.u32(island.tile);
         island.centre.iter().for_each(|&x| o.f32(x));
@@ -513,12 +638,11 @@ pub fn serialize(aswm: &Aswm) -> Vec<u8> {
         o.u32(island.exits.len() as u32);
         island.exits.iter().for_each(|&x| o.u32(x));
     }
-    for p in &aswm.island_paths {
+    for p in paths {
         o.u16(p.next);
         o.u16(p.padding);
         o.f32(p.weight);
     }
-    o.bytes
 }
 
 fn put_edge(o: &mut Out, e: &Edge) {
@@ -535,14 +659,15 @@ pub enum Wrapper {
     Raw,
 }
 
-/// An inflated body, how it was wrapped, and the zlib stream (when there was one).
-pub type Unwrapped<'a> = (Vec<u8>, Wrapper, Option<&'a [u8]>);
+/// An inflated body, how it was wrapped, and the zlib stream (when there was one). The body
+/// is shared: the reader keeps it in the provenance without copying it.
+pub type Unwrapped<'a> = (Arc<[u8]>, Wrapper, Option<&'a [u8]>);
 
 /// The inflated body of an ASWM payload (at file offset `base`), and the zlib stream.
 /// Decompression is capped by the stored size and by `max` (bytes).
 pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'_>, ReadError> {
     if !payload.starts_with(b"COMP") {
-        return Ok((payload.to_vec(), Wrapper::Raw, None));
+        return Ok((Arc::from(payload), Wrapper::Raw, None));
     }
     let mut c = Cursor::new(payload, base, "ASWM.");
     c.take(4, "comp.magic")?;
@@ -558,6 +683,15 @@ pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'
         ));
     }
     let stream = c.array(u64::from(compressed), 1, "comp.stream")?;
+    let wrapper = Wrapper::Comp {
+        compressed,
+        uncompressed,
+    };
+    if let Some(body) = inflate_exact(stream, uncompressed as usize) {
+        return Ok((body, wrapper, Some(stream)));
+    }
+    // Anything unusual (a bad stream, a wrong size): inflated again the careful way, which
+    // names the problem.
     let mut body = Vec::new();
     let mut decoder =
         flate2::read::ZlibDecoder::new(stream).take(u64::from(uncompressed).saturating_add(1));
@@ -587,14 +721,28 @@ pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'
             ),
         ));
     }
-    Ok((
-        body,
-        Wrapper::Comp {
-            compressed,
-            uncompressed,
-        },
-        Some(stream),
-    ))
+    Ok((Arc::from(body), wrapper, Some(stream)))
+}
+
+/// The stream inflated into one buffer of exactly `size` bytes, when it is a complete zlib
+/// stream of exactly that size; `None` otherwise. One allocation, no copy: `read_to_end` would
+/// grow a vector several times and the provenance would copy it once more.
+fn inflate_exact(stream: &[u8], size: usize) -> Option<Arc<[u8]>> {
+    // Deflate expands at most about 1032:1; a claimed size beyond that is not allocated here.
+    if size as u64
+        > (stream.len() as u64)
+            .saturating_mul(1032)
+            .saturating_add(1024)
+    {
+        return None;
+    }
+    let mut body: Arc<[u8]> = std::iter::repeat_n(0u8, size).collect();
+    let out = Arc::get_mut(&mut body)?;
+    let mut inflater = flate2::Decompress::new(true);
+    let status = inflater
+        .decompress(stream, out, flate2::FlushDecompress::Finish)
+        .ok()?;
+    (status == flate2::Status::StreamEnd && inflater.total_out() == size as u64).then_some(body)
 }
 
 /// Wraps a body: `COMP`, sizes, zlib (default level 6, like the toolset's `78 9C`).
@@ -605,7 +753,7 @@ pub fn wrap(body: &[u8], stream: Option<&[u8]>) -> Vec<u8> {
 /// [`wrap`] with a zlib level (0–9); `stream`, when given, is used as it is.
 pub fn wrap_level(body: &[u8], stream: Option<&[u8]>, level: u32) -> Vec<u8> {
     let compressed = match stream {
-        Some(s) => s.to_vec(),
+        Some(s) => return wrap_stream(body.len(), s),
         None => {
             use std::io::Write;
             let mut encoder =
@@ -615,10 +763,15 @@ pub fn wrap_level(body: &[u8], stream: Option<&[u8]>, level: u32) -> Vec<u8> {
             encoder.finish().unwrap_or_default()
         }
     };
-    let mut o = Out::with_capacity(12 + compressed.len());
+    wrap_stream(body.len(), &compressed)
+}
+
+/// `COMP`, the stream's size, the body's size, the zlib stream of a `body_length`-byte body.
+pub fn wrap_stream(body_length: usize, stream: &[u8]) -> Vec<u8> {
+    let mut o = Out::with_capacity(12 + stream.len());
     o.raw(b"COMP");
-    o.u32(compressed.len() as u32);
-    o.u32(body.len() as u32);
-    o.raw(&compressed);
+    o.u32(stream.len() as u32);
+    o.u32(body_length as u32);
+    o.raw(stream);
     o.bytes
 }

@@ -3,7 +3,7 @@
 //! way the official toolset's files show it (research note §2.2–§2.5, §5.3).
 
 use walkmesh_core::WriteError;
-use walkmesh_core::passes::paths::{next_hop_rows, next_hops, parallel_chunks};
+use walkmesh_core::passes::paths::{next_hop_rows, parallel_chunks_on};
 
 use crate::aswm::{Aswm, Edge, Island, IslandPath, NO_NODE, NONE16, NONE32, Tile, Triangle, flags};
 
@@ -122,6 +122,70 @@ pub fn tile_coordinate(value: f32, width: f32, count: u32, tolerance: f32) -> (u
 /// A triangle side: (triangle, side index).
 type Side = (u32, u8);
 
+/// Every triangle side as (smaller vertex, larger vertex, triangle, side index), sorted.
+///
+/// A counting sort on the smaller vertex (sides are generated in (triangle, side) order, so
+/// each bucket is already in that order), then a stable insertion sort of each small bucket on
+/// the larger vertex: linear time instead of sorting 3 × triangles tuples. Vertex indices
+/// far beyond the triangle count (possible only in odd input) fall back to a plain sort.
+pub fn sorted_sides(triangles: &[[u32; 3]]) -> Vec<(u32, u32, u32, u8)> {
+    let generate = || {
+        triangles.iter().enumerate().flat_map(|(t, tri)| {
+            (0..3u8).map(move |k| {
+                let a = tri[k as usize];
+                let b = tri[(k as usize + 1) % 3];
+                (a.min(b), a.max(b), t as u32, k)
+            })
+        })
+    };
+    let largest = triangles.iter().flatten().copied().max().unwrap_or(0) as usize;
+    if largest > triangles.len().saturating_mul(8).saturating_add(1024) {
+        let mut sides: Vec<(u32, u32, u32, u8)> = generate().collect();
+        sides.sort_unstable();
+        return sides;
+    }
+    let mut starts = vec![0usize; largest + 2];
+    for tri in triangles {
+        for k in 0..3 {
+            let a = tri[k].min(tri[(k + 1) % 3]) as usize;
+            if let Some(c) = starts.get_mut(a + 1) {
+                *c += 1;
+            }
+        }
+    }
+    for i in 1..starts.len() {
+        let before = starts.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = starts.get_mut(i) {
+            *c += before;
+        }
+    }
+    let mut sides = vec![(0u32, 0u32, 0u32, 0u8); triangles.len() * 3];
+    let mut fill = starts.clone();
+    for side in generate() {
+        if let Some(at) = fill.get_mut(side.0 as usize) {
+            if let Some(slot) = sides.get_mut(*at) {
+                *slot = side;
+            }
+            *at += 1;
+        }
+    }
+    for bucket in starts.windows(2) {
+        if let [from, to] = *bucket
+            && let Some(run) = sides.get_mut(from..to)
+        {
+            // Stable: equal larger vertices keep their (triangle, side) order.
+            for i in 1..run.len() {
+                let mut j = i;
+                while j > 0 && run[j - 1].1 > run[j].1 {
+                    run.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+    }
+    sides
+}
+
 /// "No hint" in [`build_edges`]'s `links`.
 pub const NO_LINK_HINT: i64 = -2;
 
@@ -138,16 +202,7 @@ pub fn build_edges(
     triangles: &[[u32; 3]],
     links: Option<&[[i64; 3]]>,
 ) -> (Vec<Edge>, Vec<[u32; 3]>, Vec<[u32; 3]>) {
-    // (smaller, larger, triangle, side)
-    let mut sides: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3u8 {
-            let a = tri.get(k as usize).copied().unwrap_or(0);
-            let b = tri.get((k as usize + 1) % 3).copied().unwrap_or(0);
-            sides.push((a.min(b), a.max(b), t as u32, k));
-        }
-    }
-    sides.sort_unstable();
+    let sides = sorted_sides(triangles);
     let hint = |t: u32, k: u8| -> i64 {
         links
             .and_then(|l| l.get(t as usize))
@@ -392,6 +447,21 @@ fn settle_boundary_slivers(
 
 /// Bakes a walkmesh.
 pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError> {
+    bake_streaming(input, config, None)
+}
+
+/// Receives the serialised ASWM body in consecutive pieces while the bake goes on.
+pub type BodySink<'s> = &'s mut dyn FnMut(Vec<u8>);
+
+/// [`bake`], handing the body ([`crate::aswm::serialize`] of the result, in pieces: header,
+/// vertices and edges; triangles; tiles; islands and island paths) to `sink` as soon as each
+/// piece is final, so that the caller can compress the first megabytes while the path tables
+/// are still being computed. Nothing is handed over when the bake fails early.
+pub fn bake_streaming(
+    input: &BakeInput<'_>,
+    config: &Config,
+    mut sink: Option<BodySink<'_>>,
+) -> Result<Baked, WriteError> {
     let count = input.triangles.len();
     if count >= NONE32 as usize {
         return Err(WriteError::new(
@@ -445,8 +515,30 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
         tile_of.push(y as usize * gw as usize + x as usize);
     }
     settle_boundary_slivers(input, width, gw, gh, &mut tile_of);
-    let mut order: Vec<u32> = (0..count as u32).collect();
-    order.sort_by_key(|&i| tile_of.get(i as usize).copied().unwrap_or(0));
+    // Stable counting sort by tile: consecutive ranges in tile order, input order inside.
+    let mut order: Vec<u32> = vec![0; count];
+    {
+        let mut next = vec![0usize; tile_count + 1];
+        for &tile in &tile_of {
+            if let Some(c) = next.get_mut(tile.min(tile_count) + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..next.len() {
+            let before = next.get(i - 1).copied().unwrap_or(0);
+            if let Some(c) = next.get_mut(i) {
+                *c += before;
+            }
+        }
+        for (i, &tile) in tile_of.iter().enumerate() {
+            if let Some(at) = next.get_mut(tile.min(tile_count))
+                && let Some(slot) = order.get_mut(*at)
+            {
+                *slot = i as u32;
+                *at += 1;
+            }
+        }
+    }
     let triangles: Vec<[u32; 3]> = order
         .iter()
         .map(|&i| input.triangles.get(i as usize).copied().unwrap_or([0; 3]))
@@ -523,126 +615,52 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
             flags: f,
         });
     }
-    let walkable = |t: usize| {
-        out_triangles
-            .get(t)
-            .is_some_and(|tri| tri.flags & flags::WALKABLE != 0)
-    };
+    let walkable = |t: usize| tri_flags.get(t).is_some_and(|f| f & flags::WALKABLE != 0);
 
     let tiles_flags = if trx { 31 } else { 15 };
-    let mut tiles = Vec::with_capacity(tile_count);
+    let header = Aswm {
+        version: crate::aswm::WRITE_VERSION,
+        name: [0; 32],
+        owns_data: 1,
+        header_offset: 0,
+        tiles_flags,
+        tile_width: width,
+        grid_height: gh,
+        grid_width: gw,
+        border: input.border,
+        ..Aswm::default()
+    };
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::head(
+            &header,
+            input.vertices,
+            &edges,
+            count,
+        ));
+    }
+
     // Islands: walkable components inside each tile, numbered by tile then first triangle.
+    // They need no path table, so they are found first and the triangle records (which carry
+    // the island index) can be handed to the sink before the tables are computed.
     let mut island_members: Vec<Vec<usize>> = Vec::new();
     let mut island_tile: Vec<u32> = Vec::new();
     let mut island_of = vec![NONE16; count];
-    // Per-tile next-hop tables, independent of each other: computed on a few threads.
-    let table_of = |tile: usize| -> Option<Vec<u8>> {
-        let &(start, len) = ranges.get(tile)?;
-        let end = start + len;
-        let locals: Vec<usize> = (start..end).filter(|&t| walkable(t)).collect();
-        if locals.len() > MAX_TILE_NODES {
-            return None;
-        }
-        let mut node_of = vec![NO_NODE; len];
-        for (node, &t) in locals.iter().enumerate() {
-            if let Some(slot) = node_of.get_mut(t - start) {
-                *slot = node as u8;
+    if trx {
+        for (tile_index, &(start, len)) in ranges.iter().enumerate() {
+            let end = start + len;
+            let in_tile = |n: u32| (n as usize) >= start && (n as usize) < end;
+            let walkable_count = (start..end).filter(|&t| walkable(t)).count();
+            if walkable_count > MAX_TILE_NODES {
+                return Err(WriteError::new(
+                    format!("tiles[{tile_index}]"),
+                    format!(
+                        "tile {tile_index} (column {}, row {}) has {walkable_count} walkable triangles; a tile holds at most {MAX_TILE_NODES}. Simplify the walkmesh there or split its triangles",
+                        tile_index % gw as usize,
+                        tile_index / gw as usize,
+                    ),
+                ));
             }
-        }
-        let adjacency: Vec<Vec<(usize, f32)>> = locals
-            .iter()
-            .map(|&t| {
-                let tri = out_triangles.get(t);
-                let here = tri.map_or([0.0; 2], |x| x.centre);
-                let mut list = Vec::with_capacity(3);
-                for &n in tri.map(|x| &x.neighbours[..]).unwrap_or(&[]) {
-                    let n = n as usize;
-                    if n >= start && n < end && walkable(n) {
-                        let node = node_of.get(n - start).copied().unwrap_or(NO_NODE);
-                        let there = out_triangles.get(n).map_or([0.0; 2], |x| x.centre);
-                        if node != NO_NODE && !list.iter().any(|&(m, _)| m == node as usize) {
-                            list.push((node as usize, distance(here, there)));
-                        }
-                    }
-                }
-                list
-            })
-            .collect();
-        Some(
-            next_hop_rows(&adjacency, 0..adjacency.len())
-                .iter()
-                .map(|&h| if h == usize::MAX { NO_NODE } else { h as u8 })
-                .collect(),
-        )
-    };
-    let mut tables: Vec<Option<Vec<u8>>> = if trx {
-        parallel_chunks(tile_count, count * 40, &|tiles| {
-            tiles.map(table_of).collect()
-        })
-    } else {
-        Vec::new()
-    };
-    for (tile_index, &(start, len)) in ranges.iter().enumerate() {
-        let end = start + len;
-        let in_tile = |n: u32| (n as usize) >= start && (n as usize) < end;
-        let locals: Vec<usize> = (start..end).filter(|&t| walkable(t)).collect();
-        if trx && locals.len() > MAX_TILE_NODES {
-            return Err(WriteError::new(
-                format!("tiles[{tile_index}]"),
-                format!(
-                    "tile {tile_index} (column {}, row {}) has {} walkable triangles; a tile holds at most {MAX_TILE_NODES}. Simplify the walkmesh there or split its triangles",
-                    tile_index % gw as usize,
-                    tile_index / gw as usize,
-                    locals.len()
-                ),
-            ));
-        }
-        let mut vertex_ids: Vec<u32> = triangles
-            .get(start..end)
-            .unwrap_or(&[])
-            .iter()
-            .flatten()
-            .copied()
-            .collect();
-        vertex_ids.sort_unstable();
-        vertex_ids.dedup();
-        let mut edge_ids: Vec<u32> = edge_slots
-            .get(start..end)
-            .unwrap_or(&[])
-            .iter()
-            .flatten()
-            .copied()
-            .collect();
-        edge_ids.sort_unstable();
-        edge_ids.dedup();
-        let mut tile = Tile {
-            vertex_count: vertex_ids.len() as u32,
-            edge_count: edge_ids.len() as u32,
-            triangle_count: len as u32,
-            size: if !trx && len > 0 {
-                [width, width]
-            } else {
-                [0.0, 0.0]
-            },
-            triangles_offset: start as u32,
-            flags: tiles_flags,
-            ..Tile::default()
-        };
-        if trx {
-            let mut node_of = vec![NO_NODE; len];
-            for (node, &t) in locals.iter().enumerate() {
-                if let Some(slot) = node_of.get_mut(t - start) {
-                    *slot = node as u8;
-                }
-            }
-            tile.nodes = tables
-                .get_mut(tile_index)
-                .and_then(Option::take)
-                .unwrap_or_default();
-            tile.node_to_local = locals.iter().map(|&t| (t - start) as u32).collect();
-            tile.local_to_node = node_of;
-            // Islands of this tile.
-            for &t in &locals {
+            for t in (start..end).filter(|&t| walkable(t)) {
                 if island_of.get(t).is_some_and(|&i| i != NONE16) {
                     continue;
                 }
@@ -682,10 +700,12 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
                 island_tile.push(tile_index as u32);
             }
         }
-        tiles.push(tile);
     }
     for (t, tri) in out_triangles.iter_mut().enumerate() {
         tri.island = island_of.get(t).copied().unwrap_or(NONE16);
+    }
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::triangles(&out_triangles));
     }
 
     let mut islands = Vec::with_capacity(island_members.len());
@@ -751,8 +771,107 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
                 .collect()
         })
         .collect();
-    let hops = next_hops(&graph);
+
+    // Per-tile next-hop tables and the island path rows, all independent of each other:
+    // computed on a few threads, in order.
     let n = islands.len();
+    let island_edges: usize = graph.iter().map(Vec::len).sum();
+    // With a sink, a core is busy compressing what was handed over: one thread fewer here
+    // keeps that (the longest chain of work) from slowing down.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if sink.is_some() {
+        threads.saturating_sub(1).max(1)
+    } else {
+        threads
+    };
+    // With a sink, tiles go in batches whose records are handed over as soon as their tables
+    // exist, so that the compressor is never left waiting for the whole tile block.
+    let batch = if sink.is_some() {
+        TILE_BATCH
+    } else {
+        tile_count.max(1)
+    };
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::tiles_header(&header));
+    }
+    let mut tiles = Vec::with_capacity(tile_count);
+    let mut vertex_ids: Vec<u32> = Vec::new();
+    let mut edge_ids: Vec<u32> = Vec::new();
+    let mut first = 0;
+    while first < tile_count {
+        let last = (first + batch).min(tile_count);
+        let batch_ranges = ranges.get(first..last).unwrap_or(&[]);
+        let tables: Vec<Vec<u8>> = if trx {
+            parallel_chunks_on(
+                threads,
+                batch_ranges.len(),
+                count * 40 / tile_count.max(1) * batch_ranges.len(),
+                &|items| {
+                    let mut scratch = TableScratch::default();
+                    items
+                        .map(|item| {
+                            batch_ranges
+                                .get(item)
+                                .map_or_else(Vec::new, |&(start, len)| {
+                                    tile_table(&out_triangles, start, len, &mut scratch)
+                                })
+                        })
+                        .collect()
+                },
+            )
+        } else {
+            Vec::new()
+        };
+        let mut tables = tables.into_iter();
+        for &(start, len) in batch_ranges {
+            let end = start + len;
+            vertex_ids.clear();
+            vertex_ids.extend(triangles.get(start..end).unwrap_or(&[]).iter().flatten());
+            vertex_ids.sort_unstable();
+            vertex_ids.dedup();
+            edge_ids.clear();
+            edge_ids.extend(edge_slots.get(start..end).unwrap_or(&[]).iter().flatten());
+            edge_ids.sort_unstable();
+            edge_ids.dedup();
+            let mut tile = Tile {
+                vertex_count: vertex_ids.len() as u32,
+                edge_count: edge_ids.len() as u32,
+                triangle_count: len as u32,
+                size: if !trx && len > 0 {
+                    [width, width]
+                } else {
+                    [0.0, 0.0]
+                },
+                triangles_offset: start as u32,
+                flags: tiles_flags,
+                ..Tile::default()
+            };
+            if trx {
+                let mut node_of = vec![NO_NODE; len];
+                let mut node_to_local = Vec::new();
+                for t in (start..end).filter(|&t| walkable(t)) {
+                    if let Some(slot) = node_of.get_mut(t - start) {
+                        *slot = node_to_local.len() as u8;
+                    }
+                    node_to_local.push((t - start) as u32);
+                }
+                tile.nodes = tables.next().unwrap_or_default();
+                tile.node_to_local = node_to_local;
+                tile.local_to_node = node_of;
+            }
+            tiles.push(tile);
+        }
+        if let Some(sink) = sink.as_mut() {
+            sink(crate::aswm::parts::tile_records(
+                tiles.get(first..last).unwrap_or(&[]),
+            ));
+        }
+        first = last;
+    }
+    let hops = parallel_chunks_on(threads, n, n.saturating_mul(island_edges), &|roots| {
+        next_hop_rows(&graph, roots)
+    });
+
     let mut island_paths = Vec::with_capacity(n * n);
     for (k, &h) in hops.iter().enumerate() {
         let s = k / n.max(1);
@@ -770,28 +889,215 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
             weight,
         });
     }
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::islands(
+            input.border,
+            &islands,
+            &island_paths,
+        ));
+    }
 
     Ok(Baked {
         aswm: Aswm {
-            version: crate::aswm::WRITE_VERSION,
-            name: [0; 32],
-            owns_data: 1,
-            header_offset: 0,
             vertices: input.vertices.to_vec(),
             edges,
             triangles: out_triangles,
-            tiles_flags,
-            tile_width: width,
-            grid_height: gh,
-            grid_width: gw,
             tiles,
-            border: input.border,
             islands,
             island_paths,
+            ..header
         },
         order,
         outside,
     })
+}
+
+/// Tiles per batch handed to a sink (a 24 × 24 area: 18 batches).
+const TILE_BATCH: usize = 32;
+
+/// Node slots of a tile table: node indices are 7 bits, so a `& 127` index is always in range
+/// and the searches run without bounds checks or allocation.
+const SLOTS: usize = MAX_TILE_NODES + 1;
+
+/// Most entries the search heap holds: the root plus one per improvement, at most one per link
+/// (three per node).
+const HEAP_SLOTS: usize = 4 * SLOTS;
+
+/// Buffers of [`tile_table`], reused from tile to tile.
+struct TableScratch {
+    node_of: Vec<u8>,
+    /// Per node: linked nodes and the lengths of the links (a triangle has three sides).
+    link_node: [[u8; 3]; SLOTS],
+    link_length: [[f32; 3]; SLOTS],
+    link_count: [u8; SLOTS],
+    /// Cost bits per node (f32 costs are ≥ 0, where the bits order like the values).
+    cost: [u32; SLOTS],
+    row: [u8; SLOTS],
+    heap: MinHeap,
+}
+
+impl Default for TableScratch {
+    fn default() -> Self {
+        TableScratch {
+            node_of: Vec::new(),
+            link_node: [[0; 3]; SLOTS],
+            link_length: [[0.0; 3]; SLOTS],
+            link_count: [0; SLOTS],
+            cost: [0; SLOTS],
+            row: [NO_NODE; SLOTS],
+            heap: MinHeap {
+                keys: [0; HEAP_SLOTS],
+                len: 0,
+            },
+        }
+    }
+}
+
+/// A binary min-heap of `cost bits << 8 | node` keys: pops by cost, then by node index.
+struct MinHeap {
+    keys: [u64; HEAP_SLOTS],
+    len: usize,
+}
+
+impl MinHeap {
+    fn push(&mut self, key: u64) {
+        let mut i = self.len;
+        if i >= HEAP_SLOTS {
+            // Cannot happen (see HEAP_SLOTS); dropping a key would only lose a stale entry.
+            return;
+        }
+        self.len += 1;
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let above = self.keys[parent % HEAP_SLOTS];
+            if above <= key {
+                break;
+            }
+            self.keys[i % HEAP_SLOTS] = above;
+            i = parent;
+        }
+        self.keys[i % HEAP_SLOTS] = key;
+    }
+
+    fn pop(&mut self) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        let top = self.keys[0];
+        self.len -= 1;
+        let last = self.keys[self.len % HEAP_SLOTS];
+        let len = self.len;
+        let mut i = 0;
+        loop {
+            let left = 2 * i + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let mut child = left;
+            if right < len && self.keys[right % HEAP_SLOTS] < self.keys[left % HEAP_SLOTS] {
+                child = right;
+            }
+            let below = self.keys[child % HEAP_SLOTS];
+            if last <= below {
+                break;
+            }
+            self.keys[i % HEAP_SLOTS] = below;
+            i = child;
+        }
+        if len > 0 {
+            self.keys[i % HEAP_SLOTS] = last;
+        }
+        Some(top)
+    }
+}
+
+/// The next-hop table of the tile holding triangles `start..start + len`: `n × n` bytes,
+/// row = from node, column = to node, the next node on a shortest path between the centres of
+/// walkable triangles linked inside the tile, [`NO_NODE`] for none and on the diagonal.
+///
+/// The same search as `walkmesh_core::passes::paths::next_hop_rows` (f32 sums, settled by
+/// (cost, index), a first hop changes only on a strictly smaller cost), on node indices below
+/// 128 with fixed-size buffers, so that nothing is allocated per node or per search.
+fn tile_table(triangles: &[Triangle], start: usize, len: usize, s: &mut TableScratch) -> Vec<u8> {
+    let end = start + len;
+    let walkable = |t: usize| {
+        triangles
+            .get(t)
+            .is_some_and(|tri| tri.flags & flags::WALKABLE != 0)
+    };
+    s.node_of.clear();
+    s.node_of.resize(len, NO_NODE);
+    let mut n = 0usize;
+    for t in start..end {
+        if walkable(t) {
+            if n >= SLOTS - 1 {
+                // More than 127: refused by the caller before the tables are computed.
+                return Vec::new();
+            }
+            if let Some(slot) = s.node_of.get_mut(t - start) {
+                *slot = n as u8;
+            }
+            n += 1;
+        }
+    }
+    for (node, t) in (start..end).filter(|&t| walkable(t)).enumerate() {
+        let tri = triangles.get(t);
+        let here = tri.map_or([0.0; 2], |x| x.centre);
+        let mut count = 0usize;
+        for &m in tri.map(|x| &x.neighbours[..]).unwrap_or(&[]) {
+            let m = m as usize;
+            if m >= start && m < end && walkable(m) {
+                let linked = s.node_of.get(m - start).copied().unwrap_or(NO_NODE);
+                let known = &s.link_node[node % SLOTS][..count.min(3)];
+                if linked != NO_NODE && !known.contains(&linked) {
+                    let there = triangles.get(m).map_or([0.0; 2], |x| x.centre);
+                    let length = distance(here, there);
+                    // Lengths of finite centres are never negative or NaN; the search skips
+                    // such links, so they are not stored.
+                    if !(length.is_nan() || length < 0.0) && count < 3 {
+                        s.link_node[node % SLOTS][count] = linked;
+                        s.link_length[node % SLOTS][count] = length;
+                        count += 1;
+                    }
+                }
+            }
+        }
+        s.link_count[node % SLOTS] = count as u8;
+    }
+    const INFINITE: u32 = 0x7F80_0000;
+    let mut table = Vec::with_capacity(n * n);
+    for root in 0..n {
+        s.cost[..n].fill(INFINITE);
+        s.row[..n].fill(NO_NODE);
+        s.cost[root % SLOTS] = 0;
+        s.heap.len = 0;
+        s.heap.push(root as u64);
+        while let Some(key) = s.heap.pop() {
+            let bits = (key >> 8) as u32;
+            let node = (key & 0x7F) as usize;
+            if bits > s.cost[node] {
+                continue;
+            }
+            let c = f32::from_bits(bits);
+            let hop_here = s.row[node];
+            let count = usize::from(s.link_count[node]).min(3);
+            for k in 0..count {
+                let next = s.link_node[node][k];
+                let candidate = (c + s.link_length[node][k]).to_bits();
+                let slot = &mut s.cost[usize::from(next) % SLOTS];
+                // Both are costs ≥ 0 (or +inf): their bits compare like the values.
+                if candidate < *slot {
+                    *slot = candidate;
+                    s.row[usize::from(next) % SLOTS] = if node == root { next } else { hop_here };
+                    s.heap.push((u64::from(candidate) << 8) | u64::from(next));
+                }
+            }
+        }
+        s.row[root % SLOTS] = NO_NODE;
+        table.extend_from_slice(&s.row[..n]);
+    }
+    table
 }
 
 #[cfg(test)]

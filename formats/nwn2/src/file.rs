@@ -16,14 +16,28 @@ pub struct TrxFile<'a> {
     pub aswm: Aswm,
     pub layout: Layout,
     pub wrapper: Wrapper,
-    /// The inflated body as read.
-    pub body: Vec<u8>,
+    /// The inflated body as read (shared with the provenance of a read mesh).
+    pub body: std::sync::Arc<[u8]>,
     /// The original zlib stream.
     pub stream: Option<&'a [u8]>,
 }
 
 /// Parses the container, TRWH and ASWM (the ASWM must be there exactly once).
 pub fn parse(bytes: &[u8], max_decompressed: u64) -> Result<TrxFile<'_>, ReadError> {
+    parse_keeping(bytes, max_decompressed, true)
+}
+
+/// [`parse`] for the reader: the ASWM's path tables, island lists and island paths are checked
+/// but left empty ([`aswm::parse_skeleton`]); the same inputs are accepted and refused.
+pub fn parse_skeleton(bytes: &[u8], max_decompressed: u64) -> Result<TrxFile<'_>, ReadError> {
+    parse_keeping(bytes, max_decompressed, false)
+}
+
+fn parse_keeping(
+    bytes: &[u8],
+    max_decompressed: u64,
+    keep: bool,
+) -> Result<TrxFile<'_>, ReadError> {
     let container = container::parse(bytes)?;
     let mut trwh = None;
     let mut aswm_index = None;
@@ -64,7 +78,12 @@ pub fn parse(bytes: &[u8], max_decompressed: u64) -> Result<TrxFile<'_>, ReadErr
         .ok_or_else(|| ReadError::whole("ASWM", "packet index out of range"))?;
     let (body, wrapper, stream) =
         aswm::unwrap_payload(packet.payload, packet.payload_offset, max_decompressed)?;
-    let (aswm, layout) = aswm::parse(&body).map_err(|mut e| {
+    let parsed = if keep {
+        aswm::parse(&body)
+    } else {
+        aswm::parse_skeleton(&body)
+    };
+    let (aswm, layout) = parsed.map_err(|mut e| {
         if wrapper != Wrapper::Raw {
             e.message = format!("{} (offset inside the inflated walkmesh)", e.message);
         } else if let walkmesh_core::Position::Offset(o) = e.position {

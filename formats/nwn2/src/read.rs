@@ -37,19 +37,12 @@ pub fn packet_key(index: usize) -> String {
 /// (the bake derives those). `None` when no side is shared by more than two.
 fn link_hints(aswm: &crate::aswm::Aswm) -> Option<[Vec<i64>; 3]> {
     let key = |a: u32, b: u32| (a.min(b), a.max(b));
-    let mut keys: Vec<(u32, u32)> = aswm
-        .triangles
-        .iter()
-        .flat_map(|t| {
-            let v = t.vertices;
-            [key(v[0], v[1]), key(v[1], v[2]), key(v[2], v[0])]
-        })
-        .collect();
-    keys.sort_unstable();
-    let mut crowded: Vec<(u32, u32)> = keys
+    let written: Vec<[u32; 3]> = aswm.triangles.iter().map(|t| t.vertices).collect();
+    let sides = crate::bake::sorted_sides(&written);
+    let mut crowded: Vec<(u32, u32)> = sides
         .windows(3)
-        .filter(|w| matches!(w, [a, b, c] if a == b && b == c))
-        .filter_map(|w| w.first().copied())
+        .filter(|w| matches!(w, [a, b, c] if (a.0, a.1) == (b.0, b.1) && (b.0, b.1) == (c.0, c.1)))
+        .filter_map(|w| w.first().map(|s| (s.0, s.1)))
         .collect();
     crowded.dedup();
     if crowded.is_empty() {
@@ -96,7 +89,7 @@ pub fn read_trx(
     options: &ReadOptions,
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
-    let file = file::parse(input.bytes, options.max_decompressed)?;
+    let file = file::parse_skeleton(input.bytes, options.max_decompressed)?;
     to_navmesh(&file, input.bytes, options, diag)
 }
 
@@ -269,7 +262,7 @@ pub fn to_navmesh(
     }
     let mut sections: Vec<(String, Arc<[u8]>)> = vec![
         ("file".into(), Arc::from(bytes)),
-        ("aswm.body".into(), Arc::from(&file.body[..])),
+        ("aswm.body".into(), Arc::clone(&file.body)),
     ];
     if let Some(stream) = file.stream {
         sections.push(("aswm.zlib".into(), Arc::from(stream)));

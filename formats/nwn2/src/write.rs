@@ -227,24 +227,37 @@ pub fn bake_mesh(
     } else {
         0
     };
-    let baked = bake::bake(
-        &BakeInput {
-            vertices: &vertices,
-            triangles: &triangles,
-            flags: &tri_flags,
-            tiles: match mesh.face_attributes.get("nwn2:tile") {
-                Some(Attribute::Int(values)) if values.len() == mesh.polygons.len() => Some(values),
-                _ => None,
-            },
-            links: link_hints.as_deref(),
-            grid_width: grid.0,
-            grid_height: grid.1,
-            tile_width: grid.2,
-            style,
-            border,
+    let level = options
+        .params
+        .get("nwn2:zlib_level")
+        .and_then(|l| l.parse::<u32>().ok())
+        .filter(|&l| l <= 9)
+        .unwrap_or(6);
+    let input = BakeInput {
+        vertices: &vertices,
+        triangles: &triangles,
+        flags: &tri_flags,
+        tiles: match mesh.face_attributes.get("nwn2:tile") {
+            Some(Attribute::Int(values)) if values.len() == mesh.polygons.len() => Some(values),
+            _ => None,
         },
+        links: link_hints.as_deref(),
+        grid_width: grid.0,
+        grid_height: grid.1,
+        tile_width: grid.2,
+        style,
+        border,
+    };
+    // Keep the original zlib stream when the body comes out the same.
+    let provenance = mesh.provenance.as_ref().filter(|p| p.format == "trx");
+    let (baked, aswm_payload) = bake_and_compress(
+        &input,
         config,
-    )?;
+        level,
+        provenance.and_then(|p| p.section("aswm.body")),
+        provenance.and_then(|p| p.section("aswm.zlib")),
+    );
+    let baked = baked?;
     if baked.outside > 0 {
         diag.warn(
             "trx.triangle_outside_grid",
@@ -263,18 +276,6 @@ pub fn bake_mesh(
             "faces are reordered so that each tile's triangles are consecutive",
         );
     }
-    let body = aswm::serialize(&baked.aswm);
-    // Keep the original zlib stream when the body came out the same.
-    let provenance = mesh.provenance.as_ref().filter(|p| p.format == "trx");
-    let stream = provenance
-        .filter(|p| p.section("aswm.body") == Some(&body[..]))
-        .and_then(|p| p.section("aswm.zlib"));
-    let level = options
-        .params
-        .get("nwn2:zlib_level")
-        .and_then(|l| l.parse::<u32>().ok())
-        .filter(|&l| l <= 9);
-    let aswm_payload = aswm::wrap_level(&body, stream, level.unwrap_or(6));
     let trwh = Trwh {
         width: grid.0,
         height: grid.1,
@@ -325,6 +326,100 @@ pub fn bake_mesh(
         main,
         sidecars: Vec::new(),
     })
+}
+
+/// Bakes and wraps the ASWM payload (`COMP`, sizes, zlib at `level`). The body is
+/// compressed on a second thread while the bake computes the path tables: the bake hands it
+/// over in pieces (header, vertices and edges, then triangles: half of the compression time,
+/// before any table exists), and the compressor feeds zlib so that the stream is byte for byte
+/// the one of compressing the whole body at once (see `AHEAD` below). When the body equals
+/// `old_body` (the body the mesh was read from), `old_stream` is used instead, as a preserved
+/// file would have it.
+fn bake_and_compress(
+    input: &BakeInput<'_>,
+    config: &Config,
+    level: u32,
+    old_body: Option<&[u8]>,
+    old_stream: Option<&[u8]>,
+) -> (Result<bake::Baked, WriteError>, Vec<u8>) {
+    use std::io::Write;
+    // zlib-rs at levels ≥ 3 keeps a pending match only inside one deflate call and stops a
+    // call early when its input runs out, so a stream fed in pieces could differ from one fed
+    // the whole body at once. It does not as long as no call runs out of input before the real
+    // end: then every call reads the same window and stops where the one-piece encoder stops
+    // (its output buffer full). So input is handed over only while plenty is left unread; a
+    // call that still drained everything taints the stream, which is then redone in one piece.
+    const AHEAD: usize = 1 << 20;
+    let compress = |pieces: std::sync::mpsc::Receiver<Vec<u8>>| {
+        let new_encoder = || {
+            flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(input.triangles.len() * 48),
+                flate2::Compression::new(level.min(9)),
+            )
+        };
+        let mut encoder = new_encoder();
+        let mut body: Vec<u8> = Vec::new();
+        let mut fed = 0usize;
+        let mut tainted = false;
+        for piece in pieces {
+            body.extend_from_slice(&piece);
+            while !tainted && body.len() - fed > AHEAD {
+                match encoder.write(body.get(fed..).unwrap_or(&[])) {
+                    Ok(n) => {
+                        fed += n;
+                        tainted = fed == body.len();
+                    }
+                    Err(_) => tainted = true,
+                }
+            }
+        }
+        if tainted {
+            encoder = new_encoder();
+            fed = 0;
+        }
+        // Writing into a Vec cannot fail.
+        let _ = encoder.write_all(body.get(fed..).unwrap_or(&[]));
+        (encoder.finish().unwrap_or_default(), body.len())
+    };
+    // How many bytes of the new body equal the old one so far; `None` once they differ (or
+    // when there is no old body).
+    let mut matched = old_body.map(|_| 0usize);
+    let mut body_length = 0usize;
+    let mut check = |piece: &[u8]| {
+        body_length += piece.len();
+        if let (Some(at), Some(old)) = (matched, old_body) {
+            matched = (old.get(at..at + piece.len()) == Some(piece)).then_some(at + piece.len());
+        }
+    };
+    let (baked, compressed) = std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::channel::<Vec<u8>>();
+        let worker = scope.spawn(move || compress(receive));
+        // Owns the sender: dropping it ends the worker's loop.
+        let mut sink = move |piece: Vec<u8>| {
+            check(&piece);
+            if let Err(unsent) = send.send(piece) {
+                // The worker is gone (it cannot be, short of a panic); the pieces are
+                // compressed again below.
+                drop(unsent);
+            }
+        };
+        let baked = bake::bake_streaming(input, config, Some(&mut sink));
+        drop(sink);
+        (baked, worker.join().ok())
+    });
+    let Ok(baked) = baked else {
+        return (baked, Vec::new());
+    };
+    let same = matched.is_some() && old_body.map(<[u8]>::len) == Some(body_length);
+    let payload = match (same.then_some(old_stream).flatten(), compressed) {
+        (Some(stream), _) => crate::aswm::wrap_stream(body_length, stream),
+        (None, Some((stream, length))) if length == body_length => {
+            crate::aswm::wrap_stream(body_length, &stream)
+        }
+        // Only if the worker failed.
+        _ => aswm::wrap_level(&aswm::serialize(&baked.aswm), None, level),
+    };
+    (Ok(baked), payload)
 }
 
 /// Every packet of the template kept, TRWH and ASWM replaced by the baked ones.

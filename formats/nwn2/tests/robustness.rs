@@ -36,7 +36,7 @@ fn raw_file(name: &str) -> Option<(Vec<u8>, Vec<u8>)> {
     let bytes = std::fs::read(path).unwrap();
     let file = walkmesh_nwn2::file::parse(&bytes, 1 << 30).unwrap();
     let trwh = file.container.packets[0].payload.to_vec();
-    Some((trwh, file.body.clone()))
+    Some((trwh, file.body.to_vec()))
 }
 
 fn with_raw_body(trwh: &[u8], body: &[u8]) -> Vec<u8> {
