@@ -77,7 +77,9 @@ pub(crate) fn to_ir(up: UpAxis, p: [f32; 3]) -> [f32; 3] {
     }
 }
 
-/// Named groups as they appear: list of names and one index per polygon.
+/// Named groups as they appear: list of names and one index per polygon. The per-polygon
+/// column starts with the first group statement (earlier polygons get −1), so files without
+/// groups pay nothing per face.
 #[derive(Default)]
 struct Groups {
     names: Vec<String>,
@@ -87,7 +89,10 @@ struct Groups {
 }
 
 impl Groups {
-    fn select(&mut self, name: String) {
+    fn select(&mut self, name: String, polygons_so_far: usize) {
+        if self.current.is_none() {
+            self.per_polygon.resize(polygons_so_far, -1);
+        }
         let next = self.names.len() as i64;
         let index = *self.lookup.entry(name.clone()).or_insert_with(|| {
             self.names.push(name);
@@ -97,7 +102,9 @@ impl Groups {
     }
 
     fn push_polygon(&mut self) {
-        self.per_polygon.push(self.current.unwrap_or(-1));
+        if let Some(current) = self.current {
+            self.per_polygon.push(current);
+        }
     }
 
     fn store(self, mesh: &mut NavMesh, list_key: &str, column_key: &str) {
@@ -238,8 +245,10 @@ impl<'a> ObjParser<'a> {
                 self.floats(line, "vn", &rest, 3)?;
                 self.normal_count += 1;
             }
-            "o" => self.objects.select(rest.join(" ")),
-            "g" => self.groups.select(rest.join(" ")),
+            "o" => self
+                .objects
+                .select(rest.join(" "), self.mesh.polygons.len()),
+            "g" => self.groups.select(rest.join(" "), self.mesh.polygons.len()),
             "usemtl" => {
                 let name = rest.join(" ");
                 if name.is_empty() {

@@ -406,3 +406,16 @@ fn writer_reports_what_obj_cannot_store() {
         ]
     );
 }
+
+#[test]
+fn faces_before_the_first_group_get_no_group() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\ng ramp\nf 3 2 1\nf 1 3 2\n";
+    let (mesh, _) = read(text).unwrap();
+    assert_eq!(
+        mesh.face_attributes["obj:group"],
+        walkmesh_core::Attribute::Int(vec![-1, 0, 0])
+    );
+    assert!(!mesh.face_attributes.contains_key("obj:object"));
+    let (plain, _) = read("v 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\n").unwrap();
+    assert!(plain.face_attributes.is_empty());
+}
