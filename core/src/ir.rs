@@ -206,6 +206,18 @@ impl Polygons {
         polygons
     }
 
+    /// Room for `polygons` more polygons of `indices` more indices in all.
+    pub fn reserve(&mut self, polygons: usize, indices: usize) {
+        self.starts.reserve(polygons);
+        self.indices.reserve(indices);
+    }
+
+    /// Returns unused capacity.
+    pub fn shrink_to_fit(&mut self) {
+        self.starts.shrink_to_fit();
+        self.indices.shrink_to_fit();
+    }
+
     /// Appends a polygon.
     pub fn push(&mut self, vertices: &[u32]) {
         self.indices.extend_from_slice(vertices);

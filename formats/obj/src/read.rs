@@ -418,6 +418,9 @@ impl<'a> ObjParser<'a> {
     }
 
     fn finish(mut self, diag: &mut Diagnostics) -> Result<NavMesh, ReadError> {
+        self.mesh.vertices.shrink_to_fit();
+        self.mesh.polygons.shrink_to_fit();
+        self.mesh.surfaces.shrink_to_fit();
         for (line, face, edge, transition) in std::mem::take(&mut self.edge_directives) {
             let polygon = face - 1;
             let len = self.mesh.polygons.get(polygon as usize).len() as u64;
@@ -485,6 +488,13 @@ pub fn read_obj(
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
     let mut parser = ObjParser::new(options, diag);
+    // Reserve once from the line count (a vectorised byte count, a few ms for a 1M-face file)
+    // instead of growing by doubling: no reallocation copies, and pages are touched only as
+    // they are filled. The unused tail is returned at the end.
+    let lines = input.bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    parser.mesh.vertices.reserve(lines);
+    parser.mesh.polygons.reserve(lines, lines.saturating_mul(3));
+    parser.mesh.surfaces.reserve(lines);
     // Only statements continued with a trailing backslash are copied; others are parsed in
     // place.
     let mut pending = String::new();
