@@ -206,10 +206,11 @@ impl Polygons {
         polygons
     }
 
-    /// Room for `polygons` more polygons of `indices` more indices in all.
+    /// Room for `polygons` more polygons of `indices` more indices in all, if the memory can
+    /// be had (a failed reservation is skipped; pushing then grows as usual).
     pub fn reserve(&mut self, polygons: usize, indices: usize) {
-        self.starts.reserve(polygons);
-        self.indices.reserve(indices);
+        let _ = self.starts.try_reserve(polygons);
+        let _ = self.indices.try_reserve(indices);
     }
 
     /// Returns unused capacity.

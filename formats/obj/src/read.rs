@@ -488,13 +488,21 @@ pub fn read_obj(
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
     let mut parser = ObjParser::new(options, diag);
-    // Reserve once from the line count (a vectorised byte count, a few ms for a 1M-face file)
-    // instead of growing by doubling: no reallocation copies, and pages are touched only as
-    // they are filled. The unused tail is returned at the end.
+    // Reserve once instead of growing by doubling: no reallocation copies, and pages are
+    // touched only as they are filled; the unused tail is returned at the end. The estimate is
+    // the line count (a vectorised byte count, a few ms for a 1M-face file), capped by what the
+    // bytes can hold (a `v` or `f` statement takes at least 8 bytes, a corner 2), so a file of
+    // empty lines cannot make us reserve more than a few bytes per input byte. A reservation
+    // that fails is simply skipped.
+    let size = input.bytes.len();
     let lines = input.bytes.iter().filter(|&&b| b == b'\n').count() + 1;
-    parser.mesh.vertices.reserve(lines);
-    parser.mesh.polygons.reserve(lines, lines.saturating_mul(3));
-    parser.mesh.surfaces.reserve(lines);
+    let statements = lines.min(size / 8 + 1);
+    let _ = parser.mesh.vertices.try_reserve(statements);
+    let _ = parser.mesh.surfaces.try_reserve(statements);
+    parser
+        .mesh
+        .polygons
+        .reserve(statements, statements.saturating_mul(3).min(size / 2 + 1));
     // Only statements continued with a trailing backslash are copied; others are parsed in
     // place.
     let mut pending = String::new();
