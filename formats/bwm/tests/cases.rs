@@ -62,6 +62,16 @@ fn f32s(bytes: &[u8], at: usize, n: usize) -> Vec<f32> {
     u32s(bytes, at, n).into_iter().map(f32::from_bits).collect()
 }
 
+/// The error reading `bytes` gives (the bytes must not read).
+fn read_error(bytes: &[u8]) -> walkmesh_core::ReadError {
+    read_bwm(
+        Input { bytes, path: None },
+        &ReadOptions::default(),
+        &mut Diagnostics::new(),
+    )
+    .unwrap_err()
+}
+
 #[test]
 fn two_triangle_square_by_hand() {
     let bytes = write(&square(), &WriteOptions::default());
@@ -332,28 +342,12 @@ fn errors_name_offset_and_field() {
     let mut diag = Diagnostics::new();
     let mut bad = bytes.clone();
     bad[0x48..0x4C].copy_from_slice(&u32::MAX.to_le_bytes());
-    let error = read_bwm(
-        Input {
-            bytes: &bad,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap_err();
+    let error = read_error(&bad);
     assert_eq!(error.field, "header.vertex_count");
     assert!(error.to_string().contains("byte 0x48"), "{error}");
     let mut bad = bytes.clone();
     bad[184 + 8..184 + 12].copy_from_slice(&9u32.to_le_bytes());
-    let error = read_bwm(
-        Input {
-            bytes: &bad,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap_err();
+    let error = read_error(&bad);
     assert_eq!(error.field, "faces[0].v3");
     assert_eq!(error.position, walkmesh_core::Position::Offset(192));
     let error = read_bwm(
@@ -368,15 +362,7 @@ fn errors_name_offset_and_field() {
     assert_eq!(error.field, "header");
     let mut bad = bytes.clone();
     bad[0x08] = 5;
-    let error = read_bwm(
-        Input {
-            bytes: &bad,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap_err();
+    let error = read_error(&bad);
     assert_eq!(error.field, "header.type");
 }
 
