@@ -238,7 +238,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             convert(&registry, &input, &output, &read, &plan, stdout, stderr)
         }
         Command::Validate { file, read, json } => {
-            validate_file(&registry, &file, &read, json, stdout, stderr)
+            validate_file(&registry, &file, &read, json, stdout)
         }
         Command::Dump { file, read, format } => {
             dump(&registry, &file, &read, format, stdout, stderr)
@@ -613,7 +613,6 @@ fn validate_file(
     read: &ReadArgs,
     json: bool,
     stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let (bytes, format) = open(registry, file, read)?;
     let options = read_options(read)?;
@@ -682,7 +681,6 @@ fn validate_file(
             warnings.len()
         )?;
     }
-    let _ = stderr;
     Ok(if failed { 1 } else { 0 })
 }
 
@@ -713,12 +711,22 @@ fn dump(
             .map_err(|e| Failure(e.in_file(file).to_string()))?;
         serialize(&tree, syntax)?
     } else {
+        // No field dump: show the neutral mesh, read from the bytes already in hand.
+        let reader = format.reader().ok_or_else(|| {
+            Failure(format!(
+                "the {} format cannot be read or dumped yet",
+                format.id()
+            ))
+        })?;
         let mut diag = Diagnostics::new();
-        let (mesh, id) = load(registry, file, read, &mut diag)?;
+        let mesh = reader
+            .read(input, &options, &mut diag)
+            .map_err(|e| Failure(e.in_file(file).to_string()))?;
+        diag.set_file(file);
         print_diagnostics(&diag, stderr);
         serialize(
             &MeshDump {
-                format: id,
+                format: format.id(),
                 note: "this format has no field dump; showing the neutral mesh",
                 mesh: &mesh,
             },
