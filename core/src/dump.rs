@@ -41,6 +41,66 @@ impl DumpNode {
         }
     }
 
+    /// An unsigned integer field of `size` bytes.
+    pub fn uint(
+        name: impl Into<String>,
+        offset: u64,
+        size: u64,
+        value: impl Into<u64>,
+    ) -> DumpNode {
+        DumpNode::field(name, offset, size, DumpValue::UInt(value.into()))
+    }
+
+    /// A 4-byte float field.
+    pub fn float(name: impl Into<String>, offset: u64, value: f32) -> DumpNode {
+        DumpNode::field(name, offset, 4, DumpValue::Float(f64::from(value)))
+    }
+
+    /// Consecutive 4-byte floats (a vector).
+    pub fn floats(name: impl Into<String>, offset: u64, values: &[f32]) -> DumpNode {
+        DumpNode::field(
+            name,
+            offset,
+            4 * values.len() as u64,
+            DumpValue::Floats(values.to_vec()),
+        )
+    }
+
+    /// Consecutive integers taking `size` bytes in all.
+    pub fn ints(
+        name: impl Into<String>,
+        offset: u64,
+        size: u64,
+        values: impl IntoIterator<Item = i64>,
+    ) -> DumpNode {
+        DumpNode::field(
+            name,
+            offset,
+            size,
+            DumpValue::Ints(values.into_iter().collect()),
+        )
+    }
+
+    /// A table of fixed-size records: record `i` of `items` starts at `start + stride·i` and is
+    /// shown as the group `name[i]` holding the fields `fields(record_offset, item)` returns.
+    pub fn table<T>(
+        name: &str,
+        start: u64,
+        stride: u64,
+        items: &[T],
+        fields: impl Fn(u64, &T) -> Vec<DumpNode>,
+    ) -> DumpNode {
+        let records = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let at = start.saturating_add(stride.saturating_mul(i as u64));
+                DumpNode::group(format!("{name}[{i}]"), Some(at), fields(at, item))
+            })
+            .collect();
+        DumpNode::group(name, Some(start), records)
+    }
+
     /// A group of fields starting at `offset`.
     pub fn group(
         name: impl Into<String>,
@@ -54,5 +114,35 @@ impl DumpNode {
             value: None,
             children,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_places_records_at_their_stride() {
+        let table = DumpNode::table(
+            "links",
+            100,
+            16,
+            &[(7u32, 0.5f32), (9, 2.0)],
+            |at, &(node, width)| {
+                vec![
+                    DumpNode::uint("node", at, 4, node),
+                    DumpNode::float("width", at + 8, width),
+                ]
+            },
+        );
+        assert_eq!(table.offset, Some(100));
+        assert_eq!(table.children.len(), 2);
+        let second = &table.children[1];
+        assert_eq!(second.name, "links[1]");
+        assert_eq!(second.offset, Some(116));
+        assert_eq!(second.children[0].value, Some(DumpValue::UInt(9)));
+        assert_eq!(second.children[1].offset, Some(124));
+        assert_eq!(second.children[1].size, Some(4));
+        assert_eq!(DumpNode::floats("n", 0, &[1.0, 2.0, 3.0]).size, Some(12));
     }
 }
