@@ -9,31 +9,7 @@ use crate::aswm::{Aswm, Layout, Wrapper};
 use crate::container::fourcc_text;
 use crate::file::{self, TrxFile};
 
-fn uint(name: &str, offset: u64, size: u64, value: impl Into<u64>) -> DumpNode {
-    DumpNode::field(name, offset, size, DumpValue::UInt(value.into()))
-}
-
-fn float(name: &str, offset: u64, value: f32) -> DumpNode {
-    DumpNode::field(name, offset, 4, DumpValue::Float(f64::from(value)))
-}
-
-fn floats(name: &str, offset: u64, values: &[f32]) -> DumpNode {
-    DumpNode::field(
-        name,
-        offset,
-        4 * values.len() as u64,
-        DumpValue::Floats(values.to_vec()),
-    )
-}
-
-fn ints(name: &str, offset: u64, size: u64, values: impl IntoIterator<Item = i64>) -> DumpNode {
-    DumpNode::field(
-        name,
-        offset,
-        size,
-        DumpValue::Ints(values.into_iter().collect()),
-    )
-}
+use DumpNode as F;
 
 fn text(name: &str, offset: u64, size: u64, bytes: &[u8]) -> DumpNode {
     let shown: String = bytes
@@ -63,9 +39,9 @@ pub fn dump_file(file: &TrxFile<'_>) -> DumpNode {
         Some(0),
         vec![
             text("magic", 0, 4, b"NWN2"),
-            uint("version_major", 4, 2, c.major),
-            uint("version_minor", 6, 2, c.minor),
-            uint("packet_count", 8, 4, c.packets.len() as u64),
+            F::uint("version_major", 4, 2, c.major),
+            F::uint("version_minor", 6, 2, c.minor),
+            F::uint("packet_count", 8, 4, c.packets.len() as u64),
         ],
     )];
     let directory = c
@@ -79,7 +55,7 @@ pub fn dump_file(file: &TrxFile<'_>) -> DumpNode {
                 Some(at),
                 vec![
                     text("fourcc", at, 4, &p.fourcc),
-                    uint("offset", at + 4, 4, p.offset),
+                    F::uint("offset", at + 4, 4, p.offset),
                 ],
             )
         })
@@ -89,15 +65,15 @@ pub fn dump_file(file: &TrxFile<'_>) -> DumpNode {
         let at = u64::from(p.offset);
         let mut fields = vec![
             text("fourcc", at, 4, &p.fourcc),
-            uint("size", at + 4, 4, p.payload.len() as u64),
+            F::uint("size", at + 4, 4, p.payload.len() as u64),
         ];
         let base = p.payload_offset;
         match &p.fourcc {
             b"TRWH" => {
                 if let Some((_, trwh)) = &file.trwh {
-                    fields.push(uint("width", base, 4, trwh.width));
-                    fields.push(uint("height", base + 4, 4, trwh.height));
-                    fields.push(uint("id", base + 8, 4, trwh.id));
+                    fields.push(F::uint("width", base, 4, trwh.width));
+                    fields.push(F::uint("height", base + 4, 4, trwh.height));
+                    fields.push(F::uint("id", base + 8, 4, trwh.id));
                 }
             }
             b"ASWM" if i == file.aswm_index => {
@@ -107,8 +83,8 @@ pub fn dump_file(file: &TrxFile<'_>) -> DumpNode {
                 } = file.wrapper
                 {
                     fields.push(text("comp.magic", base, 4, b"COMP"));
-                    fields.push(uint("comp.compressed_size", base + 4, 4, compressed));
-                    fields.push(uint("comp.uncompressed_size", base + 8, 4, uncompressed));
+                    fields.push(F::uint("comp.compressed_size", base + 4, 4, compressed));
+                    fields.push(F::uint("comp.uncompressed_size", base + 8, 4, uncompressed));
                     fields.push(DumpNode {
                         name: "comp.zlib_stream".into(),
                         offset: Some(base + 12),
@@ -147,13 +123,13 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
         "header",
         Some(base),
         vec![
-            uint("version", base, 4, a.version),
+            F::uint("version", base, 4, a.version),
             text("name", base + 4, 32, &a.name),
-            uint("owns_data", base + 36, 1, a.owns_data),
-            uint("vertex_count", base + 37, 4, a.vertices.len() as u64),
-            uint("edge_count", base + 41, 4, a.edges.len() as u64),
-            uint("triangle_count", base + 45, 4, a.triangles.len() as u64),
-            uint("triangles_offset", base + 49, 4, a.header_offset),
+            F::uint("owns_data", base + 36, 1, a.owns_data),
+            F::uint("vertex_count", base + 37, 4, a.vertices.len() as u64),
+            F::uint("edge_count", base + 41, 4, a.edges.len() as u64),
+            F::uint("triangle_count", base + 45, 4, a.triangles.len() as u64),
+            F::uint("triangles_offset", base + 49, 4, a.header_offset),
         ],
     )];
     let vstart = base + l.vertices;
@@ -163,34 +139,21 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
         a.vertices
             .iter()
             .enumerate()
-            .map(|(i, v)| floats(&format!("vertices[{i}]"), vstart + 12 * i as u64, v))
+            .map(|(i, v)| F::floats(format!("vertices[{i}]"), vstart + 12 * i as u64, v))
             .collect(),
     ));
     let estart = base + l.edges;
-    out.push(DumpNode::group(
-        "edges",
-        Some(estart),
-        a.edges
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let at = estart + l.edge_size * i as u64;
-                DumpNode::group(
-                    format!("edges[{i}]"),
-                    Some(at),
-                    vec![
-                        ints("vertices", at, 8, e.vertices.map(i64::from)),
-                        ints(
-                            "triangles",
-                            at + 8,
-                            8,
-                            e.triangles.map(|t| i64::from(t as i32)),
-                        ),
-                    ],
-                )
-            })
-            .collect(),
-    ));
+    out.push(F::table("edges", estart, l.edge_size, &a.edges, |at, e| {
+        vec![
+            F::ints("vertices", at, 8, e.vertices.map(i64::from)),
+            F::ints(
+                "triangles",
+                at + 8,
+                8,
+                e.triangles.map(|t| i64::from(t as i32)),
+            ),
+        ]
+    }));
     // Field offsets inside a triangle record, by version.
     let (v, e, n, c, nm, d, isl, fl, fl_size) = match a.version {
         0x69 => (8, 20, 32, 56, 68, 80, 86, 4, 4),
@@ -198,50 +161,43 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
         _ => (0, 12, 24, 36, 44, 56, 60, 62, 2),
     };
     let tstart = base + l.triangles;
-    out.push(DumpNode::group(
+    out.push(F::table(
         "triangles",
-        Some(tstart),
-        a.triangles
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let at = tstart + l.triangle_size * i as u64;
-                DumpNode::group(
-                    format!("triangles[{i}]"),
-                    Some(at),
-                    vec![
-                        ints("vertices", at + v, 12, t.vertices.map(i64::from)),
-                        ints(
-                            "linked_edges",
-                            at + e,
-                            12,
-                            t.edges.map(|x| i64::from(x as i32)),
-                        ),
-                        ints(
-                            "linked_triangles",
-                            at + n,
-                            12,
-                            t.neighbours.map(|x| i64::from(x as i32)),
-                        ),
-                        floats("centre", at + c, &t.centre),
-                        floats("normal", at + nm, &t.normal),
-                        float("d", at + d, t.d),
-                        uint("island", at + isl, 2, t.island),
-                        uint("flags", at + fl, fl_size, t.flags),
-                    ],
-                )
-            })
-            .collect(),
+        tstart,
+        l.triangle_size,
+        &a.triangles,
+        |at, t| {
+            vec![
+                F::ints("vertices", at + v, 12, t.vertices.map(i64::from)),
+                F::ints(
+                    "linked_edges",
+                    at + e,
+                    12,
+                    t.edges.map(|x| i64::from(x as i32)),
+                ),
+                F::ints(
+                    "linked_triangles",
+                    at + n,
+                    12,
+                    t.neighbours.map(|x| i64::from(x as i32)),
+                ),
+                F::floats("centre", at + c, &t.centre),
+                F::floats("normal", at + nm, &t.normal),
+                F::float("d", at + d, t.d),
+                F::uint("island", at + isl, 2, t.island),
+                F::uint("flags", at + fl, fl_size, t.flags),
+            ]
+        },
     ));
     let h = base + l.tiles_header;
     out.push(DumpNode::group(
         "tiles_header",
         Some(h),
         vec![
-            uint("tiles_flags", h, 4, a.tiles_flags),
-            float("tile_width", h + 4, a.tile_width),
-            uint("grid_height", h + 8, 4, a.grid_height),
-            uint("grid_width", h + 12, 4, a.grid_width),
+            F::uint("tiles_flags", h, 4, a.tiles_flags),
+            F::float("tile_width", h + 4, a.tile_width),
+            F::uint("grid_height", h + 8, 4, a.grid_height),
+            F::uint("grid_width", h + 12, 4, a.grid_width),
         ],
     ));
     let wide = a.version == 0x6c;
@@ -254,25 +210,25 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
             let at = base + start;
             let mut f = vec![
                 text("name", at, 32, &t.name),
-                uint("owns_data", at + 32, 1, t.owns_data),
-                uint("vertex_count", at + 33, 4, t.vertex_count),
-                uint("edge_count", at + 37, 4, t.edge_count),
-                uint("triangle_count", at + 41, 4, t.triangle_count),
-                float("size_x", at + 45, t.size[0]),
-                float("size_y", at + 49, t.size[1]),
-                uint("triangles_offset", at + 53, 4, t.triangles_offset),
+                F::uint("owns_data", at + 32, 1, t.owns_data),
+                F::uint("vertex_count", at + 33, 4, t.vertex_count),
+                F::uint("edge_count", at + 37, 4, t.edge_count),
+                F::uint("triangle_count", at + 41, 4, t.triangle_count),
+                F::float("size_x", at + 45, t.size[0]),
+                F::float("size_y", at + 49, t.size[1]),
+                F::uint("triangles_offset", at + 53, 4, t.triangles_offset),
             ];
             let mut p = at + 57;
             if t.owns_data != 0 {
                 let vs = 12 * t.own_vertices.len() as u64;
-                f.push(floats(
+                f.push(F::floats(
                     "vertices",
                     p,
                     &t.own_vertices.iter().flatten().copied().collect::<Vec<_>>(),
                 ));
                 p += vs;
                 let es = l.edge_size * t.own_edges.len() as u64;
-                f.push(ints(
+                f.push(F::ints(
                     "edges",
                     p,
                     es,
@@ -285,10 +241,10 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
                 ));
                 p += es;
             }
-            f.push(uint("path_table.flags", p, 4, t.table_flags));
+            f.push(F::uint("path_table.flags", p, 4, t.table_flags));
             p += 4;
             let ltn_size = if wide { 4 } else { 1 };
-            f.push(uint(
+            f.push(F::uint(
                 "path_table.local_to_node_length",
                 p,
                 ltn_size,
@@ -296,12 +252,12 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
             ));
             p += ltn_size;
             let nodes = (t.nodes.len() as f64).sqrt() as u64;
-            f.push(uint("path_table.node_to_local_length", p, 1, nodes));
+            f.push(F::uint("path_table.node_to_local_length", p, 1, nodes));
             p += 1;
-            f.push(uint("path_table.rle_table_size", p, 4, t.rle_table_size));
+            f.push(F::uint("path_table.rle_table_size", p, 4, t.rle_table_size));
             p += 4;
             let ltn = t.local_to_node.len() as u64;
-            f.push(ints(
+            f.push(F::ints(
                 "path_table.local_to_node",
                 p,
                 ltn,
@@ -313,28 +269,28 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
                 0x6b => 1,
                 _ => 0,
             } * t.node_to_local.len() as u64;
-            f.push(ints(
+            f.push(F::ints(
                 "path_table.node_to_local",
                 p,
                 ntl_size,
                 t.node_to_local.iter().map(|&x| i64::from(x)),
             ));
             p += ntl_size;
-            f.push(ints(
+            f.push(F::ints(
                 "path_table.nodes",
                 p,
                 t.nodes.len() as u64,
                 t.nodes.iter().map(|&x| i64::from(x)),
             ));
             p += t.nodes.len() as u64;
-            f.push(uint("flags", p, 4, t.flags));
+            f.push(F::uint("flags", p, 4, t.flags));
             DumpNode::group(format!("tiles[{i}]"), Some(at), f)
         })
         .collect();
     out.push(DumpNode::group("tiles", Some(h + 16), tiles));
     let b = base + l.border;
-    out.push(uint("border", b, 4, a.border));
-    out.push(uint("island_count", b + 4, 4, a.islands.len() as u64));
+    out.push(F::uint("border", b, 4, a.border));
+    out.push(F::uint("island_count", b + 4, 4, a.islands.len() as u64));
     let islands = a
         .islands
         .iter()
@@ -350,21 +306,21 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
                 format!("islands[{i}]"),
                 Some(at),
                 vec![
-                    uint("index", at, 4, isl.index),
-                    uint("tile", at + 4, 4, isl.tile),
-                    floats("centre", at + 8, &isl.centre),
-                    uint("triangle_count", at + 20, 4, isl.triangle_count),
-                    uint("adjacent_count", at + 24, 4, k),
-                    ints(
+                    F::uint("index", at, 4, isl.index),
+                    F::uint("tile", at + 4, 4, isl.tile),
+                    F::floats("centre", at + 8, &isl.centre),
+                    F::uint("triangle_count", at + 20, 4, isl.triangle_count),
+                    F::uint("adjacent_count", at + 24, 4, k),
+                    F::ints(
                         "adjacent",
                         adj,
                         4 * k,
                         isl.adjacent.iter().map(|&x| i64::from(x)),
                     ),
-                    uint("distance_count", dist - 4, 4, isl.distances.len() as u64),
-                    floats("distances", dist, &isl.distances),
-                    uint("exit_count", exits - 4, 4, isl.exits.len() as u64),
-                    ints(
+                    F::uint("distance_count", dist - 4, 4, isl.distances.len() as u64),
+                    F::floats("distances", dist, &isl.distances),
+                    F::uint("exit_count", exits - 4, 4, isl.exits.len() as u64),
+                    F::ints(
                         "exits",
                         exits,
                         4 * isl.exits.len() as u64,
@@ -388,9 +344,9 @@ fn dump_aswm(a: &Aswm, l: &Layout, base: u64) -> DumpNode {
                     format!("island_paths[{i}]"),
                     Some(at),
                     vec![
-                        uint("next", at, 2, x.next),
-                        uint("padding", at + 2, 2, x.padding),
-                        float("weight", at + 4, x.weight),
+                        F::uint("next", at, 2, x.next),
+                        F::uint("padding", at + 2, 2, x.padding),
+                        F::float("weight", at + 4, x.weight),
                     ],
                 )
             })
