@@ -6,6 +6,7 @@
     clippy::needless_range_loop
 )]
 
+mod common;
 use std::path::{Path, PathBuf};
 
 use walkmesh_bwm::layout::{NONE, RawBwm, Table};
@@ -151,15 +152,7 @@ fn walkable_faces_go_first_and_transitions_follow_their_edges() {
     let edges: Vec<(u32, i32)> = (0..4).map(|i| raw.edge(i)).collect();
     assert_eq!(edges, vec![(0, -1), (1, -1), (4, 7), (5, -1)]);
     let mut diag = Diagnostics::new();
-    let back = read_bwm(
-        Input {
-            bytes: &bytes,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap();
+    let back = common::read_ok(&bytes, None, &mut diag);
     assert_eq!(
         back.edge_tags.get(&EdgeRef {
             polygon: 1,
@@ -269,15 +262,7 @@ fn preserve_falls_back_to_rebuild_after_an_edit_or_on_request() {
     // Make the stored AABB face field of node 1 wrong; preserve keeps it, rebuild fixes it.
     tampered[248 + 44 + 24] = 0;
     let mut diag = Diagnostics::new();
-    let mesh = read_bwm(
-        Input {
-            bytes: &tampered,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap();
+    let mesh = common::read_ok(&tampered, None, &mut diag);
     assert_eq!(write(&mesh, &WriteOptions::default()), tampered);
     assert_eq!(
         write(
@@ -523,15 +508,7 @@ fn pykotor_written_files_are_diagnosed_and_fixed_by_rebuild() {
             "planes 1/2/3"
         );
         let mut diag = Diagnostics::new();
-        let mesh = read_bwm(
-            Input {
-                bytes: &bytes,
-                path: Some(path),
-            },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+        let mesh = common::read_ok(&bytes, Some(path), &mut diag);
         let rebuilt = write(
             &mesh,
             &WriteOptions {
@@ -583,15 +560,7 @@ fn corpus_placeable_reads_as_placeable_with_hooks_and_rebuilds_identically() {
     };
     let bytes = std::fs::read(&path).unwrap();
     let mut diag = Diagnostics::new();
-    let mesh = read_bwm(
-        Input {
-            bytes: &bytes,
-            path: Some(&path),
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap();
+    let mesh = common::read_ok(&bytes, Some(&path), &mut diag);
     assert_eq!(mesh.kind, MeshKind::Placeable);
     assert_eq!(mesh.hooks.len(), 2);
     assert!((mesh.hooks[0].position[0] + 0.883).abs() < 1e-3);
@@ -723,15 +692,7 @@ fn a_walkable_block_that_contradicts_the_profile_is_kept_until_rebuild() {
     let raw = RawBwm::parse(&bytes).unwrap();
     let block = raw.span(Table::Adjacency).count;
     let mut diag = Diagnostics::new();
-    let mesh = read_bwm(
-        Input {
-            bytes: &bytes,
-            path: Some(&path),
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap();
+    let mesh = common::read_ok(&bytes, Some(&path), &mut diag);
     assert!(
         diag.items
             .iter()
@@ -846,15 +807,7 @@ fn random_grids_rebuild_into_files_that_validate_clean() {
         )
         .unwrap();
         assert!(findings.is_empty(), "round {round}: {findings:#?}");
-        let back = read_bwm(
-            Input {
-                bytes: &bytes,
-                path: None,
-            },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+        let back = common::read_ok(&bytes, None, &mut diag);
         let describe = |m: &NavMesh| {
             let mut faces: Vec<(Vec<u32>, u32)> = m
                 .polygons

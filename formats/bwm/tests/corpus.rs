@@ -94,15 +94,7 @@ fn rebuild_reproduces_the_stored_tables_of_every_genuine_area_file() {
         let bytes = std::fs::read(path).unwrap();
         let raw = RawBwm::parse(&bytes).unwrap();
         let mut diag = Diagnostics::new();
-        let mesh = read_bwm(
-            Input {
-                bytes: &bytes,
-                path: Some(path),
-            },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+        let mesh = common::read_ok(&bytes, Some(path), &mut diag);
         let options = WriteOptions {
             rebuild: true,
             ..WriteOptions::default()
@@ -217,15 +209,7 @@ fn peer_files_are_written_with_sidecars() {
     for (path, _) in &files {
         let bytes = std::fs::read(path).unwrap();
         let mut diag = Diagnostics::new();
-        let mesh = read_bwm(
-            Input {
-                bytes: &bytes,
-                path: Some(path),
-            },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+        let mesh = common::read_ok(&bytes, Some(path), &mut diag);
         let options = WriteOptions {
             rebuild: true,
             ..WriteOptions::default()

@@ -11,7 +11,7 @@ mod common;
 use std::time::Instant;
 
 use walkmesh_bwm::layout::{RawBwm, Table};
-use walkmesh_bwm::{read_bwm, synthetic, validate_bwm, write_bwm};
+use walkmesh_bwm::{synthetic, validate_bwm, write_bwm};
 use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions};
 
 #[test]
@@ -58,15 +58,7 @@ fn million_face_mesh_is_written_and_validates_clean() {
     assert_eq!(raw.face(1), [0, 502, 501]);
 
     let start = Instant::now();
-    let back = read_bwm(
-        Input {
-            bytes: &out,
-            path: None,
-        },
-        &ReadOptions::default(),
-        &mut diag,
-    )
-    .unwrap();
+    let back = common::read_ok(&out, None, &mut diag);
     let read = start.elapsed();
     assert_eq!(back.polygons.len(), 1_000_000);
     assert_eq!(back.walkable_count(), walkable);

@@ -1,4 +1,4 @@
-//! Shared by the integration tests: where peer-check files go.
+//! Shared by the integration tests: where peer-check files go, and reading a file that must read.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -32,4 +32,19 @@ pub fn sidecar_is_json(path: &Path) -> bool {
     )))
     .unwrap();
     text.starts_with('{') && text.ends_with("}}\n")
+}
+
+/// Reads `bytes` (from `path`, which decides placeable or door for type-0 files); the file
+/// must read.
+pub fn read_ok(
+    bytes: &[u8],
+    path: Option<&Path>,
+    diag: &mut walkmesh_core::Diagnostics,
+) -> walkmesh_core::NavMesh {
+    walkmesh_bwm::read_bwm(
+        walkmesh_core::Input { bytes, path },
+        &walkmesh_core::ReadOptions::default(),
+        diag,
+    )
+    .unwrap()
 }
