@@ -1,0 +1,92 @@
+//! `walkmesh info`: counts, bounds, walkable area, connectivity and materials of one file.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use walkmesh_core::{Diagnostics, Registry, summary};
+
+use crate::Failure;
+use crate::input::{ReadArgs, load, print_diagnostics};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The walkmesh file.
+    file: PathBuf,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(
+    registry: &Registry,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let (file, read, json) = (&args.file, &args.read, args.json);
+    let mut diag = Diagnostics::new();
+    let (mesh, format) = load(registry, file, read, &mut diag)?;
+    print_diagnostics(&diag, stderr);
+    let s = summary::summarize(&mesh, format);
+    if json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&s)?)?;
+        return Ok(0);
+    }
+    writeln!(stdout, "file:           {}", file.display())?;
+    writeln!(stdout, "format:         {}", s.format)?;
+    writeln!(stdout, "kind:           {}", s.kind)?;
+    writeln!(stdout, "vertices:       {}", s.vertices)?;
+    writeln!(
+        stdout,
+        "faces:          {} ({} walkable{})",
+        s.faces,
+        s.walkable_faces,
+        if s.triangles_only {
+            ", all triangles"
+        } else {
+            ""
+        }
+    )?;
+    if let Some(b) = s.bbox {
+        writeln!(stdout, "bbox:           {:?} .. {:?}", b.min, b.max)?;
+    }
+    writeln!(stdout, "walkable area:  {:.6}", s.walkable_area)?;
+    writeln!(
+        stdout,
+        "components:     {} connected walkable region(s)",
+        s.components
+    )?;
+    writeln!(
+        stdout,
+        "boundary loops: {} ({} outer, {} holes{})",
+        s.boundary_loops,
+        s.outer_loops,
+        s.hole_loops,
+        if s.open_boundary_chains > 0 {
+            format!(", {} open chains", s.open_boundary_chains)
+        } else {
+            String::new()
+        }
+    )?;
+    if s.non_manifold_edges > 0 {
+        writeln!(
+            stdout,
+            "non-manifold:   {} edge(s) shared by 3+ walkable faces",
+            s.non_manifold_edges
+        )?;
+    }
+    if s.edge_tags > 0 || s.hooks > 0 {
+        writeln!(
+            stdout,
+            "edge tags:      {}   hooks: {}",
+            s.edge_tags, s.hooks
+        )?;
+    }
+    writeln!(stdout, "materials:")?;
+    for (name, count) in &s.materials {
+        writeln!(stdout, "  {name:<16} {count}")?;
+    }
+    Ok(0)
+}

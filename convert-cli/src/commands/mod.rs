@@ -1,0 +1,7 @@
+//! One module per subcommand: its clap arguments (`Args`) and its `run`.
+
+pub mod convert;
+pub mod dump;
+pub mod formats;
+pub mod info;
+pub mod validate;
