@@ -109,8 +109,8 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
             path.display()
         ))
     })?;
-    let profile =
-        MaterialProfile::parse(&text).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    let profile = MaterialProfile::parse(&text)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     Ok(Some(Arc::new(profile)))
 }
 

@@ -4,7 +4,9 @@
 fn main() {
     #[cfg(unix)]
     if let Err(error) = walkmesh_cli::remove_temporary_files_on_signals() {
-        eprintln!("warning: cannot watch for signals ({error}); an interrupted write may leave a .walkmesh-*.tmp file");
+        eprintln!(
+            "warning: cannot watch for signals ({error}); an interrupted write may leave a .walkmesh-*.tmp file"
+        );
     }
     let code = walkmesh_cli::run(
         std::env::args_os().collect(),

@@ -30,6 +30,9 @@ pub struct OutputSettings {
     pub force: bool,
     /// Create OUT's directory (and its parents) when missing.
     pub create_dirs: bool,
+    /// Flush every file to disk before renaming it (crash safety; costs a disk round trip
+    /// per file).
+    pub fsync: bool,
 }
 
 /// Temporary files and directories not yet renamed into place.
@@ -295,7 +298,11 @@ impl Staged {
 pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<Staged, Failure> {
     let main = resolve(out, settings)?;
     // Sidecars go beside the file actually written; `parent` is empty for a bare name.
-    let directory = main.path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let directory = main
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let mut sidecars = Vec::with_capacity(output.sidecars.len());
     for sidecar in &output.sidecars {
         let name = Path::new(&sidecar.file_name);
@@ -355,11 +362,14 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
 
     if sidecars.is_empty() {
         let (temporary, file) = temporary_file(directory_of(&main.path), out)?;
-        let written = fill(file, &output.main, main.existing.as_ref());
+        let written = fill(file, &output.main, main.existing.as_ref(), settings.fsync);
         if let Err(error) = written {
             let _ = fs::remove_file(&temporary);
             unregister(&temporary);
-            return Err(Failure::output(format!("cannot write {}: {error}", out.display())));
+            return Err(Failure::output(format!(
+                "cannot write {}: {error}",
+                out.display()
+            )));
         }
         return Ok(Staged {
             files: vec![StagedFile {
@@ -392,7 +402,7 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
             .create_new(true)
             .mode_if_unix(0o666)
             .open(&path)
-            .and_then(|file| fill(file, bytes, existing.as_ref()));
+            .and_then(|file| fill(file, bytes, existing.as_ref(), settings.fsync));
         if let Err(error) = result {
             staged.discard();
             return Err(Failure::output(format!(
@@ -410,14 +420,23 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
     Ok(staged)
 }
 
-/// Writes `bytes`, gives the file the existing target's permission bits (else it keeps
-/// 0666 minus the umask from its creation), and flushes it to disk before any rename.
-fn fill(mut file: File, bytes: &[u8], existing: Option<&Metadata>) -> std::io::Result<()> {
+/// Writes `bytes` and gives the file the existing target's permission bits (else it keeps
+/// 0666 minus the umask from its creation); with `fsync`, flushes it to disk before any
+/// rename.
+fn fill(
+    mut file: File,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    fsync: bool,
+) -> std::io::Result<()> {
     if let Some(existing) = existing {
         file.set_permissions(existing.permissions())?;
     }
     file.write_all(bytes)?;
-    file.sync_all()
+    if fsync {
+        file.sync_all()?;
+    }
+    Ok(())
 }
 
 trait ModeIfUnix {

@@ -245,8 +245,7 @@ pub fn run(
 
 /// Characters that make an argument a glob pattern.
 fn is_pattern(path: &Path) -> bool {
-    path.to_str()
-        .is_some_and(|s| s.contains(['*', '?', '[']))
+    path.to_str().is_some_and(|s| s.contains(['*', '?', '[']))
 }
 
 /// Every input with its output path, in a fixed order: arguments in the order given, the

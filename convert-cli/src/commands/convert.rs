@@ -42,14 +42,14 @@ pub struct Args {
     pub kind: Option<KindArg>,
     /// Merge vertices closer than this distance before writing (0 = only exactly equal
     /// positions; finite, 0 or more). Off by default: vertex identity is authored data.
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance)]
+    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
     pub weld: Option<f32>,
     /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
     /// walkmesh.
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
     /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
-    #[arg(long, value_name = "HEIGHT", value_parser = positive)]
+    #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
     pub region_height: Option<f32>,
     /// Print one JSON object: what was read and written, counts of the written file, and
     /// every diagnostic with its code (with --out-dir: a JSON summary).
@@ -69,9 +69,14 @@ pub struct Args {
     /// Replace sidecars (.mtl, .bin) that walkmesh did not write.
     #[arg(long)]
     pub force: bool,
-    /// Create OUT's directory (or --out-dir and its subdirectories) when missing.
+    /// Create OUT's directory (or --out-dir) when missing.
     #[arg(long)]
     pub create_dirs: bool,
+    /// Flush each file to disk before renaming it into place, so that a power loss cannot
+    /// leave an empty file (the rename alone is atomic for other programs; this adds a disk
+    /// round trip per file).
+    #[arg(long)]
+    pub fsync: bool,
     /// Convert every input into this directory, keeping paths relative to each directory
     /// or glob given (requires --to).
     #[arg(long, value_name = "DIR")]
@@ -147,7 +152,10 @@ impl std::fmt::Debug for Plan<'_> {
 
 /// The format `--to` names: an extension claimed by a writer (`glb`, `wok`), else a format
 /// id; with the extension outputs get.
-pub fn target_for<'r>(registry: &'r Registry, to: &str) -> Result<(&'r dyn Format, String), Failure> {
+pub fn target_for<'r>(
+    registry: &'r Registry,
+    to: &str,
+) -> Result<(&'r dyn Format, String), Failure> {
     let extension = to.trim_start_matches('.').to_ascii_lowercase();
     let by_extension = registry
         .by_extension(Path::new(&format!("x.{extension}")))
@@ -160,7 +168,11 @@ pub fn target_for<'r>(registry: &'r Registry, to: &str) -> Result<(&'r dyn Forma
     Ok((format, first.to_string()))
 }
 
-pub fn plan<'r>(registry: &'r Registry, args: &Args, target: &'r dyn Format) -> Result<Plan<'r>, Failure> {
+pub fn plan<'r>(
+    registry: &'r Registry,
+    args: &Args,
+    target: &'r dyn Format,
+) -> Result<Plan<'r>, Failure> {
     if target.writer().is_none() {
         return Err(Failure::usage(format!(
             "the {} format ({}) cannot be written yet",
@@ -204,6 +216,7 @@ pub fn plan<'r>(registry: &'r Registry, args: &Args, target: &'r dyn Format) -> 
         settings: OutputSettings {
             force: args.force,
             create_dirs: args.create_dirs,
+            fsync: args.fsync,
         },
     })
 }
@@ -218,11 +231,20 @@ pub fn is_stdout(path: &Path) -> bool {
 pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
     let target = plan.target;
     let Some(writer) = target.writer() else {
-        return Err(Failure::usage(format!("the {} format cannot be written", target.id())));
+        return Err(Failure::usage(format!(
+            "the {} format cannot be written",
+            target.id()
+        )));
     };
     let to_stdout = is_stdout(output);
     let mut diag = Diagnostics::new();
-    let (mesh, source) = load_with(plan.registry, input, plan.from.as_deref(), &plan.read, &mut diag)?;
+    let (mesh, source) = load_with(
+        plan.registry,
+        input,
+        plan.from.as_deref(),
+        &plan.read,
+        &mut diag,
+    )?;
     let mut options = plan.write.clone();
     options.file_name = if to_stdout {
         None
@@ -282,7 +304,11 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         to: target.id().to_string(),
         read: counts(&mesh),
         bytes: written.main.len(),
-        sidecars: written.sidecars.iter().map(|s| s.file_name.clone()).collect(),
+        sidecars: written
+            .sidecars
+            .iter()
+            .map(|s| s.file_name.clone())
+            .collect(),
         ..Conversion::default()
     };
     if to_stdout {
@@ -305,7 +331,13 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
     }
     let staged = output::stage(output, &written, plan.settings)?;
     let read_path = staged.read_path().to_path_buf();
-    if let Err(failure) = check_output(plan, &mut conversion, &written.main, Some(&read_path), &mut diag) {
+    if let Err(failure) = check_output(
+        plan,
+        &mut conversion,
+        &written.main,
+        Some(&read_path),
+        &mut diag,
+    ) {
         staged.discard();
         return Err(failure);
     }
@@ -340,7 +372,10 @@ fn check_output(
             Err(error) => findings.push(unreadable(error.to_string())),
         }
     }
-    match target.reader().map(|r| r.read(input, &plan.read, &mut Diagnostics::new())) {
+    match target
+        .reader()
+        .map(|r| r.read(input, &plan.read, &mut Diagnostics::new()))
+    {
         Some(Ok(mesh)) => {
             conversion.written = counts(&mesh);
             findings.extend(validate::mesh_findings(&mesh));
@@ -356,8 +391,9 @@ fn check_output(
     for finding in &mut findings {
         finding.location.file = Some(conversion.output.clone());
     }
-    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
-        findings.into_iter().partition(|d| d.severity == Severity::Error);
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = findings
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
     conversion.output_errors = errors.len();
     conversion.output_warnings = warnings.len();
     if errors.is_empty() {

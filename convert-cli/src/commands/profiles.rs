@@ -44,7 +44,10 @@ fn embedded(registry: &Registry) -> Vec<Embedded> {
     };
     add(NEUTRAL_RON, None);
     for format in registry.formats() {
-        add(format.material_profile().unwrap_or(NEUTRAL_RON), Some(format.id()));
+        add(
+            format.material_profile().unwrap_or(NEUTRAL_RON),
+            Some(format.id()),
+        );
     }
     list
 }
@@ -69,7 +72,8 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         return Ok(0);
     };
     let chosen = profiles.iter().find(|p| {
-        p.engine.eq_ignore_ascii_case(name) || p.formats.iter().any(|f| f.eq_ignore_ascii_case(name))
+        p.engine.eq_ignore_ascii_case(name)
+            || p.formats.iter().any(|f| f.eq_ignore_ascii_case(name))
     });
     match chosen {
         Some(profile) => {

@@ -128,7 +128,9 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     } else {
         let mut shown: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
         for item in &all {
-            let count = shown.entry((item.code.as_str(), item.severity)).or_default();
+            let count = shown
+                .entry((item.code.as_str(), item.severity))
+                .or_default();
             *count += 1;
             if args.max_per_code == 0 || *count <= args.max_per_code {
                 writeln!(stdout, "{item}")?;

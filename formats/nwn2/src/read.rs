@@ -25,8 +25,7 @@ pub fn profile(user: Option<&Arc<MaterialProfile>>) -> MaterialProfile {
     if let Some(profile) = user.filter(|p| p.engine.eq_ignore_ascii_case("nwn2")) {
         return profile.as_ref().clone();
     }
-    MaterialProfile::parse(NWN2_RON)
-        .unwrap_or_else(|_| MaterialProfile::neutral())
+    MaterialProfile::parse(NWN2_RON).unwrap_or_else(|_| MaterialProfile::neutral())
 }
 
 /// Extras key of an opaque packet's payload.
