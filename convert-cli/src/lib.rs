@@ -23,7 +23,27 @@ Examples:
   walkmesh convert room.wok room.obj          and back, for editing
   walkmesh info room.wok --json               counts, bounds, walkable area, loops, materials
   walkmesh validate room.wok --json           every rule of the format, with stable codes
-  walkmesh dump room.wok --format json        every stored field with its byte offset";
+  walkmesh dump room.wok --format json        every stored field with its byte offset
+  walkmesh convert areas/ --out-dir glb/ --to glb --report report.jsonl
+                                              a whole tree, in parallel, paths kept
+  walkmesh convert room.wok - --to glb | viewer   a one-file format to standard output
+  walkmesh profiles kotor > kotor.ron         an embedded material profile to edit
+
+Exit codes: 0 success; 1 `validate` found errors, or `convert --strict` met a warning
+(nothing written); 2 unreadable input, bad usage, or an output our validator rejects
+(nothing written); 3 the output could not be written (nothing new left behind). A batch
+exits with the highest code of its files. A closed standard output ends quietly with 0.";
+
+const CONVERT_EXAMPLES: &str = "\
+More examples:
+  walkmesh convert room.wok - --to glb > room.glb     standard output (one-file formats)
+  walkmesh convert room.obj room.wok --strict --json  fail on any warning; JSON report
+  walkmesh convert areas/ 'doors/**/*.dwk' --out-dir out/ --to glb --jobs 2 --report r.jsonl
+                                                      many inputs, paths kept, parallel
+
+Exit codes: 0 written; 1 --strict met a warning (nothing written); 2 unreadable input, bad
+usage or an output our validator rejects (nothing written); 3 the output could not be
+written (nothing new left behind). With --out-dir: the highest code of its files.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -53,15 +73,22 @@ enum Command {
     ///
     /// The output format comes from OUT's extension (or --to). Writing back to the format a
     /// file came from, with nothing changed, reproduces it byte for byte unless --rebuild is
-    /// given. Output is written to a temporary file and renamed, so a failed run leaves no
-    /// partial file.
+    /// given. The bytes are read back with the target's reader and validator before they are
+    /// renamed into place: the counts printed are the written file's, and an output with
+    /// errors is refused (exit 2) unless --allow-invalid. Files are staged beside the target
+    /// and renamed, sidecars first, so a failed or interrupted run leaves nothing new
+    /// behind. An existing OUT keeps its permission bits; a symbolic link is written
+    /// through; FIFOs, devices and directories are refused; a .mtl/.bin that walkmesh did
+    /// not write is kept unless --force.
     ///
     /// Example: walkmesh convert room.obj room.wok --materials kotor.ron
+    #[command(after_help = CONVERT_EXAMPLES)]
     Convert(commands::convert::Args),
     /// Check a walkmesh against its format's rules and general mesh sanity.
     ///
     /// Exit code 1 when any error is found. Every finding has a stable code
-    /// (`bwm.adjacency_not_reciprocal`, `mesh.non_manifold_edge`, …).
+    /// (`bwm.adjacency_not_reciprocal`, `mesh.non_manifold_edge`, …). The text form shows
+    /// at most --max-per-code findings of each code and then a count per code.
     ///
     /// Example: walkmesh validate room.wok --json
     Validate(commands::validate::Args),
