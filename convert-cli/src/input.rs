@@ -34,8 +34,44 @@ pub struct ReadArgs {
     scene: Option<u32>,
     /// Ceiling, in MiB, for data a file makes us unpack or generate (NWN2 zlib packets, glTF
     /// geometry); larger claims are refused before anything is allocated.
-    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_DECOMPRESSED_MIB))]
     max_decompressed: u64,
+}
+
+/// Upper bound of `--max-decompressed`: 64 GiB, far above any walkmesh, low enough that the
+/// byte count cannot overflow.
+const MAX_DECOMPRESSED_MIB: u64 = 64 * 1024;
+
+/// Parses a finite, non-negative distance (`--weld`).
+pub fn non_negative_distance(text: &str) -> Result<f32, String> {
+    let value = finite(text)?;
+    if value < 0.0 {
+        return Err(format!("{text} is negative; give a distance of 0 or more"));
+    }
+    Ok(value)
+}
+
+/// Parses a finite number greater than zero (`--region-height`).
+pub fn positive(text: &str) -> Result<f32, String> {
+    let value = finite(text)?;
+    if value <= 0.0 {
+        return Err(format!("{text} is not greater than 0"));
+    }
+    Ok(value)
+}
+
+fn finite(text: &str) -> Result<f32, String> {
+    let value: f32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    if !value.is_finite() {
+        return Err(format!(
+            "{text} is not a finite number (or is too large for 32-bit floats)"
+        ));
+    }
+    Ok(value)
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -68,13 +104,13 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
         return Ok(None);
     };
     let text = std::fs::read_to_string(path).map_err(|e| {
-        Failure(format!(
+        Failure::input(format!(
             "cannot read the material profile {}: {e}",
             path.display()
         ))
     })?;
-    let profile =
-        MaterialProfile::parse(&text).map_err(|e| Failure(format!("{}: {e}", path.display())))?;
+    let profile = MaterialProfile::parse(&text)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     Ok(Some(Arc::new(profile)))
 }
 
@@ -84,9 +120,17 @@ pub fn open<'r>(
     file: &Path,
     read: &ReadArgs,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
-    let format = match &read.from {
+    open_with(registry, file, read.from.as_deref())
+}
+
+fn open_with<'r>(
+    registry: &'r Registry,
+    file: &Path,
+    from: Option<&str>,
+) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
+    let bytes = std::fs::read(file)
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", file.display())))?;
+    let format = match from {
         Some(id) => registry.by_id(id)?,
         None => {
             let head = bytes.get(..bytes.len().min(64 * 1024)).unwrap_or(&bytes);
@@ -103,25 +147,41 @@ pub fn load(
     read: &ReadArgs,
     diag: &mut Diagnostics,
 ) -> Result<(NavMesh, &'static str), Failure> {
-    let (bytes, format) = open(registry, file, read)?;
+    let options = read_options(read)?;
+    load_with(registry, file, read.from.as_deref(), &options, diag)
+}
+
+/// The input format id given with `--from`.
+pub fn from_id(read: &ReadArgs) -> Option<&str> {
+    read.from.as_deref()
+}
+
+/// Reads `file` with options already prepared (a batch loads the profile once).
+pub fn load_with(
+    registry: &Registry,
+    file: &Path,
+    from: Option<&str>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<(NavMesh, &'static str), Failure> {
+    let (bytes, format) = open_with(registry, file, from)?;
     let reader = format.reader().ok_or_else(|| {
-        Failure(format!(
+        Failure::input(format!(
             "the {} format ({}) cannot be read yet",
             format.id(),
             format.name()
         ))
     })?;
-    let options = read_options(read)?;
     let mesh = reader
         .read(
             Input {
                 bytes: &bytes,
                 path: Some(file),
             },
-            &options,
+            options,
             diag,
         )
-        .map_err(|e| Failure(e.in_file(file).to_string()))?;
+        .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
     diag.set_file(file);
     Ok((mesh, format.id()))
 }

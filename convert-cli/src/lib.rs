@@ -11,8 +11,11 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 mod commands;
+pub mod failure;
 mod input;
 mod output;
+
+use failure::Failure;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -20,7 +23,27 @@ Examples:
   walkmesh convert room.wok room.obj          and back, for editing
   walkmesh info room.wok --json               counts, bounds, walkable area, loops, materials
   walkmesh validate room.wok --json           every rule of the format, with stable codes
-  walkmesh dump room.wok --format json        every stored field with its byte offset";
+  walkmesh dump room.wok --format json        every stored field with its byte offset
+  walkmesh convert areas/ --out-dir glb/ --to glb --report report.jsonl
+                                              a whole tree, in parallel, paths kept
+  walkmesh convert room.wok - --to glb | viewer   a one-file format to standard output
+  walkmesh profiles kotor > kotor.ron         an embedded material profile to edit
+
+Exit codes: 0 success; 1 `validate` found errors, or `convert --strict` met a warning
+(nothing written); 2 unreadable input, bad usage, or an output our validator rejects
+(nothing written); 3 the output could not be written (nothing new left behind). A batch
+exits with the highest code of its files. A closed standard output ends quietly with 0.";
+
+const CONVERT_EXAMPLES: &str = "\
+More examples:
+  walkmesh convert room.wok - --to glb > room.glb     standard output (one-file formats)
+  walkmesh convert room.obj room.wok --strict --json  fail on any warning; JSON report
+  walkmesh convert areas/ 'doors/**/*.dwk' --out-dir out/ --to glb --jobs 2 --report r.jsonl
+                                                      many inputs, paths kept, parallel
+
+Exit codes: 0 written; 1 --strict met a warning (nothing written); 2 unreadable input, bad
+usage or an output our validator rejects (nothing written); 3 the output could not be
+written (nothing new left behind). With --out-dir: the highest code of its files.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -50,15 +73,22 @@ enum Command {
     ///
     /// The output format comes from OUT's extension (or --to). Writing back to the format a
     /// file came from, with nothing changed, reproduces it byte for byte unless --rebuild is
-    /// given. Output is written to a temporary file and renamed, so a failed run leaves no
-    /// partial file.
+    /// given. The bytes are read back with the target's reader and validator before they are
+    /// renamed into place: the counts printed are the written file's, and an output with
+    /// errors is refused (exit 2) unless --allow-invalid. Files are staged beside the target
+    /// and renamed, sidecars first, so a failed or interrupted run leaves nothing new
+    /// behind. An existing OUT keeps its permission bits; a symbolic link is written
+    /// through; FIFOs, devices and directories are refused; a .mtl/.bin that walkmesh did
+    /// not write is kept unless --force.
     ///
     /// Example: walkmesh convert room.obj room.wok --materials kotor.ron
+    #[command(after_help = CONVERT_EXAMPLES)]
     Convert(commands::convert::Args),
     /// Check a walkmesh against its format's rules and general mesh sanity.
     ///
     /// Exit code 1 when any error is found. Every finding has a stable code
-    /// (`bwm.adjacency_not_reciprocal`, `mesh.non_manifold_edge`, …).
+    /// (`bwm.adjacency_not_reciprocal`, `mesh.non_manifold_edge`, …). The text form shows
+    /// at most --max-per-code findings of each code and then a count per code.
     ///
     /// Example: walkmesh validate room.wok --json
     Validate(commands::validate::Args),
@@ -67,19 +97,62 @@ enum Command {
     ///
     /// Example: walkmesh dump area.path --format ron
     Dump(commands::dump::Args),
+    /// Print the embedded material profiles (RON) so that one can be copied, edited and
+    /// passed back with --materials FILE.
+    ///
+    /// Example: walkmesh profiles kotor > kotor.ron
+    Profiles(commands::profiles::Args),
 }
 
-/// A failure that ends the command with exit code 2.
-struct Failure(String);
+/// The tuple-style constructor `Failure(message)` that modules written before the failure
+/// kinds use: an input failure (exit 2).
+#[allow(non_snake_case)]
+fn Failure(message: String) -> Failure {
+    Failure::input(message)
+}
 
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(error: E) -> Self {
-        Failure(error.to_string())
+impl Command {
+    /// Whether the command was asked for JSON output; its failures are then printed as
+    /// `{"error": {"code", "message", "exit_code", …}}` on standard output as well.
+    fn wants_json(&self) -> bool {
+        match self {
+            Command::Formats(args) => args.json,
+            Command::Info(args) => args.json,
+            Command::Convert(args) => args.json,
+            Command::Validate(args) => args.json,
+            Command::Dump(_) | Command::Profiles(_) => false,
+        }
     }
 }
 
-/// Runs the command line `args` (program name first); returns the exit code.
+/// Standard output that remembers whether the reader went away (a closed pipe, as with
+/// `walkmesh dump f | head`): the command then ends quietly with exit code 0.
+struct PipeAware<'a> {
+    inner: &'a mut dyn Write,
+    closed: bool,
+}
+
+impl Write for PipeAware<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(bytes).inspect_err(|e| self.note(e))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| self.note(e))
+    }
+}
+
+impl PipeAware<'_> {
+    fn note(&mut self, error: &std::io::Error) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            self.closed = true;
+        }
+    }
+}
+
+/// Runs the command line `args` (program name first); returns the exit code (see
+/// [`failure`]: 0 success, 1 findings, 2 input or usage, 3 output not written).
 pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let json_asked = args.iter().any(|a| a == "--json");
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(error) => {
@@ -91,7 +164,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
                 }
                 clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                     let _ = write!(stderr, "{}", error.render());
-                    2
+                    failure::EXIT_INPUT
                 }
                 _ => {
                     let _ = write!(
@@ -103,24 +176,76 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
                             error.render().to_string()
                         }
                     );
-                    2
+                    if json_asked {
+                        let message = error.render().to_string();
+                        let first = message.lines().next().unwrap_or_default();
+                        print_json_error(
+                            stdout,
+                            &Failure::usage(first.trim_start_matches("error: ")),
+                        );
+                    }
+                    failure::EXIT_INPUT
                 }
             };
         }
     };
     let registry = walkmesh_formats::default_registry();
-    let result = match &cli.command {
-        Command::Formats(args) => commands::formats::run(&registry, args, stdout),
-        Command::Info(args) => commands::info::run(&registry, args, stdout, stderr),
-        Command::Convert(args) => commands::convert::run(&registry, args, stdout, stderr),
-        Command::Validate(args) => commands::validate::run(&registry, args, stdout),
-        Command::Dump(args) => commands::dump::run(&registry, args, stdout, stderr),
+    let mut out = PipeAware {
+        inner: stdout,
+        closed: false,
     };
+    let result = match &cli.command {
+        Command::Formats(args) => commands::formats::run(&registry, args, &mut out),
+        Command::Info(args) => commands::info::run(&registry, args, &mut out, stderr),
+        Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
+        Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
+        Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
+        Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
+    };
+    if out.closed {
+        return failure::EXIT_OK;
+    }
     match result {
         Ok(code) => code,
-        Err(Failure(message)) => {
-            let _ = writeln!(stderr, "error: {message}");
-            2
+        Err(failure) => {
+            let _ = writeln!(stderr, "error: {}", failure.message);
+            for item in &failure.diagnostics {
+                let _ = writeln!(stderr, "  {item}");
+            }
+            if cli.command.wants_json() {
+                print_json_error(&mut out, &failure);
+            }
+            failure.exit_code
         }
     }
+}
+
+fn print_json_error(stdout: &mut dyn Write, failure: &Failure) {
+    #[derive(serde::Serialize)]
+    struct ErrorReport<'a> {
+        error: &'a Failure,
+    }
+    if let Ok(text) = serde_json::to_string_pretty(&ErrorReport { error: failure }) {
+        let _ = writeln!(stdout, "{text}");
+    }
+}
+
+/// For the binary: removes pending temporary output files when SIGINT, SIGTERM or SIGHUP
+/// arrives, then ends the process the way the signal would have (so the shell sees exit
+/// status 128 + the signal). In-process callers of [`run`] keep their own signal handling.
+#[cfg(unix)]
+pub fn remove_temporary_files_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("walkmesh-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Keeps the list locked: no rename can follow the removal.
+                let _locked = output::remove_pending();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
 }

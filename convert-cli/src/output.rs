@@ -1,33 +1,489 @@
-//! Writing output files: atomically, beside their target.
+//! Writing output files safely.
+//!
+//! - Everything is staged first (a temporary file beside the target, or a temporary
+//!   directory when sidecars come with the main file), checked, then renamed into place with
+//!   the sidecars before the main file; a failure before the renames leaves nothing new
+//!   behind, and a failed rename removes the sidecars this run created.
+//! - An existing target keeps its permission bits; a new file gets 0666 minus the umask.
+//! - A symbolic link as OUT is written through: its final target is replaced atomically and
+//!   the link stays. FIFOs, devices, sockets and directories are refused.
+//! - A sidecar (`.mtl`, `.bin`) is replaced only when this project wrote it (see
+//!   [`written_by_us`]) or `--force` is given; an OUT named like its own sidecar is refused.
+//! - Temporary files are listed in [`PENDING`] so that the signal handler of the binary
+//!   ([`remove_pending`]) can delete them when SIGINT/SIGTERM/SIGHUP arrives.
 
-use std::io::Write;
-use std::path::Path;
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{Read, Write};
+#[cfg(unix)]
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use walkmesh_core::Output;
 
 use crate::Failure;
 
-/// Writes to a temporary file in the target's directory, then renames it over the target:
-/// readers never see a half-written file, and a failure leaves nothing behind.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let directory = path
-        .parent()
+/// Choices about replacing files, from the command line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutputSettings {
+    /// Replace sidecars this project did not write.
+    pub force: bool,
+    /// Create OUT's directory (and its parents) when missing.
+    pub create_dirs: bool,
+    /// Flush every file to disk before renaming it (crash safety; costs a disk round trip
+    /// per file).
+    pub fsync: bool,
+}
+
+/// Temporary files and directories not yet renamed into place.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    // A panic elsewhere while holding the lock leaves a usable list.
+    PENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Deletes every temporary file and directory still pending and returns with the list
+/// locked, so that no rename can happen afterwards: the caller is about to end the process.
+pub fn remove_pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    let mut list = pending();
+    for path in list.drain(..) {
+        let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
+    }
+    list
+}
+
+fn unregister(path: &Path) {
+    pending().retain(|p| p != path);
+}
+
+/// Where a file will be written.
+#[derive(Debug)]
+struct Target {
+    /// The path actually replaced (a symbolic link's final target).
+    path: PathBuf,
+    /// The existing file, if any.
+    existing: Option<Metadata>,
+}
+
+fn directory_of(path: &Path) -> &Path {
+    path.parent()
         .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".walkmesh-")
-        .suffix(".tmp")
-        .tempfile_in(directory)
-        .map_err(|e| {
-            Failure(format!(
-                "cannot create a temporary file in {}: {e}",
-                directory.display()
-            ))
-        })?;
-    temporary
-        .write_all(bytes)
-        .and_then(|()| temporary.as_file().sync_all())
-        .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
-    temporary
-        .persist(path)
-        .map_err(|e| Failure(format!("cannot replace {}: {}", path.display(), e.error)))?;
+        .unwrap_or(Path::new("."))
+}
+
+/// Follows symbolic links to the file that will be replaced and refuses what is not a
+/// regular file.
+fn resolve(out: &Path, settings: OutputSettings) -> Result<Target, Failure> {
+    let mut path = out.to_path_buf();
+    // The kernel's own limit on a chain of links (Linux: 40).
+    for _ in 0..40 {
+        let metadata = match fs::symlink_metadata(&path) {
+            Ok(metadata) => metadata,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                check_directory(out, &path, settings)?;
+                return Ok(Target {
+                    path,
+                    existing: None,
+                });
+            }
+            Err(error) => {
+                return Err(Failure::output(format!(
+                    "cannot write {}: {error}",
+                    out.display()
+                )));
+            }
+        };
+        let kind = metadata.file_type();
+        if kind.is_symlink() {
+            let link = fs::read_link(&path).map_err(|e| {
+                Failure::output(format!("cannot follow the link {}: {e}", path.display()))
+            })?;
+            path = if link.is_absolute() {
+                link
+            } else {
+                directory_of(&path).join(link)
+            };
+            continue;
+        }
+        if kind.is_file() {
+            return Ok(Target {
+                path,
+                existing: Some(metadata),
+            });
+        }
+        let what = describe(&metadata);
+        return Err(Failure::output(format!(
+            "cannot write {}: {} is {what}; walkmesh writes regular files only{}",
+            out.display(),
+            path.display(),
+            if what == "a directory" {
+                " (name a file, or use --out-dir for many inputs)"
+            } else {
+                " (use - for standard output)"
+            }
+        )));
+    }
+    Err(Failure::output(format!(
+        "cannot write {}: too many levels of symbolic links",
+        out.display()
+    )))
+}
+
+fn describe(metadata: &Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// The directory that will hold `path` must exist (or be created with `--create-dirs`).
+fn check_directory(out: &Path, path: &Path, settings: OutputSettings) -> Result<(), Failure> {
+    let directory = directory_of(path);
+    match fs::metadata(directory) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(Failure::output(format!(
+            "cannot write {}: {} is not a directory",
+            out.display(),
+            directory.display()
+        ))),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            if settings.create_dirs {
+                fs::create_dir_all(directory).map_err(|e| {
+                    Failure::output(format!(
+                        "cannot create the directory {}: {e}",
+                        directory.display()
+                    ))
+                })
+            } else {
+                Err(Failure::output(format!(
+                    "cannot write {}: the directory {} does not exist (create it, or pass --create-dirs)",
+                    out.display(),
+                    directory.display()
+                )))
+            }
+        }
+        Err(error) => Err(Failure::output(format!(
+            "cannot write {}: {}: {error}",
+            out.display(),
+            directory.display()
+        ))),
+    }
+}
+
+/// Whether an existing sidecar may be replaced: it is byte-identical to what we would
+/// write, it starts with the comment our text sidecars start with (`# walkmesh`, the `.mtl`),
+/// or the main file being replaced was written by walkmesh (its first 64 KiB name walkmesh,
+/// as our OBJ header and glTF `asset.generator` do) and refers to the sidecar by name (the
+/// `.bin` of a `.gltf`).
+pub fn written_by_us(sidecar: &Path, new_bytes: &[u8], main: Option<&Path>) -> bool {
+    const MARKER: &[u8] = b"# walkmesh";
+    let Ok(mut file) = File::open(sidecar) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if Read::by_ref(&mut file)
+        .take(MARKER.len() as u64)
+        .read_to_end(&mut head)
+        .is_ok()
+        && head == MARKER
+    {
+        return true;
+    }
+    if fs::metadata(sidecar).is_ok_and(|m| m.len() == new_bytes.len() as u64)
+        && fs::read(sidecar).is_ok_and(|old| old == new_bytes)
+    {
+        return true;
+    }
+    let Some(name) = sidecar.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let Some(main) = main else {
+        return false;
+    };
+    let Ok(file) = File::open(main) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if file.take(64 * 1024).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    contains(&head, b"walkmesh") && contains(&head, name.as_bytes())
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A file staged for renaming.
+#[derive(Debug)]
+struct StagedFile {
+    staged: PathBuf,
+    target: PathBuf,
+    existed: bool,
+}
+
+/// Everything staged, not yet in place.
+#[derive(Debug)]
+pub struct Staged {
+    /// The temporary file or directory registered in [`PENDING`].
+    temporary: PathBuf,
+    /// Sidecars first, the main file last.
+    files: Vec<StagedFile>,
+    /// Where a reader finds the staged main file with its sidecars beside it.
+    read_path: PathBuf,
+}
+
+impl Staged {
+    /// The path to give a reader checking the staged output: the final path when there are
+    /// no sidecars (the reader then sees the bytes in memory and the real file name, which
+    /// some formats take the mesh kind from), else the staged main file beside its staged
+    /// sidecars.
+    pub fn read_path(&self) -> &Path {
+        &self.read_path
+    }
+
+    /// Renames everything into place, sidecars first. On a failed rename, the sidecars this
+    /// run created are removed again.
+    pub fn commit(self) -> Result<(), Failure> {
+        // Renames happen under the lock, so the signal handler either removes the staged
+        // files before they are renamed or finds nothing left to remove.
+        let mut list = pending();
+        let mut done: Vec<&StagedFile> = Vec::new();
+        let mut result = Ok(());
+        for file in &self.files {
+            if let Err(error) = fs::rename(&file.staged, &file.target) {
+                result = Err(Failure::output(format!(
+                    "cannot replace {}: {error}",
+                    file.target.display()
+                )));
+                break;
+            }
+            done.push(file);
+        }
+        if result.is_err() {
+            for file in done.iter().filter(|f| !f.existed) {
+                let _ = fs::remove_file(&file.target);
+            }
+        }
+        let _ = fs::remove_dir_all(&self.temporary).or_else(|_| fs::remove_file(&self.temporary));
+        list.retain(|p| p != &self.temporary);
+        result
+    }
+
+    /// Removes everything staged.
+    pub fn discard(self) {
+        let _ = fs::remove_dir_all(&self.temporary).or_else(|_| fs::remove_file(&self.temporary));
+        unregister(&self.temporary);
+    }
+}
+
+/// Checks the targets of `output` (main file at `out`, sidecars beside it) and writes
+/// everything to temporary files, without touching any target yet.
+pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<Staged, Failure> {
+    let main = resolve(out, settings)?;
+    // Sidecars go beside the file actually written; `parent` is empty for a bare name.
+    let directory = main
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut sidecars = Vec::with_capacity(output.sidecars.len());
+    for sidecar in &output.sidecars {
+        let name = Path::new(&sidecar.file_name);
+        if name.components().count() != 1
+            || !matches!(name.components().next(), Some(Component::Normal(_)))
+        {
+            return Err(Failure::output(format!(
+                "the writer named a sidecar {:?}, which is not a plain file name",
+                sidecar.file_name
+            )));
+        }
+        let path = directory.join(name);
+        let same_name = main
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.eq_ignore_ascii_case(&sidecar.file_name))
+            || out
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.eq_ignore_ascii_case(&sidecar.file_name));
+        if same_name {
+            return Err(Failure::usage(format!(
+                "{} would be overwritten by its own sidecar {}; choose another output name",
+                out.display(),
+                sidecar.file_name
+            )));
+        }
+        let existing = match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                return Err(Failure::output(format!(
+                    "cannot write the sidecar {}: it is a symbolic link",
+                    path.display()
+                )));
+            }
+            Ok(metadata) if !metadata.is_file() => {
+                return Err(Failure::output(format!(
+                    "cannot write the sidecar {}: it is {}",
+                    path.display(),
+                    describe(&metadata)
+                )));
+            }
+            Ok(metadata) => {
+                let main_existing = main.existing.as_ref().map(|_| main.path.as_path());
+                if !settings.force && !written_by_us(&path, &sidecar.bytes, main_existing) {
+                    return Err(Failure::output(format!(
+                        "{} exists and was not written by walkmesh; pass --force to replace it",
+                        path.display()
+                    )));
+                }
+                Some(metadata)
+            }
+            Err(_) => None,
+        };
+        sidecars.push((path, existing, &sidecar.bytes));
+    }
+
+    if sidecars.is_empty() {
+        let (temporary, file) = temporary_file(directory_of(&main.path), out)?;
+        let written = fill(file, &output.main, main.existing.as_ref(), settings.fsync);
+        if let Err(error) = written {
+            let _ = fs::remove_file(&temporary);
+            unregister(&temporary);
+            return Err(Failure::output(format!(
+                "cannot write {}: {error}",
+                out.display()
+            )));
+        }
+        return Ok(Staged {
+            files: vec![StagedFile {
+                staged: temporary.clone(),
+                existed: main.existing.is_some(),
+                target: main.path.clone(),
+            }],
+            temporary,
+            read_path: main.path,
+        });
+    }
+
+    let temporary = temporary_directory(directory_of(&main.path), out)?;
+    let mut staged = Staged {
+        temporary: temporary.clone(),
+        files: Vec::new(),
+        read_path: PathBuf::new(),
+    };
+    let main_name = main.path.file_name().unwrap_or(out.as_os_str());
+    let mut entries: Vec<(PathBuf, Option<Metadata>, &[u8])> = sidecars
+        .into_iter()
+        .map(|(path, existing, bytes)| (path, existing, bytes.as_slice()))
+        .collect();
+    entries.push((main.path.clone(), main.existing, &output.main));
+    for (target, existing, bytes) in entries {
+        let name = target.file_name().unwrap_or(main_name);
+        let path = temporary.join(name);
+        let result = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode_if_unix(0o666)
+            .open(&path)
+            .and_then(|file| fill(file, bytes, existing.as_ref(), settings.fsync));
+        if let Err(error) = result {
+            staged.discard();
+            return Err(Failure::output(format!(
+                "cannot write {}: {error}",
+                target.display()
+            )));
+        }
+        staged.files.push(StagedFile {
+            staged: path,
+            existed: existing.is_some(),
+            target,
+        });
+    }
+    staged.read_path = temporary.join(main_name);
+    Ok(staged)
+}
+
+/// Writes `bytes` and gives the file the existing target's permission bits (else it keeps
+/// 0666 minus the umask from its creation); with `fsync`, flushes it to disk before any
+/// rename.
+fn fill(
+    mut file: File,
+    bytes: &[u8],
+    existing: Option<&Metadata>,
+    fsync: bool,
+) -> std::io::Result<()> {
+    if let Some(existing) = existing {
+        file.set_permissions(existing.permissions())?;
+    }
+    file.write_all(bytes)?;
+    if fsync {
+        file.sync_all()?;
+    }
     Ok(())
+}
+
+trait ModeIfUnix {
+    fn mode_if_unix(&mut self, mode: u32) -> &mut Self;
+}
+
+impl ModeIfUnix for OpenOptions {
+    #[cfg(unix)]
+    fn mode_if_unix(&mut self, mode: u32) -> &mut Self {
+        self.mode(mode)
+    }
+    #[cfg(not(unix))]
+    fn mode_if_unix(&mut self, _mode: u32) -> &mut Self {
+        self
+    }
+}
+
+fn builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".walkmesh-").suffix(".tmp");
+    builder
+}
+
+/// A new temporary file in `directory` (mode 0666 minus the umask), registered in
+/// [`PENDING`].
+fn temporary_file(directory: &Path, out: &Path) -> Result<(PathBuf, File), Failure> {
+    let mut builder = builder();
+    #[cfg(unix)]
+    builder.permissions(fs::Permissions::from_mode(0o666));
+    // Created and registered under the lock: the signal handler, which takes the lock
+    // first, cannot run in between and miss the file.
+    let mut list = pending();
+    let (file, path) = builder
+        .tempfile_in(directory)
+        .and_then(|t| t.keep().map_err(|e| e.error))
+        .map_err(|e| Failure::output(format!("cannot write {}: {e}", out.display())))?;
+    list.push(path.clone());
+    Ok((path, file))
+}
+
+/// A new temporary directory in `directory`, registered in [`PENDING`].
+fn temporary_directory(directory: &Path, out: &Path) -> Result<PathBuf, Failure> {
+    let mut list = pending();
+    let path = builder()
+        .tempdir_in(directory)
+        .map(tempfile::TempDir::keep)
+        .map_err(|e| Failure::output(format!("cannot write {}: {e}", out.display())))?;
+    list.push(path.clone());
+    Ok(path)
 }

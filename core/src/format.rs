@@ -198,6 +198,12 @@ pub trait Format: Send + Sync {
     fn dumper(&self) -> Option<&dyn Dumper> {
         None
     }
+    /// The text (RON) of the material profile embedded for this format, for users to copy
+    /// and edit (`walkmesh profiles`); `None` when the format uses the neutral profile
+    /// ([`crate::material::NEUTRAL_RON`]).
+    fn material_profile(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Why a format could not be chosen.

@@ -11,6 +11,9 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 /// Names of the neutral materials, indexed by [`Material`] id.
+/// Text of the embedded neutral profile (`core/profiles/neutral.ron`), used by OBJ and glTF.
+pub const NEUTRAL_RON: &str = include_str!("../profiles/neutral.ron");
+
 pub const NEUTRAL_NAMES: [&str; 31] = [
     "Undefined",
     "Dirt",
@@ -161,7 +164,7 @@ impl MaterialProfile {
 
     /// The embedded neutral profile used by OBJ and glTF.
     pub fn neutral() -> MaterialProfile {
-        match MaterialProfile::parse(include_str!("../profiles/neutral.ron")) {
+        match MaterialProfile::parse(NEUTRAL_RON) {
             Ok(profile) => profile,
             // The embedded text is checked by a unit test; an empty profile keeps the
             // program running if that ever slips.

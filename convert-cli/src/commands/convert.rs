@@ -1,52 +1,429 @@
-//! `walkmesh convert`: read → prepare (the target's requirements) → write.
+//! `walkmesh convert`: read → prepare (the target's requirements) → write → check → rename.
+//!
+//! The bytes about to be written are read back with the target's own reader and validator
+//! before anything is renamed into place: an output our validator rejects is refused (exit 2)
+//! unless `--allow-invalid`, and the counts printed are those of the file written. With
+//! `--out-dir`, many inputs are converted (see `batch`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use walkmesh_core::{Diagnostics, MeshKind, Registry, WriteOptions, passes};
+use serde::Serialize;
+use walkmesh_core::{
+    Diagnostic, Diagnostics, Format, Input, MeshKind, ReadOptions, Registry, Severity,
+    WriteOptions, passes, validate,
+};
 
 use crate::Failure;
-use crate::input::{ReadArgs, load, print_diagnostics, read_options};
-use crate::output::write_atomically;
+use crate::commands::batch;
+use crate::input::{ReadArgs, from_id, load_with, non_negative_distance, positive, read_options};
+use crate::output::{self, OutputSettings};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The file to read.
-    input: PathBuf,
-    /// The file to write (sidecars such as .mtl or .bin go beside it).
-    output: PathBuf,
+    /// IN OUT: the file to read and the file to write (sidecars such as .mtl or .bin go
+    /// beside OUT; `-` writes a one-file format to standard output). With --out-dir: every
+    /// path is an input (files, directories searched recursively, or quoted glob patterns).
+    #[arg(value_name = "PATHS", required = true, num_args = 1..)]
+    pub paths: Vec<PathBuf>,
     #[command(flatten)]
-    read: ReadArgs,
-    /// Output format id, overriding OUT's extension (see `walkmesh formats`).
-    #[arg(long, value_name = "ID")]
-    to: Option<String>,
+    pub read: ReadArgs,
+    /// Output format id or extension, overriding OUT's extension (`bwm`, `wok`, `glb`, …;
+    /// see `walkmesh formats`). Required with --out-dir.
+    #[arg(long, value_name = "ID|EXT")]
+    pub to: Option<String>,
     /// Recompute every derived table even when the preserved ones are still valid.
     #[arg(long)]
-    rebuild: bool,
+    pub rebuild: bool,
     /// Mesh kind to write (KotOR: placeable → .pwk, door → .dwk); default: from OUT's
     /// extension, else the input's kind.
     #[arg(long, value_enum)]
-    kind: Option<KindArg>,
+    pub kind: Option<KindArg>,
     /// Merge vertices closer than this distance before writing (0 = only exactly equal
-    /// positions). Off by default: vertex identity is authored data.
-    #[arg(long, value_name = "DISTANCE")]
-    weld: Option<f32>,
+    /// positions; finite, 0 or more). Off by default: vertex identity is authored data.
+    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub weld: Option<f32>,
     /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
     /// walkmesh.
     #[arg(long, value_name = "FILE")]
-    template: Option<PathBuf>,
-    /// Metroid Prime: region height when the source has none (default 1.0).
-    #[arg(long, value_name = "HEIGHT")]
-    region_height: Option<f32>,
+    pub template: Option<PathBuf>,
+    /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
+    #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
+    pub region_height: Option<f32>,
+    /// Print one JSON object: what was read and written, counts of the written file, and
+    /// every diagnostic with its code (with --out-dir: a JSON summary).
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but errors (no summary line, no warnings).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Treat every warning as a failure: nothing is written, the target is left as it was,
+    /// the warnings are listed and the exit code is 1.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the output even when our own validator finds errors in it (they are reported
+    /// as errors; the exit code stays 0).
+    #[arg(long)]
+    pub allow_invalid: bool,
+    /// Replace sidecars (.mtl, .bin) that walkmesh did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Create OUT's directory (or --out-dir) when missing.
+    #[arg(long)]
+    pub create_dirs: bool,
+    /// Flush each file to disk before renaming it into place, so that a power loss cannot
+    /// leave an empty file (the rename alone is atomic for other programs; this adds a disk
+    /// round trip per file).
+    #[arg(long)]
+    pub fsync: bool,
+    /// Convert every input into this directory, keeping paths relative to each directory
+    /// or glob given (requires --to).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// With --out-dir: files converted at once (default: the number of CPUs; 1 to 1024).
+    /// The output does not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// With --out-dir: write one JSON line per input to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
-enum KindArg {
+pub enum KindArg {
     Area,
     Placeable,
     Door,
     Terrain,
+}
+
+/// Face and vertex counts of a mesh.
+#[derive(Serialize, Debug, Clone, Copy, Default, PartialEq)]
+pub struct Counts {
+    pub vertices: usize,
+    pub faces: usize,
+    pub walkable_faces: usize,
+}
+
+/// What one conversion read and wrote (`convert --json`, one line of a batch report).
+#[derive(Serialize, Debug, Default)]
+pub struct Conversion {
+    pub input: PathBuf,
+    pub from: String,
+    pub output: PathBuf,
+    pub to: String,
+    /// The mesh as read.
+    pub read: Counts,
+    /// The file written, read back with the target's reader.
+    pub written: Counts,
+    pub bytes: usize,
+    pub sidecars: Vec<String>,
+    /// Read, prepare and write diagnostics; with --allow-invalid also the output's errors.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors and warnings the target's validator found in the written file.
+    pub output_errors: usize,
+    pub output_warnings: usize,
+    /// The main file's bytes when OUT is `-`.
+    #[serde(skip)]
+    pub to_stdout: Option<Vec<u8>>,
+}
+
+/// Everything a conversion needs besides the input and output paths; built once per run.
+pub struct Plan<'r> {
+    pub registry: &'r Registry,
+    pub target: &'r dyn Format,
+    pub from: Option<String>,
+    pub read: ReadOptions,
+    pub write: WriteOptions,
+    pub weld: Option<f32>,
+    pub strict: bool,
+    pub allow_invalid: bool,
+    pub settings: OutputSettings,
+}
+
+impl std::fmt::Debug for Plan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("target", &self.target.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The format `--to` names: an extension claimed by a writer (`glb`, `wok`), else a format
+/// id; with the extension outputs get.
+pub fn target_for<'r>(
+    registry: &'r Registry,
+    to: &str,
+) -> Result<(&'r dyn Format, String), Failure> {
+    let extension = to.trim_start_matches('.').to_ascii_lowercase();
+    let by_extension = registry
+        .by_extension(Path::new(&format!("x.{extension}")))
+        .find(|f| f.writer().is_some());
+    if let Some(format) = by_extension {
+        return Ok((format, extension));
+    }
+    let format = registry.by_id(to)?;
+    let first = format.extensions().first().copied().unwrap_or(format.id());
+    Ok((format, first.to_string()))
+}
+
+pub fn plan<'r>(
+    registry: &'r Registry,
+    args: &Args,
+    target: &'r dyn Format,
+) -> Result<Plan<'r>, Failure> {
+    if target.writer().is_none() {
+        return Err(Failure::usage(format!(
+            "the {} format ({}) cannot be written yet",
+            target.id(),
+            target.name()
+        )));
+    }
+    let read = read_options(&args.read)?;
+    let mut write = WriteOptions {
+        up: read.up,
+        materials: read.materials.clone(),
+        rebuild: args.rebuild,
+        kind: args.kind.map(|k| match k {
+            KindArg::Area => MeshKind::Area,
+            KindArg::Placeable => MeshKind::Placeable,
+            KindArg::Door => MeshKind::Door,
+            KindArg::Terrain => MeshKind::Terrain,
+        }),
+        file_name: None,
+        params: Default::default(),
+    };
+    if let Some(template) = &args.template {
+        write
+            .params
+            .insert("nwn2:template".into(), template.display().to_string());
+    }
+    if let Some(height) = args.region_height {
+        write
+            .params
+            .insert("prime:region_height".into(), height.to_string());
+    }
+    Ok(Plan {
+        registry,
+        target,
+        from: from_id(&args.read).map(str::to_string),
+        read,
+        write,
+        weld: args.weld,
+        strict: args.strict,
+        allow_invalid: args.allow_invalid,
+        settings: OutputSettings {
+            force: args.force,
+            create_dirs: args.create_dirs,
+            fsync: args.fsync,
+        },
+    })
+}
+
+/// Whether `path` names standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Converts `input` to `output` (`-`: the bytes are returned in `to_stdout`). Nothing is
+/// printed; on failure nothing new is left behind.
+pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
+    let target = plan.target;
+    let Some(writer) = target.writer() else {
+        return Err(Failure::usage(format!(
+            "the {} format cannot be written",
+            target.id()
+        )));
+    };
+    let to_stdout = is_stdout(output);
+    let mut diag = Diagnostics::new();
+    let (mesh, source) = load_with(
+        plan.registry,
+        input,
+        plan.from.as_deref(),
+        &plan.read,
+        &mut diag,
+    )?;
+    let mut options = plan.write.clone();
+    options.file_name = if to_stdout {
+        None
+    } else {
+        output
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+    };
+    let mut requirements = writer.requirements(&options);
+    if plan.weld.is_some() {
+        requirements.weld = plan.weld;
+    }
+    let prepared = passes::prepare(&mesh, &requirements, &mut diag);
+    if prepared.polygons.is_empty() && !mesh.polygons.is_empty() {
+        return Err(Failure::input(format!(
+            "{}: no polygon of the {} read is left after preparing it for {}{}; nothing written",
+            input.display(),
+            mesh.polygons.len(),
+            target.id(),
+            plan.weld
+                .map(|w| format!(" (--weld {w:?} merged them away)"))
+                .unwrap_or_default()
+        )));
+    }
+    let written = writer.write(&prepared, &options, &mut diag).map_err(|e| {
+        Failure::input(format!(
+            "cannot write {} as {}: {e}",
+            output.display(),
+            target.id()
+        ))
+    })?;
+    diag.set_file(input);
+    if plan.strict {
+        let warnings: Vec<Diagnostic> = diag
+            .items
+            .iter()
+            .filter(|d| d.severity >= Severity::Warning)
+            .cloned()
+            .collect();
+        if !warnings.is_empty() {
+            return Err(Failure::strict(
+                format!(
+                    "--strict: converting {} gave {} warning(s); {} was not written",
+                    input.display(),
+                    warnings.len(),
+                    output.display()
+                ),
+                warnings,
+            ));
+        }
+    }
+    let mut conversion = Conversion {
+        input: input.to_path_buf(),
+        from: source.to_string(),
+        output: output.to_path_buf(),
+        to: target.id().to_string(),
+        read: counts(&mesh),
+        bytes: written.main.len(),
+        sidecars: written
+            .sidecars
+            .iter()
+            .map(|s| s.file_name.clone())
+            .collect(),
+        ..Conversion::default()
+    };
+    if to_stdout {
+        if !written.sidecars.is_empty() {
+            return Err(Failure::usage(format!(
+                "`-` (standard output) holds one file, but {} writes {} beside it; write to a file{}",
+                target.id(),
+                conversion.sidecars.join(", "),
+                if target.extensions().contains(&"glb") {
+                    " (or --to glb)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        check_output(plan, &mut conversion, &written.main, None, &mut diag)?;
+        conversion.diagnostics = diag.items;
+        conversion.to_stdout = Some(written.main);
+        return Ok(conversion);
+    }
+    let staged = output::stage(output, &written, plan.settings)?;
+    let read_path = staged.read_path().to_path_buf();
+    if let Err(failure) = check_output(
+        plan,
+        &mut conversion,
+        &written.main,
+        Some(&read_path),
+        &mut diag,
+    ) {
+        staged.discard();
+        return Err(failure);
+    }
+    staged.commit()?;
+    conversion.diagnostics = diag.items;
+    Ok(conversion)
+}
+
+fn counts(mesh: &walkmesh_core::NavMesh) -> Counts {
+    Counts {
+        vertices: mesh.vertices.len(),
+        faces: mesh.polygons.len(),
+        walkable_faces: mesh.walkable_count(),
+    }
+}
+
+/// Reads the bytes about to be written with the target's validator and reader: errors refuse
+/// the output unless --allow-invalid; the counts of what was read back are recorded.
+fn check_output(
+    plan: &Plan<'_>,
+    conversion: &mut Conversion,
+    main: &[u8],
+    path: Option<&Path>,
+    diag: &mut Diagnostics,
+) -> Result<(), Failure> {
+    let target = plan.target;
+    let input = Input { bytes: main, path };
+    let mut findings: Vec<Diagnostic> = Vec::new();
+    if let Some(validator) = target.validator() {
+        match validator.validate(input, &plan.read) {
+            Ok(found) => findings.extend(found),
+            Err(error) => findings.push(unreadable(error.to_string())),
+        }
+    }
+    match target
+        .reader()
+        .map(|r| r.read(input, &plan.read, &mut Diagnostics::new()))
+    {
+        Some(Ok(mesh)) => {
+            conversion.written = counts(&mesh);
+            findings.extend(validate::mesh_findings(&mesh));
+        }
+        Some(Err(error)) => findings.push(unreadable(error.to_string())),
+        None => {
+            return Err(Failure::usage(format!(
+                "the {} format cannot be read back, so its output cannot be checked",
+                target.id()
+            )));
+        }
+    }
+    for finding in &mut findings {
+        finding.location.file = Some(conversion.output.clone());
+    }
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = findings
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
+    conversion.output_errors = errors.len();
+    conversion.output_warnings = warnings.len();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    if plan.allow_invalid {
+        diag.items.extend(errors);
+        return Ok(());
+    }
+    let mut codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
+    codes.dedup();
+    Err(Failure::invalid_output(
+        format!(
+            "refusing to write {}: our own validator finds {} error(s) in the {} output ({}); nothing written (--allow-invalid writes it anyway)",
+            conversion.output.display(),
+            errors.len(),
+            target.id(),
+            codes.join(", ")
+        ),
+        errors,
+    ))
+}
+
+fn unreadable(message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        code: "cli.output_unreadable".into(),
+        message: format!("the output does not read back: {message}"),
+        location: Default::default(),
+    }
 }
 
 pub fn run(
@@ -55,92 +432,74 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let (input, output, read, plan): (&Path, &Path, &ReadArgs, &Args) =
-        (&args.input, &args.output, &args.read, args);
+    if args.out_dir.is_some() {
+        return batch::run(registry, args, stdout, stderr);
+    }
+    if args.jobs.is_some() || args.report.is_some() {
+        return Err(Failure::usage("--jobs and --report go with --out-dir"));
+    }
+    let [input, output] = args.paths.as_slice() else {
+        return Err(Failure::usage(format!(
+            "convert takes IN and OUT ({} path(s) given); for many inputs add --out-dir DIR --to FORMAT",
+            args.paths.len()
+        )));
+    };
+    if is_stdout(output) && args.json {
+        return Err(Failure::usage(
+            "--json prints to standard output, which `-` already fills with the converted file",
+        ));
+    }
     // Choose the target before reading, so a bad OUT fails fast.
-    let target = match &plan.to {
-        Some(id) => registry.by_id(id)?,
+    let target = match &args.to {
+        Some(to) => target_for(registry, to)?.0,
+        None if is_stdout(output) => {
+            return Err(Failure::usage("writing to `-` needs --to FORMAT"));
+        }
         None => registry.for_output(output)?,
     };
-    let writer = target.writer().ok_or_else(|| {
-        Failure(format!(
-            "the {} format ({}) cannot be written yet",
-            target.id(),
-            target.name()
-        ))
-    })?;
-    let mut diag = Diagnostics::new();
-    let (mesh, source) = load(registry, input, read, &mut diag)?;
-    let read_opts = read_options(read)?;
-    let mut options = WriteOptions {
-        up: read_opts.up,
-        materials: read_opts.materials.clone(),
-        rebuild: plan.rebuild,
-        kind: plan.kind.map(|k| match k {
-            KindArg::Area => MeshKind::Area,
-            KindArg::Placeable => MeshKind::Placeable,
-            KindArg::Door => MeshKind::Door,
-            KindArg::Terrain => MeshKind::Terrain,
-        }),
-        file_name: output
-            .file_name()
-            .and_then(|n| n.to_str())
-            .map(str::to_string),
-        params: Default::default(),
-    };
-    if let Some(template) = &plan.template {
-        options
-            .params
-            .insert("nwn2:template".into(), template.display().to_string());
+    let plan = plan(registry, args, target)?;
+    let conversion = convert_file(&plan, input, output)?;
+    if !args.quiet && !args.json {
+        for item in &conversion.diagnostics {
+            writeln!(stderr, "{item}")?;
+        }
     }
-    if let Some(height) = plan.region_height {
-        options
-            .params
-            .insert("prime:region_height".into(), height.to_string());
+    if let Some(bytes) = &conversion.to_stdout {
+        stdout.write_all(bytes)?;
+        stdout.flush()?;
+        if !args.quiet {
+            writeln!(stderr, "{}", summary_line(&conversion))?;
+        }
+        return Ok(0);
     }
-    let mut requirements = writer.requirements(&options);
-    if plan.weld.is_some() {
-        requirements.weld = plan.weld;
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&conversion)?)?;
+    } else if !args.quiet {
+        writeln!(stdout, "{}", summary_line(&conversion))?;
     }
-    let prepared = passes::prepare(&mesh, &requirements, &mut diag);
-    let written = writer.write(&prepared, &options, &mut diag).map_err(|e| {
-        Failure(format!(
-            "cannot write {} as {}: {e}",
-            output.display(),
-            target.id()
-        ))
-    })?;
-    print_diagnostics(&diag, stderr);
-    let directory = output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    for sidecar in &written.sidecars {
-        write_atomically(&directory.join(&sidecar.file_name), &sidecar.bytes)?;
-    }
-    write_atomically(output, &written.main)?;
-    writeln!(
-        stdout,
-        "wrote {} ({} → {}): {} faces, {} walkable, {} bytes{}",
-        output.display(),
-        source,
-        target.id(),
-        prepared.polygons.len(),
-        prepared.walkable_count(),
-        written.main.len(),
-        if written.sidecars.is_empty() {
+    Ok(0)
+}
+
+/// `wrote OUT (from → to): N faces, W walkable, B bytes (+ sidecars)`, counted in the file
+/// written.
+pub fn summary_line(c: &Conversion) -> String {
+    format!(
+        "wrote {} ({} → {}): {} faces{}, {} walkable, {} bytes{}",
+        c.output.display(),
+        c.from,
+        c.to,
+        c.written.faces,
+        if c.written.faces == c.read.faces {
             String::new()
         } else {
-            format!(
-                " (+ {})",
-                written
-                    .sidecars
-                    .iter()
-                    .map(|s| s.file_name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!(" (from {} read)", c.read.faces)
+        },
+        c.written.walkable_faces,
+        c.bytes,
+        if c.sidecars.is_empty() {
+            String::new()
+        } else {
+            format!(" (+ {})", c.sidecars.join(", "))
         }
-    )?;
-    Ok(0)
+    )
 }

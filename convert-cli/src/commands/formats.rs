@@ -11,7 +11,7 @@ use crate::Failure;
 pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 #[derive(Serialize)]

@@ -16,7 +16,7 @@ pub struct Args {
     read: ReadArgs,
     /// Print one JSON object.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 pub fn run(

@@ -1,7 +1,9 @@
 //! One module per subcommand: its clap arguments (`Args`) and its `run`.
 
+pub mod batch;
 pub mod convert;
 pub mod dump;
 pub mod formats;
 pub mod info;
+pub mod profiles;
 pub mod validate;

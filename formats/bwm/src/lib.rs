@@ -59,6 +59,9 @@ impl Format for BwmFormat {
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
     }
+    fn material_profile(&self) -> Option<&'static str> {
+        Some(profile::KOTOR_RON)
+    }
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)
     }

@@ -57,6 +57,9 @@ impl Format for TrxFormat {
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
     }
+    fn material_profile(&self) -> Option<&'static str> {
+        Some(read::NWN2_RON)
+    }
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)
     }

@@ -17,13 +17,15 @@ use crate::aswm::{Wrapper, flags};
 use crate::container::fourcc_text;
 use crate::file::{self, TrxFile};
 
+/// Text of the embedded NWN2 profile (`profiles/nwn2.ron`).
+pub const NWN2_RON: &str = include_str!("../profiles/nwn2.ron");
+
 /// The embedded NWN2 profile, or the user's when its engine is `nwn2`.
 pub fn profile(user: Option<&Arc<MaterialProfile>>) -> MaterialProfile {
     if let Some(profile) = user.filter(|p| p.engine.eq_ignore_ascii_case("nwn2")) {
         return profile.as_ref().clone();
     }
-    MaterialProfile::parse(include_str!("../profiles/nwn2.ron"))
-        .unwrap_or_else(|_| MaterialProfile::neutral())
+    MaterialProfile::parse(NWN2_RON).unwrap_or_else(|_| MaterialProfile::neutral())
 }
 
 /// Extras key of an opaque packet's payload.

@@ -143,6 +143,9 @@ impl Format for PathFormat {
     fn validator(&self) -> Option<&dyn Validator> {
         Some(&validate::PathValidator)
     }
+    fn material_profile(&self) -> Option<&'static str> {
+        Some(read::PRIME_RON)
+    }
     fn dumper(&self) -> Option<&dyn walkmesh_core::format::Dumper> {
         Some(&dump::PathDumper)
     }

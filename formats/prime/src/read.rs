@@ -27,9 +27,12 @@ pub const ATTR_TYPE_MASK: &str = "path:type_mask";
 /// Mesh extra: the version word (4, 6, 7).
 pub const EXTRA_VERSION: &str = "path:version";
 
+/// Text of the embedded PATH profile (`profiles/prime.ron`).
+pub const PRIME_RON: &str = include_str!("../profiles/prime.ron");
+
 /// The embedded PATH profile (engine `prime`).
 pub fn embedded_profile() -> MaterialProfile {
-    MaterialProfile::parse(include_str!("../profiles/prime.ron")).unwrap_or_else(|_| {
+    MaterialProfile::parse(PRIME_RON).unwrap_or_else(|_| {
         // The embedded text is checked by a unit test; the neutral profile keeps the
         // program going if that ever slips.
         MaterialProfile::neutral()
