@@ -202,7 +202,9 @@ struct Blockers {
     min: [f64; 2],
     cell: [f64; 2],
     size: usize,
-    cells: Vec<Vec<usize>>,
+    /// Cell `k` holds `members[starts[k]..starts[k + 1]]` (one allocation for all cells).
+    starts: Vec<usize>,
+    members: Vec<usize>,
 }
 
 impl Blockers {
@@ -229,12 +231,35 @@ impl Blockers {
             min,
             cell,
             size,
-            cells: vec![Vec::new(); size * size],
+            starts: vec![0; size * size + 1],
+            members: vec![0; members.len()],
         };
-        for &i in members {
-            let [x, y] = blockers.cell_of(ring.at(i));
-            if let Some(list) = blockers.cells.get_mut(y * size + x) {
-                list.push(i);
+        // Counting sort by cell.
+        let cells: Vec<usize> = members
+            .iter()
+            .map(|&i| {
+                let [x, y] = blockers.cell_of(ring.at(i));
+                y * size + x
+            })
+            .collect();
+        for &k in &cells {
+            if let Some(count) = blockers.starts.get_mut(k + 1) {
+                *count += 1;
+            }
+        }
+        for k in 1..blockers.starts.len() {
+            let before = blockers.starts.get(k - 1).copied().unwrap_or(0);
+            if let Some(count) = blockers.starts.get_mut(k) {
+                *count += before;
+            }
+        }
+        let mut fill = blockers.starts.clone();
+        for (&i, &k) in members.iter().zip(&cells) {
+            if let Some(at) = fill.get_mut(k) {
+                if let Some(slot) = blockers.members.get_mut(*at) {
+                    *slot = i;
+                }
+                *at += 1;
             }
         }
         blockers
@@ -262,9 +287,11 @@ impl Blockers {
         let [x1, y1] = self.cell_of(hi);
         for y in y0..=y1 {
             for x in x0..=x1 {
-                let Some(list) = self.cells.get(y * self.size + x) else {
+                let k = y * self.size + x;
+                let (Some(&from), Some(&to)) = (self.starts.get(k), self.starts.get(k + 1)) else {
                     continue;
                 };
+                let list = self.members.get(from..to).unwrap_or(&[]);
                 for &other in list {
                     *work += 1;
                     if !ring.alive.get(other).copied().unwrap_or(false)
@@ -337,7 +364,10 @@ pub fn triangulate_polygon(points: &[[f32; 3]]) -> PolygonTriangles {
         None
     } else {
         let members: Vec<usize> = (0..n)
-            .filter(|&i| ring.alive.get(i).copied().unwrap_or(false) && !strict[i])
+            .filter(|&i| {
+                ring.alive.get(i).copied().unwrap_or(false)
+                    && !strict.get(i).copied().unwrap_or(false)
+            })
             .collect();
         Some(Blockers::new(&ring, &members))
     };
@@ -366,7 +396,7 @@ pub fn triangulate_polygon(points: &[[f32; 3]]) -> PolygonTriangles {
             if let Some(s) = strict.get_mut(i) {
                 *s = false;
             }
-            strict_count -= 1;
+            strict_count = strict_count.saturating_sub(1);
             for neighbour in [p, nx] {
                 let now = ring.turn(neighbour) > 0.0;
                 if let Some(s) = strict.get_mut(neighbour) {
@@ -374,7 +404,7 @@ pub fn triangulate_polygon(points: &[[f32; 3]]) -> PolygonTriangles {
                         if now {
                             strict_count += 1;
                         } else {
-                            strict_count -= 1;
+                            strict_count = strict_count.saturating_sub(1);
                         }
                     }
                     *s = now;
