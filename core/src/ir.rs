@@ -316,6 +316,20 @@ impl Provenance {
     }
 }
 
+/// The first coordinate that is NaN or infinite, as (vertex, axis 0–2). Readers refuse such
+/// vertices (with the byte offset or line of the coordinate) so that no writer ever sees them.
+pub fn first_non_finite(vertices: &[[f32; 3]]) -> Option<(usize, usize)> {
+    vertices
+        .iter()
+        .enumerate()
+        .find_map(|(i, v)| v.iter().position(|c| !c.is_finite()).map(|axis| (i, axis)))
+}
+
+/// Name of coordinate `axis` (0–2) for error fields: `x`, `y` or `z`.
+pub fn axis_name(axis: usize) -> &'static str {
+    ["x", "y", "z"].get(axis).copied().unwrap_or("?")
+}
+
 /// The neutral walkmesh.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct NavMesh {

@@ -10,7 +10,9 @@ use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal
 /// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
 /// where duplicated pieces meet, and the games load them; they are never linked), zero-area
 /// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
-/// boundary chains that do not close, unused vertices.
+/// boundary chains that do not close, unused vertices. Zero-area polygons are
+/// `mesh.degenerate_walkable_polygon` when walkable (every file we write is free of them
+/// unless its source had them), `mesh.degenerate_polygon` otherwise.
 pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
     let field = |p: usize| format!("polygons[{p}]");
@@ -48,12 +50,19 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             continue;
         }
         if polygon_area(mesh, p) <= 0.0 {
+            // Walkable ones get their own code: a walkable face without area cannot be
+            // walked on, yet may link its neighbours (zero-area triangles filling a T-junction).
+            let (code, what) = if mesh.is_walkable(p) {
+                ("mesh.degenerate_walkable_polygon", "walkable polygon")
+            } else {
+                ("mesh.degenerate_polygon", "polygon")
+            };
             diag.push(
                 Severity::Warning,
-                "mesh.degenerate_polygon",
+                code,
                 Position::None,
                 Some(&field(p)),
-                format!("polygon {p} has zero area"),
+                format!("{what} {p} has zero area"),
             );
         } else if mesh.is_walkable(p) && polygon_normal(mesh, p)[2] < 0.0 {
             diag.push(

@@ -17,7 +17,7 @@ pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
 pub use boundary::{BoundaryLoop, boundary_loops};
 pub use components::{Components, connected_components};
 pub use paths::{dijkstra, next_hop_rows, next_hops, parallel_chunks, shortest_costs};
-pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_normal};
+pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_area, triangle_normal};
 pub use prepare::prepare;
 pub use reorder::walkable_first;
 pub use triangulate::triangulate;

@@ -16,17 +16,13 @@ pub fn plane_distance(normal: [f32; 3], point: [f32; 3]) -> f32 {
     -Vec3::from(normal).dot(Vec3::from(point))
 }
 
-/// Newell's normal (twice the vector area) of a polygon, in `f64`.
-fn newell(mesh: &NavMesh, polygon: usize) -> DVec3 {
-    let vertices = mesh.polygons.get(polygon);
+/// Newell's normal (twice the vector area) of the closed ring of `count` points given by
+/// `point`, in `f64`.
+fn newell_ring(count: usize, point: impl Fn(usize) -> [f32; 3]) -> DVec3 {
     let mut sum = DVec3::ZERO;
-    for (i, &index) in vertices.iter().enumerate() {
-        let next = vertices
-            .get((i + 1) % vertices.len())
-            .copied()
-            .unwrap_or(index);
-        let a = Vec3::from(mesh.vertex(index)).as_dvec3();
-        let b = Vec3::from(mesh.vertex(next)).as_dvec3();
+    for i in 0..count {
+        let a = Vec3::from(point(i)).as_dvec3();
+        let b = Vec3::from(point((i + 1) % count)).as_dvec3();
         sum += DVec3::new(
             (a.y - b.y) * (a.z + b.z),
             (a.z - b.z) * (a.x + b.x),
@@ -34,6 +30,22 @@ fn newell(mesh: &NavMesh, polygon: usize) -> DVec3 {
         );
     }
     sum
+}
+
+/// Newell's normal (twice the vector area) of a polygon, in `f64`.
+fn newell(mesh: &NavMesh, polygon: usize) -> DVec3 {
+    let vertices = mesh.polygons.get(polygon);
+    newell_ring(vertices.len(), |i| {
+        mesh.vertex(vertices.get(i).copied().unwrap_or(0))
+    })
+}
+
+/// Area of the triangle a, b, c in `f64`, computed exactly as [`polygon_area`] computes it
+/// for a triangle polygon, so that "has area" means the same to the triangulation and to the
+/// validator.
+pub fn triangle_area(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> f64 {
+    let points = [a, b, c];
+    newell_ring(3, |i| points.get(i).copied().unwrap_or(a)).length() / 2.0
 }
 
 /// Unit normal of a polygon: [`triangle_normal`] for triangles, Newell's normal otherwise.

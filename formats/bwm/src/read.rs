@@ -75,6 +75,18 @@ pub fn read_bwm(
 
     let vertex_count = raw.vertex_count();
     let vertices: Vec<[f32; 3]> = (0..vertex_count).map(|i| raw.vertex(i)).collect();
+    if let Some((i, axis)) = walkmesh_core::ir::first_non_finite(&vertices) {
+        return Err(ReadError::at_offset(
+            (raw.span(Table::Vertices).entry(Table::Vertices, i) + 4 * axis) as u64,
+            format!("vertices[{i}].{}", walkmesh_core::ir::axis_name(axis)),
+            format!(
+                "vertex {i} has the coordinate {}; coordinates must be finite numbers",
+                vertices
+                    .get(i)
+                    .map_or(0.0, |v| v.get(axis).copied().unwrap_or(0.0))
+            ),
+        ));
+    }
 
     let face_count = raw.face_count();
     let faces_span = raw.span(Table::Faces);
@@ -173,6 +185,19 @@ pub fn read_bwm(
         );
     }
 
+    for (at, field, point) in [
+        (off::POSITION, "header.position", header.position),
+        (off::REL_USE1, "header.rel_use1", header.rel_use[0]),
+        (off::REL_USE2, "header.rel_use2", header.rel_use[1]),
+    ] {
+        if let Some((_, axis)) = walkmesh_core::ir::first_non_finite(&[point]) {
+            return Err(ReadError::at_offset(
+                (at + 4 * axis) as u64,
+                format!("{field}.{}", walkmesh_core::ir::axis_name(axis)),
+                "the coordinate is not a finite number",
+            ));
+        }
+    }
     let mut hooks = Vec::new();
     let has_hooks = kind != MeshKind::Area || header.rel_use.iter().flatten().any(|&c| c != 0.0);
     if has_hooks {

@@ -255,6 +255,44 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The file `name` (a decoded relative URI) beside the glTF file `base`, when it is a regular
+/// file inside the glTF file's own folder once `..` and links are resolved. Devices, pipes,
+/// sockets and anything outside the folder are refused: a glTF file must not make us read
+/// `/dev/zero`, block on a named pipe, or reveal files elsewhere.
+fn confined_file(base: &Path, name: &str) -> Result<std::path::PathBuf, String> {
+    let folder = base.parent().unwrap_or(Path::new(""));
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let root = folder
+        .canonicalize()
+        .map_err(|e| format!("the glTF file's folder cannot be resolved: {e}"))?;
+    let candidate = folder.join(name);
+    let resolved = candidate
+        .canonicalize()
+        .map_err(|e| format!("{} cannot be resolved: {e}", candidate.display()))?;
+    if !resolved.starts_with(&root) {
+        return Err(format!(
+            "it resolves to {}, outside the glTF file's folder {}; only data: URIs and files in that folder are read",
+            resolved.display(),
+            root.display()
+        ));
+    }
+    // `metadata` follows links, and `resolved` has none left: this is the file itself.
+    let kind = std::fs::metadata(&resolved)
+        .map_err(|e| format!("{} cannot be examined: {e}", resolved.display()))?
+        .file_type();
+    if !kind.is_file() {
+        return Err(format!(
+            "{} is not a regular file (a folder, device, pipe or socket)",
+            resolved.display()
+        ));
+    }
+    Ok(resolved)
+}
+
 impl<'a> Buffers<'a> {
     fn ensure(&mut self, root: &json::Root, index: usize) -> Result<(), ReadError> {
         if self.data.get(index).is_some_and(Option::is_some) {
@@ -351,7 +389,12 @@ impl<'a> Buffers<'a> {
                 ),
             ));
         };
-        let file = base.parent().unwrap_or(Path::new("")).join(&name);
+        let file = confined_file(base, &name).map_err(|why| {
+            ReadError::whole(
+                field.clone(),
+                format!("the buffer file '{name}' is not read: {why}"),
+            )
+        })?;
         let opened = std::fs::File::open(&file).map_err(|e| {
             ReadError::whole(
                 field.clone(),
@@ -361,6 +404,13 @@ impl<'a> Buffers<'a> {
                 ),
             )
         })?;
+        // Checked again on the open file, in case the name was swapped meanwhile.
+        if !opened.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(ReadError::whole(
+                field,
+                format!("the buffer file '{name}' is not a regular file"),
+            ));
+        }
         let size = opened.metadata().map(|m| m.len()).unwrap_or(declared);
         let mut bytes = Vec::with_capacity(size.min(declared) as usize);
         opened.take(declared).read_to_end(&mut bytes).map_err(|e| {

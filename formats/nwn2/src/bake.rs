@@ -510,6 +510,23 @@ pub fn bake_streaming(
         let (x, ox) = tile_coordinate(c[0], width, gw, config.tile_tolerance);
         let (y, oy) = tile_coordinate(c[1], width, gh, config.tile_tolerance);
         if ox || oy {
+            // Slightly past the edge (as official files have it): the nearest edge tile.
+            // Farther: the grid is the area's size (TRWH, the .are file), which a walkmesh
+            // cannot grow on its own, and an edge tile would hold a triangle that is not in
+            // it, which readers reject — so refuse.
+            let extent = [gw as f32 * width, gh as f32 * width];
+            let beyond = (0..2)
+                .map(|k| (-c[k]).max(c[k] - extent[k]))
+                .fold(0.0f32, f32::max);
+            if !(beyond <= KEEP_TILE_SLACK) {
+                return Err(WriteError::new(
+                    format!("triangles[{i}]"),
+                    format!(
+                        "the centre ({}, {}) of triangle {i} lies {beyond} m outside the {gw} x {gh} tile grid of {width} m (x and y from 0 to {} and {}); an NWN2 area holds walkmesh only on its tiles. Move the geometry back onto the grid, or drop the grid (for example through OBJ) so that one is computed from the mesh",
+                        c[0], c[1], extent[0], extent[1]
+                    ),
+                ));
+            }
             outside += 1;
         }
         tile_of.push(y as usize * gw as usize + x as usize);
@@ -761,6 +778,27 @@ pub fn bake_streaming(
             island.distances = distances;
         }
     }
+    // The whole body is known in size now, before the tile tables and the island path table
+    // (n² records) are computed: refuse what no reader would inflate.
+    let body_size = planned_body_size(
+        input.vertices.len(),
+        edges.len(),
+        count,
+        &ranges,
+        |t| walkable(t),
+        trx,
+        &islands,
+    );
+    if body_size > MAX_BODY {
+        let paths = 8 * (islands.len() as u64).pow(2);
+        return Err(WriteError::new(
+            "aswm",
+            format!(
+                "the baked walkmesh would take {body_size} bytes, more than the {MAX_BODY} bytes a reader inflates ({} islands — separate walkable pieces per tile — need an island path table of {paths} bytes); join or remove small separate pieces",
+                islands.len()
+            ),
+        ));
+    }
     let graph: Vec<Vec<(usize, f32)>> = islands
         .iter()
         .map(|i| {
@@ -868,26 +906,38 @@ pub fn bake_streaming(
         }
         first = last;
     }
-    let hops = parallel_chunks_on(threads, n, n.saturating_mul(island_edges), &|roots| {
-        next_hop_rows(&graph, roots)
-    });
-
+    // Rows of next hops in blocks of roots, each turned into path records at once: the
+    // search's own rows (a machine word per entry) never exist for more than a block.
     let mut island_paths = Vec::with_capacity(n * n);
-    for (k, &h) in hops.iter().enumerate() {
-        let s = k / n.max(1);
-        let weight = if h == usize::MAX {
-            0.0
-        } else {
-            graph
-                .get(s)
-                .and_then(|l| l.iter().find(|&&(a, _)| a == h))
-                .map_or(0.0, |&(_, d)| d)
-        };
-        island_paths.push(IslandPath {
-            next: if h == usize::MAX { NONE16 } else { h as u16 },
-            padding: 0,
-            weight,
-        });
+    let mut block_start = 0;
+    while block_start < n {
+        let block_end = (block_start + HOP_BLOCK).min(n);
+        let block = block_end - block_start;
+        let weight = block.saturating_mul(island_edges.max(n));
+        island_paths.extend(parallel_chunks_on(threads, block, weight, &|roots| {
+            let first = block_start + roots.start;
+            let hops = next_hop_rows(&graph, first..block_start + roots.end);
+            hops.iter()
+                .enumerate()
+                .map(|(k, &h)| {
+                    let s = first + k / n.max(1);
+                    let weight = if h == usize::MAX {
+                        0.0
+                    } else {
+                        graph
+                            .get(s)
+                            .and_then(|l| l.iter().find(|&&(a, _)| a == h))
+                            .map_or(0.0, |&(_, d)| d)
+                    };
+                    IslandPath {
+                        next: if h == usize::MAX { NONE16 } else { h as u16 },
+                        padding: 0,
+                        weight,
+                    }
+                })
+                .collect()
+        }));
+        block_start = block_end;
     }
     if let Some(sink) = sink.as_mut() {
         sink(crate::aswm::parts::islands(
@@ -910,6 +960,41 @@ pub fn bake_streaming(
         order,
         outside,
     })
+}
+
+/// Largest ASWM body the bake writes: the ceiling below which our reader (and its default
+/// `max_decompressed`) inflates a walkmesh, so that every baked file reads back.
+pub const MAX_BODY: u64 = 256 * 1024 * 1024;
+
+/// Roots per block of island path rows (see the bake's last step).
+const HOP_BLOCK: usize = 256;
+
+/// Bytes of the version 0x6c body [`crate::aswm::serialize`] writes for these counts: header,
+/// vertices, edges, triangles, tiles (with their node tables in TRX), islands and the n × n
+/// island path table.
+fn planned_body_size(
+    vertices: usize,
+    edges: usize,
+    triangles: usize,
+    ranges: &[(usize, usize)],
+    walkable: impl Fn(usize) -> bool,
+    trx: bool,
+    islands: &[Island],
+) -> u64 {
+    let mut size = 53 + 12 * vertices as u64 + 16 * edges as u64 + 64 * triangles as u64 + 16;
+    for &(start, len) in ranges {
+        size += 74;
+        if trx {
+            let nodes = (start..start + len).filter(|&t| walkable(t)).count() as u64;
+            size += len as u64 + 4 * nodes + nodes * nodes;
+        }
+    }
+    size += 8;
+    for island in islands {
+        size +=
+            36 + 4 * (island.adjacent.len() + island.distances.len() + island.exits.len()) as u64;
+    }
+    size + 8 * (islands.len() as u64).pow(2)
 }
 
 /// Tiles per batch handed to a sink (a 24 × 24 area: 18 batches).
@@ -1230,6 +1315,96 @@ mod tests {
             vec![0, 0, 1, 1]
         );
         assert_eq!(a.tiles_flags, 31);
+    }
+
+    #[test]
+    fn the_planned_body_size_is_the_serialised_size() {
+        let (vertices, triangles) = strip(5, 3.0);
+        let flags: Vec<u16> = (0..triangles.len())
+            .map(|i| {
+                if i % 3 == 0 {
+                    flags::CLOCKWISE
+                } else {
+                    flags::WALKABLE | flags::CLOCKWISE
+                }
+            })
+            .collect();
+        for style in [Style::Trx, Style::Trn] {
+            let baked = bake(
+                &BakeInput {
+                    vertices: &vertices,
+                    triangles: &triangles,
+                    flags: &flags,
+                    tiles: None,
+                    links: None,
+                    grid_width: 2,
+                    grid_height: 1,
+                    tile_width: 9.0,
+                    style,
+                    border: 0,
+                },
+                &Config::default(),
+            )
+            .unwrap();
+            let a = &baked.aswm;
+            let ranges: Vec<(usize, usize)> = a
+                .tiles
+                .iter()
+                .map(|t| (t.triangles_offset as usize, t.triangle_count as usize))
+                .collect();
+            let walkable = |t: usize| a.triangles[t].flags & flags::WALKABLE != 0;
+            let planned = planned_body_size(
+                a.vertices.len(),
+                a.edges.len(),
+                a.triangles.len(),
+                &ranges,
+                walkable,
+                style == Style::Trx,
+                &a.islands,
+            );
+            assert_eq!(planned, crate::aswm::serialize(a).len() as u64, "{style:?}");
+        }
+        assert_eq!(
+            MAX_BODY,
+            walkmesh_core::ReadOptions::default().max_decompressed
+        );
+    }
+
+    #[test]
+    fn too_many_islands_are_refused_before_the_path_table_exists() {
+        // 9 000 separate walkable triangles, 100 per 9 m tile: 9 000 islands need an
+        // 81 000 000-record island path table (648 MB).
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for i in 0..9000u32 {
+            let (tile, k) = (i / 100, i % 100);
+            let x = (tile % 10) as f32 * 9.0 + (k % 10) as f32 * 0.9 + 0.1;
+            let y = (tile / 10) as f32 * 9.0 + (k / 10) as f32 * 0.9 + 0.1;
+            let base = vertices.len() as u32;
+            vertices.extend([[x, y, 0.0], [x + 0.5, y, 0.0], [x, y + 0.5, 0.0]]);
+            triangles.push([base, base + 2, base + 1]);
+        }
+        let flags = vec![flags::WALKABLE | flags::CLOCKWISE; triangles.len()];
+        let started = std::time::Instant::now();
+        let error = bake(
+            &BakeInput {
+                vertices: &vertices,
+                triangles: &triangles,
+                flags: &flags,
+                tiles: None,
+                links: None,
+                grid_width: 10,
+                grid_height: 9,
+                tile_width: 9.0,
+                style: Style::Trx,
+                border: 0,
+            },
+            &Config::default(),
+        )
+        .unwrap_err();
+        assert_eq!(error.field, "aswm");
+        assert!(error.message.contains("9000 islands"), "{error}");
+        assert!(started.elapsed().as_secs_f64() < 5.0);
     }
 
     #[test]

@@ -105,6 +105,18 @@ pub fn to_navmesh(
     let aswm = &file.aswm;
     let profile = profile(options.materials.as_ref());
     let vertex_count = aswm.vertices.len() as u32;
+    if let Some((i, axis)) = walkmesh_core::ir::first_non_finite(&aswm.vertices) {
+        return Err(ReadError::at_offset(
+            file.layout.vertices + 12 * i as u64 + 4 * axis as u64,
+            format!("aswm.vertices[{i}].{}", walkmesh_core::ir::axis_name(axis)),
+            format!(
+                "vertex {i} has the coordinate {}; coordinates must be finite numbers",
+                aswm.vertices
+                    .get(i)
+                    .map_or(0.0, |v| v.get(axis).copied().unwrap_or(0.0))
+            ),
+        ));
+    }
     let mut polygons = Polygons::with_capacity(aswm.triangles.len(), aswm.triangles.len() * 3);
     let mut surfaces = Vec::with_capacity(aswm.triangles.len());
     let mut raw_flags = Vec::with_capacity(aswm.triangles.len());

@@ -17,6 +17,8 @@ use walkmesh_core::{
     ReadError, ReadOptions, Severity, Surface, UpAxis, material::MaterialProfile,
 };
 
+use walkmesh_core::passes::triangulate::MAX_POLYGON_CORNERS;
+
 use crate::DIRECTIVE;
 
 /// A float token: decimal/exponent forms through nom's recognizer, plus `nan`/`inf`;
@@ -141,6 +143,20 @@ fn err(line: u64, field: &str, message: impl Into<String>) -> ReadError {
     ReadError::at_line(line, field, message)
 }
 
+/// Coordinates must be finite 32-bit floats: NaN, infinities and numbers beyond the `f32`
+/// range (which parse as infinite) are refused here rather than written on.
+fn finite(line: u64, field: &str, token: &str, value: f32) -> Result<(), ReadError> {
+    if value.is_finite() {
+        return Ok(());
+    }
+    let why = if value.is_nan() || token.to_ascii_lowercase().contains("inf") {
+        "a coordinate must be a finite number"
+    } else {
+        "the number is beyond the range of 32-bit floats (about ±3.4e38)"
+    };
+    Err(err(line, field, format!("'{token}': {why}")))
+}
+
 impl<'a> ObjParser<'a> {
     fn new(options: &'a ReadOptions, diag: &mut Diagnostics) -> ObjParser<'a> {
         let profile = options
@@ -203,6 +219,9 @@ impl<'a> ObjParser<'a> {
 
     fn point(&self, line: u64, field: &str, tokens: &[&str]) -> Result<[f32; 3], ReadError> {
         let values = self.floats(line, field, tokens, 3)?;
+        for (value, token) in values.iter().zip(tokens) {
+            finite(line, field, token, *value)?;
+        }
         match values[..] {
             [x, y, z, ..] => Ok(to_ir(self.options.up, [x, y, z])),
             _ => Err(err(line, field, "expected three numbers")),
@@ -228,6 +247,7 @@ impl<'a> ObjParser<'a> {
                     })?;
                     *slot = float_token(token)
                         .ok_or_else(|| err(line, "v", format!("'{token}' is not a number")))?;
+                    finite(line, &format!("v.{name}"), token, *slot)?;
                 }
                 self.mesh.vertices.push(to_ir(self.options.up, xyz));
                 return Ok(());
@@ -328,6 +348,13 @@ impl<'a> ObjParser<'a> {
                         ),
                     )
                 })?;
+            }
+            if indices.len() >= MAX_POLYGON_CORNERS {
+                return Err(err(
+                    line,
+                    &field(),
+                    format!("a face may have at most {MAX_POLYGON_CORNERS} corners"),
+                ));
             }
             indices.push(resolved as u32);
         }

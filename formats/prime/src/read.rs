@@ -16,7 +16,10 @@ use walkmesh_core::{
     Surface,
 };
 
-use crate::model::{PathFile, region_size};
+use walkmesh_core::ir::{axis_name, first_non_finite};
+use walkmesh_core::passes::triangulate::MAX_POLYGON_CORNERS;
+
+use crate::model::{NODE_SIZE, PathFile, region_size};
 
 /// Face attribute: region prism height (`f32`).
 pub const ATTR_HEIGHT: &str = "path:height";
@@ -86,6 +89,15 @@ pub fn to_navmesh(
                 format!("region {i} has {count} nodes; a region needs at least 3"),
             ));
         }
+        if count > MAX_POLYGON_CORNERS {
+            return Err(ReadError::at_offset(
+                offset,
+                format!("regions[{i}].node_count"),
+                format!(
+                    "region {i} has {count} nodes; a polygon may have at most {MAX_POLYGON_CORNERS}"
+                ),
+            ));
+        }
         let start = region.node_start as usize;
         let nodes = start
             .checked_add(count)
@@ -101,6 +113,16 @@ pub fn to_navmesh(
                     ),
                 )
             })?;
+        if let Some((k, axis)) =
+            first_non_finite(&nodes.iter().map(|n| n.position).collect::<Vec<_>>())
+        {
+            let node = start + k;
+            return Err(ReadError::at_offset(
+                file.layout.nodes + node as u64 * NODE_SIZE + 4 * axis as u64,
+                format!("nodes[{node}].position.{}", axis_name(axis)),
+                format!("node {node} (of region {i}) has a coordinate that is not a finite number"),
+            ));
+        }
         let mut polygon = Vec::with_capacity(count);
         // [n0, n(k-1), ..., n1]: clockwise file order reversed, node 0 first.
         for k in 0..count {

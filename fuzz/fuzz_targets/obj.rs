@@ -1,0 +1,5 @@
+//! Fuzz target: the `obj` format's validator, dumper and reader, then read → write → read
+//! into every format.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| walkmesh_fuzz::run("obj", data));

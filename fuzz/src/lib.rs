@@ -1,0 +1,17 @@
+//! The fuzz harness: the same function the regression tests run on stable
+//! (`tests/src/exercise.rs`, included here by path so that this crate needs no test-only
+//! dependencies), with the default registry built once.
+
+#[path = "../../tests/src/exercise.rs"]
+mod exercise;
+
+use std::sync::OnceLock;
+
+use walkmesh_core::Registry;
+
+/// Runs one fuzz input through format `id` (see `tests/src/exercise.rs`).
+pub fn run(id: &str, bytes: &[u8]) {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    let registry = REGISTRY.get_or_init(walkmesh_formats::default_registry);
+    exercise::exercise(registry, id, bytes);
+}
