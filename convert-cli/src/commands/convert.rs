@@ -39,6 +39,10 @@ pub struct Args {
     /// Metroid Prime: region height when the source has none (default 1.0).
     #[arg(long, value_name = "HEIGHT")]
     region_height: Option<f32>,
+    /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
+    /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    translate: Option<String>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -70,7 +74,22 @@ pub fn run(
         ))
     })?;
     let mut diag = Diagnostics::new();
-    let (mesh, source) = load(registry, input, read, &mut diag)?;
+    let (mut mesh, source) = load(registry, input, read, &mut diag)?;
+    if let Some(text) = &plan.translate {
+        let offset =
+            passes::parse_offset(text).map_err(|e| Failure(format!("--translate: {e}")))?;
+        passes::translate(&mut mesh, offset);
+        diag.push(
+            walkmesh_core::Severity::Info,
+            "convert.translated",
+            walkmesh_core::Position::None,
+            None,
+            format!(
+                "the mesh is moved by ({}, {}, {}) as asked",
+                offset[0], offset[1], offset[2]
+            ),
+        );
+    }
     let read_opts = read_options(read)?;
     let mut options = WriteOptions {
         up: read_opts.up,
