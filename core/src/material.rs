@@ -214,15 +214,12 @@ impl MaterialProfile {
             }
         }
         self.resolved_fallbacks = fallbacks;
-        if let Some(name) = &self.non_walkable_default {
-            match self.entry_by_name(name) {
-                Some((_, entry)) if !entry.walkable => {}
-                _ => {
-                    return Err(ProfileError(format!(
-                        "non_walkable_default '{name}' is not a non-walkable entry of the profile"
-                    )));
-                }
-            }
+        if let Some(name) = &self.non_walkable_default
+            && self.entry_by_name(name).is_none()
+        {
+            return Err(ProfileError(format!(
+                "non_walkable_default '{name}' is not one of the profile's entries"
+            )));
         }
         if self.entry_by_name(&self.default_material).is_none() {
             return Err(ProfileError(format!(
@@ -300,14 +297,19 @@ impl MaterialProfile {
         self.surface_of(index).map(|s| (s, false))
     }
 
-    /// The surface a non-walkable face gets when its material is walkable here.
+    /// The surface a non-walkable face gets when its material is walkable here: the
+    /// `non_walkable_default` while that entry is not walkable (a user's copy may have made
+    /// it walkable), else the first non-walkable entry.
     pub fn non_walkable_surface(&self) -> Option<crate::ir::Surface> {
-        match &self.non_walkable_default {
-            Some(name) => self.surface_for_name(name),
-            None => (0..self.entries.len())
-                .filter_map(|i| self.surface_of(i))
-                .find(|s| !s.walkable),
-        }
+        self.non_walkable_default
+            .as_deref()
+            .and_then(|name| self.surface_for_name(name))
+            .filter(|s| !s.walkable)
+            .or_else(|| {
+                (0..self.entries.len())
+                    .filter_map(|i| self.surface_of(i))
+                    .find(|s| !s.walkable)
+            })
     }
 
     /// How `surface` is stored by an engine whose walkability comes from the material
@@ -681,14 +683,28 @@ mod tests {
                 .0
                 .contains("Dirt")
         );
-        let walkable_default = r#"(engine: "x", default_material: "Stone", entries: [
+        let no_such_default = r#"(engine: "x", default_material: "Stone", entries: [
             (material: "Stone", code: 1, walkable: true)],
-            non_walkable_default: Some("Stone"))"#;
+            non_walkable_default: Some("Lava"))"#;
         assert!(
-            MaterialProfile::parse(walkable_default)
+            MaterialProfile::parse(no_such_default)
                 .unwrap_err()
                 .0
                 .contains("non_walkable_default")
+        );
+        // A walkable default (a user made NonWalk walkable) falls back to the first
+        // non-walkable entry.
+        let walkable_default = MaterialProfile::parse(
+            r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true),
+            (material: "NonWalk", code: 7, walkable: true),
+            (material: "Lava", code: 15, walkable: false)],
+            non_walkable_default: Some("NonWalk"))"#,
+        )
+        .unwrap();
+        assert_eq!(
+            walkable_default.non_walkable_surface().unwrap().material,
+            Material(15)
         );
     }
 }

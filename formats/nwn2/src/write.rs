@@ -256,7 +256,10 @@ pub fn bake_mesh(
         // reverses every TRX triangle and sets 0x04 (its non-walkable downward pieces then
         // disagree, harmlessly); a walkable triangle that faces down in the mesh is stored
         // the way up instead, so it can be stood on, and reported.
-        let faces_down = walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
+        // A mesh read from NWN2 keeps the stored order (the reader's reversal is undone
+        // exactly), so a rebake matches the toolset's tables.
+        let faces_down =
+            from_nwn2.is_none() && walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
         if faces_down {
             flipped.0 += 1;
             flipped.1 += walkmesh_core::passes::polygon_area(mesh, p);
