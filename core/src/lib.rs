@@ -24,5 +24,5 @@ pub use ir::{
     Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,
     TileGrid,
 };
-pub use material::{Material, MaterialProfile, ProfileEntry};
+pub use material::{Encoded, Material, MaterialChanges, MaterialProfile, ProfileEntry};
 pub mod testing;

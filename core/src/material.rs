@@ -7,6 +7,7 @@
 //! hard-coded in a format.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +99,15 @@ pub struct ProfileEntry {
     pub aliases: Vec<String>,
 }
 
+/// A neutral material the engine has no code of its own for, and the entry it is written as.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fallback {
+    /// Neutral material name (or `surface_<id>`).
+    pub material: String,
+    /// Name (or alias) of the profile entry whose code it is written with.
+    pub becomes: String,
+}
+
 /// A material profile as stored in RON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MaterialProfile {
@@ -108,8 +118,34 @@ pub struct MaterialProfile {
     /// Material given to polygons whose name is unknown or missing.
     pub default_material: String,
     pub entries: Vec<ProfileEntry>,
+    /// Neutral materials without an entry of their own and the entry each is written as
+    /// (a many-to-one step: writers warn with a count per material).
+    #[serde(default)]
+    pub fallbacks: Vec<Fallback>,
+    /// Entry given to a non-walkable face whose material, in this profile, is walkable
+    /// (walkability is kept, the material changes, with a warning). `None`: the first
+    /// non-walkable entry.
+    #[serde(default)]
+    pub non_walkable_default: Option<String>,
     #[serde(skip)]
     resolved: Vec<Material>,
+    #[serde(skip)]
+    resolved_fallbacks: BTreeMap<Material, usize>,
+}
+
+/// How a writer stores one surface through a profile (see [`MaterialProfile::encode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoded {
+    /// The profile has the material with the face's walkability: nothing changes.
+    Exact(crate::ir::Surface),
+    /// Written as another material (a fallback, or the profile's default for the face's
+    /// walkability); walkability is kept.
+    Merged(crate::ir::Surface),
+    /// Nothing in the profile keeps the face's walkability: written with the material's own
+    /// entry, whose walkability differs.
+    WalkabilityChanged(crate::ir::Surface),
+    /// The profile knows neither the material nor a default for its walkability.
+    Unknown,
 }
 
 /// A profile that cannot be used.
@@ -153,6 +189,41 @@ impl MaterialProfile {
             resolved.push(material);
         }
         self.resolved = resolved;
+        let mut fallbacks = BTreeMap::new();
+        for fallback in &self.fallbacks {
+            let material = Material::from_name(&fallback.material).ok_or_else(|| {
+                ProfileError(format!(
+                    "fallback for unknown neutral material '{}'",
+                    fallback.material
+                ))
+            })?;
+            let (index, _) = self.entry_by_name(&fallback.becomes).ok_or_else(|| {
+                ProfileError(format!(
+                    "fallback {} -> '{}': no entry has that name",
+                    fallback.material, fallback.becomes
+                ))
+            })?;
+            if self.resolved.contains(&material) {
+                return Err(ProfileError(format!(
+                    "fallback for {}, which has an entry of its own",
+                    fallback.material
+                )));
+            }
+            if fallbacks.insert(material, index).is_some() {
+                return Err(ProfileError(format!(
+                    "fallback for {} is listed twice",
+                    fallback.material
+                )));
+            }
+        }
+        self.resolved_fallbacks = fallbacks;
+        if let Some(name) = &self.non_walkable_default
+            && self.entry_by_name(name).is_none()
+        {
+            return Err(ProfileError(format!(
+                "non_walkable_default '{name}' is not one of the profile's entries"
+            )));
+        }
         if self.entry_by_name(&self.default_material).is_none() {
             return Err(ProfileError(format!(
                 "default material '{}' is not one of the profile's entries",
@@ -173,7 +244,10 @@ impl MaterialProfile {
                 description: String::new(),
                 default_material: "Stone".into(),
                 entries: Vec::new(),
+                fallbacks: Vec::new(),
+                non_walkable_default: None,
                 resolved: Vec::new(),
+                resolved_fallbacks: BTreeMap::new(),
             },
         }
     }
@@ -217,6 +291,81 @@ impl MaterialProfile {
         self.surface_of(index)
     }
 
+    /// The entry a neutral material is written as: its own, else its fallback.
+    pub fn surface_or_fallback(&self, material: Material) -> Option<(crate::ir::Surface, bool)> {
+        if let Some(surface) = self.surface_for_material(material) {
+            return Some((surface, true));
+        }
+        let index = *self.resolved_fallbacks.get(&material)?;
+        self.surface_of(index).map(|s| (s, false))
+    }
+
+    /// The surface a non-walkable face gets when its material is walkable here: the
+    /// `non_walkable_default` while that entry is not walkable (a user's copy may have made
+    /// it walkable), else the first non-walkable entry.
+    pub fn non_walkable_surface(&self) -> Option<crate::ir::Surface> {
+        self.non_walkable_default
+            .as_deref()
+            .and_then(|name| self.surface_for_name(name))
+            .filter(|s| !s.walkable)
+            .or_else(|| {
+                (0..self.entries.len())
+                    .filter_map(|i| self.surface_of(i))
+                    .find(|s| !s.walkable)
+            })
+    }
+
+    /// How `surface` is stored by an engine whose walkability comes from the material
+    /// code (`walkability_in_code`, KotOR, PATH) or is stored beside it (NWN2).
+    ///
+    /// Walkability is kept whenever the profile allows it: a material without an entry
+    /// goes through its fallback; a face whose material has the other walkability here
+    /// gets the profile's default for its own walkability (`default_material` for walkable
+    /// faces, `non_walkable_default` for the others). Every step but the first is a change
+    /// a writer must report ([`MaterialChanges`]).
+    pub fn encode(&self, surface: crate::ir::Surface, walkability_in_code: bool) -> Encoded {
+        let own = self.surface_or_fallback(surface.material);
+        if !walkability_in_code {
+            return match own {
+                Some((s, true)) => Encoded::Exact(crate::ir::Surface {
+                    walkable: surface.walkable,
+                    ..s
+                }),
+                Some((s, false)) => Encoded::Merged(crate::ir::Surface {
+                    walkable: surface.walkable,
+                    ..s
+                }),
+                None => {
+                    let base = if surface.walkable {
+                        self.default_surface()
+                    } else {
+                        self.non_walkable_surface()
+                            .unwrap_or_else(|| self.default_surface())
+                    };
+                    Encoded::Merged(crate::ir::Surface {
+                        walkable: surface.walkable,
+                        ..base
+                    })
+                }
+            };
+        }
+        match own {
+            Some((s, true)) if s.walkable == surface.walkable => return Encoded::Exact(s),
+            Some((s, false)) if s.walkable == surface.walkable => return Encoded::Merged(s),
+            _ => {}
+        }
+        let default = if surface.walkable {
+            Some(self.default_surface()).filter(|s| s.walkable)
+        } else {
+            self.non_walkable_surface()
+        };
+        match (default, own) {
+            (Some(d), _) => Encoded::Merged(d),
+            (None, Some((s, _))) => Encoded::WalkabilityChanged(s),
+            (None, None) => Encoded::Unknown,
+        }
+    }
+
     /// The default surface for unknown or missing names.
     pub fn default_surface(&self) -> crate::ir::Surface {
         self.surface_for_name(&self.default_material)
@@ -225,6 +374,102 @@ impl MaterialProfile {
                 walkable: true,
                 code: 4,
             })
+    }
+}
+
+/// What a writer changed in materials and walkability, per (source material and
+/// walkability → written material and walkability): faces and area. Reported as one warning
+/// per kind of change, with counts, so that no conversion changes meaning silently.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MaterialChanges {
+    /// (from material, from walkable, to material, to walkable) → (faces, area in m²).
+    pub changes: BTreeMap<(Material, bool, Material, bool), (usize, f64)>,
+}
+
+impl MaterialChanges {
+    /// Records polygon `polygon` of `mesh` going from `from` to `to` (nothing when equal).
+    pub fn record(
+        &mut self,
+        mesh: &crate::ir::NavMesh,
+        polygon: usize,
+        from: crate::ir::Surface,
+        to: crate::ir::Surface,
+    ) {
+        if from.material == to.material && from.walkable == to.walkable {
+            return;
+        }
+        let slot = self
+            .changes
+            .entry((from.material, from.walkable, to.material, to.walkable))
+            .or_insert((0, 0.0));
+        slot.0 += 1;
+        slot.1 += crate::passes::polygon_area(mesh, polygon);
+    }
+
+    /// Faces whose walkability changed.
+    pub fn walkability_changed(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|((_, a, _, b), _)| a != b)
+            .map(|(_, (n, _))| n)
+            .sum()
+    }
+
+    /// Faces whose material changed but not their walkability.
+    pub fn merged(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|((_, a, _, b), _)| a == b)
+            .map(|(_, (n, _))| n)
+            .sum()
+    }
+
+    /// Adds `<prefix>.materials_merged` (material changed, walkability kept) and
+    /// `<prefix>.walkability_changed` warnings, each listing every change with its face
+    /// count and area.
+    pub fn report(&self, diag: &mut crate::diag::Diagnostics, prefix: &str, engine: &str) {
+        let describe = |walkability: bool| -> Vec<String> {
+            self.changes
+                .iter()
+                .filter(|((_, a, _, b), _)| (a != b) == walkability)
+                .map(|((from, from_walk, to, to_walk), (faces, area))| {
+                    let label = |m: &Material, w: &bool| {
+                        format!(
+                            "{} ({})",
+                            m.name(),
+                            if *w { "walkable" } else { "not walkable" }
+                        )
+                    };
+                    format!(
+                        "{} -> {}: {faces} face(s), {area:.3} m²",
+                        label(from, from_walk),
+                        label(to, to_walk)
+                    )
+                })
+                .collect()
+        };
+        let merged = describe(false);
+        if !merged.is_empty() {
+            diag.warn(
+                &format!("{prefix}.materials_merged"),
+                format!(
+                    "{} face(s) are written with another material, the {engine} profile having no code for theirs (walkability kept): {}",
+                    self.merged(),
+                    merged.join("; ")
+                ),
+            );
+        }
+        let flipped = describe(true);
+        if !flipped.is_empty() {
+            diag.warn(
+                &format!("{prefix}.walkability_changed"),
+                format!(
+                    "{} face(s) change walkability: the {engine} profile has no material that keeps it: {}",
+                    self.walkability_changed(),
+                    flipped.join("; ")
+                ),
+            );
+        }
     }
 }
 
@@ -298,6 +543,171 @@ mod tests {
                 .unwrap_err()
                 .0
                 .contains("Dirt")
+        );
+    }
+
+    fn nwn2_like() -> MaterialProfile {
+        MaterialProfile::parse(
+            r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "NonWalk", code: 0, walkable: false),
+            (material: "Dirt", code: 8, walkable: true),
+            (material: "Stone", code: 32, walkable: true)],
+            fallbacks: [(material: "Sand", becomes: "Dirt"), (material: "Lava", becomes: "NonWalk")],
+            non_walkable_default: Some("NonWalk"))"#,
+        )
+        .unwrap()
+    }
+
+    fn surface(material: u16, walkable: bool) -> crate::ir::Surface {
+        crate::ir::Surface {
+            material: Material(material),
+            walkable,
+            code: u32::from(material),
+        }
+    }
+
+    #[test]
+    fn encode_keeps_walkability_and_names_every_merge() {
+        let profile = nwn2_like();
+        let dirt = profile.surface_for_material(Material(1)).unwrap();
+        let stone = profile.surface_for_material(Material(4)).unwrap();
+        let nonwalk = profile.surface_for_material(Material(7)).unwrap();
+        // Walkability from the code (KotOR-like use).
+        assert_eq!(profile.encode(surface(1, true), true), Encoded::Exact(dirt));
+        assert_eq!(
+            profile.encode(surface(20, true), true),
+            Encoded::Merged(dirt)
+        );
+        assert_eq!(
+            profile.encode(surface(15, false), true),
+            Encoded::Merged(nonwalk)
+        );
+        // Stone that is not walkable (an NWN2 footstep on an unwalkable triangle): the
+        // non-walkable default, walkability kept.
+        assert_eq!(
+            profile.encode(surface(4, false), true),
+            Encoded::Merged(nonwalk)
+        );
+        // A walkable face of a non-walkable material: the default material.
+        assert_eq!(
+            profile.encode(surface(7, true), true),
+            Encoded::Merged(stone)
+        );
+        // Unknown without fallback: the default for its walkability.
+        assert_eq!(
+            profile.encode(surface(9, true), true),
+            Encoded::Merged(stone)
+        );
+        assert_eq!(
+            profile.encode(surface(2, false), true),
+            Encoded::Merged(nonwalk)
+        );
+        // Walkability stored beside the code (NWN2): only the material is mapped.
+        let unwalkable_stone = crate::ir::Surface {
+            walkable: false,
+            ..stone
+        };
+        assert_eq!(
+            profile.encode(surface(4, false), false),
+            Encoded::Exact(unwalkable_stone)
+        );
+        assert_eq!(
+            profile.encode(surface(20, false), false),
+            Encoded::Merged(crate::ir::Surface {
+                walkable: false,
+                ..dirt
+            })
+        );
+    }
+
+    #[test]
+    fn encode_reports_a_walkability_change_only_when_nothing_keeps_it() {
+        let only_walkable = MaterialProfile::parse(
+            r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true)])"#,
+        )
+        .unwrap();
+        let stone = only_walkable.surface_for_material(Material(4)).unwrap();
+        assert_eq!(
+            only_walkable.encode(surface(4, false), true),
+            Encoded::WalkabilityChanged(stone)
+        );
+        assert_eq!(
+            only_walkable.encode(surface(7, false), true),
+            Encoded::Unknown
+        );
+    }
+
+    #[test]
+    fn changes_are_counted_per_material_with_area() {
+        let mut mesh = crate::ir::NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [0.0, 2.0, 0.0],
+                [2.0, 2.0, 0.0],
+            ],
+            ..crate::ir::NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], surface(20, true));
+        mesh.push_polygon(&[1, 3, 2], surface(20, true));
+        let mut changes = MaterialChanges::default();
+        let to = surface(1, true);
+        changes.record(&mesh, 0, surface(20, true), to);
+        changes.record(&mesh, 1, surface(20, true), to);
+        changes.record(&mesh, 1, to, to);
+        assert_eq!(changes.merged(), 2);
+        assert_eq!(changes.walkability_changed(), 0);
+        let mut diag = crate::diag::Diagnostics::new();
+        changes.report(&mut diag, "trx", "nwn2");
+        assert_eq!(diag.items.len(), 1);
+        assert_eq!(diag.items[0].code, "trx.materials_merged");
+        assert!(
+            diag.items[0]
+                .message
+                .contains("Sand (walkable) -> Dirt (walkable): 2 face(s), 4.000 m²"),
+            "{}",
+            diag.items[0].message
+        );
+    }
+
+    #[test]
+    fn fallback_errors_name_the_problem() {
+        let own = r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true)],
+            fallbacks: [(material: "Stone", becomes: "Stone")])"#;
+        assert!(MaterialProfile::parse(own).unwrap_err().0.contains("own"));
+        let missing = r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true)],
+            fallbacks: [(material: "Sand", becomes: "Dirt")])"#;
+        assert!(
+            MaterialProfile::parse(missing)
+                .unwrap_err()
+                .0
+                .contains("Dirt")
+        );
+        let no_such_default = r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true)],
+            non_walkable_default: Some("Lava"))"#;
+        assert!(
+            MaterialProfile::parse(no_such_default)
+                .unwrap_err()
+                .0
+                .contains("non_walkable_default")
+        );
+        // A walkable default (a user made NonWalk walkable) falls back to the first
+        // non-walkable entry.
+        let walkable_default = MaterialProfile::parse(
+            r#"(engine: "x", default_material: "Stone", entries: [
+            (material: "Stone", code: 1, walkable: true),
+            (material: "NonWalk", code: 7, walkable: true),
+            (material: "Lava", code: 15, walkable: false)],
+            non_walkable_default: Some("NonWalk"))"#,
+        )
+        .unwrap();
+        assert_eq!(
+            walkable_default.non_walkable_surface().unwrap().material,
+            Material(15)
         );
     }
 }

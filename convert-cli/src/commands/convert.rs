@@ -51,6 +51,10 @@ pub struct Args {
     /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
     #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
     pub region_height: Option<f32>,
+    /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
+    /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub translate: Option<String>,
     /// Print one JSON object: what was read and written, counts of the written file, and
     /// every diagnostic with its code (with --out-dir: a JSON summary).
     #[arg(long)]
@@ -137,6 +141,8 @@ pub struct Plan<'r> {
     pub read: ReadOptions,
     pub write: WriteOptions,
     pub weld: Option<f32>,
+    /// `--translate`, applied right after reading.
+    pub translate: Option<[f32; 3]>,
     pub strict: bool,
     pub allow_invalid: bool,
     pub settings: OutputSettings,
@@ -211,6 +217,12 @@ pub fn plan<'r>(
         read,
         write,
         weld: args.weld,
+        translate: args
+            .translate
+            .as_deref()
+            .map(passes::parse_offset)
+            .transpose()
+            .map_err(|e| Failure::usage(format!("--translate: {e}")))?,
         strict: args.strict,
         allow_invalid: args.allow_invalid,
         settings: OutputSettings {
@@ -238,13 +250,26 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
     };
     let to_stdout = is_stdout(output);
     let mut diag = Diagnostics::new();
-    let (mesh, source) = load_with(
+    let (mut mesh, source) = load_with(
         plan.registry,
         input,
         plan.from.as_deref(),
         &plan.read,
         &mut diag,
     )?;
+    if let Some(offset) = plan.translate {
+        passes::translate(&mut mesh, offset);
+        diag.push(
+            Severity::Info,
+            "convert.translated",
+            walkmesh_core::Position::None,
+            None,
+            format!(
+                "the mesh is moved by ({}, {}, {}) as asked",
+                offset[0], offset[1], offset[2]
+            ),
+        );
+    }
     let mut options = plan.write.clone();
     options.file_name = if to_stdout {
         None

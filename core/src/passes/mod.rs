@@ -9,6 +9,7 @@ pub mod paths;
 pub mod planes;
 pub mod prepare;
 pub mod reorder;
+pub mod translate;
 pub mod triangulate;
 pub mod weld;
 
@@ -20,5 +21,6 @@ pub use paths::{dijkstra, next_hop_rows, next_hops, parallel_chunks, shortest_co
 pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_area, triangle_normal};
 pub use prepare::prepare;
 pub use reorder::walkable_first;
+pub use translate::{parse_offset, translate};
 pub use triangulate::triangulate;
 pub use weld::{WeldReport, weld};

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use walkmesh_core::passes::triangulate;
 use walkmesh_core::{
-    Diagnostics, EdgeRef, Extra, MeshKind, NavMesh, Output, WriteError, WriteOptions,
+    Diagnostics, EdgeRef, Encoded, Extra, MeshKind, NavMesh, Output, WriteError, WriteOptions,
 };
 
 use crate::build;
@@ -93,40 +93,42 @@ pub fn rebuild_tables(
     }
 
     // Codes and walkability from the profile; one predicate for order, count and adjacency.
+    // A mesh read from BWM had its walkability from a KotOR profile, so the profile given
+    // here decides it again (how `--rebuild --materials` applies another walkability).
+    // A mesh from another engine carries its own walkability, which is kept where the
+    // profile allows it (a face whose material has the other walkability in KotOR gets the
+    // profile's default for its own). Every change is counted per material.
     let profile = profile::choose(options.materials.as_ref());
+    let from_kotor = mesh.provenance.as_ref().is_some_and(|p| p.format == "bwm");
     let mut unknown = std::collections::BTreeSet::new();
-    let mut changed = 0usize;
+    let mut changes = walkmesh_core::MaterialChanges::default();
     let surfaces: Vec<(u32, bool)> = current
         .surfaces
         .iter()
-        .map(|s| match profile.surface_for_material(s.material) {
-            Some(p) => {
-                if p.walkable != s.walkable {
-                    changed += 1;
+        .enumerate()
+        .map(|(p, &s)| match profile.encode(s, true) {
+            _ if from_kotor => match profile.surface_for_material(s.material) {
+                Some(to) => {
+                    changes.record(&current, p, s, to);
+                    (to.code, to.walkable)
                 }
-                (p.code, p.walkable)
+                None => {
+                    unknown.insert(s.material.name().into_owned());
+                    (s.code, s.walkable)
+                }
+            },
+            Encoded::Exact(to) => (to.code, to.walkable),
+            Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
+                changes.record(&current, p, s, to);
+                (to.code, to.walkable)
             }
-            None => {
+            Encoded::Unknown => {
                 unknown.insert(s.material.name().into_owned());
                 (s.code, s.walkable)
             }
         })
         .collect();
-    if changed > 0 {
-        diag.warn(
-            "bwm.walkability_changed",
-            format!("the KotOR material profile changes the walkability of {changed} face(s)"),
-        );
-    }
-    if !unknown.is_empty() {
-        diag.warn(
-            "bwm.unknown_material",
-            format!(
-                "material(s) {} have no KotOR code in the profile; their faces keep code and walkability as they are",
-                unknown.into_iter().collect::<Vec<_>>().join(", ")
-            ),
-        );
-    }
+    changes.report(diag, "bwm", "KotOR");
     let walkable = surfaces.iter().filter(|s| s.1).count();
     let ordered = surfaces.iter().take(walkable).all(|s| s.1);
     let (work, codes): (Cow<'_, NavMesh>, Vec<u32>) = if ordered {

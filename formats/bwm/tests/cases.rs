@@ -293,6 +293,12 @@ fn a_kotor_profile_given_by_the_user_changes_walkability() {
     let profile = Arc::new(walkmesh_core::MaterialProfile::parse(&text).unwrap());
     let mut mesh = square();
     mesh.surfaces[1] = nonwalk();
+    // Read from a KotOR file (stale provenance): the profile decides walkability again.
+    mesh.provenance = Some(walkmesh_core::Provenance {
+        format: "bwm".into(),
+        fingerprint: 0,
+        sections: Vec::new(),
+    });
     let mut diag = Diagnostics::new();
     let default = write_bwm(&mesh, &WriteOptions::default(), &mut diag)
         .unwrap()

@@ -424,7 +424,13 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
         let area2 = f64::from(p1[0] - p0[0]) * f64::from(p2[1] - p0[1])
             - f64::from(p1[1] - p0[1]) * f64::from(p2[0] - p0[0]);
         let flagged = t.flags & flags::CLOCKWISE != 0;
-        if (flagged && area2 > 0.0) || (!flagged && area2 < 0.0) {
+        // The flag picks the edge order of the engine's point-in-triangle test, which only
+        // matters where something can stand: walkable triangles of measurable XY area. The
+        // toolset sets 0x04 on every TRX triangle, downward non-walkable pieces included,
+        // and the game loads those files, so non-walkable triangles are not checked.
+        let walkable = t.flags & flags::WALKABLE != 0;
+        let measurable = area2.abs() > crate::write::WINDING_EPSILON;
+        if walkable && measurable && ((flagged && area2 > 0.0) || (!flagged && area2 < 0.0)) {
             f.warn(
                 "trx.clockwise_flag_mismatch",
                 &field,
@@ -527,7 +533,9 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
                     &format!("aswm.triangles[{t}]"),
                     format!("centre {c:?} lies {dist_out} m outside tile {ti}"),
                 );
-            } else if dist_out >= 0.0 {
+            } else if dist_out > 0.0 || c[0] >= (tx + 1.0) * w || c[1] >= (ty + 1.0) * w {
+                // A tile is the half-open square [x·W, (x+1)·W) × [y·W, (y+1)·W): a centre
+                // on its lower edge is inside, one on its upper edge belongs to the next.
                 f.warn(
                     "trx.triangle_on_tile_edge",
                     &format!("aswm.triangles[{t}]"),

@@ -6,7 +6,8 @@
 //! packets kept from the source file or from a `nwn2:template`).
 
 use walkmesh_core::{
-    Attribute, Diagnostics, Extra, NavMesh, Output, Position, Severity, WriteError, WriteOptions,
+    Attribute, Diagnostics, Encoded, Extra, NavMesh, Output, Position, Severity, WriteError,
+    WriteOptions,
 };
 
 use crate::aswm::{self, flags};
@@ -16,6 +17,39 @@ use crate::read::{packet_key, profile};
 
 /// Default tile width of interior areas, used when the mesh has no tile grid.
 pub const DEFAULT_TILE_WIDTH: f32 = 9.0;
+
+/// X or Y coordinates this little below 0 (metres) are snapped to 0 instead of moving the
+/// whole mesh by a tile: float noise from modelling tools, far below any walkmesh detail.
+pub const SNAP_EPSILON: f32 = 1e-3;
+
+/// Twice the signed XY area under which a triangle counts as vertical or degenerate: its
+/// winding seen from above is meaningless (the validator uses the same bound).
+pub const WINDING_EPSILON: f64 = 1e-6;
+
+/// Twice the signed area of a triangle projected on XY (positive: counter-clockwise seen
+/// from +Z).
+pub fn xy_area2(vertices: &[[f32; 3]], [a, b, c]: [u32; 3]) -> f64 {
+    let v = |i: u32| vertices.get(i as usize).copied().unwrap_or([0.0; 3]);
+    let (p0, p1, p2) = (v(a), v(b), v(c));
+    f64::from(p1[0] - p0[0]) * f64::from(p2[1] - p0[1])
+        - f64::from(p1[1] - p0[1]) * f64::from(p2[0] - p0[0])
+}
+
+/// Bounds of `vertices` (zeros when empty).
+fn bounds_of(vertices: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
+    let Some(&first) = vertices.first() else {
+        return ([0.0; 3], [0.0; 3]);
+    };
+    vertices
+        .iter()
+        .fold((first, first), |(mut min, mut max), v| {
+            for axis in 0..3 {
+                min[axis] = min[axis].min(v[axis]);
+                max[axis] = max[axis].max(v[axis]);
+            }
+            (min, max)
+        })
+}
 
 fn style_for(mesh: &NavMesh, options: &WriteOptions) -> Style {
     if let Some(name) = &options.file_name {
@@ -113,7 +147,28 @@ pub fn bake_mesh(
                 .and_then(|w| w.parse::<f32>().ok())
                 .filter(|w| *w > 0.0)
                 .unwrap_or(DEFAULT_TILE_WIDTH);
-            let (min, max) = mesh.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
+            // Coordinates a hair below zero (float noise of modelling tools, e.g. -1e-6 from
+            // a Blender export) are snapped to 0 rather than moving the mesh by a tile.
+            let mut snapped = 0usize;
+            let mut largest = 0.0f32;
+            for v in &mut vertices {
+                for axis in 0..2 {
+                    if v[axis] < 0.0 && v[axis] >= -SNAP_EPSILON {
+                        largest = largest.max(-v[axis]);
+                        v[axis] = 0.0;
+                        snapped += 1;
+                    }
+                }
+            }
+            if snapped > 0 {
+                diag.warn(
+                    "trx.snapped_to_zero",
+                    format!(
+                        "{snapped} coordinate(s) within {SNAP_EPSILON} m below x or y = 0 (at most {largest}) are set to 0, where NWN2 grids start"
+                    ),
+                );
+            }
+            let (min, max) = bounds_of(&vertices);
             let shift = [
                 if min[0] < 0.0 {
                     -(min[0] / width).floor() * width
@@ -134,8 +189,8 @@ pub fn bake_mesh(
                 diag.warn(
                     "trx.mesh_moved",
                     format!(
-                        "the mesh reaches below x or y = 0, where NWN2 grids start; it is moved by ({}, {})",
-                        shift[0], shift[1]
+                        "the mesh reaches below x or y = 0, where NWN2 grids start; it is moved by whole {width} m tiles, by ({}, {}, 0) (TRX has no field to record this; `walkmesh convert --translate {},{},0` moves it back)",
+                        shift[0], shift[1], -shift[0], -shift[1]
                     ),
                 );
             }
@@ -154,7 +209,10 @@ pub fn bake_mesh(
 
     let mut triangles = Vec::with_capacity(mesh.polygons.len());
     let mut tri_flags = Vec::with_capacity(mesh.polygons.len());
-    let mut walkability_changed = 0usize;
+    // Materials: the footstep bits of the face's material (or of its fallback, counted per
+    // material); bit 0x01 is the face's own walkability, never the profile's.
+    let mut changes = walkmesh_core::MaterialChanges::default();
+    let mut flipped = (0usize, 0.0f64);
     for (p, polygon) in mesh.polygons.iter().enumerate() {
         let &[a, b, c] = polygon else {
             return Err(WriteError::new(
@@ -179,21 +237,13 @@ pub fn bake_mesh(
                 };
                 (s.walkable, bits)
             }
-            (_, Some(s)) => match profile.surface_for_material(s.material) {
-                Some(entry) => {
-                    if entry.walkable != s.walkable {
-                        walkability_changed += 1;
-                    }
-                    (entry.walkable, entry.code as u16 & flags::FOOTSTEPS)
+            (_, Some(s)) => match profile.encode(s, false) {
+                Encoded::Exact(to) => (to.walkable, to.code as u16 & flags::FOOTSTEPS),
+                Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
+                    changes.record(mesh, p, s, to);
+                    (to.walkable, to.code as u16 & flags::FOOTSTEPS)
                 }
-                None => (
-                    s.walkable,
-                    if s.walkable {
-                        profile.default_surface().code as u16 & flags::FOOTSTEPS
-                    } else {
-                        0
-                    },
-                ),
+                Encoded::Unknown => (s.walkable, 0),
             },
             (_, None) => (false, 0),
         };
@@ -201,26 +251,38 @@ pub fn bake_mesh(
         if walkable {
             f |= flags::WALKABLE;
         }
-        match style {
-            Style::Trx => {
-                triangles.push([a, c, b]);
-                f |= flags::CLOCKWISE;
-            }
-            Style::Trn => triangles.push([a, b, c]),
+        // The engine locates points on a triangle with the edge order flag 0x04 gives, so
+        // a walkable triangle must be stored with the XY winding its flag says. The toolset
+        // reverses every TRX triangle and sets 0x04 (its non-walkable downward pieces then
+        // disagree, harmlessly); a walkable triangle that faces down in the mesh is stored
+        // the way up instead, so it can be stood on, and reported.
+        // A mesh read from NWN2 keeps the stored order (the reader's reversal is undone
+        // exactly), so a rebake matches the toolset's tables.
+        let faces_down =
+            from_nwn2.is_none() && walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
+        if faces_down {
+            flipped.0 += 1;
+            flipped.1 += walkmesh_core::passes::polygon_area(mesh, p);
+        }
+        match (style, faces_down) {
+            (Style::Trx, false) | (Style::Trn, true) => triangles.push([a, c, b]),
+            (Style::Trx, true) | (Style::Trn, false) => triangles.push([a, b, c]),
+        }
+        if style == Style::Trx {
+            f |= flags::CLOCKWISE;
         }
         tri_flags.push(f);
     }
-    if walkability_changed > 0 {
-        diag.push(
-            Severity::Warning,
-            "trx.walkability_changed",
-            Position::None,
-            None,
+    if flipped.0 > 0 {
+        diag.warn(
+            "trx.walkable_winding_flipped",
             format!(
-                "{walkability_changed} faces change walkability: the NWN2 profile decides it from their material"
+                "{} walkable triangle(s) ({:.3} m²) face down; they are stored facing up so that the engine can locate points on them (read back, their winding is reversed)",
+                flipped.0, flipped.1
             ),
         );
     }
+    changes.report(diag, "trx", "NWN2");
     let link_hints = written_link_hints(mesh, &triangles);
     let border = if style == Style::Trn {
         int_extra(mesh, "nwn2:border").unwrap_or(0) as u32

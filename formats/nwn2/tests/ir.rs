@@ -119,9 +119,10 @@ fn a_neutral_mesh_bakes_with_profile_flags_and_reads_back_counter_clockwise() {
 }
 
 #[test]
-fn profile_walkability_wins_with_a_warning_and_losses_are_reported() {
+fn the_faces_walkability_is_kept_and_losses_are_reported() {
     let mut mesh = neutral_mesh();
-    // Stone marked unwalkable in the IR: the NWN2 profile makes it walkable.
+    // Stone marked unwalkable in the IR (an NWN2 footstep on an unwalkable triangle): bit
+    // 0x01 stays clear, the stone footstep is kept.
     mesh.surfaces[3] = surface(4, false);
     mesh.hooks.push(walkmesh_core::Hook {
         name: "use1".into(),
@@ -129,10 +130,12 @@ fn profile_walkability_wins_with_a_warning_and_losses_are_reported() {
     });
     let (bytes, diag) = write(&mesh, "area.trx");
     let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
-    assert!(codes.contains(&"trx.walkability_changed"), "{codes:?}");
+    assert!(!codes.contains(&"trx.walkability_changed"), "{codes:?}");
     assert!(codes.contains(&"trx.hooks_dropped"), "{codes:?}");
+    // Lava has no footstep: merged into NonWalk, counted.
+    assert!(codes.contains(&"trx.materials_merged"), "{codes:?}");
     let a = walkmesh_nwn2::file::parse(&bytes, 1 << 30).unwrap().aswm;
-    assert_eq!(a.triangles[3].flags, 0x25);
+    assert_eq!(a.triangles[3].flags, 0x24);
 }
 
 #[test]

@@ -129,7 +129,8 @@ fn type_from_profile(
     let Some(surface) = mesh
         .surfaces
         .get(p)
-        .and_then(|s| profile.surface_for_material(s.material))
+        .and_then(|s| profile.surface_or_fallback(s.material))
+        .map(|(surface, _)| surface)
     else {
         return Ok((u16::from(walkable), walkable));
     };
@@ -404,6 +405,21 @@ pub fn cook(
             "path.walkability_changed",
             format!("the prime material profile changes the walkability of {changed} polygon(s)"),
         );
+    }
+
+    // Materials PATH cannot keep: a kept region reads back as the profile's material for
+    // its type mask (Stone for ground), so every other material is a counted merge.
+    if !has_types {
+        let mut changes = walkmesh_core::MaterialChanges::default();
+        for (p, &from) in mesh.surfaces.iter().enumerate() {
+            if let Ok((mask, true)) = type_from_profile(&profile, mesh, p) {
+                let back = crate::read::surface_for_mask(&profile, mask);
+                if back.material != from.material && from.walkable {
+                    changes.record(mesh, p, from, back);
+                }
+            }
+        }
+        changes.report(diag, "path", "prime");
     }
 
     // Attributes of the input polygons.

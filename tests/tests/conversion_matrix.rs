@@ -1,0 +1,427 @@
+#![cfg(all(
+    feature = "bwm",
+    feature = "nwn2",
+    feature = "prime",
+    feature = "obj",
+    feature = "gltf"
+))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! The conversion matrix: every source format × every target format over a sample of real
+//! files (and the project's fixtures), through the library's read → prepare → write path.
+//!
+//! Each cell checks that the output reads back and that our validator finds no error and
+//! no format warning on it, then compares what the mesh *means* before and after:
+//! - walkable area (within [`AREA_TOLERANCE`], relative) and walkability,
+//! - connected walkable components,
+//! - materials (area per neutral material),
+//! - placement (the bounding box of the walkable faces, within [`PLACEMENT_TOLERANCE`] m),
+//! - the origin.
+//!
+//! Any change must come with a warning whose code is one of those listed for that kind of
+//! change ([`MATERIAL_CODES`], …): nothing may change silently. A table of the figures is
+//! printed (`cargo test --release --test conversion_matrix -- --nocapture`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::passes::{self, polygon_area};
+use walkmesh_core::summary::summarize;
+use walkmesh_core::{
+    Diagnostics, Input, Material, NavMesh, ReadOptions, Severity, Surface, WriteOptions,
+};
+use walkmesh_tests::{fixtures_dir, shared_corpora};
+
+/// Relative tolerance on the walkable area: cooking PATH regions and triangulating keep the
+/// area up to float rounding; 0.1 % leaves room for f32 sums over thousands of faces.
+const AREA_TOLERANCE: f64 = 1e-3;
+/// Placement tolerance in metres (f32 round trips are exact; the snap of NWN2 is 1 mm).
+const PLACEMENT_TOLERANCE: f32 = 1e-3;
+
+/// Codes that explain a change of materials (area per material).
+const MATERIAL_CODES: &[&str] = &[
+    "bwm.materials_merged",
+    "trx.materials_merged",
+    "path.materials_merged",
+    "obj.walkability_not_stored",
+    "bwm.walkability_changed",
+    "trx.walkability_changed",
+    "path.walkability_changed",
+    "path.non_walkable_dropped",
+];
+/// Codes that explain a change of walkability (walkable area or faces).
+const WALKABILITY_CODES: &[&str] = &[
+    "bwm.walkability_changed",
+    "trx.walkability_changed",
+    "path.walkability_changed",
+    "obj.walkability_not_stored",
+];
+/// Codes that explain a moved walkable region.
+const PLACEMENT_CODES: &[&str] = &[
+    "trx.mesh_moved",
+    "trx.snapped_to_zero",
+    "trx.grid_origin_moved",
+];
+/// Codes that explain a dropped origin.
+const ORIGIN_CODES: &[&str] = &["trx.origin_dropped", "path.origin_dropped"];
+/// Codes that explain a change in the number of walkable components.
+const CONNECTIVITY_CODES: &[&str] = &["path.regions_split", "path.components_changed"];
+
+const TARGETS: &[(&str, &str)] = &[
+    ("bwm", "wok"),
+    ("trx", "trx"),
+    ("path", "path"),
+    ("obj", "obj"),
+    ("gltf", "glb"),
+];
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("walkmesh-matrix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn read(path: &Path, bytes: &[u8]) -> Result<(NavMesh, &'static str), String> {
+    let registry = walkmesh_formats::default_registry();
+    let format = registry
+        .detect(path, bytes, bytes.len() as u64)
+        .map_err(|e| e.to_string())?;
+    let mut diag = Diagnostics::new();
+    let mesh = format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .map_err(|e| e.to_string())?;
+    Ok((mesh, format.id()))
+}
+
+/// Converts `mesh` to `target`; returns the written file and the warning codes.
+fn convert(mesh: &NavMesh, target: &str, out: &Path) -> Result<(Vec<u8>, Vec<String>), String> {
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.by_id(target).unwrap();
+    let writer = format.writer().unwrap();
+    let options = WriteOptions {
+        file_name: out.file_name().and_then(|n| n.to_str()).map(str::to_string),
+        ..WriteOptions::default()
+    };
+    let mut diag = Diagnostics::new();
+    let prepared = passes::prepare(mesh, &writer.requirements(&options), &mut diag);
+    let written = writer
+        .write(&prepared, &options, &mut diag)
+        .map_err(|e| e.to_string())?;
+    let dir = out.parent().unwrap();
+    for sidecar in &written.sidecars {
+        std::fs::write(dir.join(&sidecar.file_name), &sidecar.bytes).unwrap();
+    }
+    std::fs::write(out, &written.main).unwrap();
+    let codes = diag
+        .items
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .map(|d| d.code.clone())
+        .collect();
+    Ok((written.main, codes))
+}
+
+/// Errors and format-specific warnings of our validator on a written file.
+fn findings(path: &Path, bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.detect(path, bytes, bytes.len() as u64).unwrap();
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(validator) = format.validator() {
+        for d in validator
+            .validate(
+                Input {
+                    bytes,
+                    path: Some(path),
+                },
+                &ReadOptions::default(),
+            )
+            .unwrap()
+        {
+            match d.severity {
+                Severity::Error => errors.push(format!("{}: {}", d.code, d.message)),
+                Severity::Warning if !d.code.starts_with("mesh.") => {
+                    warnings.push(format!("{}: {}", d.code, d.message))
+                }
+                _ => {}
+            }
+        }
+    }
+    (errors, warnings)
+}
+
+/// What a mesh means, in the terms the matrix compares.
+#[derive(Debug)]
+struct Meaning {
+    walkable_area: f64,
+    components: usize,
+    /// Neutral material and walkability → area.
+    materials: BTreeMap<(String, bool), f64>,
+    walkable_bounds: Option<([f32; 3], [f32; 3])>,
+    origin: [f32; 3],
+}
+
+fn meaning(mesh: &NavMesh) -> Meaning {
+    let summary = summarize(mesh, "");
+    let mut materials = BTreeMap::new();
+    let mut bounds: Option<([f32; 3], [f32; 3])> = None;
+    for (p, surface) in mesh.surfaces.iter().enumerate() {
+        *materials
+            .entry((surface.material.name().into_owned(), surface.walkable))
+            .or_insert(0.0) += polygon_area(mesh, p);
+        if surface.walkable {
+            for &v in mesh.polygons.get(p) {
+                let v = mesh.vertex(v);
+                let (min, max) = bounds.get_or_insert((v, v));
+                for axis in 0..3 {
+                    min[axis] = min[axis].min(v[axis]);
+                    max[axis] = max[axis].max(v[axis]);
+                }
+            }
+        }
+    }
+    // Zero-area faces (slivers some files carry) mean nothing for the comparison.
+    materials.retain(|_, area| *area > 1e-9);
+    Meaning {
+        walkable_area: summary.walkable_area,
+        components: summary.components,
+        materials,
+        walkable_bounds: bounds,
+        origin: mesh.origin,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= AREA_TOLERANCE * a.abs().max(b.abs()).max(1e-6)
+}
+
+/// Every kind of change between `before` and `after`, each with the codes that may explain it.
+fn changes(
+    before: &Meaning,
+    after: &Meaning,
+    target: &str,
+) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut found = Vec::new();
+    if !close(before.walkable_area, after.walkable_area) {
+        found.push(("walkability", WALKABILITY_CODES));
+    }
+    let same_materials = before.materials.len() == after.materials.len()
+        && before
+            .materials
+            .iter()
+            .zip(&after.materials)
+            .all(|((ka, a), (kb, b))| ka == kb && close(*a, *b));
+    if !same_materials {
+        found.push(("materials", MATERIAL_CODES));
+    }
+    if before.components != after.components {
+        found.push(("connectivity", CONNECTIVITY_CODES));
+    }
+    let moved = match (before.walkable_bounds, after.walkable_bounds) {
+        (Some((a0, a1)), Some((b0, b1))) => (0..3).any(|k| {
+            (a0[k] - b0[k]).abs() > PLACEMENT_TOLERANCE
+                || (a1[k] - b1[k]).abs() > PLACEMENT_TOLERANCE
+        }),
+        (None, None) => false,
+        _ => true,
+    };
+    if moved {
+        found.push(("placement", PLACEMENT_CODES));
+    }
+    // OBJ and glTF keep the origin; TRX and PATH have no field for it.
+    if before.origin != after.origin && (target == "trx" || target == "path") {
+        found.push(("origin", ORIGIN_CODES));
+    }
+    found
+}
+
+/// One row of the printed table.
+struct Cell {
+    source: String,
+    target: &'static str,
+    outcome: String,
+}
+
+/// A KotOR-style strip with one walkable or non-walkable triangle pair per neutral material
+/// (ids 0-30, walkability from the KotOR profile), written as a real `.wok` first.
+fn every_material_wok(dir: &Path) -> PathBuf {
+    // The neutral profile has the KotOR codes and walkability.
+    let profile = walkmesh_core::MaterialProfile::neutral();
+    let mut mesh = NavMesh::default();
+    for id in 0..31u16 {
+        // 1 m apart, so that the pairs stay separate components in every format (PATH
+        // links touching regions by position).
+        let x = f32::from(id) * 3.0 + 1.0;
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend([
+            [x, 1.0, 0.0],
+            [x + 2.0, 1.0, 0.0],
+            [x + 2.0, 3.0, 0.0],
+            [x, 3.0, 0.0],
+        ]);
+        let surface: Surface = profile.surface_for_material(Material(id)).unwrap();
+        mesh.push_polygon(&[base, base + 1, base + 2], surface);
+        mesh.push_polygon(&[base, base + 2, base + 3], surface);
+    }
+    let path = dir.join("every_material.wok");
+    let (bytes, _) = convert(&mesh, "bwm", &path).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn samples(dir: &Path) -> Vec<PathBuf> {
+    let mut list = vec![every_material_wok(dir)];
+    // glTF source: the two-room fixture, converted once (our own writer, checked elsewhere).
+    let obj = fixtures_dir().join("obj").join("two_rooms.obj");
+    let (mesh, _) = read(&obj, &std::fs::read(&obj).unwrap()).unwrap();
+    let glb = dir.join("two_rooms_source.glb");
+    convert(&mesh, "gltf", &glb).unwrap();
+    list.push(glb);
+    list.push(fixtures_dir().join("obj").join("strip_with_column.obj"));
+    if let Some(corpora) = shared_corpora() {
+        for rel in [
+            "kotor/k1cp/tslpatchdata/m44aa_23a.wok",
+            "kotor/pykotor-kits/enclavesurface/training_1.wok",
+            "kotor/pykotor-kits/sithbase/hall_1.wok",
+            "kotor/k1cp/tslpatchdata/plc_fccage2.pwk",
+            "nwn2/Kaedrin-nwn2cc/dm001_cargohold.trx",
+            "nwn2/Kaedrin-nwn2cc/mythdrannor-passage.trx",
+            "nwn2/Kaedrin-nwn2cc/enter world.trn",
+            "prime/synthetic/grid_mp1_v4.path",
+        ] {
+            let path = corpora.join(rel);
+            if path.is_file() {
+                list.push(path);
+            } else {
+                eprintln!("notice: {} missing; its row is skipped", path.display());
+            }
+        }
+    }
+    list
+}
+
+#[test]
+fn every_cell_keeps_meaning_or_says_what_changed() {
+    let dir = temp_dir();
+    let mut failures = Vec::new();
+    let mut cells = Vec::new();
+    for source in samples(&dir) {
+        let bytes = std::fs::read(&source).unwrap();
+        let (mesh, source_format) = read(&source, &bytes).unwrap();
+        let before = meaning(&mesh);
+        let name = source.file_name().unwrap().to_string_lossy().into_owned();
+        for &(target, extension) in TARGETS {
+            let out = dir.join(format!(
+                "{}.{}-to.{extension}",
+                name.replace(' ', "_"),
+                source_format
+            ));
+            let label = format!("{name} ({source_format}) -> {target}");
+            let (written, codes) = match convert(&mesh, target, &out) {
+                Ok(result) => result,
+                Err(message) => {
+                    // Only a mesh with nothing walkable may be refused, and only by PATH,
+                    // which stores walkable regions alone.
+                    if target == "path" && mesh.walkable_count() == 0 {
+                        cells.push(Cell {
+                            source: name.clone(),
+                            target,
+                            outcome: format!("refused: {message}"),
+                        });
+                    } else {
+                        failures.push(format!("{label}: conversion failed: {message}"));
+                    }
+                    continue;
+                }
+            };
+            let (errors, mut warnings) = findings(&out, &written);
+            if written == bytes {
+                // The source written back unchanged: its own findings are not ours.
+                warnings.clear();
+            }
+            // Findings that describe the source's geometry, which a conversion keeps:
+            // edges shared by three or more faces, and the perimeter KotOR cannot close
+            // around them.
+            let source_summary = summarize(&mesh, source_format);
+            let crowded_sides = !passes::edge_adjacency(&mesh, |_| true)
+                .non_manifold
+                .is_empty();
+            if crowded_sides
+                || source_summary.non_manifold_edges > 0
+                || source_summary.open_boundary_chains > 0
+            {
+                warnings.retain(|w| {
+                    !w.starts_with("trx.side_shared_by_many")
+                        && !w.starts_with("bwm.perimeter_loop_open")
+                });
+            }
+            if !errors.is_empty() || !warnings.is_empty() {
+                failures.push(format!(
+                    "{label}: our validator on the output: {errors:?} {warnings:?}"
+                ));
+            }
+            let (back, _) = match read(&out, &written) {
+                Ok(back) => back,
+                Err(message) => {
+                    failures.push(format!("{label}: output does not read: {message}"));
+                    continue;
+                }
+            };
+            if target == "path"
+                && back.polygons.is_empty()
+                && !codes.iter().any(|c| c == "path.non_walkable_dropped")
+            {
+                failures.push(format!(
+                    "{label}: an empty PATH was written without a warning"
+                ));
+            }
+            let after = meaning(&back);
+            let found = changes(&before, &after, target);
+            let mut explained = Vec::new();
+            for (kind, allowed) in &found {
+                match codes.iter().find(|c| allowed.contains(&c.as_str())) {
+                    Some(code) => explained.push(format!("{kind}:{code}")),
+                    None => failures.push(format!(
+                        "{label}: {kind} changed silently (warnings: {codes:?}); before {before:?}, after {after:?}"
+                    )),
+                }
+            }
+            cells.push(Cell {
+                source: name.clone(),
+                target,
+                outcome: format!(
+                    "walkable area {:.3} -> {:.3} m², components {} -> {}, materials {} -> {}; {}",
+                    before.walkable_area,
+                    after.walkable_area,
+                    before.components,
+                    after.components,
+                    before.materials.len(),
+                    after.materials.len(),
+                    if explained.is_empty() {
+                        "no change".to_string()
+                    } else {
+                        explained.join(", ")
+                    }
+                ),
+            });
+        }
+    }
+    for cell in &cells {
+        println!("{:<40} -> {:<5} {}", cell.source, cell.target, cell.outcome);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "{} cell problem(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
