@@ -7,14 +7,13 @@ use crate::ir::NavMesh;
 /// they follow). The tile grid stays where it is: a grid is the target's frame, not part of
 /// the mesh's placement.
 pub fn translate(mesh: &mut NavMesh, offset: [f32; 3]) {
-    for v in &mut mesh.vertices {
-        for axis in 0..3 {
-            v[axis] += offset[axis];
+    let shift = |point: &mut [f32; 3]| {
+        for (coordinate, delta) in point.iter_mut().zip(offset) {
+            *coordinate += delta;
         }
-    }
-    for axis in 0..3 {
-        mesh.origin[axis] += offset[axis];
-    }
+    };
+    mesh.vertices.iter_mut().for_each(shift);
+    shift(&mut mesh.origin);
 }
 
 /// Parses `x,y,z` (three numbers separated by commas, spaces allowed).

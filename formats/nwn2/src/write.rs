@@ -152,10 +152,10 @@ pub fn bake_mesh(
             let mut snapped = 0usize;
             let mut largest = 0.0f32;
             for v in &mut vertices {
-                for axis in 0..2 {
-                    if v[axis] < 0.0 && v[axis] >= -SNAP_EPSILON {
-                        largest = largest.max(-v[axis]);
-                        v[axis] = 0.0;
+                for coordinate in v.iter_mut().take(2) {
+                    if *coordinate < 0.0 && *coordinate >= -SNAP_EPSILON {
+                        largest = largest.max(-*coordinate);
+                        *coordinate = 0.0;
                         snapped += 1;
                     }
                 }

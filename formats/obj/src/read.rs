@@ -376,7 +376,8 @@ impl<'a> ObjParser<'a> {
         Ok(())
     }
 
-    /// `#@walkmesh kind door`, `origin x y z`, `hook NAME x y z`, `edge FACE EDGE transition T`.
+    /// `#@walkmesh kind door`, `origin x y z`, `hook NAME x y z`, `walkable yes|no`,
+    /// `edge FACE EDGE transition T`.
     fn directive(&mut self, line: u64, text: &str) -> Result<(), ReadError> {
         let tokens: Vec<&str> = text.split_ascii_whitespace().collect();
         match tokens.as_slice() {
@@ -398,6 +399,12 @@ impl<'a> ObjParser<'a> {
                     name: (*name).to_string(),
                     position,
                 });
+            }
+            // Walkability of the faces of the current `usemtl` when it differs from what
+            // the profile gives the name (an NWN2 unwalkable triangle with a footstep).
+            ["walkable", value @ ("yes" | "no")] => {
+                let surface = self.current_surface.get_or_insert(self.default_surface);
+                surface.walkable = *value == "yes";
             }
             ["edge", face, edge, "transition", value] => {
                 let number = |t: &str| t.parse::<u64>().ok();

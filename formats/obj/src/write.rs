@@ -75,13 +75,11 @@ pub fn write_obj(
             faces.push(polygon as u32);
         }
     }
+    // Materials the profile does not know cannot carry a walkability (the reader gives
+    // them the default surface); the others carry it in a `walkable` directive.
     let mismatched: Vec<String> = surface_order
         .iter()
-        .filter(|s| {
-            profile
-                .surface_for_material(s.material)
-                .is_none_or(|p| p.walkable != s.walkable)
-        })
+        .filter(|s| profile.surface_for_material(s.material).is_none())
         .map(|s| {
             format!(
                 "{} ({})",
@@ -156,6 +154,14 @@ pub fn write_obj(
     let mut written = 0u64;
     for (surface, faces) in surface_order.iter().zip(&face_groups) {
         let _ = writeln!(out, "usemtl {}", surface.material.name());
+        // The name gives the profile's walkability; a face that has the other one says so.
+        if profile
+            .surface_for_material(surface.material)
+            .is_some_and(|p| p.walkable != surface.walkable)
+        {
+            let value = if surface.walkable { "yes" } else { "no" };
+            let _ = writeln!(out, "{DIRECTIVE} walkable {value}");
+        }
         for &polygon in faces {
             let p = polygon as usize;
             for (keyword, list, column, last) in &mut naming {

@@ -389,12 +389,21 @@ fn writer_reports_what_obj_cannot_store() {
             code: 4,
         },
     );
-    mesh.face_attributes.insert(
-        "path:height".into(),
-        walkmesh_core::Attribute::Float(vec![1.0]),
-    );
     mesh.extras
         .insert("nwn2:name".into(), walkmesh_core::Extra::Text("x".into()));
+    // Past the vocabulary: the name cannot carry a walkability.
+    mesh.push_polygon(
+        &[0, 2, 1],
+        Surface {
+            material: Material(40),
+            walkable: true,
+            code: 40,
+        },
+    );
+    mesh.face_attributes.insert(
+        "path:height".into(),
+        walkmesh_core::Attribute::Float(vec![1.0, 1.0]),
+    );
     let (_, _, diag) = write(&mesh, UpAxis::Y);
     let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(
@@ -405,6 +414,55 @@ fn writer_reports_what_obj_cannot_store() {
             "obj.extras_dropped"
         ]
     );
+    assert!(
+        diag.items[0].message.contains("surface_40"),
+        "{:?}",
+        diag.items[0]
+    );
+}
+
+#[test]
+fn a_walkability_other_than_the_names_survives_a_round_trip() {
+    // An NWN2 unwalkable triangle with a stone footstep, next to walkable stone.
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
+    let stone = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    mesh.push_polygon(&[0, 1, 2], stone);
+    mesh.push_polygon(
+        &[0, 2, 3],
+        Surface {
+            walkable: false,
+            ..stone
+        },
+    );
+    let (text, _, diag) = write(&mesh, UpAxis::Z);
+    assert!(diag.items.is_empty(), "{diag:?}");
+    assert!(
+        text.contains("usemtl Stone\n#@walkmesh walkable no\n"),
+        "{text}"
+    );
+    let (back, _) = read_with(
+        &text,
+        &ReadOptions {
+            up: UpAxis::Z,
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    let walkable: Vec<bool> = back.surfaces.iter().map(|s| s.walkable).collect();
+    assert_eq!(walkable, [true, false]);
+    assert!(back.surfaces.iter().all(|s| s.material == Material(4)));
 }
 
 #[test]
