@@ -264,7 +264,16 @@ fn collect_jobs(
     for path in paths {
         if path.is_dir() {
             let mut files = Vec::new();
-            walk(path, out_dir_real.as_deref(), &readable, &mut files);
+            for (directory, error) in walk(path, out_dir_real.as_deref(), &readable, &mut files) {
+                missing.push(Job {
+                    input: directory.clone(),
+                    output: PathBuf::new(),
+                    refused: Some(Failure::input(format!(
+                        "cannot list the directory {}: {error}",
+                        directory.display()
+                    ))),
+                });
+            }
             files.sort();
             for file in files {
                 let relative = file.strip_prefix(path).unwrap_or(&file).to_path_buf();
@@ -362,20 +371,26 @@ fn safe(relative: &Path) -> PathBuf {
 
 /// Files under `directory` that a reader claims by extension; symbolic links to directories
 /// are not followed (no cycles), --out-dir is not entered, and our temporary files are
-/// skipped. Iterative, so deep trees cannot exhaust the stack.
+/// skipped. Iterative, so deep trees cannot exhaust the stack. Returns the directories that
+/// could not be listed, to be reported.
 fn walk(
     directory: &Path,
     out_dir: Option<&Path>,
     readable: &dyn Fn(&Path) -> bool,
     files: &mut Vec<PathBuf>,
-) {
+) -> Vec<(PathBuf, std::io::Error)> {
+    let mut unreadable = Vec::new();
     let mut stack = vec![directory.to_path_buf()];
     while let Some(dir) = stack.pop() {
         if out_dir.is_some_and(|o| std::fs::canonicalize(&dir).is_ok_and(|d| d == o)) {
             continue;
         }
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                unreadable.push((dir, error));
+                continue;
+            }
         };
         for entry in entries.flatten() {
             let path = entry.path();
@@ -398,4 +413,5 @@ fn walk(
             }
         }
     }
+    unreadable
 }

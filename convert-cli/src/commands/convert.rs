@@ -139,6 +139,9 @@ pub struct Plan<'r> {
     pub target: &'r dyn Format,
     pub from: Option<String>,
     pub read: ReadOptions,
+    /// Options for reading the output back: the input's axis, profile and default material,
+    /// none of the input-only settings (`--scene`), and a ceiling at least the default.
+    pub check: ReadOptions,
     pub write: WriteOptions,
     pub weld: Option<f32>,
     /// `--translate`, applied right after reading.
@@ -210,11 +213,21 @@ pub fn plan<'r>(
             .params
             .insert("prime:region_height".into(), height.to_string());
     }
+    let check = ReadOptions {
+        up: read.up,
+        materials: read.materials.clone(),
+        default_material: read.default_material.clone(),
+        max_decompressed: read
+            .max_decompressed
+            .max(ReadOptions::default().max_decompressed),
+        params: Default::default(),
+    };
     Ok(Plan {
         registry,
         target,
         from: from_id(&args.read).map(str::to_string),
         read,
+        check,
         write,
         weld: args.weld,
         translate: args
@@ -392,14 +405,14 @@ fn check_output(
     let input = Input { bytes: main, path };
     let mut findings: Vec<Diagnostic> = Vec::new();
     if let Some(validator) = target.validator() {
-        match validator.validate(input, &plan.read) {
+        match validator.validate(input, &plan.check) {
             Ok(found) => findings.extend(found),
             Err(error) => findings.push(unreadable(error.to_string())),
         }
     }
     match target
         .reader()
-        .map(|r| r.read(input, &plan.read, &mut Diagnostics::new()))
+        .map(|r| r.read(input, &plan.check, &mut Diagnostics::new()))
     {
         Some(Ok(mesh)) => {
             conversion.written = counts(&mesh);
@@ -490,8 +503,10 @@ pub fn run(
         }
     }
     if let Some(bytes) = &conversion.to_stdout {
-        stdout.write_all(bytes)?;
-        stdout.flush()?;
+        stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| Failure::output(format!("cannot write to standard output: {e}")))?;
         if !args.quiet {
             writeln!(stderr, "{}", summary_line(&conversion))?;
         }
