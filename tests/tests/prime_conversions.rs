@@ -449,7 +449,7 @@ fn every_kotor_walkmesh_cooks_to_a_valid_path() {
 
 #[test]
 fn every_nwn2_walkmesh_cooks_to_a_valid_path() {
-    let Some(tally) = run("nwn2", &["trx"], "trx") else {
+    let Some(tally) = run("nwn2", &["trx", "trn"], "trx") else {
         return;
     };
     assert!(tally.files > 0);
