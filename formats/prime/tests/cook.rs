@@ -692,3 +692,72 @@ fn a_prime_profile_sets_type_masks_by_material() {
     assert_eq!(file.regions.len(), 1);
     assert_eq!(file.regions[0].type_mask, 1);
 }
+
+#[test]
+fn links_are_the_only_connectivity_when_reading_back() {
+    // Three unit squares in a row at different heights (so they stay three regions): A and
+    // B share their edge's vertices, C touches B along x = 2 with vertices of its own. The
+    // file links A–B only; reading it back must not join B and C because their nodes sit at
+    // the same positions, and a rebuild must keep the two groups.
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [3.0, 0.0, 0.0],
+            [3.0, 1.0, 0.0],
+            [2.0, 1.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
+    mesh.push_polygon(&[0, 1, 2, 3], WALK);
+    mesh.push_polygon(&[1, 4, 5, 2], WALK);
+    mesh.push_polygon(&[6, 7, 8, 9], WALK);
+    mesh.face_attributes
+        .insert("path:height".into(), Attribute::Float(vec![1.0, 2.0, 3.0]));
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 21);
+    assert_eq!((checked.regions, checked.components), (3, 2));
+    let format = PathFormat;
+    let back = walkmesh_core::Format::reader(&format)
+        .unwrap()
+        .read(
+            walkmesh_core::Input {
+                bytes: &checked.bytes,
+                path: None,
+            },
+            &walkmesh_core::ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    let shared = |p: usize, q: usize| {
+        back.polygons
+            .get(p)
+            .iter()
+            .filter(|v| back.polygons.get(q).contains(v))
+            .count()
+    };
+    assert_eq!(back.polygons.len(), 3);
+    assert_eq!(shared(0, 1), 2, "A and B are linked: one shared edge");
+    assert_eq!(shared(1, 2), 0, "B and C only touch: nothing shared");
+    let walkable = |p: usize| back.is_walkable(p);
+    let adjacency = walkmesh_core::passes::edge_adjacency(&back, walkable);
+    let components = walkmesh_core::passes::connected_components(&back, &adjacency, walkable);
+    assert_eq!(components.count, 2);
+    let options = WriteOptions {
+        rebuild: true,
+        ..WriteOptions::default()
+    };
+    let (rebuilt, _) = cook(&back, &options, &mut Diagnostics::new()).unwrap();
+    assert_eq!(rebuilt.links.len(), 2);
+    assert!(test_pair(&rebuilt.ground, 3, 0, 1));
+    assert!(!test_pair(&rebuilt.ground, 3, 1, 2));
+    assert_eq!(
+        rebuilt.encode(),
+        checked.bytes,
+        "the rebuild gives the same file"
+    );
+}
