@@ -39,6 +39,14 @@ pub struct Args {
     /// Metroid Prime: region height when the source has none (default 1.0).
     #[arg(long, value_name = "HEIGHT")]
     region_height: Option<f32>,
+    /// Metroid Prime: most regions to write (1–512, default 512, the engine's limit); nearly
+    /// flat neighbours are merged when exact merging gives more.
+    #[arg(long, value_name = "N")]
+    max_regions: Option<u32>,
+    /// Metroid Prime: largest height error that meeting --max-regions may introduce
+    /// (default 0.3).
+    #[arg(long, value_name = "DISTANCE")]
+    max_height_error: Option<f64>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -97,6 +105,16 @@ pub fn run(
         options
             .params
             .insert("prime:region_height".into(), height.to_string());
+    }
+    if let Some(regions) = plan.max_regions {
+        options
+            .params
+            .insert("prime:max_regions".into(), regions.to_string());
+    }
+    if let Some(error) = plan.max_height_error {
+        options
+            .params
+            .insert("prime:max_height_error".into(), error.to_string());
     }
     let mut requirements = writer.requirements(&options);
     if plan.weld.is_some() {
