@@ -82,7 +82,7 @@ const MIN_EDGE: f64 = 1e-36;
 /// precision in `f32` (and `f32::MAX`-sized boxes overflow).
 const MAX_COORDINATE: f64 = 1e15;
 /// Bisection steps of the budget search.
-const BUDGET_STEPS: usize = 12;
+const BUDGET_STEPS: usize = 8;
 /// Smallest tolerance the budget search tries (below it merging is exact in practice).
 const MIN_TOLERANCE: f64 = 1e-4;
 

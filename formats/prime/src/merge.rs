@@ -27,6 +27,8 @@
 //! kept when all its vertices are within the tolerance, so that wide regions on rippled
 //! ground are not bound to the tilt of their first triangle.
 
+use std::collections::HashMap;
+
 use walkmesh_core::NavMesh;
 use walkmesh_core::passes::Adjacency;
 
@@ -140,6 +142,8 @@ pub struct Merger<'a> {
     fitted: Vec<usize>,
     /// Input vertices of the region (with repeats), valid at roots.
     vertices: Vec<Vec<u32>>,
+    /// Pairs of roots found not flat together, with their vertex counts then.
+    not_flat: HashMap<(usize, usize), (usize, usize)>,
 }
 
 impl<'a> Merger<'a> {
@@ -175,6 +179,7 @@ impl<'a> Merger<'a> {
             planes: surface.planes.to_vec(),
             fitted: vertices.iter().map(Vec::len).collect(),
             vertices,
+            not_flat: HashMap::new(),
         }
     }
 
@@ -247,7 +252,14 @@ impl<'a> Merger<'a> {
                 }
                 let r = self.root(surface.poly_of[h] as usize);
                 let q = self.root(surface.poly_of[t] as usize);
-                if r == q || !self.flat_union(r, q, flatness) {
+                if r == q {
+                    continue;
+                }
+                // A pair that was not flat stays so until one side grows.
+                let pair = (r.min(q), r.max(q));
+                if self.not_flat.get(&pair).is_some_and(|&sizes| {
+                    sizes == (self.vertices[pair.0].len(), self.vertices[pair.1].len())
+                }) {
                     continue;
                 }
                 merged |= self.glue(r, h as u32, t as u32, q, flatness);
@@ -339,6 +351,13 @@ impl<'a> Merger<'a> {
         let x = self.start(x_edge);
         let y = self.start(next[y_edge as usize]);
         if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+            return false;
+        }
+        // Flatness last: it costs the smaller side's vertex count, convexity O(1).
+        if !self.flat_union(r, q, flatness) {
+            let pair = (r.min(q), r.max(q));
+            let sizes = (self.vertices[pair.0].len(), self.vertices[pair.1].len());
+            self.not_flat.insert(pair, sizes);
             return false;
         }
         let (mut hr, mut tq) = (h_first, t_first);
