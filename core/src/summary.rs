@@ -22,6 +22,11 @@ pub struct Summary {
     pub vertices: usize,
     pub faces: usize,
     pub triangles_only: bool,
+    /// Mean corners per face, and the corners and area of the largest face (by area): for
+    /// formats of n-gons (PATH regions) how coarse the partition is.
+    pub mean_corners: f64,
+    pub largest_face_corners: usize,
+    pub largest_face_area: f64,
     pub walkable_faces: usize,
     pub bbox: Option<BoundingBox>,
     /// Sum of the walkable polygons' areas.
@@ -54,6 +59,15 @@ pub fn summarize(mesh: &NavMesh, format: &str) -> Summary {
             .entry(surface.material.name().into_owned())
             .or_insert(0) += 1;
     }
+    let corners = mesh.polygons.indices().len();
+    let (largest_face_area, largest_face_corners) = (0..mesh.polygons.len())
+        .map(|p| (polygon_area(mesh, p), mesh.polygons.get(p).len()))
+        .fold(
+            (0.0f64, 0usize),
+            |best, face| {
+                if face.0 > best.0 { face } else { best }
+            },
+        );
     let walkable_area = (0..mesh.polygons.len())
         .filter(|&p| walkable(p))
         .map(|p| polygon_area(mesh, p))
@@ -64,6 +78,9 @@ pub fn summarize(mesh: &NavMesh, format: &str) -> Summary {
         vertices: mesh.vertices.len(),
         faces: mesh.polygons.len(),
         triangles_only: mesh.polygons.all_triangles(),
+        mean_corners: corners as f64 / mesh.polygons.len().max(1) as f64,
+        largest_face_corners,
+        largest_face_area,
         walkable_faces: mesh.walkable_count(),
         bbox: mesh.bounds().map(|(min, max)| BoundingBox { min, max }),
         walkable_area,

@@ -51,6 +51,14 @@ pub struct Args {
     /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
     #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
     pub region_height: Option<f32>,
+    /// Metroid Prime: most regions to write (1–512, default 512, the engine's limit); nearly
+    /// flat neighbours are merged when exact merging gives more.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=512))]
+    pub max_regions: Option<u32>,
+    /// Metroid Prime: largest height error that meeting --max-regions may introduce
+    /// (finite, ≥ 0; default 0.3).
+    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub max_height_error: Option<f32>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
     /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
@@ -212,6 +220,16 @@ pub fn plan<'r>(
         write
             .params
             .insert("prime:region_height".into(), height.to_string());
+    }
+    if let Some(regions) = args.max_regions {
+        write
+            .params
+            .insert("prime:max_regions".into(), regions.to_string());
+    }
+    if let Some(error) = args.max_height_error {
+        write
+            .params
+            .insert("prime:max_height_error".into(), error.to_string());
     }
     let check = ReadOptions {
         up: read.up,

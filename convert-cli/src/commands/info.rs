@@ -49,6 +49,13 @@ pub fn run(
             ""
         }
     )?;
+    if !s.triangles_only && s.faces > 0 {
+        writeln!(
+            stdout,
+            "face corners:   {:.2} on average; largest face {:.6} square units, {} corners",
+            s.mean_corners, s.largest_face_area, s.largest_face_corners
+        )?;
+    }
     if let Some(b) = s.bbox {
         writeln!(stdout, "bbox:           {:?} .. {:?}", b.min, b.max)?;
     }

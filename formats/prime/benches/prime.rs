@@ -51,9 +51,55 @@ fn cook(c: &mut Criterion) {
     });
 }
 
+/// A 96 × 96-cell (18,432-triangle) field whose heights ripple by up to 0.1: exact merging
+/// leaves thousands of regions, so a budget of 512 runs the tolerance search (one exact
+/// merge, one at the bound, bisection steps).
+fn rippled_field(cells: usize) -> NavMesh {
+    let walk = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    let mut mesh = NavMesh::default();
+    for j in 0..=cells {
+        for i in 0..=cells {
+            let z = 0.1 * (((i * i * 7 + j * 13 + i * j * 3) % 11) as f32 / 10.0);
+            mesh.vertices.push([i as f32, j as f32, z]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (cells + 1) + i) as u32;
+    for j in 0..cells {
+        for i in 0..cells {
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            mesh.push_polygon(&[a, b, c], walk);
+            mesh.push_polygon(&[a, c, d], walk);
+        }
+    }
+    mesh
+}
+
+fn cook_under_budget(c: &mut Criterion) {
+    let mesh = rippled_field(96);
+    let options = WriteOptions::default();
+    let report = walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new())
+        .map(|(_, report)| report);
+    if let Ok(report) = &report {
+        println!(
+            "cooked {} triangles: exact merging {} regions, budget met with {} at tolerance {:?}",
+            mesh.polygons.len(),
+            report.exact_regions,
+            report.regions(),
+            report.tolerance
+        );
+    }
+    c.bench_function("cook 18k rippled triangles under 512 regions", |b| {
+        b.iter(|| walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()))
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = cook
+    targets = cook, cook_under_budget
 }
 criterion_main!(benches);

@@ -6,43 +6,53 @@
 //!    and 0 if not (a changed walkability is warned); else 1 (ground) for walkable polygons
 //!    and 0 for the rest. Everything else is dropped with a loss warning.
 //!    Polygons with no area seen from above (vertical walls, collapsed faces, repeated
-//!    corners) cannot be regions (the engine divides by the plane normal's z) and are
-//!    dropped with a warning too. Polygons facing down are cooked as single regions with
-//!    their corners reversed.
+//!    corners, edges too short for their coordinates' precision) cannot be regions (the
+//!    engine divides by the plane normal's z and by edge widths) and are dropped with a
+//!    warning too. Polygons facing down are cooked as single regions with their corners
+//!    reversed. A mesh with nothing left to cook is refused: a PATH file without regions is
+//!    of no use to the game.
 //! 2. **Convex, flat input.** When some cooked polygon is not convex seen from above or not
-//!    flat, the whole mesh is triangulated first (core `triangulate`).
-//! 3. **Greedy merge** (deterministic). Every cooked polygon starts as its own region; an
-//!    outline is a doubly linked list of input half-edges. Two regions may be glued when
-//!    both face up, have the same height and masks, are coplanar (unit seed normals within
-//!    1e-6, every outline corner within 1e-4 of the lower seed's plane) and the union stays
-//!    convex seen from above: the two corners where the outlines meet must turn left or go
-//!    straight on (all other corners keep their angles, so this is enough; a run of several
-//!    shared edges is glued at once). Collinear corners are kept, so every region edge is
-//!    exactly one input edge and links are one-to-one.
-//!    *Phase 1*: seeds in polygon order; each grows breadth-first (FIFO over its outline
-//!    edges) over polygons that are not yet part of any region. *Phase 2* (up to 8 passes,
-//!    until nothing changes): each region, in order, glues neighbouring regions with larger
-//!    seeds. After a glue the new outline edges and the edges at both glued corners are
-//!    queued again. Each glue costs O(size of the joining outline).
-//!    Regions read from a PATH file are authored data: a mesh that came from PATH (it carries
-//!    the `path:version` extra, which glTF keeps too) is cooked one region per polygon, so
-//!    `--rebuild` and PATH → glTF → PATH keep its regions and recompute only the derived
-//!    tables. `params["prime:merge"]` = `on`/`off` overrides either default.
-//! 4. **Records.** Nodes clockwise from above (the IR loop reversed, starting at the loop's
-//!    first corner), node normal `normalize((next − this) × +Z)`, links for edges whose other
-//!    side is in another region, width = XY edge length, `1 / width`, region normal = unit
-//!    Newell normal, centroid = mean of the corners, box = corners and corners + height,
-//!    index and scratch = position.
-//! 5. **Tables.** Ground bits = connected components over links among regions with type bit
+//!    flat, the whole mesh is triangulated first (core `triangulate`). Regions read from a
+//!    PATH file that are flat only within the height-error bound (cooks under a budget move
+//!    shared corners by different amounts on each side) are flattened instead.
+//! 3. **Merge** ([`crate::merge`]): Hertel–Mehlhorn over the input polygons, inner edges
+//!    longest first, within each patch of coplanar polygons with equal height and masks.
+//! 4. **Region budget.** When exact merging leaves more than `prime:max_regions` (default
+//!    512, the engine's limit) regions, neighbouring polygons that are only nearly coplanar
+//!    are merged too: a region then replaces input vertices that lie up to a tolerance above
+//!    or below its plane, and its corners are moved onto the plane. The tolerance is the
+//!    smallest (by bisection) that meets the budget, at most `prime:max_height_error`
+//!    (default [`DEFAULT_MAX_HEIGHT_ERROR`]); beyond it the cook fails naming the smallest
+//!    budget reachable. Connectivity never changes (regions only join across shared edges)
+//!    and the covered area seen from above never changes.
+//! 5. **Records.** Nodes clockwise from above; collinear corners are dropped where both
+//!    edges have the same other side (the same neighbour region, or none), kept where the
+//!    neighbour changes, so that every link spans exactly one edge of each side even where
+//!    one region's straight side meets several neighbours (T-junctions); node 0 is a strict
+//!    corner. Node normal `normalize((next − this) × +Z)`, links for edges whose other side
+//!    is another region, width = XY edge length, `1 / width`, region normal = unit Newell
+//!    normal (relative to node 0, so that large coordinates keep their precision), centroid
+//!    = mean of the corners, box = corners and corners + height, index and scratch =
+//!    position.
+//! 6. **Tables.** Ground bits = connected components over links among regions with type bit
 //!    1; flyer bits the same among regions with bits 1 or 2; reserved words zero; the octree
 //!    per [`crate::octree`]; `0xFF` padding to a multiple of 32 bytes.
+//!
+//! Regions read from a PATH file are authored data: a mesh that came from PATH (it carries
+//! the `path:version` extra, which glTF keeps too) is cooked one region per polygon, so
+//! `--rebuild` and PATH → glTF → PATH keep its regions and recompute only the derived tables.
+//! `params["prime:merge"]` = `on`/`off` overrides either default.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use walkmesh_core::passes::{edge_adjacency, triangulate};
-use walkmesh_core::{Attribute, Diagnostics, Extra, MeshKind, NavMesh, WriteError, WriteOptions};
+use walkmesh_core::{
+    Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
+};
 
+use crate::merge::{
+    Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight, turns_left_or_straight,
+};
 use crate::model::{
     Link, Node, PathFile, PointGraph, Region, VERSION_MP1, VERSION_MP2, VERSION_MP3, bitset_words,
     has_reserved_words, pair_bit, reserved_words,
@@ -56,18 +66,27 @@ pub const MAX_REGIONS: usize = 512;
 pub const DEFAULT_HEIGHT: f32 = 1.0;
 /// Default AI index mask: every AI class may use the region.
 pub const DEFAULT_INDEX_MASK: u16 = 0x00FF;
-/// Coplanarity: largest distance of a corner from the seed's plane.
-const PLANE_DISTANCE: f64 = 1e-4;
-/// Coplanarity: smallest dot product of two unit normals.
-const NORMAL_DOT: f64 = 1.0 - 1e-6;
-/// Relative tolerance of the left-turn test.
-const TURN_EPSILON: f64 = 1e-9;
+/// Default bound on the height error a region budget may introduce: the engine lifts ground
+/// queries by 0.3 before looking for the region below (research note §5), so a point of the
+/// original surface up to 0.3 below its region's floor is still found in it.
+pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 /// Polygons whose unit normal has a smaller z are treated as vertical and dropped.
 const MIN_NORMAL_Z: f64 = 1e-3;
+/// An edge shorter than this fraction of its coordinates' magnitude (seen from above) is
+/// below `f32` precision (2^-22, two units in the last place): its direction, inward
+/// normal and width are noise, so its polygon is dropped as degenerate.
+const MIN_RELATIVE_EDGE: f64 = 1.0 / 4_194_304.0;
+/// Shortest edge (seen from above) whose width and `1 / width` are normal `f32` numbers.
+const MIN_EDGE: f64 = 1e-36;
+/// Largest coordinate magnitude cooked: beyond it areas and plane offsets lose all
+/// precision in `f32` (and `f32::MAX`-sized boxes overflow).
+const MAX_COORDINATE: f64 = 1e15;
+/// Bisection steps of the budget search.
+const BUDGET_STEPS: usize = 8;
+/// Smallest tolerance the budget search tries (below it merging is exact in practice).
+const MIN_TOLERANCE: f64 = 1e-4;
 
 const NONE: u32 = u32::MAX;
-/// Passes of region-to-region gluing after the growth phase.
-const MERGE_PASSES: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Class {
@@ -76,7 +95,6 @@ enum Class {
     Up,
     Down,
 }
-
 fn parse_param<T: std::str::FromStr>(
     options: &WriteOptions,
     key: &str,
@@ -159,24 +177,27 @@ struct Attrs {
 }
 
 impl Attrs {
-    fn same(&self, other: &Attrs) -> bool {
-        self.height.to_bits() == other.height.to_bits()
-            && self.index_mask == other.index_mask
-            && self.type_mask == other.type_mask
+    /// Polygons with equal keys may share a region.
+    fn key(&self) -> u64 {
+        (u64::from(self.height.to_bits()) << 32)
+            | (u64::from(self.index_mask) << 16)
+            | u64::from(self.type_mask)
     }
 }
 
-type P3 = [f64; 3];
-
-fn point(mesh: &NavMesh, vertex: u32) -> P3 {
-    mesh.vertex(vertex).map(f64::from)
-}
-
-/// Newell normal (not normalised) of the corners in the given order.
+/// Newell normal (not normalised) of the corners in the given order, relative to the first
+/// corner so that large coordinates do not cancel.
 fn newell(points: &[P3]) -> P3 {
     let mut n = [0.0f64; 3];
+    let Some(&o) = points.first() else {
+        return n;
+    };
     for (i, a) in points.iter().enumerate() {
         let b = points.get((i + 1) % points.len()).unwrap_or(a);
+        let (a, b) = (
+            [a[0] - o[0], a[1] - o[1], a[2] - o[2]],
+            [b[0] - o[0], b[1] - o[1], b[2] - o[2]],
+        );
         n[0] += (a[1] - b[1]) * (a[2] + b[2]);
         n[1] += (a[2] - b[2]) * (a[0] + b[0]);
         n[2] += (a[0] - b[0]) * (a[1] + b[1]);
@@ -186,18 +207,6 @@ fn newell(points: &[P3]) -> P3 {
 
 fn length(v: P3) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
-}
-
-/// True when the corner u → a → w turns left or goes straight on, seen from +Z.
-fn turns_left_or_straight(u: P3, a: P3, w: P3) -> bool {
-    let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
-    let (d2x, d2y) = (w[0] - a[0], w[1] - a[1]);
-    let cross = d1x * d2y - d1y * d2x;
-    let scale = (d1x.hypot(d1y) * d2x.hypot(d2y)).max(f64::MIN_POSITIVE);
-    if cross > TURN_EPSILON * scale {
-        return true;
-    }
-    cross >= -TURN_EPSILON * scale && d1x * d2x + d1y * d2y > 0.0
 }
 
 /// Convex (left turns or straight, winding once) seen from +Z, for corners counter-clockwise.
@@ -229,16 +238,26 @@ fn convex_ccw(points: &[P3]) -> bool {
     (turning - std::f64::consts::TAU).abs() < 1e-3
 }
 
-fn flat(points: &[P3], normal: P3) -> bool {
+/// Largest distance of a corner from the plane through the first corner, along `normal`
+/// (unit), or vertically when `vertical`.
+fn flatness_error(points: &[P3], normal: P3, vertical: bool) -> f64 {
     let Some(first) = points.first() else {
-        return false;
+        return f64::INFINITY;
     };
-    points.iter().all(|p| {
-        let d = (p[0] - first[0]) * normal[0]
-            + (p[1] - first[1]) * normal[1]
-            + (p[2] - first[2]) * normal[2];
-        d.abs() <= PLANE_DISTANCE
-    })
+    let plane = Plane {
+        normal,
+        origin: *first,
+    };
+    points
+        .iter()
+        .map(|&p| {
+            if vertical {
+                plane.vertical(p).abs()
+            } else {
+                plane.distance(p).abs()
+            }
+        })
+        .fold(0.0, f64::max)
 }
 
 /// What cooking decided, for tests and reports.
@@ -251,6 +270,40 @@ pub struct CookReport {
     pub triangulated: bool,
     pub dropped_not_walkable: usize,
     pub dropped_degenerate: usize,
+    /// Regions read from PATH that were moved onto their plane (flat only within the bound).
+    pub flattened: usize,
+    /// Regions after exact merging (before any budget tolerance).
+    pub exact_regions: usize,
+    /// The vertical tolerance the region budget needed (`None`: exact merging was enough).
+    pub tolerance: Option<f64>,
+    /// Largest vertical distance between an input vertex and the region that replaces it.
+    pub max_height_error: f64,
+    /// Area of the cooked input polygons and of the regions written (3-D, square units).
+    pub area_in: f64,
+    pub area_out: f64,
+    /// Corners over all regions, and of the largest region.
+    pub corners: usize,
+    pub max_corners: usize,
+}
+
+impl CookReport {
+    /// Regions written.
+    pub fn regions(&self) -> usize {
+        self.region_of_polygon
+            .iter()
+            .filter(|&&r| r != NONE)
+            .max()
+            .map_or(0, |&r| r as usize + 1)
+    }
+
+    /// Relative change of the covered 3-D area.
+    pub fn area_change(&self) -> f64 {
+        if self.area_in > 0.0 {
+            (self.area_out - self.area_in) / self.area_in
+        } else {
+            0.0
+        }
+    }
 }
 
 struct Settings {
@@ -258,6 +311,8 @@ struct Settings {
     version: u32,
     height: f32,
     index_mask: u16,
+    max_regions: usize,
+    max_height_error: f64,
 }
 
 fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteError> {
@@ -298,14 +353,32 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
             format!("version {version} cannot be written; use 4 (MP1), 6 (MP2) or 7 (MP3)"),
         ));
     }
+    let max_regions = parse_param::<usize>(options, "prime:max_regions")?.unwrap_or(MAX_REGIONS);
+    if max_regions == 0 || max_regions > MAX_REGIONS {
+        return Err(WriteError::new(
+            "prime:max_regions",
+            format!(
+                "the region budget must be between 1 and {MAX_REGIONS} (the engine's limit), not {max_regions}"
+            ),
+        ));
+    }
+    let max_height_error =
+        parse_param::<f64>(options, "prime:max_height_error")?.unwrap_or(DEFAULT_MAX_HEIGHT_ERROR);
+    if !max_height_error.is_finite() || max_height_error < 0.0 {
+        return Err(WriteError::new(
+            "prime:max_height_error",
+            format!("the height-error bound must be a finite number ≥ 0, not {max_height_error}"),
+        ));
+    }
     Ok(Settings {
         merge,
         version,
         height,
         index_mask,
+        max_regions,
+        max_height_error,
     })
 }
-
 fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
     if !mesh.edge_tags.is_empty() {
         diag.warn(
@@ -378,6 +451,22 @@ fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
     }
 }
 
+/// What to do with a cooked polygon that is not a triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Shape {
+    Fine,
+    /// Flat only within the height-error bound: moved onto this plane.
+    Flatten(Plane),
+    Triangulate,
+}
+
+/// Regions whose root polygon is cooked.
+fn count_regions(merger: &mut Merger<'_>, cooked: &[bool]) -> usize {
+    (0..cooked.len())
+        .filter(|&p| cooked[p] && merger.root(p) == p)
+        .count()
+}
+
 /// Cooks `mesh` into a PATH file.
 pub fn cook(
     mesh: &NavMesh,
@@ -442,11 +531,12 @@ pub fn cook(
         })
     };
 
-    // Triangulate when some cooked polygon is not convex or not flat.
-    let needs_triangles = (0..mesh.polygons.len()).any(|p| {
+    // Triangulate when some cooked polygon is not convex or not flat. Regions read from PATH
+    // that are flat within the height-error bound are moved onto their plane instead.
+    let shape = |p: usize| -> Shape {
         let vertices = mesh.polygons.get(p);
         if vertices.len() <= 3 || !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
-            return false;
+            return Shape::Fine;
         }
         let mut points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
         let normal = newell(&points);
@@ -454,8 +544,42 @@ pub fn cook(
             points.reverse();
         }
         let len = length(normal);
-        len == 0.0 || !convex_ccw(&points) || !flat(&points, normal.map(|c| c / len))
-    });
+        if len == 0.0 || !len.is_finite() || !convex_ccw(&points) {
+            return Shape::Triangulate;
+        }
+        let unit = normal.map(|c| c / len);
+        if flatness_error(&points, unit, false) <= PLANE_DISTANCE {
+            return Shape::Fine;
+        }
+        if settings.merge || unit[2].abs() < MIN_NORMAL_Z {
+            return Shape::Triangulate;
+        }
+        let mut origin = [0.0; 3];
+        for p in &points {
+            for axis in 0..3 {
+                origin[axis] += p[axis] / points.len() as f64;
+            }
+        }
+        let plane = Plane {
+            normal: if unit[2] < 0.0 {
+                unit.map(|c| -c)
+            } else {
+                unit
+            },
+            origin,
+        };
+        let worst = points
+            .iter()
+            .map(|&q| plane.vertical(q).abs())
+            .fold(0.0, f64::max);
+        if worst <= settings.max_height_error {
+            Shape::Flatten(plane)
+        } else {
+            Shape::Triangulate
+        }
+    };
+    let shapes: Vec<Shape> = (0..mesh.polygons.len()).map(shape).collect();
+    let needs_triangles = shapes.contains(&Shape::Triangulate);
     let mut work: Cow<'_, NavMesh> = Cow::Borrowed(mesh);
     if needs_triangles {
         let (triangles, _) = triangulate(mesh, diag);
@@ -463,11 +587,17 @@ pub fn cook(
     }
     let work = &*work;
     let polygon_count = work.polygons.len();
+    let flatten_plane = |p: usize| -> Option<Plane> {
+        match shapes.get(p) {
+            Some(Shape::Flatten(plane)) if !needs_triangles => Some(*plane),
+            _ => None,
+        }
+    };
 
     // Classify.
     let mut attrs = Vec::with_capacity(polygon_count);
     let mut class = Vec::with_capacity(polygon_count);
-    let mut unit_normal = Vec::with_capacity(polygon_count);
+    let mut planes = Vec::with_capacity(polygon_count);
     let mut report = CookReport {
         triangulated: needs_triangles,
         ..CookReport::default()
@@ -481,19 +611,30 @@ pub fn cook(
         let mut sorted = vertices.to_vec();
         sorted.sort_unstable();
         let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
-        let finite = points.iter().flatten().all(|c| c.is_finite());
-        // An edge with no length seen from above has no inward normal and no width.
-        let flat_edge = (0..points.len()).any(|i| {
+        let in_range = points
+            .iter()
+            .flatten()
+            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+        // An edge with no length seen from above, or one shorter than its coordinates'
+        // precision, has no inward normal and no usable width.
+        let short_edge = (0..points.len()).any(|i| {
             let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
-            p0[0] == p1[0] && p0[1] == p1[1]
+            let magnitude = p0[0]
+                .abs()
+                .max(p0[1].abs())
+                .max(p1[0].abs())
+                .max(p1[1].abs());
+            let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
+            xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
         });
         let c = if a.type_mask == 0 {
             report.dropped_not_walkable += 1;
             Class::Skip
         } else if repeated
-            || flat_edge
-            || !finite
+            || short_edge
+            || !in_range
             || len == 0.0
+            || !len.is_finite()
             || (n[2] / len).abs() < MIN_NORMAL_Z
         {
             report.dropped_degenerate += 1;
@@ -505,10 +646,14 @@ pub fn cook(
         };
         attrs.push(a);
         class.push(c);
-        unit_normal.push(if len > 0.0 {
+        let unit = if len > 0.0 && len.is_finite() {
             n.map(|x| x / len)
         } else {
-            [0.0; 3]
+            [0.0, 0.0, 1.0]
+        };
+        planes.push(Plane {
+            normal: unit,
+            origin: points.first().copied().unwrap_or([0.0; 3]),
         });
     }
     if report.dropped_not_walkable > 0 {
@@ -524,65 +669,95 @@ pub fn cook(
         diag.warn(
             "path.degenerate_dropped",
             format!(
-                "{} walkable polygon(s) have no area seen from above (vertical, collapsed, with an edge of no length seen from above, or repeating a corner) and were dropped",
+                "{} walkable polygon(s) have no area seen from above (vertical, collapsed, with an edge of no length seen from above or shorter than its coordinates' precision, repeating a corner, or beyond ±{MAX_COORDINATE:e}) and were dropped",
                 report.dropped_degenerate
             ),
         );
     }
-    let cooked = |p: usize| matches!(class.get(p), Some(Class::Up | Class::Down));
-    let adjacency = edge_adjacency(work, cooked);
-
+    let cooked: Vec<bool> = class
+        .iter()
+        .map(|c| matches!(c, Class::Up | Class::Down))
+        .collect();
+    if !cooked.contains(&true) {
+        return Err(WriteError::new(
+            "regions",
+            if report.dropped_degenerate > 0 {
+                format!(
+                    "nothing to cook: the mesh's {} walkable polygon(s) have no area seen from above, and a PATH file needs at least one walkable region",
+                    report.dropped_degenerate
+                )
+            } else {
+                format!(
+                    "nothing to cook: none of the mesh's {} polygon(s) is walkable (a {} mesh?), and a PATH file needs at least one walkable region",
+                    mesh.polygons.len(),
+                    mesh.kind.as_str()
+                )
+            },
+        ));
+    }
+    let adjacency = edge_adjacency(work, |p| cooked.get(p).copied().unwrap_or(false));
     let indices = work.polygons.indices();
     let poly_of = polygon_of_half_edges(work);
-    let mut merger = Merger::new(work, &adjacency, &poly_of);
-    let up = |p: usize| class.get(p) == Some(&Class::Up);
-    if settings.merge {
-        let coplanar = |r: usize, q: usize, merger: &Merger<'_>| -> bool {
-            // Normals of the two seeds, and every outline corner of q on r's seed plane.
-            let (nr, nq) = (unit_normal[r], unit_normal[q]);
-            let d = nq[0] * nr[0] + nq[1] * nr[1] + nq[2] * nr[2];
-            let origin = point(work, work.polygons.get(r).first().copied().unwrap_or(0));
-            d >= NORMAL_DOT
-                && merger.outline_starts(q).all(|v| {
-                    let p = point(work, v);
-                    let dist = (p[0] - origin[0]) * nr[0]
-                        + (p[1] - origin[1]) * nr[1]
-                        + (p[2] - origin[2]) * nr[2];
-                    dist.abs() <= PLANE_DISTANCE
-                })
-        };
-        let compatible = |r: usize, q: usize, merger: &Merger<'_>| -> bool {
-            up(r) && up(q) && attrs[q].same(&attrs[r]) && coplanar(r, q, merger)
-        };
-        // Phase 1: grow each seed over polygons not yet used, breadth-first.
-        for seed in 0..polygon_count {
-            if !up(seed) || merger.root(seed) != seed {
-                continue;
-            }
-            merger.grow(seed, |merger, q| {
-                q > seed && merger.is_single(q) && compatible(seed, q, merger)
-            });
+    let mergeable: Vec<bool> = class
+        .iter()
+        .map(|&c| settings.merge && c == Class::Up)
+        .collect();
+    let keys: Vec<u64> = attrs.iter().map(Attrs::key).collect();
+    let surface = Surface {
+        mesh: work,
+        adjacency: &adjacency,
+        poly_of: &poly_of,
+        mergeable: &mergeable,
+        key: &keys,
+        planes: &planes,
+    };
+
+    // Exact merging, then the budget.
+    let mut merger = Merger::new(&surface);
+    merger.merge(Flatness::Exact);
+    let mut flatness = Flatness::Exact;
+    report.exact_regions = count_regions(&mut merger, &cooked);
+    if report.exact_regions > settings.max_regions && settings.merge {
+        let bound = settings.max_height_error;
+        let mut at_bound = Merger::new(&surface);
+        at_bound.merge(Flatness::Vertical(bound));
+        let reachable = count_regions(&mut at_bound, &cooked);
+        if reachable > settings.max_regions {
+            return Err(WriteError::new(
+                "regions",
+                format!(
+                    "cooking gives {} regions with exactly flat regions and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: raise the height-error bound (--max-height-error) or simplify the walkable surface",
+                    report.exact_regions, settings.max_regions
+                ),
+            ));
         }
-        // Phase 2: glue neighbouring regions whose union is convex, until nothing changes.
-        for _ in 0..MERGE_PASSES {
-            let mut merged = false;
-            for r in 0..polygon_count {
-                if !up(r) || merger.root(r) != r {
-                    continue;
-                }
-                merged |= merger.grow(r, |merger, q| compatible(r, q, merger));
-            }
-            if !merged {
+        // Bisection (geometric) for the smallest tolerance that meets the budget.
+        let (mut low, mut high) = (MIN_TOLERANCE.min(bound), bound);
+        let mut best = at_bound;
+        for _ in 0..BUDGET_STEPS {
+            let mid = (low * high).sqrt();
+            if !(mid > low && mid < high) {
                 break;
             }
+            let mut candidate = Merger::new(&surface);
+            candidate.merge(Flatness::Vertical(mid));
+            if count_regions(&mut candidate, &cooked) <= settings.max_regions {
+                high = mid;
+                best = candidate;
+            } else {
+                low = mid;
+            }
         }
+        merger = best;
+        flatness = Flatness::Vertical(high);
+        report.tolerance = Some(high);
     }
 
     // Regions in order of their smallest polygon.
     let mut region_of = vec![NONE; polygon_count];
     let mut region_seed: Vec<usize> = Vec::new();
     for p in 0..polygon_count {
-        if !cooked(p) {
+        if !cooked[p] {
             continue;
         }
         let root = merger.root(p);
@@ -594,19 +769,27 @@ pub fn cook(
         }
     }
     let region_count = region_seed.len();
-    if region_count > MAX_REGIONS {
+    if region_count > settings.max_regions {
         return Err(WriteError::new(
             "regions",
-            format!(
-                "cooking gives {region_count} regions, but the engine handles at most {MAX_REGIONS}; merge or simplify the walkable surface (coplanar neighbours with equal height and masks merge)"
-            ),
+            if settings.merge {
+                format!(
+                    "cooking gives {region_count} regions, but the budget is {} (the engine handles at most {MAX_REGIONS}); merge or simplify the walkable surface (coplanar neighbours with equal height and masks merge)",
+                    settings.max_regions
+                )
+            } else {
+                format!(
+                    "the mesh has {region_count} regions and they are kept as they are (they came from a PATH file, or prime:merge is off), but the budget is {} (the engine handles at most {MAX_REGIONS}); cook with prime:merge=on to merge them",
+                    settings.max_regions
+                )
+            },
         ));
     }
 
     // Outlines, each starting at its smallest half-edge.
     let mut outline: Vec<Vec<u32>> = vec![Vec::new(); region_count];
     for h in 0..indices.len() {
-        if !merger.on_boundary[h] || !cooked(poly_of[h] as usize) {
+        if !merger.on_boundary[h] || !cooked[poly_of[h] as usize] {
             continue;
         }
         let r = region_of[poly_of[h] as usize] as usize;
@@ -639,28 +822,62 @@ pub fn cook(
     for (r, loop_edges) in outline.iter().enumerate() {
         let seed = region_seed[r];
         let a = attrs[seed];
-        let m = loop_edges.len();
+        // Corners (input vertices) and the region on the other side of each outline edge.
+        let corners: Vec<u32> = loop_edges
+            .iter()
+            .map(|&e| indices.get(e as usize).copied().unwrap_or(0))
+            .collect();
+        let others: Vec<u32> = loop_edges
+            .iter()
+            .map(|&e| {
+                adjacency
+                    .across(e as usize)
+                    .and_then(|t| region_of.get(poly_of[t] as usize).copied())
+                    .filter(|&o| o != NONE && o as usize != r)
+                    .unwrap_or(NONE)
+            })
+            .collect();
+        let (kept, kept_others) = if settings.merge {
+            simplify_outline(work, &corners, &others)
+        } else {
+            (corners, others)
+        };
+        let m = kept.len();
         if m < 3 {
             return Err(WriteError::new(
                 format!("regions[{r}]"),
                 "internal error: a region outline has fewer than 3 corners",
             ));
         }
-        // Node j and the half-edge of the input whose (reversed) edge is node j -> j+1.
-        let down = class[seed] == Class::Down;
-        let node_edge = |j: usize| -> (u32, u32) {
-            if down {
-                // Already clockwise from above: node order = loop order.
-                let h = loop_edges[j];
-                (h, h)
-            } else {
-                let corner = loop_edges[(m - j) % m];
-                (corner, loop_edges[m - 1 - j])
+        let plane = match flatness {
+            Flatness::Vertical(_) => merger.plane(seed),
+            Flatness::Exact => flatten_plane(seed),
+        };
+        if flatten_plane(seed).is_some() {
+            report.flattened += 1;
+        }
+        let position = |v: u32| -> [f32; 3] {
+            let p = work.vertex(v);
+            match plane {
+                Some(plane) => [
+                    p[0],
+                    p[1],
+                    plane.z_at(f64::from(p[0]), f64::from(p[1])) as f32,
+                ],
+                None => p,
             }
         };
-        let positions: Vec<[f32; 3]> = (0..m)
-            .map(|j| work.vertex(indices[node_edge(j).0 as usize]))
-            .collect();
+        // Node j and the other side of the edge node j -> j+1.
+        let down = class[seed] == Class::Down;
+        let node_corner = |j: usize| -> (u32, u32) {
+            if down {
+                // Already clockwise from above: node order = loop order.
+                (kept[j], kept_others[j])
+            } else {
+                (kept[(m - j) % m], kept_others[m - 1 - j])
+            }
+        };
+        let positions: Vec<[f32; 3]> = (0..m).map(|j| position(node_corner(j).0)).collect();
         let node_start = file.nodes.len() as u32;
         let link_start = file.links.len() as u32;
         for j in 0..m {
@@ -687,23 +904,20 @@ pub fn cook(
                 position: positions[j],
                 normal,
             });
-            let h = node_edge(j).1 as usize;
-            if let Some(t) = adjacency.across(h) {
-                let other = region_of[poly_of[t] as usize];
-                if other != NONE && other as usize != r {
-                    let width = d[0].hypot(d[1]) as f32;
-                    let inv_width = if width > 0.0 {
-                        (1.0 / f64::from(width)) as f32
-                    } else {
-                        0.0
-                    };
-                    file.links.push(Link {
-                        node: j as u32,
-                        region: other,
-                        width,
-                        inv_width,
-                    });
-                }
+            let other = node_corner(j).1;
+            if other != NONE {
+                let width = d[0].hypot(d[1]) as f32;
+                let inv_width = if width > 0.0 {
+                    (1.0 / f64::from(width)) as f32
+                } else {
+                    0.0
+                };
+                file.links.push(Link {
+                    node: j as u32,
+                    region: other,
+                    width,
+                    inv_width,
+                });
             }
         }
         // Counter-clockwise order for an upward Newell normal.
@@ -712,7 +926,22 @@ pub fn cook(
             .collect();
         let n = newell(&ccw);
         let len = length(n);
-        let normal = n.map(|v| (v / len) as f32);
+        let unit = n.map(|v| v / len);
+        let normal = unit.map(|v| v as f32);
+        report.area_out += len / 2.0;
+        report.corners += m;
+        report.max_corners = report.max_corners.max(m);
+        // Height error: the input vertices the region replaces against its plane.
+        let written = Plane {
+            normal: unit,
+            origin: ccw.first().copied().unwrap_or([0.0; 3]),
+        };
+        for &v in merger.vertices(seed) {
+            let error = written.vertical(point(work, v)).abs();
+            if error.is_finite() {
+                report.max_height_error = report.max_height_error.max(error);
+            }
+        }
         let mut sum = [0.0f64; 3];
         for p in &positions {
             for axis in 0..3 {
@@ -751,6 +980,18 @@ pub fn cook(
             scratch: r as u32,
         });
     }
+    report.area_in = (0..polygon_count)
+        .filter(|&p| cooked[p])
+        .map(|p| {
+            let points: Vec<P3> = work
+                .polygons
+                .get(p)
+                .iter()
+                .map(|&v| point(work, v))
+                .collect();
+            length(newell(&points)) / 2.0
+        })
+        .sum();
 
     file.ground = connectivity_bits(&file, 1);
     file.flyer = connectivity_bits(&file, 3);
@@ -778,7 +1019,111 @@ pub fn cook(
     let len = file.encode().len();
     file.trailing = vec![0xFF; len.next_multiple_of(32) - len];
     report.region_of_polygon = region_of;
+    report_quality(&report, &settings, diag);
     Ok((file, report))
+}
+
+/// The cook's figures as a note, and the budget's losses as a warning.
+fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnostics) {
+    let regions = report.regions().max(1);
+    let polygons = report
+        .region_of_polygon
+        .iter()
+        .filter(|&&r| r != NONE)
+        .count();
+    if report.flattened > 0 {
+        diag.warn(
+            "path.regions_flattened",
+            format!(
+                "{} region(s) were not flat (their corners differ in height by up to {:.3e}) and were moved onto their planes",
+                report.flattened, report.max_height_error
+            ),
+        );
+    }
+    if let Some(tolerance) = report.tolerance {
+        diag.warn(
+            "path.surfaces_merged",
+            format!(
+                "exact merging gives {} regions, over the budget of {}: nearly coplanar neighbours were merged within a height tolerance of {tolerance:.4} (bound {}); largest height error {:.4}, area {:.4} → {:.4} ({:+.3e} relative); connectivity unchanged",
+                report.exact_regions,
+                settings.max_regions,
+                settings.max_height_error,
+                report.max_height_error,
+                report.area_in,
+                report.area_out,
+                report.area_change()
+            ),
+        );
+    }
+    diag.push(
+        Severity::Info,
+        "path.cook_quality",
+        Position::None,
+        None,
+        format!(
+            "{} regions from {polygons} polygons ({:.2} per region), {:.2} corners per region on average, largest region {} corners; largest height error {:.3e}, area change {:+.3e} relative",
+            report.regions(),
+            polygons as f64 / regions as f64,
+            report.corners as f64 / regions as f64,
+            report.max_corners,
+            report.max_height_error,
+            report.area_change()
+        ),
+    );
+}
+
+/// Drops the corners of a region outline (counter-clockwise corners, and the region on the
+/// other side of each edge `i` = corner i → i + 1) where the outline goes straight on and
+/// both edges have the same other side. Corners where the neighbour changes stay, so each
+/// link still spans one edge on both sides; a straight corner is dropped on both sides of a
+/// shared edge alike (the test is symmetric). Starts at a strict corner.
+fn simplify_outline(mesh: &NavMesh, corners: &[u32], others: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let m = corners.len();
+    let at = |i: usize| point(mesh, corners[i % m]);
+    let keep: Vec<bool> = (0..m)
+        .map(|i| {
+            let before = others[(i + m - 1) % m];
+            before != others[i] || !straight(at(i + m - 1), at(i), at(i + 1))
+        })
+        .collect();
+    let kept: Vec<usize> = (0..m).filter(|&i| keep[i]).collect();
+    if kept.len() < 3 {
+        return (corners.to_vec(), others.to_vec());
+    }
+    let k = kept.len();
+    // A strict corner first (a straight one remains where the neighbour changes).
+    let start = (0..k)
+        .find(|&s| {
+            !straight(
+                at(kept[(s + k - 1) % k]),
+                at(kept[s]),
+                at(kept[(s + 1) % k]),
+            )
+        })
+        .unwrap_or(0);
+    let order: Vec<usize> = (0..k).map(|s| kept[(start + s) % k]).collect();
+    (
+        order.iter().map(|&i| corners[i]).collect(),
+        // The edge from a kept corner runs to the next kept one; the dropped corners in
+        // between had the same other side.
+        order.iter().map(|&i| others[i]).collect(),
+    )
+}
+
+/// Polygon of every half-edge.
+fn polygon_of_half_edges(mesh: &NavMesh) -> Vec<u32> {
+    let mut poly_of = vec![0u32; mesh.polygons.indices().len()];
+    for p in 0..mesh.polygons.len() {
+        let first = mesh.polygons.first_index(p);
+        for slot in poly_of
+            .iter_mut()
+            .skip(first)
+            .take(mesh.polygons.get(p).len())
+        {
+            *slot = p as u32;
+        }
+    }
+    poly_of
 }
 
 /// The "path exists" table for regions whose type mask meets `mask`: bit (i, j) set when
@@ -832,224 +1177,4 @@ pub fn connectivity_bits(file: &PathFile, mask: u16) -> Vec<u32> {
         }
     }
     words
-}
-
-/// Polygon of every half-edge.
-fn polygon_of_half_edges(mesh: &NavMesh) -> Vec<u32> {
-    let mut poly_of = vec![0u32; mesh.polygons.indices().len()];
-    for p in 0..mesh.polygons.len() {
-        let first = mesh.polygons.first_index(p);
-        for slot in poly_of
-            .iter_mut()
-            .skip(first)
-            .take(mesh.polygons.get(p).len())
-        {
-            *slot = p as u32;
-        }
-    }
-    poly_of
-}
-
-/// Region outlines as doubly linked lists of input half-edges, and the gluing of two
-/// regions across a run of shared edges.
-struct Merger<'a> {
-    mesh: &'a NavMesh,
-    adjacency: &'a walkmesh_core::passes::Adjacency,
-    poly_of: &'a [u32],
-    next: Vec<u32>,
-    prev: Vec<u32>,
-    on_boundary: Vec<bool>,
-    /// Union-find over polygons; a region's root is its smallest polygon.
-    parent: Vec<u32>,
-    /// Outline length, valid at roots.
-    boundary_len: Vec<usize>,
-    /// Some half-edge on the outline, valid at roots.
-    anchor: Vec<u32>,
-}
-
-impl<'a> Merger<'a> {
-    fn new(
-        mesh: &'a NavMesh,
-        adjacency: &'a walkmesh_core::passes::Adjacency,
-        poly_of: &'a [u32],
-    ) -> Merger<'a> {
-        let half_edges = mesh.polygons.indices().len();
-        let mut next = vec![0u32; half_edges];
-        let mut prev = vec![0u32; half_edges];
-        let mut boundary_len = Vec::with_capacity(mesh.polygons.len());
-        let mut anchor = Vec::with_capacity(mesh.polygons.len());
-        for p in 0..mesh.polygons.len() {
-            let first = mesh.polygons.first_index(p);
-            let n = mesh.polygons.get(p).len();
-            for e in 0..n {
-                next[first + e] = (first + (e + 1) % n) as u32;
-                prev[first + e] = (first + (e + n - 1) % n) as u32;
-            }
-            boundary_len.push(n);
-            anchor.push(first as u32);
-        }
-        Merger {
-            mesh,
-            adjacency,
-            poly_of,
-            next,
-            prev,
-            on_boundary: vec![true; half_edges],
-            parent: (0..mesh.polygons.len() as u32).collect(),
-            boundary_len,
-            anchor,
-        }
-    }
-
-    fn root(&mut self, p: usize) -> usize {
-        let mut x = p;
-        while self.parent[x] as usize != x {
-            let grand = self.parent[self.parent[x] as usize];
-            self.parent[x] = grand;
-            x = grand as usize;
-        }
-        x
-    }
-
-    /// True when polygon `q` is a region of its own that nothing has joined.
-    fn is_single(&self, q: usize) -> bool {
-        self.parent[q] as usize == q && self.boundary_len[q] == self.mesh.polygons.get(q).len()
-    }
-
-    fn start(&self, h: u32) -> P3 {
-        point(
-            self.mesh,
-            self.mesh
-                .polygons
-                .indices()
-                .get(h as usize)
-                .copied()
-                .unwrap_or(0),
-        )
-    }
-
-    /// Start vertices of the outline of the region rooted at `root`.
-    fn outline_starts(&self, root: usize) -> impl Iterator<Item = u32> + '_ {
-        let len = self.boundary_len.get(root).copied().unwrap_or(0);
-        let mut e = self.anchor.get(root).copied();
-        (0..len).filter_map(move |_| {
-            let here = e?;
-            e = self.next.get(here as usize).copied();
-            self.mesh.polygons.indices().get(here as usize).copied()
-        })
-    }
-
-    /// Grows the region rooted at `r` across its outline, breadth-first, joining
-    /// neighbouring regions with larger roots that `accept` allows and whose union stays convex.
-    /// True when anything joined.
-    fn grow(&mut self, r: usize, accept: impl Fn(&Merger<'_>, usize) -> bool) -> bool {
-        let mut queue: VecDeque<u32> = VecDeque::new();
-        // Seed the queue with the current outline.
-        let mut e = self.anchor[r];
-        for _ in 0..self.boundary_len[r] {
-            queue.push_back(e);
-            e = self.next[e as usize];
-        }
-        let mut merged = false;
-        while let Some(h) = queue.pop_front() {
-            if !self.on_boundary[h as usize] {
-                continue;
-            }
-            let Some(t) = self.adjacency.across(h as usize) else {
-                continue;
-            };
-            let q = self.root(self.poly_of[t] as usize);
-            // Only larger roots join, so `r` stays the root while it grows.
-            if q <= r || !self.on_boundary[t] || !accept(self, q) {
-                continue;
-            }
-            if let Some(new_edges) = self.glue(r, h, t as u32, q) {
-                merged = true;
-                queue.extend(new_edges);
-            }
-        }
-        merged
-    }
-
-    /// Glues region `q` (outline half-edge `t`) to region `r` (outline half-edge `h`, the
-    /// twin of `t`) when the union is convex seen from +Z. Returns the edges to try next.
-    fn glue(&mut self, r: usize, h: u32, t: u32, q: usize) -> Option<Vec<u32>> {
-        let q_len = self.boundary_len[q];
-        let r_len = self.boundary_len[r];
-        let (next, prev) = (&self.next, &self.prev);
-        let indices = self.mesh.polygons.indices();
-        let vertex = |e: u32| indices.get(e as usize).copied();
-        // Linked and running the opposite way (edges of neighbours wound inconsistently are
-        // linked by the adjacency too, but cannot be glued).
-        let twins = |a: u32, b: u32| {
-            self.adjacency.across(a as usize) == Some(b as usize)
-                && vertex(a) == vertex(next[b as usize])
-                && vertex(b) == vertex(next[a as usize])
-        };
-        if !twins(h, t) {
-            return None;
-        }
-        // The shared run: consecutive outline edges of r whose twins are consecutive in q.
-        let (mut h_first, mut h_last, mut t_first, mut t_last) = (h, h, t, t);
-        let mut shared = 1usize;
-        while shared < q_len.min(r_len) {
-            let (h2, t2) = (next[h_last as usize], prev[t_last as usize]);
-            if h2 != h_first && twins(h2, t2) {
-                (h_last, t_last) = (h2, t2);
-                shared += 1;
-            } else {
-                break;
-            }
-        }
-        while shared < q_len.min(r_len) {
-            let (h2, t2) = (prev[h_first as usize], next[t_first as usize]);
-            if h2 != h_last && twins(h2, t2) {
-                (h_first, t_first) = (h2, t2);
-                shared += 1;
-            } else {
-                break;
-            }
-        }
-        if shared >= q_len || shared >= r_len {
-            return None;
-        }
-        let u_edge = prev[h_first as usize];
-        let w_edge = next[t_first as usize];
-        let x_edge = prev[t_last as usize];
-        let y_edge = next[h_last as usize];
-        let a = self.start(h_first);
-        let b = self.start(y_edge);
-        let u = self.start(u_edge);
-        let w = self.start(next[w_edge as usize]);
-        let x = self.start(x_edge);
-        let y = self.start(next[y_edge as usize]);
-        if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
-            return None;
-        }
-        let (mut hr, mut tq) = (h_first, t_first);
-        for _ in 0..shared {
-            self.on_boundary[hr as usize] = false;
-            self.on_boundary[tq as usize] = false;
-            hr = self.next[hr as usize];
-            tq = self.prev[tq as usize];
-        }
-        self.next[u_edge as usize] = w_edge;
-        self.prev[w_edge as usize] = u_edge;
-        self.next[x_edge as usize] = y_edge;
-        self.prev[y_edge as usize] = x_edge;
-        let (low, high) = (r.min(q), r.max(q));
-        self.parent[high] = low as u32;
-        self.boundary_len[low] = r_len + q_len - 2 * shared;
-        self.anchor[low] = u_edge;
-        // q's remaining outline, then the edges at both glued corners.
-        let mut edges = Vec::with_capacity(q_len - shared + 2);
-        let mut e = w_edge;
-        for _ in 0..(q_len - shared) {
-            edges.push(e);
-            e = self.next[e as usize];
-        }
-        edges.push(u_edge);
-        edges.push(y_edge);
-        Some(edges)
-    }
 }

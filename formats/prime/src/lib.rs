@@ -10,6 +10,7 @@
 
 pub mod cook;
 pub mod dump;
+pub mod merge;
 pub mod model;
 pub mod octree;
 pub mod read;

@@ -3,10 +3,22 @@
 //! Each region becomes one polygon. PATH stores region corners clockwise seen from +Z; the IR
 //! wants counter-clockwise, so the corners are reversed while node 0 stays the polygon's
 //! vertex 0: IR polygon = `[n0, n(k−1), …, n1]`, and PATH edge `j` (node j → j+1) is IR edge
-//! `k − 1 − j` run backwards. Node positions that are bit-for-bit equal become one IR vertex,
-//! so neighbouring regions share edges in the IR. Region height and masks become face
-//! attributes; everything else (links, tables, octree, MP2 extras, padding) stays in the
-//! provenance (the whole file), re-emitted unchanged while the authored data is unchanged.
+//! `k − 1 − j` run backwards.
+//!
+//! **Links are the only connectivity.** Nodes belong to their region in PATH, and the IR
+//! joins polygons by shared vertex indices, so the reader gives every region its own
+//! vertices and welds exactly the nodes that links join: for a link of region r across its
+//! edge a → b to region s, the edge of s that runs b → a seen from above (same x and y bits)
+//! is found and both ends are welded. Regions that merely touch, or whose edges coincide
+//! without a link, stay apart, so components, `--rebuild` and conversions to other formats
+//! keep the file's connectivity. A welded vertex takes the position of its first node (by
+//! region): after a cook under a region budget the two sides of a link can differ in height
+//! (each region lies on its own plane), and the cooker moves such regions back onto their
+//! planes when it rebuilds them.
+//!
+//! Region height and masks become face attributes; everything else (links, tables, octree,
+//! MP2 extras, padding) stays in the provenance (the whole file), re-emitted unchanged while
+//! the authored data is unchanged.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -74,11 +86,12 @@ pub fn to_navmesh(
         kind: MeshKind::Area,
         ..NavMesh::default()
     };
-    let mut vertex_of: HashMap<[u32; 3], u32> = HashMap::new();
     let mut heights = Vec::with_capacity(file.regions.len());
     let mut index_masks = Vec::with_capacity(file.regions.len());
     let mut type_masks = Vec::with_capacity(file.regions.len());
     let record = region_size(file.version);
+    // Every region's nodes, checked: slot `slot_start[r] + k` is node k of region r.
+    let mut region_nodes: Vec<&[crate::model::Node]> = Vec::with_capacity(file.regions.len());
     for (i, region) in file.regions.iter().enumerate() {
         let offset = file.layout.regions + i as u64 * record;
         let count = region.node_count as usize;
@@ -123,20 +136,43 @@ pub fn to_navmesh(
                 format!("node {node} (of region {i}) has a coordinate that is not a finite number"),
             ));
         }
+        region_nodes.push(nodes);
+    }
+    let slots = weld_slots_by_links(file, &region_nodes);
+    let mut vertex_of_slot: Vec<u32> = vec![u32::MAX; slots.root.len()];
+    let mut slot = 0usize;
+    for (i, region) in file.regions.iter().enumerate() {
+        let nodes = region_nodes.get(i).copied().unwrap_or(&[]);
+        let count = nodes.len();
         let mut polygon = Vec::with_capacity(count);
         // [n0, n(k-1), ..., n1]: clockwise file order reversed, node 0 first.
         for k in 0..count {
-            let node = nodes
-                .get((count - k) % count)
-                .map_or([0.0; 3], |n| n.position);
-            let key = node.map(f32::to_bits);
-            let next = mesh.vertices.len() as u32;
-            let vertex = *vertex_of.entry(key).or_insert_with(|| {
-                mesh.vertices.push(node);
-                next
-            });
+            let local = (count - k) % count;
+            let root = slots
+                .root
+                .get(slot + local)
+                .copied()
+                .unwrap_or(slot + local);
+            let vertex = match vertex_of_slot.get(root).copied() {
+                Some(v) if v != u32::MAX => v,
+                _ => {
+                    let v = mesh.vertices.len() as u32;
+                    let position = slots.position.get(root).copied().unwrap_or([0.0; 3]);
+                    mesh.vertices.push(position);
+                    if let Some(entry) = vertex_of_slot.get_mut(root) {
+                        *entry = v;
+                    }
+                    v
+                }
+            };
             polygon.push(vertex);
         }
+        slot += count;
+        let positions: Vec<[f32; 3]> = polygon
+            .iter()
+            .map(|&v| mesh.vertices.get(v as usize).copied().unwrap_or([0.0; 3]))
+            .collect();
+        polygon.rotate_left(fan_safe_start(&positions));
         mesh.push_polygon(&polygon, surface_for_mask(profile, region.type_mask));
         heights.push(region.height);
         index_masks.push(i64::from(region.index_mask));
@@ -165,6 +201,133 @@ pub fn to_navmesh(
         sections,
     });
     Ok(mesh)
+}
+
+/// Where to start a convex polygon so that a fan from its first corner has no zero-area
+/// triangle: a corner whose two neighbours both turn (a fan from corner s degenerates exactly
+/// where a neighbour of s lies straight between its own neighbours, on a side through s).
+/// Cooked regions keep collinear corners where the neighbour region changes (T-junctions),
+/// and other formats take regions apart as fans. 0 when it already works or nothing does.
+fn fan_safe_start(points: &[[f32; 3]]) -> usize {
+    let n = points.len();
+    if n <= 3 {
+        return 0;
+    }
+    let at = |i: usize| points.get(i % n).map_or([0.0; 3], |p| p.map(f64::from));
+    let turns = |i: usize| {
+        let (u, a, w) = (at(i + n - 1), at(i), at(i + 1));
+        let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
+        let (d2x, d2y) = (w[0] - a[0], w[1] - a[1]);
+        let cross = d1x * d2y - d1y * d2x;
+        cross.abs() > 1e-9 * (d1x.hypot(d1y) * d2x.hypot(d2y))
+    };
+    (0..n)
+        .find(|&s| turns(s + n - 1) && turns(s + 1))
+        .unwrap_or(0)
+}
+
+/// Node slots (node k of region r is slot `Σ earlier node counts + k`) grouped by the links
+/// that join them.
+struct Slots {
+    /// Union-find root of every slot (the smallest slot of its group).
+    root: Vec<usize>,
+    /// Position of every slot's node.
+    position: Vec<[f32; 3]>,
+}
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while let Some(&p) = parent.get(x) {
+        if p == x {
+            break;
+        }
+        let grand = parent.get(p).copied().unwrap_or(p);
+        if let Some(slot) = parent.get_mut(x) {
+            *slot = grand;
+        }
+        x = grand;
+    }
+    x
+}
+
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    let (low, high) = (ra.min(rb), ra.max(rb));
+    if let Some(slot) = parent.get_mut(high) {
+        *slot = low;
+    }
+}
+
+/// A region and the x, y bits of an edge's two ends.
+type EdgeKey = (usize, (u32, u32), (u32, u32));
+
+/// Welds, for every link, the ends of the owner's edge with the ends of the neighbour's edge
+/// between the same points (the one running the other way, else one running the same way:
+/// folds; matched by the x and y bits of its ends, through a hash map, so
+/// the whole pass is linear).
+fn weld_slots_by_links(file: &PathFile, region_nodes: &[&[crate::model::Node]]) -> Slots {
+    let xy = |p: [f32; 3]| (p[0].to_bits(), p[1].to_bits());
+    let mut starts = Vec::with_capacity(region_nodes.len());
+    let mut position = Vec::new();
+    for nodes in region_nodes {
+        starts.push(position.len());
+        position.extend(nodes.iter().map(|n| n.position));
+    }
+    // (region, start xy, end xy) -> slot of the edge's start node.
+    let mut edge_of: HashMap<EdgeKey, usize> = HashMap::new();
+    for (r, nodes) in region_nodes.iter().enumerate() {
+        let n = nodes.len();
+        for k in 0..n {
+            let (Some(a), Some(b)) = (nodes.get(k), nodes.get((k + 1) % n)) else {
+                continue;
+            };
+            edge_of
+                .entry((r, xy(a.position), xy(b.position)))
+                .or_insert(starts[r] + k);
+        }
+    }
+    let mut root: Vec<usize> = (0..position.len()).collect();
+    for (r, region) in file.regions.iter().enumerate() {
+        let Some(nodes) = region_nodes.get(r) else {
+            continue;
+        };
+        let n = nodes.len();
+        let first = region.link_start as usize;
+        let links = first
+            .checked_add(region.link_count as usize)
+            .and_then(|end| file.links.get(first..end))
+            .unwrap_or(&[]);
+        for link in links {
+            let k = link.node as usize;
+            let s = link.region as usize;
+            if k >= n || s == r || s >= region_nodes.len() {
+                continue;
+            }
+            let (Some(a), Some(b)) = (nodes.get(k), nodes.get((k + 1) % n)) else {
+                continue;
+            };
+            let m = region_nodes[s].len();
+            let (here_a, here_b) = (starts[r] + k, starts[r] + (k + 1) % n);
+            if let Some(&twin) = edge_of.get(&(s, xy(b.position), xy(a.position))) {
+                // The neighbour's edge runs b → a, as in a consistently wound mesh.
+                let twin_end = starts[s] + (twin - starts[s] + 1) % m;
+                union(&mut root, here_a, twin_end);
+                union(&mut root, here_b, twin);
+            } else if let Some(&same) = edge_of.get(&(s, xy(a.position), xy(b.position))) {
+                // It runs a → b too: a fold (a face of the source wound the other way),
+                // which the source's adjacency links as well.
+                let same_end = starts[s] + (same - starts[s] + 1) % m;
+                union(&mut root, here_a, same);
+                union(&mut root, here_b, same_end);
+            }
+        }
+    }
+    for slot in 0..root.len() {
+        let r = find(&mut root, slot);
+        if let Some(entry) = root.get_mut(slot) {
+            *entry = r;
+        }
+    }
+    Slots { root, position }
 }
 
 #[cfg(test)]

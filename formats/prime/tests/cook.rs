@@ -375,20 +375,280 @@ fn losses_are_reported_and_output_is_deterministic() {
 }
 
 #[test]
-fn empty_mesh_gives_a_valid_file() {
-    let (file, _) = cook(
-        &NavMesh::default(),
-        &WriteOptions::default(),
-        &mut Diagnostics::new(),
+fn a_mesh_with_nothing_walkable_is_refused() {
+    // No polygons at all, and a placeable (walls only): no region, so no file.
+    let mut placeable = square();
+    for surface in &mut placeable.surfaces {
+        *surface = WALL;
+    }
+    placeable.kind = walkmesh_core::MeshKind::Placeable;
+    for mesh in [NavMesh::default(), placeable] {
+        let error = cook(&mesh, &WriteOptions::default(), &mut Diagnostics::new()).unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("nothing to cook"), "{text}");
+        assert!(text.contains("at least one walkable region"), "{text}");
+    }
+    // Walkable but vertical only: refused too, naming why.
+    let mut wall = NavMesh {
+        vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0]],
+        ..NavMesh::default()
+    };
+    wall.push_polygon(&[0, 1, 2], WALK);
+    let error = cook(&wall, &WriteOptions::default(), &mut Diagnostics::new()).unwrap_err();
+    assert!(
+        error.to_string().contains("no area seen from above"),
+        "{error}"
+    );
+}
+
+/// Node positions of region `r`.
+fn region_nodes(file: &PathFile, r: usize) -> Vec<[f32; 3]> {
+    let region = &file.regions[r];
+    let start = region.node_start as usize;
+    file.nodes[start..start + region.node_count as usize]
+        .iter()
+        .map(|n| n.position)
+        .collect()
+}
+
+#[test]
+fn t_junctions_split_edges_so_links_pair_exactly() {
+    // A hexagon [0,2]² with corners (1,0) on its bottom side and (2,1) on its right side; to
+    // its right two unit squares of other heights, each sharing one half of that side.
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 1.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [0.0, 2.0, 0.0],
+            [3.0, 0.0, 0.0],
+            [3.0, 1.0, 0.0],
+            [3.0, 2.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
+    mesh.push_polygon(&[0, 1, 2, 3, 4, 5], WALK);
+    mesh.push_polygon(&[2, 6, 7, 3], WALK);
+    mesh.push_polygon(&[3, 7, 8, 4], WALK);
+    mesh.face_attributes
+        .insert("path:height".into(), Attribute::Float(vec![1.0, 2.0, 3.0]));
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 11);
+    let file = &checked.file;
+    assert_eq!(file.regions.len(), 3);
+    // (1, 0) goes (both sides of it are open), (2, 1) stays (the neighbour changes there):
+    // clockwise from a strict corner.
+    assert_eq!(
+        region_nodes(file, 0),
+        vec![
+            [0.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [2.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0]
+        ]
+    );
+    // Region 0 links to 1 across (2,1)→(2,0) (node 3) and to 2 across (2,2)→(2,1) (node 2),
+    // each one unit wide; each square links back once.
+    let links = |r: usize| {
+        let region = &file.regions[r];
+        let start = region.link_start as usize;
+        file.links[start..start + region.link_count as usize]
+            .iter()
+            .map(|l| (l.node, l.region, l.width))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(links(0), vec![(2, 2, 1.0), (3, 1, 1.0)]);
+    // The squares link back, and to each other across y = 1.
+    let targets = |r: usize| {
+        let mut t: Vec<(u32, f32)> = links(r).iter().map(|l| (l.1, l.2)).collect();
+        t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        t
+    };
+    assert_eq!(targets(1), vec![(0, 1.0), (2, 1.0)]);
+    assert_eq!(targets(2), vec![(0, 1.0), (1, 1.0)]);
+    assert_eq!(checked.components, 1);
+}
+
+#[test]
+fn tiled_floors_merge_into_whole_rectangles() {
+    // A 12 × 8 room of unit tiles, diagonals alternating, and an L-shaped room: Hertel–
+    // Mehlhorn with long edges first gives one rectangle and two pieces for the L.
+    let room = grid(12, 8, 1.0, [0.0, 0.0], |_, _| 0.0, |_, _| true, true);
+    let checked = check_cooked(&room, &WriteOptions::default(), POINTS, 5);
+    assert_eq!(checked.regions, 1);
+    assert_eq!(
+        region_nodes(&checked.file, 0),
+        vec![
+            [0.0, 0.0, 0.0],
+            [0.0, 8.0, 0.0],
+            [12.0, 8.0, 0.0],
+            [12.0, 0.0, 0.0]
+        ]
+    );
+    let l_room = grid(
+        10,
+        10,
+        1.0,
+        [0.0, 0.0],
+        |_, _| 0.0,
+        |i, j| i < 4 || j < 4,
+        true,
+    );
+    let checked = check_cooked(&l_room, &WriteOptions::default(), POINTS, 6);
+    // Two pieces; where the bar's side meets the other piece's end, its corner stays
+    // (the neighbour changes there): 4 + 5 corners.
+    assert_eq!(checked.regions, 2);
+    assert_eq!(checked.report.max_corners, 5);
+    assert_eq!(checked.report.corners, 9);
+}
+
+/// A 24 × 24 grid whose heights ripple by up to `amplitude`.
+fn rippled(amplitude: f32) -> NavMesh {
+    grid(
+        24,
+        24,
+        1.0,
+        [0.0, 0.0],
+        move |x, y| amplitude * (((x * 7.0 + y * 13.0) % 5.0) / 4.0),
+        |_, _| true,
+        false,
     )
-    .unwrap();
-    assert_eq!(file.octree.len(), 1);
-    assert_eq!(file.octree[0].aabb_min, [f32::MAX; 3]);
-    let bytes = file.encode();
-    assert_eq!(bytes.len(), 128);
-    let parsed = PathFile::parse(&bytes).unwrap();
-    assert!(walkmesh_prime::validate::findings(&parsed).is_empty());
-    assert!(parsed.regions_at([0.0; 3]).is_empty());
+}
+
+/// Largest vertical distance of a source vertex from the floor of a region that covers it
+/// seen from above (the regions' planes, from the stored nodes and normals).
+fn height_error(mesh: &NavMesh, file: &PathFile) -> f64 {
+    let mut worst = 0.0f64;
+    for v in &mesh.vertices {
+        let p = v.map(f64::from);
+        let mut best = f64::INFINITY;
+        for r in 0..file.regions.len() {
+            let nodes: Vec<[f64; 3]> = region_nodes(file, r)
+                .iter()
+                .map(|n| n.map(f64::from))
+                .collect();
+            let m = nodes.len();
+            // Clockwise from above: the point is inside when it is right of (or on) every edge.
+            let inside = (0..m).all(|i| {
+                let (a, b) = (nodes[i], nodes[(i + 1) % m]);
+                (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) <= 1e-9
+            });
+            if inside {
+                let n = file.regions[r].normal.map(f64::from);
+                let o = nodes[0];
+                let z = o[2] - (n[0] * (p[0] - o[0]) + n[1] * (p[1] - o[1])) / n[2];
+                best = best.min((z - p[2]).abs());
+            }
+        }
+        assert!(best.is_finite(), "vertex {v:?} is in no region");
+        worst = worst.max(best);
+    }
+    worst
+}
+
+#[test]
+fn a_region_budget_merges_nearly_flat_neighbours_within_a_bounded_height_error() {
+    let mesh = rippled(0.04);
+    // Exactly flat pieces are small here.
+    let (exact, exact_report) =
+        cook(&mesh, &WriteOptions::default(), &mut Diagnostics::new()).unwrap();
+    assert!(exact.regions.len() > 20, "{}", exact.regions.len());
+    assert_eq!(exact_report.tolerance, None);
+    let mut options = WriteOptions::default();
+    options
+        .params
+        .insert("prime:max_regions".into(), "12".into());
+    let checked = common::check_cooked_within(&mesh, &options, POINTS, 9, 1e-2);
+    // Seen from above the regions cover the grid exactly.
+    let flat_area: f64 = (0..checked.file.regions.len())
+        .map(|r| {
+            let nodes = region_nodes(&checked.file, r);
+            let m = nodes.len();
+            (0..m)
+                .map(|i| {
+                    let (a, b) = (nodes[i], nodes[(i + 1) % m]);
+                    f64::from(b[0]) * f64::from(a[1]) - f64::from(a[0]) * f64::from(b[1])
+                })
+                .sum::<f64>()
+                / 2.0
+        })
+        .sum();
+    assert!((flat_area - 576.0).abs() < 1e-6, "{flat_area}");
+    assert!(checked.regions <= 12, "{}", checked.regions);
+    assert_eq!(checked.components, 1);
+    let tolerance = checked.report.tolerance.unwrap();
+    assert!(tolerance > 0.0 && tolerance <= 0.3, "{tolerance}");
+    // The reported error is the measured one, and within the tolerance.
+    let measured = height_error(&mesh, &checked.file);
+    assert!(measured <= tolerance + 1e-5, "{measured} > {tolerance}");
+    assert!(
+        (measured - checked.report.max_height_error).abs() < 1e-4,
+        "{measured} vs {}",
+        checked.report.max_height_error
+    );
+    let codes: Vec<&str> = checked.diag.items.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.contains(&"path.surfaces_merged"), "{codes:?}");
+    assert!(codes.contains(&"path.cook_quality"), "{codes:?}");
+
+    // A bound too small for the budget: a clear error naming the smallest budget reachable.
+    options
+        .params
+        .insert("prime:max_height_error".into(), "0.001".into());
+    let error = cook(&mesh, &options, &mut Diagnostics::new()).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("smallest budget reachable"), "{text}");
+    assert!(text.contains("budget is 12"), "{text}");
+    // Budgets outside 1..=512 are refused.
+    for bad in ["0", "513", "many"] {
+        options
+            .params
+            .insert("prime:max_regions".into(), bad.into());
+        assert!(cook(&mesh, &options, &mut Diagnostics::new()).is_err());
+    }
+}
+
+#[test]
+fn very_large_and_very_small_coordinates_cook_valid_files_or_are_refused() {
+    // Tiles of 4 units 10 million units from the origin (f32 steps of 1 there), and tiles
+    // of 1e-30 units: both cook into files our validator accepts.
+    let far = grid(
+        6,
+        6,
+        4.0,
+        [-1.0e7, -1.0e7],
+        |_, _| -1.0e7,
+        |_, _| true,
+        true,
+    );
+    let checked = check_cooked(&far, &WriteOptions::default(), POINTS, 3);
+    assert_eq!(checked.regions, 1);
+    let tiny = grid(6, 6, 1.0e-30, [1.0e-30, 0.0], |x, _| x, |_, _| true, false);
+    let checked = check_cooked(&tiny, &WriteOptions::default(), POINTS, 4);
+    assert!(checked.regions >= 1);
+    // A far mesh with a sliver below the coordinates' precision: the sliver is dropped
+    // with a warning, the rest cooks valid.
+    let mut sliver = grid(3, 3, 4.0, [-1.0e7, -1.0e7], |_, _| 0.0, |_, _| true, false);
+    let base = sliver.vertices.len() as u32;
+    sliver.vertices.extend([
+        [-1.0e7 + 12.0, -1.0e7, 0.0],
+        [-1.0e7 + 13.0, -1.0e7, 0.0],
+        [-1.0e7 + 13.0, -1.0e7 + 12.0, 0.0],
+    ]);
+    sliver.push_polygon(&[base, base + 1, base + 2], WALK);
+    let mut diag = Diagnostics::new();
+    let (file, report) = cook(&sliver, &WriteOptions::default(), &mut diag).unwrap();
+    assert_eq!(report.dropped_degenerate, 1);
+    let errors: Vec<_> = walkmesh_prime::validate::findings(&file)
+        .into_iter()
+        .filter(|d| d.severity == walkmesh_core::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // Beyond ±1e15 nothing is cooked: refused with a sentence.
+    let huge = grid(2, 2, 1.0e14, [-1.0e16, 0.0], |_, _| 0.0, |_, _| true, false);
+    let error = cook(&huge, &WriteOptions::default(), &mut Diagnostics::new()).unwrap_err();
+    assert!(error.to_string().contains("nothing to cook"), "{error}");
 }
 
 #[test]
@@ -431,4 +691,73 @@ fn a_prime_profile_sets_type_masks_by_material() {
     let (file, _) = cook(&mesh, &WriteOptions::default(), &mut Diagnostics::new()).unwrap();
     assert_eq!(file.regions.len(), 1);
     assert_eq!(file.regions[0].type_mask, 1);
+}
+
+#[test]
+fn links_are_the_only_connectivity_when_reading_back() {
+    // Three unit squares in a row at different heights (so they stay three regions): A and
+    // B share their edge's vertices, C touches B along x = 2 with vertices of its own. The
+    // file links A–B only; reading it back must not join B and C because their nodes sit at
+    // the same positions, and a rebuild must keep the two groups.
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [3.0, 0.0, 0.0],
+            [3.0, 1.0, 0.0],
+            [2.0, 1.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
+    mesh.push_polygon(&[0, 1, 2, 3], WALK);
+    mesh.push_polygon(&[1, 4, 5, 2], WALK);
+    mesh.push_polygon(&[6, 7, 8, 9], WALK);
+    mesh.face_attributes
+        .insert("path:height".into(), Attribute::Float(vec![1.0, 2.0, 3.0]));
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 21);
+    assert_eq!((checked.regions, checked.components), (3, 2));
+    let format = PathFormat;
+    let back = walkmesh_core::Format::reader(&format)
+        .unwrap()
+        .read(
+            walkmesh_core::Input {
+                bytes: &checked.bytes,
+                path: None,
+            },
+            &walkmesh_core::ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    let shared = |p: usize, q: usize| {
+        back.polygons
+            .get(p)
+            .iter()
+            .filter(|v| back.polygons.get(q).contains(v))
+            .count()
+    };
+    assert_eq!(back.polygons.len(), 3);
+    assert_eq!(shared(0, 1), 2, "A and B are linked: one shared edge");
+    assert_eq!(shared(1, 2), 0, "B and C only touch: nothing shared");
+    let walkable = |p: usize| back.is_walkable(p);
+    let adjacency = walkmesh_core::passes::edge_adjacency(&back, walkable);
+    let components = walkmesh_core::passes::connected_components(&back, &adjacency, walkable);
+    assert_eq!(components.count, 2);
+    let options = WriteOptions {
+        rebuild: true,
+        ..WriteOptions::default()
+    };
+    let (rebuilt, _) = cook(&back, &options, &mut Diagnostics::new()).unwrap();
+    assert_eq!(rebuilt.links.len(), 2);
+    assert!(test_pair(&rebuilt.ground, 3, 0, 1));
+    assert!(!test_pair(&rebuilt.ground, 3, 1, 2));
+    assert_eq!(
+        rebuilt.encode(),
+        checked.bytes,
+        "the rebuild gives the same file"
+    );
 }
