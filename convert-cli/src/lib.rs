@@ -67,6 +67,19 @@ enum Command {
     ///
     /// Example: walkmesh dump area.path --format ron
     Dump(commands::dump::Args),
+    /// Draw a top-down picture (SVG or PNG): faces by material, components, NWN2 tiles and
+    /// islands, PATH regions or AABB depth; boundary loops, transitions, hooks, scale and
+    /// axes. Several files are overlaid, one colour each.
+    ///
+    /// Example: walkmesh render room.wok -o room.svg --mode components
+    Render(commands::render::Args),
+    /// Compare two walkmeshes of any formats: counts, bounds and translation, walkable area
+    /// per material, footprint difference, surface distance, connectivity.
+    ///
+    /// Exit code 0 when equal within the tolerance, 1 when different, 2 when unreadable.
+    ///
+    /// Example: walkmesh diff room.wok room.trx --json --html report.html
+    Diff(commands::diff::Args),
 }
 
 /// A failure that ends the command with exit code 2.
@@ -115,6 +128,8 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Command::Convert(args) => commands::convert::run(&registry, args, stdout, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, stdout),
         Command::Dump(args) => commands::dump::run(&registry, args, stdout, stderr),
+        Command::Render(args) => commands::render::run(&registry, args, stdout, stderr),
+        Command::Diff(args) => commands::diff::run(&registry, args, stdout, stderr),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,9 @@
 //! One module per subcommand: its clap arguments (`Args`) and its `run`.
 
 pub mod convert;
+pub mod diff;
 pub mod dump;
 pub mod formats;
 pub mod info;
+pub mod render;
 pub mod validate;
