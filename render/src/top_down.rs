@@ -974,7 +974,7 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, Surface, TileGrid};
