@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use walkmesh_core::NavMesh;
-use walkmesh_render::{Highlight, Layer, Mode, Options, RenderError, Rgba, top_down};
+use walkmesh_render::{Highlight, Layer, Mode, Options, RenderError, Rgba, Scene, top_down};
 
 use crate::{CountRow, DiffReport, Side};
 
@@ -73,6 +73,49 @@ pub fn highlights(report: &DiffReport) -> Vec<Highlight> {
     out
 }
 
+/// The overlay of A and B with the footprint pieces outlined, `width` pixels wide. Shapes
+/// are compared in A's frame: when the report was aligned, B is moved back first.
+pub fn overlay_scene(
+    report: &DiffReport,
+    a: &NavMesh,
+    name_a: &str,
+    b: &NavMesh,
+    name_b: &str,
+    width: u32,
+) -> Result<Scene, RenderError> {
+    let mut b_in_a = b.clone();
+    if report.placement.aligned {
+        let t = report.placement.translation;
+        let back = |v: &mut [f32; 3]| {
+            for (x, t) in v.iter_mut().zip(t) {
+                *x = (f64::from(*x) - t) as f32;
+            }
+        };
+        b_in_a.vertices.iter_mut().for_each(back);
+        for hook in &mut b_in_a.hooks {
+            back(&mut hook.position);
+        }
+    }
+    top_down(
+        &[
+            Layer {
+                name: name_a,
+                mesh: a,
+            },
+            Layer {
+                name: name_b,
+                mesh: &b_in_a,
+            },
+        ],
+        &Options {
+            mode: Mode::Materials,
+            width,
+            wireframe: false,
+            highlights: highlights(report),
+        },
+    )
+}
+
 /// The page for `report` of `a` (named `name_a`) against `b`. B is drawn where it is (the
 /// overlay shows the footprint pieces in A's frame, which is B's when the report was not
 /// aligned).
@@ -103,38 +146,8 @@ pub fn report_page(
         }],
         &options,
     )?);
-    // The overlay compares shapes in A's frame: an aligned B is moved back first.
-    let mut b_in_a = b.clone();
-    if report.placement.aligned {
-        let t = report.placement.translation;
-        let back = |v: &mut [f32; 3]| {
-            for (x, t) in v.iter_mut().zip(t) {
-                *x = (f64::from(*x) - t) as f32;
-            }
-        };
-        b_in_a.vertices.iter_mut().for_each(back);
-        for hook in &mut b_in_a.hooks {
-            back(&mut hook.position);
-        }
-    }
-    let overlay = walkmesh_render::to_svg(&top_down(
-        &[
-            Layer {
-                name: name_a,
-                mesh: a,
-            },
-            Layer {
-                name: name_b,
-                mesh: &b_in_a,
-            },
-        ],
-        &Options {
-            highlights: highlights(report),
-            wireframe: false,
-            ..options
-        },
-    )?);
-
+    let overlay =
+        walkmesh_render::to_svg(&overlay_scene(report, a, name_a, b, name_b, PICTURE_WIDTH)?);
     let mut out = String::with_capacity(picture_a.len() + picture_b.len() + overlay.len() + 16384);
     let _ = write!(
         out,

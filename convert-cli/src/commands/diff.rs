@@ -31,6 +31,12 @@ pub struct Args {
     /// tables.
     #[arg(long, value_name = "REPORT.html")]
     html: Option<PathBuf>,
+    /// Also draw A and B overlaid, with the footprint differences outlined (.svg or .png).
+    #[arg(long, value_name = "PICTURE")]
+    overlay: Option<PathBuf>,
+    /// Width in pixels of the --overlay picture.
+    #[arg(long, default_value_t = 1200)]
+    width: u32,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -53,6 +59,9 @@ pub fn run(
             args.tolerance
         )));
     }
+    if let Some(path) = &args.overlay {
+        super::render::picture_of(path)?;
+    }
     let mut diag = Diagnostics::new();
     let (a, _) = load(registry, &args.a, &args.read, &mut diag)?;
     print_diagnostics(&diag, stderr);
@@ -68,6 +77,12 @@ pub fn run(
     if let Some(path) = &args.html {
         let page = walkmesh_diff::html::report_page(&report, &a, &name_a, &b, &name_b)?;
         write_atomically(path, page.as_bytes())?;
+    }
+    if let Some(path) = &args.overlay {
+        let picture = super::render::picture_of(path)?;
+        let scene =
+            walkmesh_diff::html::overlay_scene(&report, &a, &name_a, &b, &name_b, args.width)?;
+        write_atomically(path, &super::render::encode(&scene, picture)?)?;
     }
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
