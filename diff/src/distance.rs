@@ -295,7 +295,19 @@ pub struct SurfaceDistance {
     pub hausdorff: f64,
 }
 
-fn one_way(from: &[Triangle], to: &Surface<'_>) -> OneWay {
+/// Half the f32 rounding unit at the largest coordinate of the triangles: sampled points
+/// are computed in f64 from f32 corners, so distances below this are rounding, not shape.
+fn resolution(a: &[Triangle], b: &[Triangle]) -> f64 {
+    let largest = a
+        .iter()
+        .chain(b)
+        .flatten()
+        .flatten()
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    largest * f64::from(f32::EPSILON) / 2.0
+}
+
+fn one_way(from: &[Triangle], to: &Surface<'_>, resolution: f64) -> OneWay {
     let points = samples(from);
     let mut stack = Vec::with_capacity(64);
     let mut max = 0.0f64;
@@ -303,6 +315,7 @@ fn one_way(from: &[Triangle], to: &Surface<'_>) -> OneWay {
     let mut worst_at = None;
     for p in &points {
         let d = to.distance(*p, &mut stack);
+        let d = if d < resolution { 0.0 } else { d };
         sum += d;
         if d > max || worst_at.is_none() {
             max = max.max(d);
@@ -323,13 +336,15 @@ fn one_way(from: &[Triangle], to: &Surface<'_>) -> OneWay {
 }
 
 /// Sampled distances between the walkable surfaces (B moved by `shift_b` first). Both
-/// empty: zero; one empty: infinite.
+/// empty: zero; one empty: infinite. Distances below half the f32 rounding unit of the
+/// largest coordinate count as zero (the corners are f32; samples between them are not).
 pub fn surface_distance(a: &NavMesh, b: &NavMesh, shift_b: [f64; 3]) -> SurfaceDistance {
     let ta = walkable_triangles(a, [0.0; 3]);
     let tb = walkable_triangles(b, shift_b);
     let (sa, sb) = (Surface::new(&ta), Surface::new(&tb));
-    let a_to_b = one_way(&ta, &sb);
-    let b_to_a = one_way(&tb, &sa);
+    let resolution = resolution(&ta, &tb);
+    let a_to_b = one_way(&ta, &sb, resolution);
+    let b_to_a = one_way(&tb, &sa, resolution);
     SurfaceDistance {
         a_to_b,
         b_to_a,

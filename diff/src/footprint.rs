@@ -42,8 +42,14 @@ pub struct Footprint {
     pub only_b_area: f64,
     /// `only_a_area + only_b_area`: the area of the symmetric difference.
     pub symmetric_difference: f64,
+    /// Number of connected pieces of the difference.
+    pub piece_count: usize,
+    /// The [`MAX_PIECES`] largest pieces, largest first.
     pub pieces: Vec<Piece>,
 }
+
+/// Pieces kept in [`Footprint::pieces`].
+pub const MAX_PIECES: usize = 100;
 
 /// The walkable polygons of `mesh` projected on XY, counter-clockwise, moved by `shift`;
 /// polygons seen edge-on (no projected area) are left out.
@@ -172,12 +178,15 @@ pub fn footprint(a: &NavMesh, b: &NavMesh, shift_b: [f64; 2]) -> Footprint {
             + 0.0 // an empty sum is -0.0
     };
     let (only_a_area, only_b_area) = (only(Side::OnlyA), only(Side::OnlyB));
+    let piece_count = pieces.len();
+    pieces.truncate(MAX_PIECES);
     Footprint {
         area_a: union_area(&outlines_a),
         area_b: union_area(&outlines_b),
         only_a_area,
         only_b_area,
         symmetric_difference: only_a_area + only_b_area,
+        piece_count,
         pieces,
     }
 }

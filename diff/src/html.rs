@@ -48,7 +48,7 @@ fn count_table(out: &mut String, title: &str, rows: &[CountRow]) {
 pub fn highlights(report: &DiffReport) -> Vec<Highlight> {
     let mut only_a = Vec::new();
     let mut only_b = Vec::new();
-    for piece in report.footprint.pieces.iter().take(MAX_HIGHLIGHTED) {
+    for piece in report.listed_pieces().into_iter().take(MAX_HIGHLIGHTED) {
         let target = match piece.side {
             Side::OnlyA => &mut only_a,
             Side::OnlyB => &mut only_b,
@@ -256,9 +256,10 @@ figcaption {{ font-weight: bold; }}\n\
 <tr><td>symmetric difference</td><td>{:.4}</td></tr></table>",
         f.area_a, f.area_b, f.only_a_area, f.only_b_area, f.symmetric_difference
     );
-    if !f.pieces.is_empty() {
+    let listed = report.listed_pieces();
+    if !listed.is_empty() {
         out.push_str("<table><caption>largest pieces</caption><tr><th>side</th><th>area</th><th>centre</th><th>box</th></tr>\n");
-        for piece in f.pieces.iter().take(20) {
+        for piece in listed.iter().take(20) {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td>{:.4}</td><td>{:.2}, {:.2}</td><td>{:.2}, {:.2} .. {:.2}, {:.2}</td></tr>",

@@ -92,6 +92,18 @@ pub struct DiffReport {
     pub connectivity: Vec<CountRow>,
 }
 
+impl DiffReport {
+    /// The footprint pieces worth showing: larger than 1 % of the area tolerance (slivers
+    /// along edges from f32 rounding are left out), largest first.
+    pub fn listed_pieces(&self) -> Vec<&Piece> {
+        self.footprint
+            .pieces
+            .iter()
+            .filter(|p| p.area > self.area_tolerance / 100.0)
+            .collect()
+    }
+}
+
 fn count_row(name: &str, a: usize, b: usize) -> CountRow {
     let (a, b) = (a as i64, b as i64);
     CountRow {
@@ -338,7 +350,8 @@ pub fn to_text(report: &DiffReport, name_a: &str, name_b: &str) -> String {
         "\nfootprint (XY): A {:.4}, B {:.4}; only in A {:.4}, only in B {:.4}, symmetric difference {:.4}",
         f.area_a, f.area_b, f.only_a_area, f.only_b_area, f.symmetric_difference
     );
-    for piece in f.pieces.iter().take(10) {
+    let listed = report.listed_pieces();
+    for piece in listed.iter().take(10) {
         let _ = writeln!(
             out,
             "  {:<7} area {:>12.4} around ({:.2}, {:.2}), box ({:.2}, {:.2}) .. ({:.2}, {:.2})",
@@ -355,8 +368,12 @@ pub fn to_text(report: &DiffReport, name_a: &str, name_b: &str) -> String {
             piece.max[1]
         );
     }
-    if f.pieces.len() > 10 {
-        let _ = writeln!(out, "  … and {} smaller pieces", f.pieces.len() - 10);
+    if f.piece_count > listed.len().min(10) {
+        let _ = writeln!(
+            out,
+            "  ({} pieces in all; listed: the largest, of more than 1 % of the area tolerance)",
+            f.piece_count
+        );
     }
     let d = &report.surface_distance;
     let _ = writeln!(
