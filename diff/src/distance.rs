@@ -244,7 +244,8 @@ pub fn samples(triangles: &[Triangle]) -> Vec<[f64; 3]> {
         .into_iter()
         .fold(0.0, f64::max);
         let steps = if spacing > 0.0 && longest.is_finite() {
-            ((longest / spacing).ceil() as usize).clamp(1, MAX_STEPS)
+            // Corners and centre already cover a triangle up to twice the spacing long.
+            ((longest / (2.0 * spacing)).ceil() as usize).clamp(1, MAX_STEPS)
         } else {
             1
         };
