@@ -102,6 +102,19 @@ enum Command {
     ///
     /// Example: walkmesh profiles kotor > kotor.ron
     Profiles(commands::profiles::Args),
+    /// Draw a top-down picture (SVG or PNG): faces by material, components, NWN2 tiles and
+    /// islands, PATH regions or AABB depth; boundary loops, transitions, hooks, scale and
+    /// axes. Several files are overlaid, one colour each.
+    ///
+    /// Example: walkmesh render room.wok -o room.svg --mode components
+    Render(commands::render::Args),
+    /// Compare two walkmeshes of any formats: counts, bounds and translation, walkable area
+    /// per material, footprint difference, surface distance, connectivity.
+    ///
+    /// Exit code 0 when equal within the tolerance, 1 when different, 2 when unreadable.
+    ///
+    /// Example: walkmesh diff room.wok room.trx --json --html report.html
+    Diff(commands::diff::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -120,7 +133,8 @@ impl Command {
             Command::Info(args) => args.json,
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
-            Command::Dump(_) | Command::Profiles(_) => false,
+            Command::Diff(args) => args.json,
+            Command::Dump(_) | Command::Profiles(_) | Command::Render(_) => false,
         }
     }
 }
@@ -201,6 +215,8 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
         Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
+        Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
+        Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
     };
     if out.closed {
         return failure::EXIT_OK;

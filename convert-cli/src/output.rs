@@ -487,3 +487,14 @@ fn temporary_directory(directory: &Path, out: &Path) -> Result<PathBuf, Failure>
     list.push(path.clone());
     Ok(path)
 }
+
+/// Writes one file (no sidecars) safely: staged beside the target, then renamed into place,
+/// with the same target checks as `convert` (links written through; FIFOs, devices and
+/// directories refused). For commands whose output is a picture, a report or extracted bytes.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let output = Output {
+        main: bytes.to_vec(),
+        sidecars: Vec::new(),
+    };
+    stage(path, &output, OutputSettings::default())?.commit()
+}

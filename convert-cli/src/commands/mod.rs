@@ -2,8 +2,10 @@
 
 pub mod batch;
 pub mod convert;
+pub mod diff;
 pub mod dump;
 pub mod formats;
 pub mod info;
 pub mod profiles;
+pub mod render;
 pub mod validate;

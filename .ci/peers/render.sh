@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Peer check for `walkmesh render` and `walkmesh diff --html`: a real browser (Debian's
+# headless Chromium) must draw our SVG and our HTML report like our own PNG of the same scene.
+#  1. a sample of corpus files (KotOR, NWN2, Prime) is rendered to .svg and .png in several
+#     modes; Chromium screenshots each SVG; render_compare.py compares the two pictures pixel
+#     by pixel (mean difference and share of strongly different pixels);
+#  2. a diff report (a KotOR room against its NWN2 conversion) is written as HTML and its
+#     overlay as PNG; Chromium screenshots the page once as it is (kept for people to look
+#     at) and once with the overlay figure pinned to the top-left corner, which must match
+#     the PNG the same way.
+# Screenshots and PNGs stay in $WALKMESH_PEER_DIR/render/. Prints "N passed, M failed".
+set -euo pipefail
+PY="${WALKMESH_PYTHON:-python3}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+OUT="${WALKMESH_PEER_DIR:-$TARGET/peer-files}/render"
+# The shared corpora: $WALKMESH_CORPORA, else shared/corpora beside an ancestor of the checkout.
+CORPORA="${WALKMESH_CORPORA:-}"
+if [ -z "$CORPORA" ]; then
+  dir="$ROOT"
+  while [ "$dir" != "/" ]; do
+    if [ -d "$dir/shared/corpora" ]; then CORPORA="$dir/shared/corpora"; break; fi
+    dir="$(dirname "$dir")"
+  done
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+if ! command -v chromium >/dev/null 2>&1; then
+  (DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y chromium >/dev/null 2>&1) ||
+    (apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y chromium >/dev/null)
+fi
+"$PY" -m pip install -q "pillow>=10"
+(cd "$ROOT" && cargo build --release -q -p walkmesh-cli)
+WALKMESH="$TARGET/release/walkmesh"
+
+shot() { # shot URL OUT.png WIDTH HEIGHT
+  timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --force-device-scale-factor=1 --screenshot="$2" --window-size="$3,$4" "$1" >/dev/null 2>&1
+}
+size_of() { # prints "W H" of an SVG we wrote
+  head -n 1 "$1" | sed -E 's/.* width="([0-9]+)" height="([0-9]+)".*/\1 \2/'
+}
+
+passed=0
+failed=0
+check() { # check NAME OURS.png SHOT.png
+  if "$PY" "$HERE/render_compare.py" "$2" "$3"; then
+    passed=$((passed + 1))
+  else
+    echo "render peer: $1 differs in Chromium" >&2
+    failed=$((failed + 1))
+  fi
+}
+
+SAMPLE=()
+if [ -d "$CORPORA" ]; then
+  for f in \
+    "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" \
+    "$CORPORA/kotor/k1cp/tslpatchdata/plc_fccage2.pwk" \
+    "$CORPORA/nwn2/Kaedrin-nwn2cc/dm_dungeon.trx" \
+    "$CORPORA/nwn2/Kaedrin-nwn2cc/abandoned house.trx"; do
+    [ -f "$f" ] && SAMPLE+=("$f")
+  done
+  while IFS= read -r f; do SAMPLE+=("$f"); done < <(find "$CORPORA/prime" -iname '*.path' | sort | head -n 1)
+fi
+SAMPLE+=("$ROOT/corpora/obj/strip_with_column.obj")
+
+i=0
+for f in "${SAMPLE[@]}"; do
+  i=$((i + 1))
+  for mode in materials components tiles regions aabb-depth; do
+    case "$mode" in
+      materials | components) ;;
+      tiles) [[ "$f" == *.trx ]] || continue ;;
+      regions) [[ "$f" == *.path ]] || continue ;;
+      aabb-depth) [[ "$f" == *.wok ]] || continue ;;
+    esac
+    base="$OUT/$i-$mode"
+    "$WALKMESH" render "$f" -o "$base.svg" --mode "$mode" >/dev/null
+    "$WALKMESH" render "$f" -o "$base.png" --mode "$mode" >/dev/null
+    read -r w h < <(size_of "$base.svg")
+    shot "file://$base.svg" "$base.chromium.png" "$w" "$h"
+    check "$(basename "$f") ($mode)" "$base.png" "$base.chromium.png"
+  done
+done
+
+# Overlay of two inputs.
+if [ -f "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" ]; then
+  "$WALKMESH" render "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" -o "$OUT/overlay.svg" >/dev/null
+  "$WALKMESH" render "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" -o "$OUT/overlay.png" >/dev/null
+  read -r w h < <(size_of "$OUT/overlay.svg")
+  shot "file://$OUT/overlay.svg" "$OUT/overlay.chromium.png" "$w" "$h"
+  check "overlay of two rooms" "$OUT/overlay.png" "$OUT/overlay.chromium.png"
+fi
+
+# The diff report: a room against its NWN2 conversion (moved onto the grid), aligned.
+ROOM="$CORPORA/kotor/k1cp/tslpatchdata/m50aa_01a.wok"
+[ -f "$ROOM" ] || ROOM="$ROOT/corpora/obj/strip_with_column.obj"
+"$WALKMESH" convert "$ROOM" "$OUT/room.trx" >/dev/null 2>&1
+set +e
+"$WALKMESH" diff "$ROOM" "$OUT/room.trx" --align --html "$OUT/report.html" --overlay "$OUT/report-overlay.png" --width 900 >"$OUT/report.txt"
+code=$?
+set -e
+if [ "$code" -ne 0 ] && [ "$code" -ne 1 ]; then
+  echo "render peer: walkmesh diff failed with exit code $code" >&2
+  failed=$((failed + 1))
+else
+  shot "file://$OUT/report.html" "$OUT/report.chromium.png" 1280 2400
+  # The same page with the overlay figure pinned at (0, 0) above everything else.
+  sed 's#</style>#figure\#overlay { position: absolute; left: 0; top: 0; margin: 0; z-index: 10; background: \#fff; line-height: 0; } figure\#overlay figcaption { display: none; }</style>#' \
+    "$OUT/report.html" >"$OUT/report-pinned.html"
+  read -r w h < <("$PY" -c 'import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)' "$OUT/report-overlay.png")
+  shot "file://$OUT/report-pinned.html" "$OUT/report-pinned.chromium.png" "$w" "$h"
+  check "diff report overlay" "$OUT/report-overlay.png" "$OUT/report-pinned.chromium.png"
+fi
+
+echo "render peer: pictures in $OUT"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,101 @@
+//! `walkmesh diff`: compare two walkmeshes of any formats through the neutral mesh.
+//! Exit code 0 when equal within the tolerance, 1 when different, 2 when unreadable.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::{Diagnostics, Registry};
+
+use crate::Failure;
+use crate::input::{ReadArgs, load, print_diagnostics};
+use crate::output::write_atomically;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The first walkmesh (A).
+    a: PathBuf,
+    /// The second walkmesh (B), of any format.
+    b: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Largest length difference counted as equal (translation, surface distance); areas
+    /// are equal within this times the walkable boundary length.
+    #[arg(long, value_name = "T", default_value_t = 1e-4)]
+    tolerance: f64,
+    /// Compare footprint and surfaces after moving B back by the translation between the
+    /// bounding boxes (the translation is still reported).
+    #[arg(long)]
+    align: bool,
+    /// Also write one self-contained HTML page with both pictures, the overlay and the
+    /// tables.
+    #[arg(long, value_name = "REPORT.html")]
+    html: Option<PathBuf>,
+    /// Also draw A and B overlaid, with the footprint differences outlined (.svg or .png).
+    #[arg(long, value_name = "PICTURE")]
+    overlay: Option<PathBuf>,
+    /// Width in pixels of the --overlay picture.
+    #[arg(long, default_value_t = 1200)]
+    width: u32,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+fn name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+pub fn run(
+    registry: &Registry,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
+        return Err(Failure(format!(
+            "--tolerance must be a number >= 0, not {}",
+            args.tolerance
+        )));
+    }
+    if let Some(path) = &args.overlay {
+        super::render::picture_of(path)?;
+    }
+    let mut diag = Diagnostics::new();
+    let (a, _) = load(registry, &args.a, &args.read, &mut diag)?;
+    print_diagnostics(&diag, stderr);
+    let mut diag = Diagnostics::new();
+    let (b, _) = load(registry, &args.b, &args.read, &mut diag)?;
+    print_diagnostics(&diag, stderr);
+    let options = walkmesh_diff::Options {
+        tolerance: args.tolerance,
+        align: args.align,
+    };
+    let report = walkmesh_diff::compare(&a, &b, &options);
+    let (name_a, name_b) = (name(&args.a), name(&args.b));
+    if let Some(path) = &args.html {
+        let page = walkmesh_diff::html::report_page(&report, &a, &name_a, &b, &name_b)?;
+        write_atomically(path, page.as_bytes())?;
+    }
+    if let Some(path) = &args.overlay {
+        let picture = super::render::picture_of(path)?;
+        let scene =
+            walkmesh_diff::html::overlay_scene(&report, &a, &name_a, &b, &name_b, args.width)?;
+        write_atomically(path, &super::render::encode(&scene, picture)?)?;
+    }
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(
+            stdout,
+            "{}",
+            walkmesh_diff::to_text(
+                &report,
+                &args.a.display().to_string(),
+                &args.b.display().to_string()
+            )
+        )?;
+    }
+    Ok(if report.equal { 0 } else { 1 })
+}

@@ -1,0 +1,133 @@
+//! `walkmesh render`: a top-down picture of one or more walkmeshes, as SVG or PNG.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use walkmesh_core::{Diagnostics, NavMesh, Registry};
+use walkmesh_render::{Layer, Mode, Options};
+
+use crate::Failure;
+use crate::input::{ReadArgs, load, print_diagnostics};
+use crate::output::write_atomically;
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum ModeArg {
+    /// Neutral material of each walkable face.
+    Materials,
+    /// One colour per connected walkable region (leaks and splits show at once).
+    Components,
+    /// NWN2 islands over the tile grid.
+    Tiles,
+    /// One colour per polygon (Metroid Prime PATH regions).
+    Regions,
+    /// Depth of each polygon in a balanced AABB tree.
+    AabbDepth,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Mode {
+        match mode {
+            ModeArg::Materials => Mode::Materials,
+            ModeArg::Components => Mode::Components,
+            ModeArg::Tiles => Mode::Tiles,
+            ModeArg::Regions => Mode::Regions,
+            ModeArg::AabbDepth => Mode::AabbDepth,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The walkmesh files; several are overlaid, one colour each.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The picture: .svg or .png.
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// What the face colours show (one input only; overlays colour by input).
+    #[arg(long, value_enum, default_value_t = ModeArg::Materials)]
+    mode: ModeArg,
+    /// Picture width in pixels (320 to 8192); the height follows the mesh.
+    #[arg(long, default_value_t = 1200)]
+    width: u32,
+    /// Leave out the thin polygon edges.
+    #[arg(long)]
+    no_wireframe: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// The picture formats, from the output extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    Svg,
+    Png,
+}
+
+pub fn picture_of(path: &std::path::Path) -> Result<Picture, Failure> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Picture::Svg),
+        Some("png") => Ok(Picture::Png),
+        _ => Err(Failure(format!(
+            "{}: the picture must end in .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+/// The bytes of `scene` in `picture` format.
+pub fn encode(scene: &walkmesh_render::Scene, picture: Picture) -> Result<Vec<u8>, Failure> {
+    Ok(match picture {
+        Picture::Svg => walkmesh_render::to_svg(scene).into_bytes(),
+        Picture::Png => walkmesh_render::to_png(scene)?,
+    })
+}
+
+pub fn run(
+    registry: &Registry,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let picture = picture_of(&args.output)?;
+    let mut meshes: Vec<(String, NavMesh)> = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let mut diag = Diagnostics::new();
+        let (mesh, _) = load(registry, file, &args.read, &mut diag)?;
+        print_diagnostics(&diag, stderr);
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.display().to_string());
+        meshes.push((name, mesh));
+    }
+    let layers: Vec<Layer<'_>> = meshes
+        .iter()
+        .map(|(name, mesh)| Layer { name, mesh })
+        .collect();
+    let options = Options {
+        mode: args.mode.into(),
+        width: args.width,
+        wireframe: !args.no_wireframe,
+        highlights: Vec::new(),
+    };
+    let scene = walkmesh_render::top_down(&layers, &options)?;
+    let bytes = encode(&scene, picture)?;
+    write_atomically(&args.output, &bytes)?;
+    writeln!(
+        stdout,
+        "{}: {} x {} pixels, {} input(s), mode {}",
+        args.output.display(),
+        scene.width,
+        scene.height,
+        layers.len(),
+        options.mode.name()
+    )?;
+    Ok(0)
+}

@@ -1,0 +1,357 @@
+//! One self-contained HTML page: both pictures, the overlay with the footprint differences
+//! outlined, and the tables. No script, no external file: inline SVG and CSS only.
+
+use std::fmt::Write;
+
+use walkmesh_core::NavMesh;
+use walkmesh_render::{Highlight, Layer, Mode, Options, RenderError, Rgba, Scene, top_down};
+
+use crate::{CountRow, DiffReport, Side};
+
+/// Most difference pieces outlined on the overlay (largest first).
+const MAX_HIGHLIGHTED: usize = 200;
+/// Width of each picture in the page.
+const PICTURE_WIDTH: u32 = 900;
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn count_table(out: &mut String, title: &str, rows: &[CountRow]) {
+    let _ = writeln!(
+        out,
+        "<table><caption>{title}</caption><tr><th></th><th>A</th><th>B</th><th>delta</th></tr>"
+    );
+    for row in rows {
+        let class = if row.delta != 0 {
+            " class=\"differs\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td>{:+}</td></tr>",
+            escape(&row.name),
+            row.a,
+            row.b,
+            row.delta
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+/// The overlay's highlights: the largest pieces walkable only in A (red) or only in B
+/// (green).
+pub fn highlights(report: &DiffReport) -> Vec<Highlight> {
+    let mut only_a = Vec::new();
+    let mut only_b = Vec::new();
+    for piece in report.listed_pieces().into_iter().take(MAX_HIGHLIGHTED) {
+        let target = match piece.side {
+            Side::OnlyA => &mut only_a,
+            Side::OnlyB => &mut only_b,
+        };
+        target.extend(piece.contours.iter().cloned());
+    }
+    let mut out = Vec::new();
+    if !only_a.is_empty() {
+        out.push(Highlight {
+            name: "walkable only in A".into(),
+            color: Rgba::rgb(220, 30, 30),
+            polygons: only_a,
+        });
+    }
+    if !only_b.is_empty() {
+        out.push(Highlight {
+            name: "walkable only in B".into(),
+            color: Rgba::rgb(20, 160, 60),
+            polygons: only_b,
+        });
+    }
+    out
+}
+
+/// The overlay of A and B with the footprint pieces outlined, `width` pixels wide. Shapes
+/// are compared in A's frame: when the report was aligned, B is moved back first.
+pub fn overlay_scene(
+    report: &DiffReport,
+    a: &NavMesh,
+    name_a: &str,
+    b: &NavMesh,
+    name_b: &str,
+    width: u32,
+) -> Result<Scene, RenderError> {
+    let mut b_in_a = b.clone();
+    if report.placement.aligned {
+        let t = report.placement.translation;
+        let back = |v: &mut [f32; 3]| {
+            for (x, t) in v.iter_mut().zip(t) {
+                *x = (f64::from(*x) - t) as f32;
+            }
+        };
+        b_in_a.vertices.iter_mut().for_each(back);
+        for hook in &mut b_in_a.hooks {
+            back(&mut hook.position);
+        }
+    }
+    top_down(
+        &[
+            Layer {
+                name: name_a,
+                mesh: a,
+            },
+            Layer {
+                name: name_b,
+                mesh: &b_in_a,
+            },
+        ],
+        &Options {
+            mode: Mode::Materials,
+            width,
+            wireframe: false,
+            highlights: highlights(report),
+        },
+    )
+}
+
+/// The page for `report` of `a` (named `name_a`) against `b`. B is drawn where it is (the
+/// overlay shows the footprint pieces in A's frame, which is B's when the report was not
+/// aligned).
+pub fn report_page(
+    report: &DiffReport,
+    a: &NavMesh,
+    name_a: &str,
+    b: &NavMesh,
+    name_b: &str,
+) -> Result<String, RenderError> {
+    let options = Options {
+        mode: Mode::Materials,
+        width: PICTURE_WIDTH,
+        wireframe: true,
+        highlights: Vec::new(),
+    };
+    let picture_a = walkmesh_render::to_svg(&top_down(
+        &[Layer {
+            name: name_a,
+            mesh: a,
+        }],
+        &options,
+    )?);
+    let picture_b = walkmesh_render::to_svg(&top_down(
+        &[Layer {
+            name: name_b,
+            mesh: b,
+        }],
+        &options,
+    )?);
+    let overlay =
+        walkmesh_render::to_svg(&overlay_scene(report, a, name_a, b, name_b, PICTURE_WIDTH)?);
+    let mut out = String::with_capacity(picture_a.len() + picture_b.len() + overlay.len() + 16384);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n\
+<title>walkmesh diff: {a} vs {b}</title>\n\
+<style>\n\
+body {{ font-family: sans-serif; margin: 16px; color: #141414; background: #ffffff; }}\n\
+h1 {{ font-size: 20px; }} h2 {{ font-size: 16px; margin-top: 24px; }}\n\
+.equal {{ color: #16803c; }} .different {{ color: #c81e1e; }}\n\
+table {{ border-collapse: collapse; margin: 8px 24px 8px 0; display: inline-table; vertical-align: top; }}\n\
+caption {{ text-align: left; font-weight: bold; padding: 4px 0; }}\n\
+td, th {{ border: 1px solid #c8c8c8; padding: 2px 8px; text-align: right; font-variant-numeric: tabular-nums; }}\n\
+td:first-child {{ text-align: left; }}\n\
+tr.differs td {{ background: #fde8e8; }}\n\
+figure {{ display: inline-block; margin: 8px; vertical-align: top; }}\n\
+figcaption {{ font-weight: bold; }}\n\
+</style></head><body>\n",
+        a = escape(name_a),
+        b = escape(name_b)
+    );
+    let _ = writeln!(
+        out,
+        "<h1>walkmesh diff</h1>\n<p>A: <code>{}</code><br>B: <code>{}</code></p>",
+        escape(name_a),
+        escape(name_b)
+    );
+    let (class, verdict) = if report.equal {
+        ("equal", "equal")
+    } else {
+        ("different", "different")
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"{class}\" id=\"verdict\"><strong>{verdict}</strong> within tolerance {} (areas {:.6})</p>",
+        report.tolerance, report.area_tolerance
+    );
+    if !report.differences.is_empty() {
+        out.push_str("<ul id=\"differences\">\n");
+        for line in &report.differences {
+            let _ = writeln!(out, "<li>{}</li>", escape(line));
+        }
+        out.push_str("</ul>\n");
+    }
+
+    out.push_str("<h2>Counts and connectivity</h2>\n");
+    count_table(&mut out, "counts", &report.counts);
+    count_table(
+        &mut out,
+        "connectivity (walkable region)",
+        &report.connectivity,
+    );
+
+    out.push_str("<h2>Placement</h2>\n<table><tr><th></th><th>min</th><th>max</th></tr>\n");
+    for (name, bounds) in [("A", report.placement.a), ("B", report.placement.b)] {
+        match bounds {
+            Some([min, max]) => {
+                let _ = writeln!(
+                    out,
+                    "<tr><td>{name}</td><td>{:.4}, {:.4}, {:.4}</td><td>{:.4}, {:.4}, {:.4}</td></tr>",
+                    min[0], min[1], min[2], max[0], max[1], max[2]
+                );
+            }
+            None => {
+                let _ = writeln!(out, "<tr><td>{name}</td><td colspan=\"2\">empty</td></tr>");
+            }
+        }
+    }
+    let t = report.placement.translation;
+    let _ = writeln!(
+        out,
+        "<tr><td>translation</td><td colspan=\"2\">{}, {}, {}{}</td></tr></table>",
+        t[0],
+        t[1],
+        t[2],
+        if report.placement.aligned {
+            " (B moved back before comparing shapes)"
+        } else {
+            ""
+        }
+    );
+
+    out.push_str("<h2>Walkable area per material</h2>\n<table><tr><th></th><th>A</th><th>B</th><th>delta</th></tr>\n");
+    for row in &report.walkable_area {
+        let class = if row.delta.abs() > report.area_tolerance {
+            " class=\"differs\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<tr{class}><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:+.4}</td></tr>",
+            escape(&row.name),
+            row.a,
+            row.b,
+            row.delta
+        );
+    }
+    out.push_str("</table>\n");
+
+    let f = &report.footprint;
+    let _ = writeln!(
+        out,
+        "<h2>Footprint (walkable region on XY)</h2>\n<table><tr><th></th><th>area</th></tr>\n\
+<tr><td>A</td><td>{:.4}</td></tr><tr><td>B</td><td>{:.4}</td></tr>\n\
+<tr><td>only in A</td><td>{:.4}</td></tr><tr><td>only in B</td><td>{:.4}</td></tr>\n\
+<tr><td>symmetric difference</td><td>{:.4}</td></tr></table>",
+        f.area_a, f.area_b, f.only_a_area, f.only_b_area, f.symmetric_difference
+    );
+    let listed = report.listed_pieces();
+    if !listed.is_empty() {
+        out.push_str("<table><caption>largest pieces</caption><tr><th>side</th><th>area</th><th>centre</th><th>box</th></tr>\n");
+        for piece in listed.iter().take(20) {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{:.4}</td><td>{:.2}, {:.2}</td><td>{:.2}, {:.2} .. {:.2}, {:.2}</td></tr>",
+                match piece.side {
+                    Side::OnlyA => "only A",
+                    Side::OnlyB => "only B",
+                },
+                piece.area,
+                piece.centre[0],
+                piece.centre[1],
+                piece.min[0],
+                piece.min[1],
+                piece.max[0],
+                piece.max[1]
+            );
+        }
+        out.push_str("</table>\n");
+    }
+
+    let d = &report.surface_distance;
+    let _ = writeln!(
+        out,
+        "<h2>Surface distance (sampled)</h2>\n<table><tr><th></th><th>max</th><th>mean</th><th>samples</th></tr>\n\
+<tr><td>A to B</td><td>{:.6}</td><td>{:.6}</td><td>{}</td></tr>\n\
+<tr><td>B to A</td><td>{:.6}</td><td>{:.6}</td><td>{}</td></tr>\n\
+<tr><td>Hausdorff</td><td>{:.6}</td><td></td><td></td></tr></table>",
+        d.a_to_b.max,
+        d.a_to_b.mean,
+        d.a_to_b.samples,
+        d.b_to_a.max,
+        d.b_to_a.mean,
+        d.b_to_a.samples,
+        d.hausdorff
+    );
+
+    out.push_str("<h2>Pictures</h2>\n");
+    for (id, caption, svg) in [
+        (
+            "overlay",
+            "A and B overlaid (differences outlined)",
+            &overlay,
+        ),
+        ("picture-a", "A", &picture_a),
+        ("picture-b", "B", &picture_b),
+    ] {
+        let _ = writeln!(
+            out,
+            "<figure id=\"{id}\"><figcaption>{caption}</figcaption>\n{svg}</figure>"
+        );
+    }
+    out.push_str("</body></html>\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::{Options as DiffOptions, compare};
+    use walkmesh_core::{Material, Surface};
+
+    #[test]
+    fn the_page_holds_tables_three_pictures_and_no_external_reference() {
+        let mut a = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [4.0, 0.0, 0.0],
+                [4.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        let stone = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        a.push_polygon(&[0, 1, 2], stone);
+        a.push_polygon(&[0, 2, 3], stone);
+        let mut b = a.clone();
+        b.surfaces[0].walkable = false;
+        let report = compare(&a, &b, &DiffOptions::default());
+        let page = report_page(&report, &a, "a<1>.wok", &b, "b.trx").unwrap();
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert_eq!(page.matches("<svg ").count(), 3);
+        assert!(page.contains("a&lt;1&gt;.wok"));
+        assert!(page.contains("class=\"different\""));
+        assert!(page.contains("walkable only in A"));
+        assert!(
+            !page.contains("src=") && !page.contains("href="),
+            "self-contained"
+        );
+        assert_eq!(highlights(&report).len(), 1);
+    }
+}

@@ -1,0 +1,1258 @@
+//! The top-down view: one or more meshes seen from +Z, with legend, axes and scale bar.
+
+use std::collections::BTreeMap;
+
+use walkmesh_core::NavMesh;
+use walkmesh_core::passes::{
+    Adjacency, balanced_aabb_tree, boundary_loops, connected_components, edge_adjacency,
+    polygon_boxes,
+};
+use walkmesh_core::{Attribute, passes::components::Components};
+
+use crate::font::{text_strokes, text_width};
+use crate::palette;
+use crate::scene::{Group, Pen, Rgba, Scene, Shape};
+
+/// What the face colours show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Neutral material of each walkable face (the default).
+    #[default]
+    Materials,
+    /// One colour per connected walkable region: a leak joins two, a split shows two.
+    Components,
+    /// NWN2 islands (walkable regions inside one tile) over the tile grid.
+    Tiles,
+    /// One colour per polygon (Metroid Prime PATH regions).
+    Regions,
+    /// Depth of each polygon's leaf in the balanced AABB tree (dark = shallow).
+    AabbDepth,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Materials => "materials",
+            Mode::Components => "components",
+            Mode::Tiles => "tiles",
+            Mode::Regions => "regions",
+            Mode::AabbDepth => "aabb-depth",
+        }
+    }
+}
+
+/// One mesh to draw, with the name shown in the legend.
+#[derive(Clone, Copy, Debug)]
+pub struct Layer<'a> {
+    pub name: &'a str,
+    pub mesh: &'a NavMesh,
+}
+
+/// Extra outlines drawn over the meshes (world XY, closed polygons), e.g. the pieces where
+/// two walkable regions differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Highlight {
+    pub name: String,
+    pub color: Rgba,
+    pub polygons: Vec<Vec<[f64; 2]>>,
+}
+
+/// How to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub mode: Mode,
+    /// Picture width in pixels (the height follows the mesh's shape).
+    pub width: u32,
+    /// Thin lines along every polygon edge, when polygons are large enough to see them.
+    pub wireframe: bool,
+    pub highlights: Vec<Highlight>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Materials,
+            width: 1200,
+            wireframe: true,
+            highlights: Vec::new(),
+        }
+    }
+}
+
+/// Smallest and largest picture width accepted.
+pub const MIN_WIDTH: u32 = 320;
+pub const MAX_WIDTH: u32 = 8192;
+/// At most this many legend entries; the rest are counted in one line.
+const MAX_LEGEND_ENTRIES: usize = 24;
+/// Grid lines are drawn for at most this many tile columns plus rows.
+const MAX_GRID_LINES: u32 = 2048;
+
+/// Why a picture could not be made.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum RenderError {
+    #[error("nothing to draw: no input mesh")]
+    NoInput,
+    #[error("a width of {0} pixels is outside {MIN_WIDTH}..={MAX_WIDTH}")]
+    Width(u32),
+}
+
+/// World XY → pixels.
+#[derive(Clone, Copy, Debug)]
+struct View {
+    min: [f64; 2],
+    max: [f64; 2],
+    scale: f64,
+    left: f64,
+    top: f64,
+}
+
+impl View {
+    fn px(&self, x: f64, y: f64) -> [f32; 2] {
+        [
+            (self.left + (x - self.min[0]) * self.scale) as f32,
+            (self.top + (self.max[1] - y) * self.scale) as f32,
+        ]
+    }
+
+    fn vertex(&self, mesh: &NavMesh, index: u32) -> [f32; 2] {
+        let v = mesh.vertex(index);
+        self.px(f64::from(v[0]), f64::from(v[1]))
+    }
+
+    fn right(&self) -> f64 {
+        self.left + (self.max[0] - self.min[0]) * self.scale
+    }
+
+    fn bottom(&self) -> f64 {
+        self.top + (self.max[1] - self.min[1]) * self.scale
+    }
+}
+
+/// A step of 1, 2 or 5 times a power of ten, near `rough`.
+fn nice_step(rough: f64) -> f64 {
+    if !(rough.is_finite() && rough > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(rough.log10().floor());
+    let fraction = rough / power;
+    let nice = if fraction < 1.5 {
+        1.0
+    } else if fraction < 3.5 {
+        2.0
+    } else if fraction < 7.5 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * power
+}
+
+/// `value` with as many decimals as `step` needs.
+fn tick_label(value: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()).clamp(0.0, 6.0) as usize
+    };
+    let text = format!("{value:.decimals$}");
+    if text
+        .trim_start_matches('-')
+        .trim_matches(['0', '.'])
+        .is_empty()
+    {
+        "0".to_string()
+    } else {
+        text
+    }
+}
+
+/// Words, drawn as strokes with a white halo so they stay readable over faces.
+fn label(id: String, text: &str, origin: [f32; 2], size: f32, color: Rgba, halo: bool) -> Group {
+    let strokes = text_strokes(text, origin, size);
+    let mut shapes = Vec::new();
+    if halo {
+        shapes.push(Shape::Stroke {
+            polylines: strokes.clone(),
+            pen: Pen::solid(palette::PAPER.with_alpha(220), size * 0.35),
+        });
+    }
+    shapes.push(Shape::Stroke {
+        polylines: strokes,
+        pen: Pen::solid(color, (size * 0.12).max(1.0)),
+    });
+    Group {
+        id,
+        text: Some(text.to_string()),
+        shapes,
+    }
+}
+
+/// Bounds of everything drawn, in world XY.
+fn world_bounds(layers: &[Layer<'_>]) -> ([f64; 2], [f64; 2]) {
+    let mut min = [f64::INFINITY; 2];
+    let mut max = [f64::NEG_INFINITY; 2];
+    let mut grow = |x: f32, y: f32| {
+        if x.is_finite() && y.is_finite() {
+            min[0] = min[0].min(f64::from(x));
+            min[1] = min[1].min(f64::from(y));
+            max[0] = max[0].max(f64::from(x));
+            max[1] = max[1].max(f64::from(y));
+        }
+    };
+    for layer in layers {
+        for v in &layer.mesh.vertices {
+            grow(v[0], v[1]);
+        }
+        for hook in &layer.mesh.hooks {
+            grow(hook.position[0], hook.position[1]);
+        }
+    }
+    if !(min[0].is_finite() && max[0].is_finite()) {
+        return ([0.0, 0.0], [1.0, 1.0]);
+    }
+    // A little room around the mesh, and a non-zero extent on both axes.
+    let extent = (max[0] - min[0]).max(max[1] - min[1]).max(1e-3);
+    let pad = extent * 0.03;
+    ([min[0] - pad, min[1] - pad], [max[0] + pad, max[1] + pad])
+}
+
+/// Per-face colour keys for one mesh in one mode, and the legend entries they mean.
+struct Colouring {
+    face: Vec<Rgba>,
+    legend: Vec<(Rgba, String)>,
+}
+
+fn components_of(mesh: &NavMesh, adjacency: &Adjacency) -> Components {
+    connected_components(mesh, adjacency, |p| mesh.is_walkable(p))
+}
+
+/// The tile of every polygon: the `nwn2:tile` column when the reader kept it, else the grid
+/// cell under the polygon's first corner, else 0.
+fn tiles_of(mesh: &NavMesh) -> Vec<i64> {
+    if let Some(Attribute::Int(tiles)) = mesh.face_attributes.get("nwn2:tile")
+        && tiles.len() == mesh.polygons.len()
+    {
+        return tiles.clone();
+    }
+    let Some(grid) = mesh.tile_grid else {
+        return vec![0; mesh.polygons.len()];
+    };
+    mesh.polygons
+        .iter()
+        .map(|polygon| {
+            let n = polygon.len().max(1) as f32;
+            let (sx, sy) = polygon.iter().fold((0.0, 0.0), |(sx, sy), &i| {
+                let v = mesh.vertex(i);
+                (sx + v[0], sy + v[1])
+            });
+            let column = ((sx / n - grid.origin[0]) / grid.tile_width).floor();
+            let row = ((sy / n - grid.origin[1]) / grid.tile_height).floor();
+            if column.is_finite() && row.is_finite() && column >= 0.0 && row >= 0.0 {
+                row as i64 * i64::from(grid.columns) + column as i64
+            } else {
+                -1
+            }
+        })
+        .collect()
+}
+
+fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
+    let faces = mesh.polygons.len();
+    match mode {
+        Mode::Materials => {
+            let mut counts: BTreeMap<u16, usize> = BTreeMap::new();
+            let face = mesh
+                .surfaces
+                .iter()
+                .map(|s| {
+                    if s.walkable {
+                        *counts.entry(s.material.0).or_insert(0) += 1;
+                    }
+                    palette::material(s.material.0)
+                })
+                .collect();
+            let legend = counts
+                .into_iter()
+                .map(|(id, count)| {
+                    (
+                        palette::material(id),
+                        format!("{} ({count})", walkmesh_core::Material(id).name()),
+                    )
+                })
+                .collect();
+            Colouring { face, legend }
+        }
+        Mode::Components => {
+            let components = components_of(mesh, adjacency);
+            let mut sizes = vec![0usize; components.count];
+            for &label in &components.label {
+                if let Some(size) = sizes.get_mut(label as usize) {
+                    *size += 1;
+                }
+            }
+            Colouring {
+                face: components
+                    .label
+                    .iter()
+                    .map(|&l| palette::distinct(l as usize))
+                    .collect(),
+                legend: sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, size)| {
+                        (
+                            palette::distinct(i),
+                            format!("component {} ({size} faces)", i + 1),
+                        )
+                    })
+                    .collect(),
+            }
+        }
+        Mode::Tiles => {
+            // Islands: walkable regions inside one tile (links across tiles are cut).
+            let tiles = tiles_of(mesh);
+            let mut inside = adjacency.clone();
+            let polygons = &mesh.polygons;
+            for (half_edge, other) in inside.neighbour.iter_mut().enumerate() {
+                let Some(across) = adjacency.across(half_edge) else {
+                    continue;
+                };
+                let p = polygons.edge_of_half_edge(half_edge).polygon as usize;
+                let q = polygons.edge_of_half_edge(across).polygon as usize;
+                if tiles.get(p) != tiles.get(q) {
+                    *other = walkmesh_core::passes::adjacency::NO_NEIGHBOUR;
+                }
+            }
+            let islands = components_of(mesh, &inside);
+            let used: std::collections::BTreeSet<i64> = tiles
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| mesh.is_walkable(*p))
+                .map(|(_, t)| *t)
+                .collect();
+            let mut legend = vec![(
+                palette::distinct(0),
+                format!("{} islands in {} tiles", islands.count, used.len()),
+            )];
+            if let Some(grid) = mesh.tile_grid {
+                legend.push((
+                    palette::INK.with_alpha(0),
+                    format!(
+                        "grid {} x {} of {}",
+                        grid.columns, grid.rows, grid.tile_width
+                    ),
+                ));
+            }
+            Colouring {
+                face: islands
+                    .label
+                    .iter()
+                    .map(|&l| palette::distinct(l as usize))
+                    .collect(),
+                legend,
+            }
+        }
+        Mode::Regions => Colouring {
+            face: (0..faces).map(palette::distinct).collect(),
+            legend: vec![(
+                palette::distinct(0),
+                format!("{faces} regions, one colour each"),
+            )],
+        },
+        Mode::AabbDepth => {
+            let (boxes, centroids) = polygon_boxes(mesh);
+            let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
+            let mut depth = vec![0u32; faces];
+            let mut stack = if tree.is_empty() {
+                vec![]
+            } else {
+                vec![(0u32, 0u32)]
+            };
+            // Each node is pushed once by its parent; the length bound guards malformed trees.
+            let mut visited = 0usize;
+            while let Some((node, d)) = stack.pop() {
+                visited += 1;
+                if visited > tree.len() {
+                    break;
+                }
+                let Some(n) = tree.get(node as usize) else {
+                    continue;
+                };
+                if let Some(item) = n.item {
+                    if let Some(slot) = depth.get_mut(item as usize) {
+                        *slot = d;
+                    }
+                } else {
+                    stack.push((n.second, d + 1));
+                    stack.push((n.first, d + 1));
+                }
+            }
+            let deepest = depth.iter().copied().max().unwrap_or(0).max(1);
+            let face = depth
+                .iter()
+                .map(|&d| palette::ramp(f64::from(d) / f64::from(deepest)))
+                .collect();
+            let legend = (0..=deepest)
+                .step_by(((deepest / 6).max(1)) as usize)
+                .map(|d| {
+                    (
+                        palette::ramp(f64::from(d) / f64::from(deepest)),
+                        format!("depth {d}"),
+                    )
+                })
+                .collect();
+            Colouring { face, legend }
+        }
+    }
+}
+
+/// Everything drawn for one mesh.
+struct MeshGroups {
+    groups: Vec<Group>,
+    legend: Vec<(Rgba, String)>,
+}
+
+fn polygon_points(view: &View, mesh: &NavMesh, polygon: &[u32]) -> Vec<[f32; 2]> {
+    polygon.iter().map(|&i| view.vertex(mesh, i)).collect()
+}
+
+fn draw_mesh(
+    index: usize,
+    layer: &Layer<'_>,
+    view: &View,
+    options: &Options,
+    overlay: bool,
+    size: f32,
+) -> MeshGroups {
+    let mesh = layer.mesh;
+    let prefix = format!("input{}", index + 1);
+    let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
+    let (face_colour, legend) = if overlay {
+        let colour = palette::overlay(index);
+        (
+            vec![colour.with_alpha(110); mesh.polygons.len()],
+            vec![(colour, layer.name.to_string())],
+        )
+    } else {
+        let c = colouring(mesh, options.mode, &adjacency);
+        (c.face, c.legend)
+    };
+
+    // Faces, one fill per colour (deterministic order: by colour).
+    let mut non_walkable = Vec::new();
+    let mut walkable: BTreeMap<Rgba, Vec<Vec<[f32; 2]>>> = BTreeMap::new();
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        let points = polygon_points(view, mesh, polygon);
+        if mesh.is_walkable(p) {
+            let colour = face_colour.get(p).copied().unwrap_or(palette::material(0));
+            walkable.entry(colour).or_default().push(points);
+        } else {
+            non_walkable.push(points);
+        }
+    }
+    let mut groups = vec![
+        Group {
+            id: format!("{prefix}-non-walkable"),
+            text: None,
+            shapes: vec![Shape::Fill {
+                subpaths: non_walkable,
+                color: palette::NON_WALKABLE,
+            }],
+        },
+        Group {
+            id: format!("{prefix}-walkable"),
+            text: None,
+            shapes: walkable
+                .into_iter()
+                .map(|(color, subpaths)| Shape::Fill { subpaths, color })
+                .collect(),
+        },
+    ];
+
+    // Wireframe: each edge once, when faces are big enough on screen to show it.
+    let map_area = (view.right() - view.left) * (view.bottom() - view.top);
+    let dense = mesh.polygons.len() as f64 * 40.0 > map_area;
+    if options.wireframe && !dense {
+        let all = edge_adjacency(mesh, |_| true);
+        let mut lines = Vec::new();
+        for (p, polygon) in mesh.polygons.iter().enumerate() {
+            let first = mesh.polygons.first_index(p);
+            for e in 0..polygon.len() {
+                let half_edge = first + e;
+                if all.across(half_edge).is_some_and(|other| other < half_edge) {
+                    continue;
+                }
+                let a = polygon.get(e).copied().unwrap_or(0);
+                let b = polygon.get((e + 1) % polygon.len()).copied().unwrap_or(0);
+                lines.push(vec![view.vertex(mesh, a), view.vertex(mesh, b)]);
+            }
+        }
+        groups.push(Group {
+            id: format!("{prefix}-wireframe"),
+            text: None,
+            shapes: vec![Shape::Stroke {
+                polylines: lines,
+                pen: Pen::solid(Rgba(0, 0, 0, 60), 0.6),
+            }],
+        });
+    }
+
+    // Boundary loops of the walkable region; open chains (a likely leak) in red, dashed.
+    let loops = boundary_loops(mesh, &adjacency);
+    let mut closed = Vec::new();
+    let mut open = Vec::new();
+    for chain in &loops {
+        let mut points = Vec::with_capacity(chain.edges.len() + 1);
+        for edge in &chain.edges {
+            let polygon = mesh.polygons.get(edge.polygon as usize);
+            if let Some(&start) = polygon.get(edge.edge as usize) {
+                points.push(view.vertex(mesh, start));
+            }
+        }
+        if let Some(last) = chain.edges.last() {
+            let polygon = mesh.polygons.get(last.polygon as usize);
+            if let Some(&end) = polygon.get((last.edge as usize + 1) % polygon.len().max(1)) {
+                points.push(view.vertex(mesh, end));
+            }
+        }
+        if chain.closed {
+            closed.push(points);
+        } else {
+            open.push(points);
+        }
+    }
+    let boundary_colour = if overlay {
+        palette::overlay(index)
+    } else {
+        palette::BOUNDARY
+    };
+    groups.push(Group {
+        id: format!("{prefix}-boundary"),
+        text: None,
+        shapes: vec![
+            Shape::Stroke {
+                polylines: closed,
+                pen: Pen::solid(boundary_colour, (size * 0.16).max(1.2)),
+            },
+            Shape::Stroke {
+                polylines: open,
+                pen: Pen {
+                    color: palette::OPEN_CHAIN,
+                    width: (size * 0.22).max(1.6),
+                    dash: Some([6.0, 4.0]),
+                },
+            },
+        ],
+    });
+
+    // Transitions, each labelled with its value (one label per value every 60 pixels).
+    let mut segments = Vec::new();
+    let mut labels: Vec<(i32, [f32; 2])> = Vec::new();
+    for (edge, tag) in &mesh.edge_tags {
+        let polygon = mesh.polygons.get(edge.polygon as usize);
+        let (Some(&a), Some(&b)) = (
+            polygon.get(edge.edge as usize),
+            polygon.get((edge.edge as usize + 1) % polygon.len().max(1)),
+        ) else {
+            continue;
+        };
+        let (pa, pb) = (view.vertex(mesh, a), view.vertex(mesh, b));
+        segments.push(vec![pa, pb]);
+        let middle = [(pa[0] + pb[0]) / 2.0, (pa[1] + pb[1]) / 2.0];
+        let near = labels.iter().any(|(value, at)| {
+            *value == tag.transition && (at[0] - middle[0]).hypot(at[1] - middle[1]) < 60.0
+        });
+        if !near {
+            labels.push((tag.transition, middle));
+        }
+    }
+    if !segments.is_empty() {
+        groups.push(Group {
+            id: format!("{prefix}-transitions"),
+            text: None,
+            shapes: vec![Shape::Stroke {
+                polylines: segments,
+                pen: Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0)),
+            }],
+        });
+        for (i, (value, at)) in labels.iter().enumerate() {
+            groups.push(label(
+                format!("{prefix}-transition-label-{}", i + 1),
+                &value.to_string(),
+                [at[0] + 3.0, at[1] - size - 3.0],
+                size,
+                palette::TRANSITION,
+                true,
+            ));
+        }
+    }
+
+    // Hooks: a ring with the name beside it.
+    for (i, hook) in mesh.hooks.iter().enumerate() {
+        let at = view.px(f64::from(hook.position[0]), f64::from(hook.position[1]));
+        groups.push(Group {
+            id: format!("{prefix}-hook-{}", i + 1),
+            text: None,
+            shapes: vec![Shape::Circle {
+                center: at,
+                radius: size * 0.45,
+                fill: Some(palette::HOOK),
+                outline: Some(Pen::solid(palette::INK, 1.0)),
+            }],
+        });
+        groups.push(label(
+            format!("{prefix}-hook-label-{}", i + 1),
+            &hook.name,
+            [at[0] + size * 0.7, at[1] - size * 0.5],
+            size,
+            palette::INK,
+            true,
+        ));
+    }
+    MeshGroups { groups, legend }
+}
+
+/// The top-down picture of `layers`. With one layer, faces are coloured by `options.mode`;
+/// with several, each layer gets one colour (half transparent) and its own outline, so
+/// differences show where the colours do not mix.
+pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, RenderError> {
+    if layers.is_empty() {
+        return Err(RenderError::NoInput);
+    }
+    if !(MIN_WIDTH..=MAX_WIDTH).contains(&options.width) {
+        return Err(RenderError::Width(options.width));
+    }
+    let width = f64::from(options.width);
+    // Text size and margins grow with the picture.
+    let size = (width / 110.0).clamp(8.0, 24.0) as f32;
+    let s = f64::from(size);
+    let legend_width = (width * 0.26).clamp(180.0, 520.0);
+    let left = s * 6.5;
+    let top = s * 2.0;
+    let bottom = s * 7.5;
+    let map_width = width - left - legend_width - s * 2.0;
+    let (min, max) = world_bounds(layers);
+    let mut scale = map_width / (max[0] - min[0]);
+    let max_map_height = width * 1.5;
+    if (max[1] - min[1]) * scale > max_map_height {
+        scale = max_map_height / (max[1] - min[1]);
+    }
+    let view = View {
+        min,
+        max,
+        scale,
+        left,
+        top,
+    };
+
+    let overlay = layers.len() > 1;
+    let mut groups = Vec::new();
+    let mut legend: Vec<(Rgba, String)> = Vec::new();
+
+    // Frame of the map.
+    groups.push(Group {
+        id: "frame".into(),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: vec![vec![
+                [view.left as f32, view.top as f32],
+                [view.right() as f32, view.top as f32],
+                [view.right() as f32, view.bottom() as f32],
+                [view.left as f32, view.bottom() as f32],
+                [view.left as f32, view.top as f32],
+            ]],
+            pen: Pen::solid(Rgba(0, 0, 0, 90), 1.0),
+        }],
+    });
+
+    // Tile grid (tiles mode).
+    if options.mode == Mode::Tiles
+        && let Some(grid) = layers.first().and_then(|l| l.mesh.tile_grid)
+        && grid.columns.saturating_add(grid.rows) <= MAX_GRID_LINES
+        && grid.tile_width > 0.0
+        && grid.tile_height > 0.0
+    {
+        let (ox, oy) = (f64::from(grid.origin[0]), f64::from(grid.origin[1]));
+        let (tw, th) = (f64::from(grid.tile_width), f64::from(grid.tile_height));
+        let x_end = ox + tw * f64::from(grid.columns);
+        let y_end = oy + th * f64::from(grid.rows);
+        let mut lines = Vec::new();
+        for c in 0..=grid.columns {
+            let x = ox + tw * f64::from(c);
+            lines.push(vec![view.px(x, oy), view.px(x, y_end)]);
+        }
+        for r in 0..=grid.rows {
+            let y = oy + th * f64::from(r);
+            lines.push(vec![view.px(ox, y), view.px(x_end, y)]);
+        }
+        groups.push(Group {
+            id: "tile-grid".into(),
+            text: None,
+            shapes: vec![Shape::Stroke {
+                polylines: lines,
+                pen: Pen {
+                    color: Rgba(0, 0, 0, 110),
+                    width: 1.0,
+                    dash: Some([4.0, 3.0]),
+                },
+            }],
+        });
+    }
+
+    for (index, layer) in layers.iter().enumerate() {
+        let drawn = draw_mesh(index, layer, &view, options, overlay, size);
+        groups.extend(drawn.groups);
+        legend.extend(drawn.legend);
+    }
+
+    for (i, highlight) in options.highlights.iter().enumerate() {
+        let outlines: Vec<Vec<[f32; 2]>> = highlight
+            .polygons
+            .iter()
+            .map(|polygon| {
+                let mut points: Vec<[f32; 2]> =
+                    polygon.iter().map(|p| view.px(p[0], p[1])).collect();
+                if let Some(&first) = points.first() {
+                    points.push(first);
+                }
+                points
+            })
+            .collect();
+        let fills = outlines.clone();
+        groups.push(Group {
+            id: format!("highlight-{}", i + 1),
+            text: None,
+            shapes: vec![
+                Shape::Fill {
+                    subpaths: fills,
+                    color: highlight.color.with_alpha(90),
+                },
+                Shape::Stroke {
+                    polylines: outlines,
+                    pen: Pen::solid(highlight.color, (size * 0.2).max(1.5)),
+                },
+            ],
+        });
+        legend.push((highlight.color, highlight.name.clone()));
+    }
+
+    // Axes: ticks and values along the bottom and left edges of the frame.
+    let step = nice_step((max[0] - min[0]).max(max[1] - min[1]) / 8.0);
+    let mut ticks = Vec::new();
+    let tick = s * 0.6;
+    let mut first = (min[0] / step).ceil() as i64;
+    let last = (max[0] / step).floor() as i64;
+    let mut axis_labels = Vec::new();
+    while first <= last {
+        let x = first as f64 * step;
+        let [px, _] = view.px(x, min[1]);
+        let b = view.bottom() as f32;
+        ticks.push(vec![[px, b], [px, b + tick as f32]]);
+        let text = tick_label(x, step);
+        let w = text_width(&text, size);
+        axis_labels.push((text, [px - w / 2.0, b + tick as f32 + size * 0.5]));
+        first += 1;
+    }
+    let mut first = (min[1] / step).ceil() as i64;
+    let last = (max[1] / step).floor() as i64;
+    while first <= last {
+        let y = first as f64 * step;
+        let [_, py] = view.px(min[0], y);
+        let l = view.left as f32;
+        ticks.push(vec![[l - tick as f32, py], [l, py]]);
+        let text = tick_label(y, step);
+        let w = text_width(&text, size);
+        axis_labels.push((text, [l - tick as f32 - size * 0.5 - w, py - size / 2.0]));
+        first += 1;
+    }
+    groups.push(Group {
+        id: "axes".into(),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: ticks,
+            pen: Pen::solid(palette::INK, 1.0),
+        }],
+    });
+    for (i, (text, at)) in axis_labels.iter().enumerate() {
+        groups.push(label(
+            format!("axis-label-{}", i + 1),
+            text,
+            *at,
+            size,
+            palette::INK,
+            false,
+        ));
+    }
+    let (right, bottom_px) = (view.right() as f32, view.bottom() as f32);
+    groups.push(label(
+        "axis-x".into(),
+        "x",
+        [right - size * 0.7, bottom_px + size * 2.9],
+        size,
+        palette::INK,
+        false,
+    ));
+    groups.push(label(
+        "axis-y".into(),
+        "y",
+        [view.left as f32 - size * 1.6, view.top as f32 - size * 1.6],
+        size,
+        palette::INK,
+        false,
+    ));
+
+    // Scale bar under the x values.
+    let bar_world = nice_step((max[0] - min[0]) / 5.0);
+    let bar_px = (bar_world * scale) as f32;
+    let bar_y = bottom_px + size * 4.6;
+    let bar_x = view.left as f32;
+    groups.push(Group {
+        id: "scale-bar".into(),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: vec![vec![
+                [bar_x, bar_y - size * 0.5],
+                [bar_x, bar_y],
+                [bar_x + bar_px, bar_y],
+                [bar_x + bar_px, bar_y - size * 0.5],
+            ]],
+            pen: Pen::solid(palette::INK, (size * 0.2).max(1.5)),
+        }],
+    });
+    groups.push(label(
+        "scale-bar-label".into(),
+        &format!("{} units", tick_label(bar_world, bar_world)),
+        [bar_x + bar_px + size, bar_y - size * 0.8],
+        size,
+        palette::INK,
+        false,
+    ));
+
+    // Legend at the right.
+    let legend_x = (width - legend_width + s) as f32;
+    let line = size * 2.0;
+    let mut y = top as f32;
+    let max_chars = ((legend_width - s * 2.0) / (s * 1.0)).max(4.0) as usize;
+    let clip = |text: &str| -> String {
+        if text.chars().count() <= max_chars {
+            text.to_string()
+        } else {
+            let tail: String = text
+                .chars()
+                .rev()
+                .take(max_chars.saturating_sub(3))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            format!("...{tail}")
+        }
+    };
+    let mut heading = Vec::new();
+    if !overlay {
+        if let Some(layer) = layers.first() {
+            heading.push(clip(layer.name));
+        }
+        heading.push(format!("mode: {}", options.mode.name()));
+    } else {
+        heading.push(format!("{} inputs overlaid", layers.len()));
+    }
+    for (i, text) in heading.iter().enumerate() {
+        groups.push(label(
+            format!("legend-heading-{}", i + 1),
+            text,
+            [legend_x, y],
+            size,
+            palette::INK,
+            false,
+        ));
+        y += line;
+    }
+    y += size * 0.5;
+    let mut entries: Vec<(Option<Rgba>, Option<Pen>, String)> = Vec::new();
+    let total = legend.len();
+    for (colour, text) in legend.into_iter().take(MAX_LEGEND_ENTRIES) {
+        entries.push((Some(colour), None, text));
+    }
+    if total > MAX_LEGEND_ENTRIES {
+        entries.push((None, None, format!("+{} more", total - MAX_LEGEND_ENTRIES)));
+    }
+    let any = |f: &dyn Fn(&NavMesh) -> bool| layers.iter().any(|l| f(l.mesh));
+    if any(&|m| m.surfaces.iter().any(|s| !s.walkable)) {
+        entries.push((Some(palette::NON_WALKABLE), None, "not walkable".into()));
+    }
+    if !overlay {
+        entries.push((
+            None,
+            Some(Pen::solid(palette::BOUNDARY, (size * 0.16).max(1.2))),
+            "boundary loop".into(),
+        ));
+    }
+    if any(&|m| !m.edge_tags.is_empty()) {
+        entries.push((
+            None,
+            Some(Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0))),
+            "transition (value)".into(),
+        ));
+    }
+    for (colour, pen, text) in entries {
+        let swatch = [legend_x, y, legend_x + size * 1.6, y + size];
+        let mut shapes = Vec::new();
+        if let Some(colour) = colour
+            && colour.3 > 0
+        {
+            shapes.push(Shape::Fill {
+                subpaths: vec![vec![
+                    [swatch[0], swatch[1]],
+                    [swatch[2], swatch[1]],
+                    [swatch[2], swatch[3]],
+                    [swatch[0], swatch[3]],
+                ]],
+                color: colour,
+            });
+        }
+        if let Some(pen) = pen {
+            shapes.push(Shape::Stroke {
+                polylines: vec![vec![
+                    [swatch[0], (swatch[1] + swatch[3]) / 2.0],
+                    [swatch[2], (swatch[1] + swatch[3]) / 2.0],
+                ]],
+                pen,
+            });
+        }
+        let index = groups.len();
+        groups.push(Group {
+            id: format!("legend-swatch-{index}"),
+            text: None,
+            shapes,
+        });
+        groups.push(label(
+            format!("legend-text-{index}"),
+            &clip(&text),
+            [legend_x + size * 2.2, y],
+            size,
+            palette::INK,
+            false,
+        ));
+        y += line;
+    }
+    if any(&|m| !m.hooks.is_empty()) {
+        groups.push(Group {
+            id: "legend-hook".into(),
+            text: None,
+            shapes: vec![Shape::Circle {
+                center: [legend_x + size * 0.8, y + size * 0.5],
+                radius: size * 0.45,
+                fill: Some(palette::HOOK),
+                outline: Some(Pen::solid(palette::INK, 1.0)),
+            }],
+        });
+        groups.push(label(
+            "legend-hook-text".into(),
+            "hook",
+            [legend_x + size * 2.2, y],
+            size,
+            palette::INK,
+            false,
+        ));
+        y += line;
+    }
+
+    let height = (view.bottom() + bottom).max(f64::from(y) + s).ceil() as u32;
+    let title = layers
+        .iter()
+        .map(|l| l.name)
+        .collect::<Vec<_>>()
+        .join(" + ");
+    Ok(Scene {
+        width: options.width,
+        height,
+        background: palette::PAPER,
+        title: format!("{title} ({})", options.mode.name()),
+        groups,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, Surface, TileGrid};
+
+    fn surface(material: u16, walkable: bool) -> Surface {
+        Surface {
+            material: Material(material),
+            walkable,
+            code: u32::from(material),
+        }
+    }
+
+    /// Two unit squares (two triangles each) 1 unit apart: two walkable components; a third,
+    /// non-walkable square above them.
+    fn split_mesh() -> NavMesh {
+        let mut mesh = NavMesh::default();
+        for (x0, y0) in [(0.0f32, 0.0f32), (2.0, 0.0), (0.0, 2.0)] {
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices.extend([
+                [x0, y0, 0.0],
+                [x0 + 1.0, y0, 0.0],
+                [x0 + 1.0, y0 + 1.0, 0.0],
+                [x0, y0 + 1.0, 0.0],
+            ]);
+            let walkable = y0 == 0.0;
+            let material = if walkable { 4 } else { 7 };
+            mesh.push_polygon(&[base, base + 1, base + 2], surface(material, walkable));
+            mesh.push_polygon(&[base, base + 2, base + 3], surface(material, walkable));
+        }
+        mesh
+    }
+
+    fn fill_colours(scene: &Scene, group: &str) -> Vec<Rgba> {
+        scene
+            .group(group)
+            .unwrap()
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Fill { color, subpaths } if !subpaths.is_empty() => Some(*color),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn component_mode_shows_a_split_as_two_colours() {
+        let mesh = split_mesh();
+        let layers = [Layer {
+            name: "split",
+            mesh: &mesh,
+        }];
+        let options = Options {
+            mode: Mode::Components,
+            ..Options::default()
+        };
+        let scene = top_down(&layers, &options).unwrap();
+        let colours = fill_colours(&scene, "input1-walkable");
+        assert_eq!(colours, {
+            let mut c = vec![palette::distinct(0), palette::distinct(1)];
+            c.sort();
+            c
+        });
+        // Materials mode: both squares are Stone, one colour.
+        let scene = top_down(&layers, &Options::default()).unwrap();
+        assert_eq!(
+            fill_colours(&scene, "input1-walkable"),
+            vec![palette::material(4)]
+        );
+        // The non-walkable square is drawn in its own grey group.
+        assert_eq!(
+            fill_colours(&scene, "input1-non-walkable"),
+            vec![palette::NON_WALKABLE]
+        );
+    }
+
+    #[test]
+    fn geometry_maps_to_pixels_with_y_up() {
+        let mesh = split_mesh();
+        let layers = [Layer {
+            name: "m",
+            mesh: &mesh,
+        }];
+        let scene = top_down(&layers, &Options::default()).unwrap();
+        let Shape::Fill { subpaths, .. } = &scene.group("input1-walkable").unwrap().shapes[0]
+        else {
+            panic!("fill expected");
+        };
+        // First triangle (0,0) (1,0) (1,1): x grows to the right, y grows upwards.
+        let [a, b, c] = [subpaths[0][0], subpaths[0][1], subpaths[0][2]];
+        assert!(b[0] > a[0] && (b[1] - a[1]).abs() < 1e-3);
+        assert!(c[1] < b[1]);
+        // One world unit is the same length on both axes.
+        assert!(((b[0] - a[0]) - (b[1] - c[1])).abs() < 1e-3);
+    }
+
+    #[test]
+    fn transitions_hooks_and_legend_are_drawn() {
+        let mut mesh = split_mesh();
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 0,
+                edge: 0,
+            },
+            EdgeTag { transition: 7 },
+        );
+        mesh.hooks.push(Hook {
+            name: "use1".into(),
+            position: [0.5, 0.5, 0.0],
+        });
+        let layers = [Layer {
+            name: "room.wok",
+            mesh: &mesh,
+        }];
+        let scene = top_down(&layers, &Options::default()).unwrap();
+        assert!(scene.group("input1-transitions").is_some());
+        let texts: Vec<&str> = scene
+            .groups
+            .iter()
+            .filter_map(|g| g.text.as_deref())
+            .collect();
+        for expected in [
+            "7",
+            "use1",
+            "room.wok",
+            "Stone (4)",
+            "not walkable",
+            "x",
+            "y",
+        ] {
+            assert!(texts.contains(&expected), "{expected} in {texts:?}");
+        }
+        assert!(texts.iter().any(|t| t.ends_with(" units")));
+    }
+
+    #[test]
+    fn tiles_mode_counts_islands_per_tile() {
+        // One strip of two triangles crossing the line x = 1 between two tiles: one
+        // component, but two islands.
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 3], surface(4, true)); // centroid x = 0.67: tile 0
+        mesh.push_polygon(&[1, 2, 3], surface(4, true)); // centroid x = 1.33: tile 1
+        mesh.tile_grid = Some(TileGrid {
+            columns: 2,
+            rows: 1,
+            tile_width: 1.0,
+            tile_height: 1.0,
+            origin: [0.0, 0.0],
+        });
+        let layers = [Layer {
+            name: "t",
+            mesh: &mesh,
+        }];
+        let tiles = top_down(
+            &layers,
+            &Options {
+                mode: Mode::Tiles,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(fill_colours(&tiles, "input1-walkable").len(), 2);
+        assert!(tiles.group("tile-grid").is_some());
+        let texts: Vec<&str> = tiles
+            .groups
+            .iter()
+            .filter_map(|g| g.text.as_deref())
+            .collect();
+        assert!(texts.contains(&"2 islands in 2 tiles"), "{texts:?}");
+        let components = top_down(
+            &layers,
+            &Options {
+                mode: Mode::Components,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(fill_colours(&components, "input1-walkable").len(), 1);
+    }
+
+    #[test]
+    fn aabb_depth_and_regions_modes_colour_every_face() {
+        let mesh = split_mesh();
+        let layers = [Layer {
+            name: "m",
+            mesh: &mesh,
+        }];
+        for mode in [Mode::AabbDepth, Mode::Regions] {
+            let scene = top_down(
+                &layers,
+                &Options {
+                    mode,
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            // Four walkable faces; regions: four colours; depth: 6 leaves of a tree of
+            // depth 2 and 3, so two depths among the walkable ones at most.
+            let colours = fill_colours(&scene, "input1-walkable");
+            match mode {
+                Mode::Regions => assert_eq!(colours.len(), 4),
+                _ => assert!(!colours.is_empty() && colours.len() <= 2, "{colours:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn overlay_gives_each_input_its_colour() {
+        let a = split_mesh();
+        let mut b = split_mesh();
+        for v in &mut b.vertices {
+            v[0] += 0.5;
+        }
+        let layers = [
+            Layer {
+                name: "a",
+                mesh: &a,
+            },
+            Layer {
+                name: "b",
+                mesh: &b,
+            },
+        ];
+        let scene = top_down(&layers, &Options::default()).unwrap();
+        assert_eq!(
+            fill_colours(&scene, "input1-walkable"),
+            vec![palette::overlay(0).with_alpha(110)]
+        );
+        assert_eq!(
+            fill_colours(&scene, "input2-walkable"),
+            vec![palette::overlay(1).with_alpha(110)]
+        );
+    }
+
+    #[test]
+    fn bad_requests_are_errors_not_panics() {
+        assert_eq!(
+            top_down(&[], &Options::default()).unwrap_err(),
+            RenderError::NoInput
+        );
+        let mesh = NavMesh::default();
+        let layers = [Layer {
+            name: "empty",
+            mesh: &mesh,
+        }];
+        assert_eq!(
+            top_down(
+                &layers,
+                &Options {
+                    width: 10,
+                    ..Options::default()
+                }
+            )
+            .unwrap_err(),
+            RenderError::Width(10)
+        );
+        // An empty mesh still gives a picture (frame, legend).
+        assert!(top_down(&layers, &Options::default()).is_ok());
+    }
+
+    #[test]
+    fn nice_steps_and_tick_labels() {
+        assert_eq!(nice_step(0.13), 0.1);
+        assert_eq!(nice_step(2.7), 2.0);
+        assert_eq!(nice_step(4.0), 5.0);
+        assert_eq!(nice_step(80.0), 100.0);
+        assert_eq!(nice_step(f64::NAN), 1.0);
+        assert_eq!(tick_label(160.0, 20.0), "160");
+        assert_eq!(tick_label(0.25, 0.05), "0.25");
+        assert_eq!(tick_label(-0.0, 1.0), "0");
+        assert_eq!(tick_label(-1e-17, 0.1), "0");
+    }
+}

@@ -1,0 +1,404 @@
+#![cfg(all(feature = "bwm", feature = "nwn2", feature = "prime", feature = "gltf"))]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `walkmesh render` and `walkmesh diff` on the shared corpora (acceptance of issue #11):
+//!
+//! - `diff A A` reports zero on every corpus walkmesh;
+//! - `diff A (A → .glb → A)` reports zero for every KotOR and NWN2 file;
+//! - `diff room.wok (room.wok → .trx)` reports exactly the translation the NWN2 writer
+//!   applied (which the writer states in its `trx.mesh_moved` warning and which is computed
+//!   here independently from the bounds and the 9 m tile width);
+//! - `diff area.trx (area.trx → .path)` reports the walkable area the cooker lost, and where;
+//! - `render` of every corpus file succeeds (SVG and PNG, same size, deterministic bytes);
+//!   component mode of a corpus area with a known split shows two colours.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use walkmesh_core::testing::files_with_extensions;
+use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions};
+use walkmesh_tests::{shared_corpora, walkmesh};
+
+const WALKMESH_EXTENSIONS: &[&str] = &["wok", "pwk", "dwk", "bwm", "trx", "trn", "path"];
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("walkmesh-rd-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn corpus_files(extensions: &[&str]) -> Option<Vec<PathBuf>> {
+    let Some(dir) = shared_corpora() else {
+        eprintln!("notice: shared corpora not found; corpus render/diff tests skipped");
+        return None;
+    };
+    Some(files_with_extensions(&dir, extensions))
+}
+
+fn read(path: &Path) -> NavMesh {
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(path).unwrap();
+    let head = &bytes[..bytes.len().min(65536)];
+    let format = registry.detect(path, head, bytes.len() as u64).unwrap();
+    format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap()
+}
+
+fn readable(path: &Path) -> bool {
+    walkmesh(["info".as_ref(), path.as_os_str()]).code == 0
+}
+
+fn diff_json(a: &Path, b: &Path, extra: &[&str]) -> (i32, Value) {
+    let mut args: Vec<std::ffi::OsString> =
+        vec!["diff".into(), a.into(), b.into(), "--json".into()];
+    args.extend(extra.iter().map(Into::into));
+    let run = walkmesh(args);
+    assert!(
+        run.code == 0 || run.code == 1,
+        "diff {} {}: exit {} {}",
+        a.display(),
+        b.display(),
+        run.code,
+        run.stderr
+    );
+    (run.code, serde_json::from_str(&run.stdout).unwrap())
+}
+
+/// Every delta, area difference, translation and distance of a report is zero.
+fn assert_all_zero(report: &Value, what: &str) {
+    assert_eq!(report["equal"], true, "{what}: {}", report["differences"]);
+    for table in ["counts", "connectivity"] {
+        for row in report[table].as_array().unwrap() {
+            assert_eq!(row["delta"], 0, "{what}: {row}");
+        }
+    }
+    for row in report["walkable_area"].as_array().unwrap() {
+        assert_eq!(row["delta"].as_f64(), Some(0.0), "{what}: {row}");
+    }
+    assert_eq!(
+        report["placement"]["translation"],
+        serde_json::json!([0.0, 0.0, 0.0])
+    );
+    assert_eq!(
+        report["footprint"]["symmetric_difference"].as_f64(),
+        Some(0.0),
+        "{what}"
+    );
+    let distance = report["surface_distance"]["hausdorff"].as_f64().unwrap();
+    assert!(distance < 1e-9, "{what}: Hausdorff {distance}");
+}
+
+#[test]
+fn diff_of_every_corpus_file_with_itself_is_zero() {
+    let Some(files) = corpus_files(WALKMESH_EXTENSIONS) else {
+        return;
+    };
+    let mut compared = 0;
+    for file in files.iter().filter(|f| readable(f)) {
+        let (code, report) = diff_json(file, file, &[]);
+        assert_eq!(code, 0, "{}", file.display());
+        assert_all_zero(&report, &file.display().to_string());
+        compared += 1;
+    }
+    assert!(compared >= 100, "only {compared} corpus files compared");
+}
+
+#[test]
+fn diff_after_a_glb_round_trip_is_zero_for_kotor_and_nwn2() {
+    let Some(files) = corpus_files(&["wok", "pwk", "dwk", "trx", "trn"]) else {
+        return;
+    };
+    let dir = temp_dir("glb");
+    let mut compared = 0;
+    for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
+        let ext = file
+            .extension()
+            .unwrap()
+            .to_string_lossy()
+            .to_ascii_lowercase();
+        let glb = dir.join(format!("{i}.glb"));
+        let back = dir.join(format!("{i}.{ext}"));
+        let run = walkmesh(["convert".as_ref(), file.as_os_str(), glb.as_os_str()]);
+        assert_eq!(run.code, 0, "{}: {}", file.display(), run.stderr);
+        let run = walkmesh(["convert".as_ref(), glb.as_os_str(), back.as_os_str()]);
+        assert_eq!(run.code, 0, "{}: {}", file.display(), run.stderr);
+        let (code, report) = diff_json(file, &back, &[]);
+        assert_eq!(code, 0, "{}", file.display());
+        assert_all_zero(&report, &file.display().to_string());
+        compared += 1;
+    }
+    assert!(compared >= 100, "only {compared} files compared");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_of_a_room_and_its_trx_reports_the_writers_translation() {
+    let Some(files) = corpus_files(&["wok"]) else {
+        return;
+    };
+    let dir = temp_dir("trx");
+    let mut checked = 0;
+    for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
+        let mesh = read(file);
+        let Some((min, _)) = mesh.bounds() else {
+            continue;
+        };
+        if min[0] >= 0.0 && min[1] >= 0.0 {
+            continue;
+        }
+        // The NWN2 writer moves a mesh reaching below 0 by whole 9 m tiles.
+        let shift = |m: f32| {
+            if m < 0.0 {
+                -(m / 9.0).floor() * 9.0
+            } else {
+                0.0
+            }
+        };
+        let expected = [f64::from(shift(min[0])), f64::from(shift(min[1])), 0.0];
+        let trx = dir.join(format!("{i}.trx"));
+        let run = walkmesh(["convert".as_ref(), file.as_os_str(), trx.as_os_str()]);
+        if run.code != 0 {
+            continue; // more than 127 walkable triangles in a tile, etc.
+        }
+        assert!(
+            run.stderr
+                .contains(&format!("moved by ({}, {})", expected[0], expected[1])),
+            "{}: {}",
+            file.display(),
+            run.stderr
+        );
+        let (code, report) = diff_json(file, &trx, &[]);
+        assert_eq!(code, 1, "{}: moved, so different", file.display());
+        let translation: Vec<f64> =
+            serde_json::from_value(report["placement"]["translation"].clone()).unwrap();
+        assert_eq!(translation, expected.to_vec(), "{}", file.display());
+        // Moved back, the shapes agree: no footprint or surface difference beyond the f32
+        // rounding of the moved coordinates.
+        let (_, aligned) = diff_json(file, &trx, &["--align", "--tolerance", "0.001"]);
+        let area_tolerance = aligned["area_tolerance"].as_f64().unwrap();
+        assert!(
+            aligned["footprint"]["symmetric_difference"]
+                .as_f64()
+                .unwrap()
+                <= area_tolerance,
+            "{}: {}",
+            file.display(),
+            aligned["footprint"]
+        );
+        assert!(aligned["surface_distance"]["hausdorff"].as_f64().unwrap() <= 0.001);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} rooms checked");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sum of the projected XY areas of the walkable polygons whose centre lies in `[min, max]`.
+fn area_centred_in(mesh: &NavMesh, min: [f64; 2], max: [f64; 2]) -> f64 {
+    let mut total = 0.0;
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        if !mesh.is_walkable(p) {
+            continue;
+        }
+        let points: Vec<[f64; 2]> = polygon
+            .iter()
+            .map(|&i| {
+                let v = mesh.vertex(i);
+                [f64::from(v[0]), f64::from(v[1])]
+            })
+            .collect();
+        let n = points.len() as f64;
+        let c = [
+            points.iter().map(|p| p[0]).sum::<f64>() / n,
+            points.iter().map(|p| p[1]).sum::<f64>() / n,
+        ];
+        if c[0] >= min[0] && c[0] <= max[0] && c[1] >= min[1] && c[1] <= max[1] {
+            let mut twice = 0.0;
+            for k in 0..points.len() {
+                let (a, b) = (points[k], points[(k + 1) % points.len()]);
+                twice += a[0] * b[1] - b[0] * a[1];
+            }
+            total += twice.abs() / 2.0;
+        }
+    }
+    total
+}
+
+#[test]
+fn diff_of_an_area_and_its_path_reports_the_lost_area_and_where() {
+    let Some(files) = corpus_files(&["trx"]) else {
+        return;
+    };
+    let dir = temp_dir("path");
+    let mut checked = 0;
+    for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
+        let path = dir.join(format!("{i}.path"));
+        let run = walkmesh(["convert".as_ref(), file.as_os_str(), path.as_os_str()]);
+        if run.code != 0 {
+            continue; // more than 512 regions: the engine's limit
+        }
+        let (_, report) = diff_json(file, &path, &[]);
+        let a = read(file);
+        let b = read(&path);
+        // Independent totals: the walkable area of each side, summed here.
+        let total = |m: &NavMesh| area_centred_in(m, [f64::MIN; 2], [f64::MAX; 2]);
+        let (area_a, area_b) = (total(&a), total(&b));
+        let footprint = &report["footprint"];
+        let lost = footprint["only_a_area"].as_f64().unwrap();
+        let gained = footprint["only_b_area"].as_f64().unwrap();
+        // The footprint cannot lose less than the projected totals differ by.
+        assert!(
+            lost - gained >= (area_a - area_b) - 1e-3 * area_a.max(1.0)
+                || footprint["area_a"].as_f64().unwrap() < area_a,
+            "{}: lost {lost}, gained {gained}, totals {area_a} -> {area_b}",
+            file.display()
+        );
+        // Where: each listed piece lost from A lies over walkable faces of A.
+        for piece in footprint["pieces"].as_array().unwrap() {
+            if piece["side"] != "only_a" || piece["area"].as_f64().unwrap() < 0.01 {
+                continue;
+            }
+            let min: [f64; 2] = serde_json::from_value(piece["min"].clone()).unwrap();
+            let max: [f64; 2] = serde_json::from_value(piece["max"].clone()).unwrap();
+            let grow = 1.0;
+            let around = area_centred_in(
+                &a,
+                [min[0] - grow, min[1] - grow],
+                [max[0] + grow, max[1] + grow],
+            );
+            assert!(
+                around > 0.0,
+                "{}: piece {piece} over no walkable face of A",
+                file.display()
+            );
+        }
+        eprintln!(
+            "{}: walkable {area_a:.3} -> {area_b:.3}; footprint lost {lost:.4}, gained {gained:.4} in {} pieces",
+            file.display(),
+            footprint["piece_count"]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1, "no NWN2 area could be cooked into a PATH");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_of_every_corpus_file_succeeds() {
+    let Some(files) = corpus_files(WALKMESH_EXTENSIONS) else {
+        return;
+    };
+    let dir = temp_dir("render");
+    let mut rendered = 0;
+    for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
+        let svg = dir.join(format!("{i}.svg"));
+        let png = dir.join(format!("{i}.png"));
+        for out in [&svg, &png] {
+            let run = walkmesh([
+                "render".as_ref(),
+                file.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ]);
+            assert_eq!(run.code, 0, "{}: {}", file.display(), run.stderr);
+        }
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        // IHDR: width and height, big-endian, at bytes 16..24; the SVG states the same.
+        let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+        assert!(
+            text.contains(&format!("width=\"{width}\" height=\"{height}\"")),
+            "{}",
+            file.display()
+        );
+        rendered += 1;
+    }
+    assert!(rendered >= 100, "only {rendered} files rendered");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn renders_are_deterministic_and_modes_work_on_corpus_areas() {
+    let Some(dir) = shared_corpora() else {
+        eprintln!("notice: shared corpora not found; skipped");
+        return;
+    };
+    let area = dir.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
+    if !area.exists() {
+        eprintln!("notice: dm_dungeon.trx not found; skipped");
+        return;
+    }
+    let out = temp_dir("modes");
+    for mode in ["materials", "components", "tiles", "regions", "aabb-depth"] {
+        let first = out.join(format!("{mode}-1.png"));
+        let second = out.join(format!("{mode}-2.png"));
+        for target in [&first, &second] {
+            let run = walkmesh([
+                "render".as_ref(),
+                area.as_os_str(),
+                "-o".as_ref(),
+                target.as_os_str(),
+                "--mode".as_ref(),
+                mode.as_ref(),
+            ]);
+            assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
+        }
+        assert_eq!(
+            std::fs::read(&first).unwrap(),
+            std::fs::read(&second).unwrap(),
+            "{mode}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn component_mode_of_an_area_with_a_known_split_shows_two_colours() {
+    let Some(dir) = shared_corpora() else {
+        eprintln!("notice: shared corpora not found; skipped");
+        return;
+    };
+    // dm_dungeon.trx: two walkable regions that share no edge (`info` counts 2 components;
+    // its island table, baked by the toolset, agrees: no island path joins the two).
+    let area = dir.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
+    if !area.exists() {
+        eprintln!("notice: dm_dungeon.trx not found; skipped");
+        return;
+    }
+    let mesh = read(&area);
+    let layers = [walkmesh_render::Layer {
+        name: "dm_dungeon.trx",
+        mesh: &mesh,
+    }];
+    let colours = |mode| {
+        let scene = walkmesh_render::top_down(
+            &layers,
+            &walkmesh_render::Options {
+                mode,
+                ..walkmesh_render::Options::default()
+            },
+        )
+        .unwrap();
+        scene
+            .group("input1-walkable")
+            .unwrap()
+            .shapes
+            .iter()
+            .filter(|s| matches!(s, walkmesh_render::Shape::Fill { subpaths, .. } if !subpaths.is_empty()))
+            .count()
+    };
+    assert_eq!(colours(walkmesh_render::Mode::Components), 2);
+    // One material (Stone) in materials mode.
+    assert_eq!(colours(walkmesh_render::Mode::Materials), 1);
+}
