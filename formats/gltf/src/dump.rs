@@ -105,7 +105,7 @@ fn bin_layout(e: &mut Emitter<'_, '_>, doc: &Value, bin_start: u64, bin_len: u64
             let group = Entry {
                 size: Some(size),
                 elem: Elem::Bytes,
-                raw: e.raw(offset, size.min(16)),
+                raw: e.raw(offset, size),
                 value: Some(&value),
                 ..Entry::group(Some(Label::Indexed("bufferViews", i as u64)), Some(offset))
             };
