@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics, ReadError, WriteError};
-use crate::dump::DumpNode;
+use crate::dump::{DumpNode, FieldSink, TreeSink};
 use crate::ir::{MeshKind, NavMesh};
 use crate::material::MaterialProfile;
 
@@ -162,7 +162,21 @@ pub trait Validator: Send + Sync {
 
 /// Shows every stored field with its position.
 pub trait Dumper: Send + Sync {
-    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError>;
+    /// Reports every stored field of `input` to `sink`, as it walks the file (the file is
+    /// parsed first: an unreadable file fails before anything is reported).
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError>;
+
+    /// The fields as a tree.
+    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError> {
+        let mut tree = TreeSink::new();
+        self.dump_fields(input, options, &mut tree)?;
+        Ok(tree.finish())
+    }
 }
 
 /// A file format.

@@ -8,6 +8,7 @@
 pub mod diag;
 pub mod dump;
 pub mod fingerprint;
+pub mod flatdump;
 pub mod format;
 pub mod ir;
 pub mod material;

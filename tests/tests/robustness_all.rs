@@ -36,6 +36,12 @@ fn exercise(registry: &walkmesh_core::Registry, name: &Path, bytes: &[u8], dump:
     }
     if dump && let Some(dumper) = format.dumper() {
         let _ = dumper.dump(input, &options);
+        // The flat dump renders every field (hex, characters, notes) and a section alone.
+        let mut flat = walkmesh_core::flatdump::FlatWriter::new(std::io::sink());
+        let _ = dumper.dump_fields(input, &options, &mut flat);
+        let mut flat = walkmesh_core::flatdump::FlatWriter::new(std::io::sink());
+        let mut one = walkmesh_core::flatdump::SectionFilter::new(&mut flat, "aswm.tiles");
+        let _ = dumper.dump_fields(input, &options, &mut one);
     }
     if let Some(reader) = format.reader() {
         let mut diag = Diagnostics::new();

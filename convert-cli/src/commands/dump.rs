@@ -1,14 +1,19 @@
-//! `walkmesh dump`: every stored field with its byte offset, or the neutral mesh.
+//! `walkmesh dump`: every stored field with its byte offset (as a tree in RON/JSON, or one line
+//! per field), one section of it, or the raw bytes of a section; formats without a field dump
+//! show the neutral mesh.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::ValueEnum;
 use serde::Serialize;
+use walkmesh_core::dump::{FieldSink, TreeSink};
+use walkmesh_core::flatdump::{self, FlatWriter, SectionBytes, SectionFilter};
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
+use crate::output::write_atomically;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -16,15 +21,34 @@ pub struct Args {
     file: PathBuf,
     #[command(flatten)]
     read: ReadArgs,
-    /// Output syntax.
+    /// Output syntax: `ron` and `json` print the tree of fields; `flat` prints one line per
+    /// field (hex offset, size, type, raw bytes in hex, name = value ; meaning), streamed.
     #[arg(long, value_enum, default_value_t = DumpSyntax::Ron)]
     format: DumpSyntax,
+    /// Show one section only: `header`, `vertices`, `adjacency` (BWM); `aswm`, `aswm-body`,
+    /// `aswm.triangles`, `trrn` for every TRRN packet (TRN/TRX); `regions` (PATH); `json`, `bin`
+    /// (glTF). An unknown name lists the file's sections.
+    #[arg(long, value_name = "NAME")]
+    section: Option<String>,
+    /// Write the raw bytes of a section to the file given with -o instead of dumping
+    /// (`aswm-body`: the inflated ASWM walkmesh, whose offsets the dump shows).
+    #[arg(
+        long,
+        value_name = "SECTION",
+        requires = "output",
+        conflicts_with = "section"
+    )]
+    extract: Option<String>,
+    /// Where --extract writes.
+    #[arg(short = 'o', long, value_name = "FILE", requires = "extract")]
+    output: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq)]
 enum DumpSyntax {
     Ron,
     Json,
+    Flat,
 }
 
 #[derive(Serialize)]
@@ -47,12 +71,14 @@ pub fn run(
         bytes: &bytes,
         path: Some(file),
     };
-    let text = if let Some(dumper) = format.dumper() {
-        let tree = dumper
-            .dump(input, &options)
-            .map_err(|e| Failure(e.in_file(file).to_string()))?;
-        serialize(&tree, syntax)?
-    } else {
+    let Some(dumper) = format.dumper() else {
+        if syntax == DumpSyntax::Flat || args.section.is_some() || args.extract.is_some() {
+            return Err(Failure(format!(
+                "the {} format has no field dump (no flat dump, sections or extraction); \
+                 `--format ron` or `json` shows its neutral mesh",
+                format.id()
+            )));
+        }
         // No field dump: show the neutral mesh, read from the bytes already in hand.
         let reader = format.reader().ok_or_else(|| {
             Failure(format!(
@@ -66,22 +92,92 @@ pub fn run(
             .map_err(|e| Failure(e.in_file(file).to_string()))?;
         diag.set_file(file);
         print_diagnostics(&diag, stderr);
-        serialize(
+        let text = serialize(
             &MeshDump {
                 format: format.id(),
                 note: "this format has no field dump; showing the neutral mesh",
                 mesh: &mesh,
             },
             syntax,
-        )?
+        )?;
+        writeln!(stdout, "{text}")?;
+        return Ok(0);
     };
-    writeln!(stdout, "{text}")?;
+    let fields = |sink: &mut dyn FieldSink| {
+        dumper
+            .dump_fields(input, &options, sink)
+            .map_err(|e| Failure(e.in_file(file).to_string()))
+    };
+    if let (Some(name), Some(output)) = (&args.extract, &args.output) {
+        let mut keep = SectionBytes::new(name);
+        fields(&mut keep)?;
+        let section = keep
+            .finish()
+            .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+        write_atomically(output, &section)?;
+        writeln!(
+            stdout,
+            "wrote {}: the {} bytes of section {name} of {}",
+            output.display(),
+            section.len(),
+            file.display()
+        )?;
+        return Ok(0);
+    }
+    match syntax {
+        DumpSyntax::Flat => {
+            let mut writer = FlatWriter::new(&mut *stdout);
+            writer.preamble(&format!(
+                "walkmesh dump of {} ({}, {} bytes){}",
+                file.display(),
+                format.id(),
+                bytes.len(),
+                match &args.section {
+                    Some(name) => format!(", section {name}"),
+                    None => String::new(),
+                }
+            ));
+            writer.preamble(flatdump::column_titles().trim_start_matches("# "));
+            selected(args, &mut writer, &fields, file)?;
+            writer.finish()?;
+        }
+        DumpSyntax::Ron | DumpSyntax::Json => {
+            let mut tree = TreeSink::new();
+            selected(args, &mut tree, &fields, file)?;
+            let text = serialize(&tree.finish(), syntax)?;
+            writeln!(stdout, "{text}")?;
+        }
+    }
     Ok(0)
+}
+
+/// Runs the dump into `sink`, through a filter when a section was asked for.
+fn selected(
+    args: &Args,
+    sink: &mut dyn FieldSink,
+    fields: &dyn Fn(&mut dyn FieldSink) -> Result<(), Failure>,
+    file: &std::path::Path,
+) -> Result<(), Failure> {
+    let Some(wanted) = &args.section else {
+        return fields(sink);
+    };
+    let mut filter = SectionFilter::new(sink, wanted);
+    fields(&mut filter)?;
+    if !filter.matched() {
+        return Err(Failure(format!(
+            "{}: no section '{wanted}'; the file's sections are: {}",
+            file.display(),
+            filter.names().list().join(", ")
+        )));
+    }
+    Ok(())
 }
 
 fn serialize<T: Serialize>(value: &T, syntax: DumpSyntax) -> Result<String, Failure> {
     Ok(match syntax {
         DumpSyntax::Json => serde_json::to_string_pretty(value)?,
-        DumpSyntax::Ron => ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?,
+        DumpSyntax::Ron | DumpSyntax::Flat => {
+            ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?
+        }
     })
 }

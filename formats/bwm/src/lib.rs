@@ -17,12 +17,12 @@ pub mod synthetic;
 mod validate;
 mod write;
 
-pub use dump::dump_bwm;
+pub use dump::{dump_bwm, dump_bwm_fields};
 pub use read::{ABSOLUTE_EXTRAS, HOOK_NAMES, read_bwm};
 pub use validate::validate_bwm;
 pub use write::{Tables, output_kind, rebuild_tables, serialize, write_bwm};
 
-use walkmesh_core::dump::DumpNode;
+use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::{Dumper, Validator};
 use walkmesh_core::{
     Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
@@ -109,7 +109,13 @@ impl Validator for BwmFormat {
 }
 
 impl Dumper for BwmFormat {
-    fn dump(&self, input: Input<'_>, _options: &ReadOptions) -> Result<DumpNode, ReadError> {
-        dump_bwm(input.bytes)
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError> {
+        let profile = profile::choose(options.materials.as_ref());
+        dump_bwm_fields(input.bytes, &profile, sink)
     }
 }

@@ -13,7 +13,7 @@ pub mod meta;
 mod read;
 mod write;
 
-use walkmesh_core::dump::DumpNode;
+use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
     Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
@@ -68,8 +68,13 @@ impl Format for GltfFormat {
 }
 
 impl Dumper for GltfFormat {
-    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError> {
-        dump::dump(input, options)
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError> {
+        dump::dump_fields(input, options, sink)
     }
 }
 

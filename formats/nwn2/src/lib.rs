@@ -17,7 +17,7 @@ pub mod read;
 pub mod validate;
 pub mod write;
 
-use walkmesh_core::dump::DumpNode;
+use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
     Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
@@ -107,7 +107,12 @@ impl Validator for TrxFormat {
 }
 
 impl Dumper for TrxFormat {
-    fn dump(&self, input: Input<'_>, options: &ReadOptions) -> Result<DumpNode, ReadError> {
-        dump::dump_bytes(input.bytes, options)
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError> {
+        dump::dump_fields(input.bytes, options, sink)
     }
 }
