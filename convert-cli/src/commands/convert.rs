@@ -48,6 +48,11 @@ pub struct Args {
     /// walkmesh.
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
+    /// NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6,
+    /// zlib's own default. The game reads every level; see docs/performance.md for the time
+    /// and size of each.
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u32).range(0..=9))]
+    pub compression: Option<u32>,
     /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
     #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
     pub region_height: Option<f32>,
@@ -215,6 +220,11 @@ pub fn plan<'r>(
         write
             .params
             .insert("nwn2:template".into(), template.display().to_string());
+    }
+    if let Some(level) = args.compression {
+        write
+            .params
+            .insert("nwn2:zlib_level".into(), level.to_string());
     }
     if let Some(height) = args.region_height {
         write

@@ -754,14 +754,7 @@ pub fn wrap(body: &[u8], stream: Option<&[u8]>) -> Vec<u8> {
 pub fn wrap_level(body: &[u8], stream: Option<&[u8]>, level: u32) -> Vec<u8> {
     let compressed = match stream {
         Some(s) => return wrap_stream(body.len(), s),
-        None => {
-            use std::io::Write;
-            let mut encoder =
-                flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(level.min(9)));
-            // Writing into a Vec cannot fail.
-            let _ = encoder.write_all(body);
-            encoder.finish().unwrap_or_default()
-        }
+        None => crate::deflate::zlib(body, level),
     };
     wrap_stream(body.len(), &compressed)
 }

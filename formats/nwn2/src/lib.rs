@@ -11,6 +11,7 @@ pub mod aswm;
 pub mod bake;
 mod bin;
 pub mod container;
+pub mod deflate;
 pub mod dump;
 pub mod file;
 pub mod read;

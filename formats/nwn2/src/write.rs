@@ -392,9 +392,8 @@ pub fn bake_mesh(
 
 /// Bakes and wraps the ASWM payload (`COMP`, sizes, zlib at `level`). The body is
 /// compressed on a second thread while the bake computes the path tables: the bake hands it
-/// over in pieces (header, vertices and edges, then triangles: half of the compression time,
-/// before any table exists), and the compressor feeds zlib so that the stream is byte for byte
-/// the one of compressing the whole body at once (see `AHEAD` below). When the body equals
+/// over in pieces, every complete chunk is deflated as soon as it arrives, and the chunks left
+/// when the bake ends are deflated on every core (see [`crate::deflate`]). When the body equals
 /// `old_body` (the body the mesh was read from), `old_stream` is used instead, as a preserved
 /// file would have it.
 fn bake_and_compress(
@@ -404,44 +403,17 @@ fn bake_and_compress(
     old_body: Option<&[u8]>,
     old_stream: Option<&[u8]>,
 ) -> (Result<bake::Baked, WriteError>, Vec<u8>) {
-    use std::io::Write;
-    // zlib-rs at levels ≥ 3 keeps a pending match only inside one deflate call and stops a
-    // call early when its input runs out, so a stream fed in pieces could differ from one fed
-    // the whole body at once. It does not as long as no call runs out of input before the real
-    // end: then every call reads the same window and stops where the one-piece encoder stops
-    // (its output buffer full). So input is handed over only while plenty is left unread; a
-    // call that still drained everything taints the stream, which is then redone in one piece.
-    const AHEAD: usize = 1 << 20;
     let compress = |pieces: std::sync::mpsc::Receiver<Vec<u8>>| {
-        let new_encoder = || {
-            flate2::write::ZlibEncoder::new(
-                Vec::with_capacity(input.triangles.len() * 48),
-                flate2::Compression::new(level.min(9)),
-            )
-        };
-        let mut encoder = new_encoder();
-        let mut body: Vec<u8> = Vec::new();
-        let mut fed = 0usize;
-        let mut tainted = false;
+        let mut encoder = crate::deflate::ChunkedZlib::new(
+            level,
+            crate::deflate::CHUNK,
+            input.triangles.len() * 160,
+        );
         for piece in pieces {
-            body.extend_from_slice(&piece);
-            while !tainted && body.len() - fed > AHEAD {
-                match encoder.write(body.get(fed..).unwrap_or(&[])) {
-                    Ok(n) => {
-                        fed += n;
-                        tainted = fed == body.len();
-                    }
-                    Err(_) => tainted = true,
-                }
-            }
+            encoder.push(&piece);
         }
-        if tainted {
-            encoder = new_encoder();
-            fed = 0;
-        }
-        // Writing into a Vec cannot fail.
-        let _ = encoder.write_all(body.get(fed..).unwrap_or(&[]));
-        (encoder.finish().unwrap_or_default(), body.len())
+        let (stream, body) = encoder.finish();
+        (stream, body.len())
     };
     // How many bytes of the new body equal the old one so far; `None` once they differ (or
     // when there is no old body).

@@ -1,0 +1,283 @@
+//! One zlib stream compressed in independent chunks, several at a time (as pigz does).
+//!
+//! The body is cut into `chunk`-byte pieces. Each is raw-deflated on its own, primed with the
+//! 32 KiB before it (so matches reach back as far as in a one-piece stream and the size stays
+//! within a fraction of a percent of it), and ends with a sync flush, which byte-aligns the bit
+//! stream with an empty stored block; the last one ends with the final block instead. Joined,
+//! they are one valid deflate stream, wrapped in the zlib header and the Adler-32 of the whole
+//! body (combined from each chunk's). Any inflater reads it; the stream's bytes differ from a
+//! one-piece compression, the body it inflates to does not.
+//!
+//! [`ChunkedZlib`] takes the body in pieces as the bake produces it: full chunks are compressed
+//! as soon as they are complete (overlapping the bake), the rest on every core at the end.
+
+use flate2::{Compress, Compression, FlushCompress, Status};
+use rayon::prelude::*;
+
+/// Chunk size used by the writer: large enough that the per-chunk cost (a sync marker and a
+/// primed dictionary) is negligible, small enough that a 5 MB body splits over many cores.
+pub const CHUNK: usize = 256 * 1024;
+/// The deflate window: how far back a chunk's matches may reach into the previous one.
+const WINDOW: usize = 32 * 1024;
+/// Adler-32's modulus.
+const BASE: u32 = 65_521;
+
+/// A zlib stream built chunk by chunk.
+#[derive(Debug)]
+pub struct ChunkedZlib {
+    level: u32,
+    chunk: usize,
+    body: Vec<u8>,
+    /// Compressed chunks so far, with each chunk's Adler-32 and length.
+    done: Vec<(Vec<u8>, u32, usize)>,
+    /// How much of `body` the chunks in `done` cover.
+    covered: usize,
+}
+
+impl ChunkedZlib {
+    /// `level` 0–9 (larger is clamped), `chunk` bytes per chunk (at least 1), `capacity` the
+    /// body's expected size.
+    pub fn new(level: u32, chunk: usize, capacity: usize) -> Self {
+        ChunkedZlib {
+            level: level.min(9),
+            chunk: chunk.max(1),
+            body: Vec::with_capacity(capacity),
+            done: Vec::new(),
+            covered: 0,
+        }
+    }
+
+    /// Appends `piece` to the body and compresses every chunk that is now complete. A chunk
+    /// is only compressed once more input follows it, so that the last chunk is always the one
+    /// `finish` closes.
+    pub fn push(&mut self, piece: &[u8]) {
+        self.body.extend_from_slice(piece);
+        while self.body.len() - self.covered > self.chunk {
+            let end = self.covered + self.chunk;
+            let compressed = deflate_chunk(&self.body, self.covered, end, self.level, false);
+            self.done.push(compressed);
+            self.covered = end;
+        }
+    }
+
+    /// The body so far.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// Compresses what is left (chunks side by side on rayon's threads) and returns the whole
+    /// zlib stream and the body.
+    pub fn finish(mut self) -> (Vec<u8>, Vec<u8>) {
+        let starts: Vec<usize> = (self.covered..self.body.len().max(self.covered + 1))
+            .step_by(self.chunk)
+            .collect();
+        let body = &self.body;
+        let (level, chunk) = (self.level, self.chunk);
+        let total = body.len();
+        let rest: Vec<(Vec<u8>, u32, usize)> = starts
+            .par_iter()
+            .map(|&start| {
+                let end = (start + chunk).min(total);
+                deflate_chunk(body, start, end, level, end == total)
+            })
+            .collect();
+        self.done.extend(rest);
+        let size = self.done.iter().map(|(c, _, _)| c.len()).sum::<usize>() + 6;
+        let mut stream = Vec::with_capacity(size);
+        stream.extend_from_slice(&zlib_header(level));
+        let mut adler = 1u32;
+        for (compressed, chunk_adler, length) in &self.done {
+            stream.extend_from_slice(compressed);
+            adler = adler32_combine(adler, *chunk_adler, *length);
+        }
+        stream.extend_from_slice(&adler.to_be_bytes());
+        (stream, self.body)
+    }
+}
+
+/// The zlib stream of `body` at `level`, compressed in [`CHUNK`]s on every core.
+pub fn zlib(body: &[u8], level: u32) -> Vec<u8> {
+    let mut encoder = ChunkedZlib::new(level, CHUNK, 0);
+    encoder.body = body.to_vec();
+    encoder.finish().0
+}
+
+/// The two zlib header bytes: deflate with a 32 KiB window, the level class zlib writes, and
+/// the check bits that make the pair a multiple of 31.
+fn zlib_header(level: u32) -> [u8; 2] {
+    let class: u8 = match level {
+        0 | 1 => 0,
+        2..=5 => 1,
+        6 => 2,
+        _ => 3,
+    };
+    let cmf = 0x78u8;
+    let flg = class << 6;
+    let check = (31 - ((u16::from(cmf) << 8 | u16::from(flg)) % 31)) % 31;
+    [cmf, flg | check as u8]
+}
+
+/// Raw deflate of `body[start..end]` primed with the window before `start`, ending with a
+/// sync flush, or with the final block when `last`; with the chunk's Adler-32 and length.
+fn deflate_chunk(
+    body: &[u8],
+    start: usize,
+    end: usize,
+    level: u32,
+    last: bool,
+) -> (Vec<u8>, u32, usize) {
+    let input = body.get(start..end).unwrap_or(&[]);
+    let mut compress = Compress::new(Compression::new(level), false);
+    if start > 0 {
+        let window = body.get(start.saturating_sub(WINDOW)..start).unwrap_or(&[]);
+        // Only fails on a stream already started; this one is fresh.
+        let _ = compress.set_dictionary(window);
+    }
+    let flush = if last {
+        FlushCompress::Finish
+    } else {
+        FlushCompress::Sync
+    };
+    let mut out = Vec::with_capacity(input.len() / 2 + 1024);
+    loop {
+        let consumed = (compress.total_in() as usize).min(input.len());
+        let status = compress.compress_vec(input.get(consumed..).unwrap_or(&[]), &mut out, flush);
+        let all_in = compress.total_in() as usize == input.len();
+        match status {
+            Ok(Status::StreamEnd) => break,
+            // A flush is complete once a call leaves output space unused.
+            Ok(_) if !last && all_in && out.len() < out.capacity() => break,
+            Ok(_) => out.reserve(out.capacity().max(1024)),
+            // Compressing into memory does not fail; stop rather than loop.
+            Err(_) => break,
+        }
+    }
+    (out, adler32(input), input.len())
+}
+
+/// Adler-32 of `data` (RFC 1950), summed in blocks short enough that the sums cannot overflow.
+fn adler32(data: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for block in data.chunks(5552) {
+        for &byte in block {
+            a += u32::from(byte);
+            b += a;
+        }
+        a %= BASE;
+        b %= BASE;
+    }
+    b << 16 | a
+}
+
+/// The Adler-32 of `first ++ second` from the checksums of both and the second's length.
+fn adler32_combine(first: u32, second: u32, second_length: usize) -> u32 {
+    let length = (second_length % BASE as usize) as u64;
+    let base = u64::from(BASE);
+    let (a1, b1) = (u64::from(first & 0xffff), u64::from(first >> 16));
+    let (a2, b2) = (u64::from(second & 0xffff), u64::from(second >> 16));
+    // a = a1 + a2 - 1; b = b1 + b2 + length * (a1 - 1), all modulo BASE.
+    let a = (a1 + a2 + base - 1) % base;
+    let b = (b1 + b2 + length * a1 + base - length) % base;
+    (b << 16 | a) as u32
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn inflate(stream: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        flate2::read::ZlibDecoder::new(stream)
+            .read_to_end(&mut out)
+            .expect("a valid zlib stream with a matching Adler-32");
+        out
+    }
+
+    /// Text-like bytes with repeats (so matches cross chunk borders) and noise.
+    fn sample(length: usize, seed: u32) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(2_654_435_761).max(1);
+        (0..length)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                if i % 7 < 4 {
+                    b"walkmesh"[i % 8]
+                } else {
+                    state as u8
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn adler32_matches_hand_computed_and_combines() {
+        // RFC 1950's example string, checksum from the definition.
+        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+        assert_eq!(adler32(b""), 1);
+        let data = sample(200_000, 3);
+        for cut in [0, 1, 5551, 5552, 65_521, 65_522, 199_999, 200_000] {
+            let (x, y) = data.split_at(cut);
+            assert_eq!(
+                adler32_combine(adler32(x), adler32(y), y.len()),
+                adler32(&data)
+            );
+        }
+    }
+
+    #[test]
+    fn header_is_a_valid_zlib_header() {
+        for level in 0..=9 {
+            let [cmf, flg] = zlib_header(level);
+            assert_eq!((u16::from(cmf) << 8 | u16::from(flg)) % 31, 0);
+            assert_eq!(cmf, 0x78);
+        }
+    }
+
+    #[test]
+    fn chunked_streams_inflate_to_the_body() {
+        for length in [0usize, 1, 2, 100, 4095, 4096, 4097, 70_000, 300_001] {
+            let body = sample(length, length as u32 + 1);
+            for chunk in [1usize, 7, 4096, 32 * 1024, 100_000, CHUNK, 1 << 30] {
+                if chunk < 64 && length > 5000 {
+                    continue; // too slow to be worth it; small bodies cover tiny chunks
+                }
+                for level in [0u32, 1, 6, 9] {
+                    // Fed in uneven pieces, as the bake hands them over.
+                    let mut encoder = ChunkedZlib::new(level, chunk, 0);
+                    for piece in body.chunks(3001) {
+                        encoder.push(piece);
+                    }
+                    let (stream, kept) = encoder.finish();
+                    assert_eq!(kept, body);
+                    assert_eq!(
+                        inflate(&stream),
+                        body,
+                        "length {length}, chunk {chunk}, level {level}"
+                    );
+                }
+            }
+        }
+        assert_eq!(inflate(&zlib(b"", 6)), b"");
+        let body = sample(3 * CHUNK + 5, 9);
+        assert_eq!(inflate(&zlib(&body, 6)), body);
+    }
+
+    #[test]
+    fn priming_keeps_the_size_close_to_one_piece() {
+        use std::io::Write;
+        let body = sample(2_000_000, 5);
+        let mut one = flate2::write::ZlibEncoder::new(Vec::new(), Compression::new(6));
+        one.write_all(&body).unwrap();
+        let one = one.finish().unwrap();
+        let chunked = zlib(&body, 6);
+        assert!(
+            chunked.len() as f64 <= one.len() as f64 * 1.01,
+            "{} vs {}",
+            chunked.len(),
+            one.len()
+        );
+    }
+}
