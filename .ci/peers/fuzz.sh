@@ -3,17 +3,19 @@
 # timeout (> 2 s for one input) or memory use over 512 MB. Installs cargo-fuzz when missing;
 # builds on the stable toolchain with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes nightly-only
 # flags). Seeds: the project's fixtures written in every format, plus the shared corpora
-# when present (fuzz/examples/seeds.rs). FUZZ_SECONDS overrides the time per target.
+# when present (tests/src/seeds.rs, written by a test of the main build). FUZZ_SECONDS overrides
+# the time per target.
 set -euo pipefail
-cd "$(dirname "$0")/../../fuzz"
+cd "$(dirname "$0")/../.."
+rm -rf fuzz/corpus/ci
+WALKMESH_FUZZ_SEEDS="$PWD/fuzz/corpus/ci" cargo test --release -q -p walkmesh-tests \
+  --test fuzz_regressions -- write_fuzz_seeds --nocapture
+cd fuzz
 export RUSTC_BOOTSTRAP=1
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-30}"
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
-SHARED="${WALKMESH_CORPORA:-$PWD/../../shared/corpora}"
-rm -rf corpus/ci
-cargo run --release --quiet --example seeds -- corpus/ci "$SHARED"
 # No sanitizer: the workspace forbids unsafe code, and instrumenting for ASan would double
 # the build time for nothing it could find.
 cargo fuzz build --release --sanitizer none

@@ -44,10 +44,10 @@ pub fn exercise(registry: &Registry, id: &str, bytes: &[u8]) {
     if let Some(validator) = format.validator() {
         let _ = validator.validate(input, &options);
     }
-    if let Some(dumper) = format.dumper() {
-        if let Ok(tree) = dumper.dump(input, &options) {
-            let _ = serde_json::to_string(&tree);
-        }
+    if let Some(dumper) = format.dumper()
+        && let Ok(tree) = dumper.dump(input, &options)
+    {
+        let _ = serde_json::to_string(&tree);
     }
     let Some(reader) = format.reader() else {
         return;

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 pub mod exercise;
+#[cfg(feature = "nwn2")]
+pub mod seeds;
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {

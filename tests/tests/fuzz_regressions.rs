@@ -38,3 +38,34 @@ fn fuzz_regression_inputs_and_fixtures_go_through_the_harness() {
     }
     assert!(ran > 0);
 }
+
+/// Writes the fuzz seed corpora into `$WALKMESH_FUZZ_SEEDS` (used by `.ci/peers/fuzz.sh`);
+/// without it, writes them into a temporary folder and checks that every target got seeds.
+#[test]
+#[cfg(feature = "nwn2")]
+fn write_fuzz_seeds() {
+    let (out, keep) = match std::env::var_os("WALKMESH_FUZZ_SEEDS") {
+        Some(dir) => (std::path::PathBuf::from(dir), true),
+        None => (
+            std::env::temp_dir().join(format!("walkmesh-fuzz-seeds-{}", std::process::id())),
+            false,
+        ),
+    };
+    let shared = walkmesh_tests::shared_corpora();
+    let counts =
+        walkmesh_tests::seeds::write_seeds(&walkmesh_tests::repo_root(), &out, shared.as_deref());
+    for (id, count) in &counts {
+        println!("{id}: {count} seeds");
+        assert!(*count > 0, "no seeds for {id}");
+    }
+    // Every TRX seed also exists with its walkmesh packet uncompressed.
+    let raw = std::fs::read_dir(out.join("trx"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("_raw"))
+        .count();
+    assert!(raw > 0);
+    if !keep {
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

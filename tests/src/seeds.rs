@@ -1,6 +1,8 @@
-//! Writes the seed corpora: `cargo run --release --example seeds -- CORPUS_DIR [SHARED_CORPORA]`.
+//! Seed corpora for the fuzz targets (`fuzz/`), written by
+//! `tests/tests/fuzz_regressions.rs::write_fuzz_seeds` when `WALKMESH_FUZZ_SEEDS` names a
+//! folder (`.ci/peers/fuzz.sh` does that; the main build already has everything it needs).
 //!
-//! Per target (`CORPUS_DIR/<id>/`): the project's fixtures (`corpora/`) written by our own
+//! Per target (`<folder>/<id>/`): the project's fixtures (`corpora/`) written by our own
 //! writers in every format (small, valid files of every kind), the shared real files of that
 //! format up to 256 KiB, and for TRX also every one of those with its ASWM packet stored
 //! uncompressed, so that mutations reach the walkmesh parser instead of failing the zlib check.
@@ -76,14 +78,10 @@ fn save(dir: &Path, name: &str, bytes: &[u8]) {
     }
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let Some(out) = args.next().map(PathBuf::from) else {
-        eprintln!("usage: seeds CORPUS_DIR [SHARED_CORPORA]");
-        std::process::exit(2);
-    };
-    let shared = args.next().map(PathBuf::from);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+/// Writes the seed corpora of the fuzz targets into `out/<id>/` (see the module comment),
+/// from the fixtures below `root/corpora` and the shared corpora `shared` when given.
+/// Returns the number of seeds per target.
+pub fn write_seeds(root: &Path, out: &Path, shared: Option<&Path>) -> Vec<(&'static str, usize)> {
     let registry = walkmesh_formats::default_registry();
     let targets: [(&str, &[&str], &str); 5] = [
         ("bwm", &["wok", "pwk", "dwk", "bwm"], "wok"),
@@ -139,7 +137,7 @@ fn main() {
     if let Some(shared) = shared.filter(|s| s.is_dir()) {
         for (id, extensions, _) in targets {
             let mut real = Vec::new();
-            files(&shared, extensions, &mut real);
+            files(shared, extensions, &mut real);
             let dir = out.join(id);
             for (n, path) in real.iter().enumerate() {
                 let Ok(bytes) = std::fs::read(path) else {
@@ -159,8 +157,13 @@ fn main() {
             }
         }
     }
-    for (id, _, _) in targets {
-        let count = std::fs::read_dir(out.join(id)).map_or(0, |d| d.count());
-        println!("{id}: {count} seeds");
-    }
+    targets
+        .iter()
+        .map(|(id, _, _)| {
+            (
+                *id,
+                std::fs::read_dir(out.join(id)).map_or(0, |d| d.count()),
+            )
+        })
+        .collect()
 }
