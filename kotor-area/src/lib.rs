@@ -21,5 +21,5 @@ pub mod vis;
 
 pub use erf::{Archive, ArchiveKind, Member};
 pub use lyt::{DoorHook, Lyt, Placement, read_lyt, write_lyt};
-pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, solve};
+pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, Tolerance, solve};
 pub use vis::{Vis, VisRoom, read_vis, write_vis};

@@ -2,19 +2,25 @@
 //!
 //! A walkable perimeter edge of room A (an edge of a walkable face with no walkable face across
 //! it, the edges a WOK's edge table lists) that coincides with a walkable perimeter edge of room
-//! B — both endpoints within the tolerance of the other edge's endpoints, in either direction —
+//! B — each endpoint within the tolerance of the other edge's opposite endpoint —
 //! gets B's LYT index, and B's edge gets A's. Every other perimeter edge gets −1.
 //!
 //! Matching is linear in the number of perimeter edges: each edge's start point goes into a
 //! hash grid of cell size 2·tolerance, and an edge looks for partners in the at most 8 cells
 //! around each of its endpoints; never room against room.
 //!
+//! Coinciding edges must run in opposite directions, as the boundaries of two rooms on either
+//! side of a seam do; coinciding edges running the same way are reported
+//! (`area.edges_same_direction`: the rooms overlap) and not linked.
+//!
 //! Findings (stable codes): `area.transition_missing` (edges meet, neither names the other),
 //! `area.transition_one_sided` (only one side names the other), `area.transition_conflict`
 //! (an edge names a room other than the one it meets), `area.transition_stale` (an edge names a
 //! room but meets nothing), `area.transition_out_of_range` (not an index of the layout),
 //! `area.edge_several_partners`, `area.edge_partial_overlap` (perimeter edges of two rooms lie
-//! on one line and overlap without sharing endpoints: no transition can be placed there),
+//! on one line and overlap without sharing endpoints; when they share at least half of the
+//! shorter edge they are linked anyway, since the engine only needs each crossing edge to name
+//! the room beyond, otherwise not),
 //! `area.room_isolated` (a walkable room no transition reaches) and `area.rooms_disconnected`.
 
 use std::collections::{BTreeMap, HashMap};
@@ -22,11 +28,42 @@ use std::collections::{BTreeMap, HashMap};
 use walkmesh_core::passes::edge_adjacency;
 use walkmesh_core::{Diagnostic, EdgeRef, EdgeTag, Location, NavMesh, Position, Severity};
 
-/// Default tolerance, in area units (metres), for two edge endpoints to coincide. Game rooms
-/// meet exactly; kit rooms placed by the Indoor Map Builder meet to about 1e-4 after rotation;
-/// 0.01 also accepts seams snapped by hand in Blender while staying far below any real edge
-/// length (a door is about 2–4 m wide).
-pub const DEFAULT_TOLERANCE: f32 = 0.01;
+/// How close two edge endpoints must be to coincide.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// In the XY plane, in area units (metres). Default 0.05: game rooms meet exactly; kit
+    /// rooms placed door to door by their hooks meet only to within the kits' own accuracy, and
+    /// in the six public kits a hook lies up to 0.026 off its door edge (dantooineestate's
+    /// hall_1, hook 28); 0.05 also accepts seams snapped by hand in Blender while staying far
+    /// below any real edge length (a door is about 2–4 m wide).
+    pub horizontal: f32,
+    /// Along Z. Default 0.1: kit components disagree in height at their doors by up to 0.046
+    /// (hiddenbek's hallway door edges lie at z 0 and its elevator's at 0.046), which a creature
+    /// steps over, while the floors of a multi-storey area are metres apart.
+    pub vertical: f32,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        DEFAULT_TOLERANCE
+    }
+}
+
+/// The default [`Tolerance`]: 0.05 horizontally, 0.1 vertically.
+pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
+    horizontal: 0.05,
+    vertical: 0.1,
+};
+
+impl Tolerance {
+    fn sane(self) -> Tolerance {
+        let ok = |v: f32, d: f32| if v.is_finite() && v > 0.0 { v } else { d };
+        Tolerance {
+            horizontal: ok(self.horizontal, DEFAULT_TOLERANCE.horizontal),
+            vertical: ok(self.vertical, DEFAULT_TOLERANCE.vertical),
+        }
+    }
+}
 
 /// One room's walkmesh, in area coordinates, and its place in the layout.
 #[derive(Clone, Debug)]
@@ -120,45 +157,54 @@ pub fn perimeter_edges(mesh: &NavMesh, room: usize) -> Vec<PerimeterEdge> {
     edges
 }
 
-fn close(a: [f32; 3], b: [f32; 3], tolerance: f32) -> bool {
-    let d2: f32 = a.iter().zip(&b).map(|(x, y)| (x - y) * (x - y)).sum();
-    d2 <= tolerance * tolerance
+fn close(a: [f32; 3], b: [f32; 3], tolerance: Tolerance) -> bool {
+    let dx = a[0] - b[0];
+    let dy = a[1] - b[1];
+    dx * dx + dy * dy <= tolerance.horizontal * tolerance.horizontal
+        && (a[2] - b[2]).abs() <= tolerance.vertical
 }
 
 type Cell = [i64; 3];
 
-fn cell_of(p: [f32; 3], size: f32) -> Cell {
-    p.map(|c| (c / size).floor() as i64)
+fn cell_of(p: [f32; 3], tolerance: Tolerance) -> Cell {
+    let h = 2.0 * tolerance.horizontal;
+    let v = 2.0 * tolerance.vertical;
+    [
+        (p[0] / h).floor() as i64,
+        (p[1] / h).floor() as i64,
+        (p[2] / v).floor() as i64,
+    ]
 }
 
 /// Solves the transitions of `rooms` from geometry. `room_count` is the number of rooms in
 /// the layout (what a transition may name); `tolerance` as [`DEFAULT_TOLERANCE`].
-pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: f32) -> Solution {
-    let tolerance = if tolerance.is_finite() && tolerance > 0.0 {
-        tolerance
-    } else {
-        DEFAULT_TOLERANCE
-    };
+pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Solution {
+    let tolerance = tolerance.sane();
     let mut edges = Vec::new();
     for (slot, room) in rooms.iter().enumerate() {
         edges.extend(perimeter_edges(&room.mesh, slot));
     }
-    let cell_size = 2.0 * tolerance;
     let mut grid: HashMap<Cell, Vec<u32>> = HashMap::with_capacity(edges.len());
     for (i, edge) in edges.iter().enumerate() {
-        grid.entry(cell_of(edge.start, cell_size))
+        grid.entry(cell_of(edge.start, tolerance))
             .or_default()
             .push(i as u32);
     }
     // partners[i]: edges of other rooms that coincide with edge i.
     let mut partners: Vec<Vec<u32>> = vec![Vec::new(); edges.len()];
+    let mut overlapping: Vec<(u32, u32)> = Vec::new();
     let mut pairs = Vec::new();
     for (i, edge) in edges.iter().enumerate() {
-        // A partner starts near this edge's end (opposite direction, the usual case) or near
-        // its start (same direction, a flipped room).
+        // A partner starts near this edge's end (opposite direction, a seam) or near its
+        // start (same direction: reported as overlapping rooms).
         for anchor in [edge.end, edge.start] {
-            let lo = cell_of(anchor.map(|c| c - tolerance), cell_size);
-            let hi = cell_of(anchor.map(|c| c + tolerance), cell_size);
+            let delta = [
+                tolerance.horizontal,
+                tolerance.horizontal,
+                tolerance.vertical,
+            ];
+            let lo = cell_of([0, 1, 2].map(|k| anchor[k] - delta[k]), tolerance);
+            let hi = cell_of([0, 1, 2].map(|k| anchor[k] + delta[k]), tolerance);
             for x in lo[0]..=hi[0] {
                 for y in lo[1]..=hi[1] {
                     for z in lo[2]..=hi[2] {
@@ -172,13 +218,18 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: f32) -> Solution 
                             if other.room == edge.room || j as usize <= i {
                                 continue;
                             }
+                            // Across a seam the two rooms' boundary edges run opposite ways
+                            // (each room's interior on its own side). Edges that coincide
+                            // running the same way have both interiors on one side: the rooms
+                            // overlap there (or one is wound clockwise); no transition.
                             let opposite = close(other.start, edge.end, tolerance)
                                 && close(other.end, edge.start, tolerance);
                             let same = close(other.start, edge.start, tolerance)
                                 && close(other.end, edge.end, tolerance);
-                            if (opposite || same)
-                                && !partners.get(i).is_some_and(|p| p.contains(&j))
-                            {
+                            if same && !opposite {
+                                overlapping.push((i as u32, j));
+                            }
+                            if opposite && !partners.get(i).is_some_and(|p| p.contains(&j)) {
                                 if let Some(list) = partners.get_mut(i) {
                                     list.push(j);
                                 }
@@ -193,19 +244,62 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: f32) -> Solution 
             }
         }
     }
-    pairs.sort_unstable();
-
+    // Edges without an exact partner that share at least half of the shorter one's length
+    // with a collinear edge of another room (door edges of different widths, seams not split
+    // at the same points) are partners too: the engine only needs each side's crossing edge to
+    // name the other room. They are reported, since part of such an edge leads nowhere.
     let mut findings = Vec::new();
-    let describe = |e: &PerimeterEdge| {
-        let room = rooms.get(e.room);
-        format!(
-            "room {} '{}' face {} edge {}",
-            room.map_or(0, |r| r.lyt_index),
-            room.map_or("", |r| r.name.as_str()),
-            e.edge.polygon,
-            e.edge.edge
-        )
+    let length = |e: &PerimeterEdge| {
+        let (dx, dy) = (e.end[0] - e.start[0], e.end[1] - e.start[1]);
+        (dx * dx + dy * dy).sqrt()
     };
+    for (i, j, overlap) in partial_overlaps(&edges, &partners, tolerance) {
+        let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
+            continue;
+        };
+        let linked = overlap >= 0.5 * length(a).min(length(b));
+        findings.push(found(
+            Severity::Warning,
+            "area.edge_partial_overlap",
+            format!(
+                "{} and {} lie on one line and overlap by {overlap:.3} without sharing endpoints; {}",
+                describe_edge(rooms, a),
+                describe_edge(rooms, b),
+                if linked {
+                    "they are linked, but the rest of the longer edge leads nowhere: split the edges so their endpoints meet"
+                } else {
+                    "too little to link them: split the edges so their endpoints meet"
+                }
+            ),
+        ));
+        if linked {
+            if let Some(list) = partners.get_mut(i as usize) {
+                list.push(j);
+            }
+            if let Some(list) = partners.get_mut(j as usize) {
+                list.push(i);
+            }
+            pairs.push((i, j));
+        }
+    }
+    pairs.sort_unstable();
+    overlapping.dedup();
+    for &(i, j) in &overlapping {
+        let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
+            continue;
+        };
+        findings.push(found(
+            Severity::Warning,
+            "area.edges_same_direction",
+            format!(
+                "{} and {} coincide but run the same way, so both rooms lie on the same side: the rooms overlap there, or one room's faces are wound clockwise; no transition is set",
+                describe_edge(rooms, a),
+                describe_edge(rooms, b)
+            ),
+        ));
+    }
+
+    let describe = |e: &PerimeterEdge| describe_edge(rooms, e);
     let lyt_of = |slot: usize| rooms.get(slot).map_or(-1, |r| r.lyt_index as i32);
     let mut solved = vec![-1i32; edges.len()];
     for (i, edge) in edges.iter().enumerate() {
@@ -307,7 +401,6 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: f32) -> Solution 
             ));
         }
     }
-    partial_overlaps(&edges, &partners, tolerance, &describe, &mut findings);
     reachability(rooms, &edges, &pairs, &mut findings);
     Solution {
         edges,
@@ -315,6 +408,17 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: f32) -> Solution 
         pairs,
         findings,
     }
+}
+
+fn describe_edge(rooms: &[RoomMesh], e: &PerimeterEdge) -> String {
+    let room = rooms.get(e.room);
+    format!(
+        "room {} '{}' face {} edge {}",
+        room.map_or(0, |r| r.lyt_index),
+        room.map_or("", |r| r.name.as_str()),
+        e.edge.polygon,
+        e.edge.edge
+    )
 }
 
 fn found(severity: Severity, code: &str, message: String) -> Diagnostic {
@@ -337,15 +441,14 @@ fn found(severity: Severity, code: &str, message: String) -> Diagnostic {
 fn partial_overlaps(
     edges: &[PerimeterEdge],
     partners: &[Vec<u32>],
-    tolerance: f32,
-    describe: &dyn Fn(&PerimeterEdge) -> String,
-    findings: &mut Vec<Diagnostic>,
-) {
+    tolerance: Tolerance,
+) -> Vec<(u32, u32, f32)> {
+    let mut found_pairs = Vec::new();
     let lonely: Vec<usize> = (0..edges.len())
         .filter(|&i| partners.get(i).is_some_and(Vec::is_empty))
         .collect();
     if lonely.len() < 2 {
-        return;
+        return found_pairs;
     }
     let length = |e: &PerimeterEdge| {
         let d: Vec<f32> = e.start.iter().zip(&e.end).map(|(a, b)| b - a).collect();
@@ -356,7 +459,7 @@ fn partial_overlaps(
         .filter_map(|&i| edges.get(i))
         .map(length)
         .sum();
-    let cell = (total / lonely.len() as f32).max(tolerance * 4.0);
+    let cell = (total / lonely.len() as f32).max(tolerance.horizontal * 4.0);
     let mut grid: HashMap<[i64; 2], Vec<u32>> = HashMap::new();
     for &i in &lonely {
         let Some(e) = edges.get(i) else { continue };
@@ -381,56 +484,47 @@ fn partial_overlaps(
                     continue;
                 }
                 if let Some(overlap) = collinear_overlap(a, b, tolerance)
-                    && overlap > tolerance
+                    && overlap > tolerance.horizontal
                 {
                     reported.insert((i.min(j), i.max(j)));
-                    findings.push(found(
-                        Severity::Warning,
-                        "area.edge_partial_overlap",
-                        format!(
-                            "{} and {} lie on one line and overlap by {overlap:.3} without sharing endpoints; split them so the endpoints meet, or no transition joins the rooms there",
-                            describe(a),
-                            describe(b)
-                        ),
-                    ));
+                    found_pairs.push((i.min(j), i.max(j), overlap));
                 }
             }
         }
     }
+    found_pairs.sort_unstable_by_key(|&(i, j, _)| (i, j));
+    found_pairs
 }
 
-/// Length of the overlap of two edges lying on one line (both endpoints of `b` within the
-/// tolerance of `a`'s line), or `None` when they do not.
-fn collinear_overlap(a: &PerimeterEdge, b: &PerimeterEdge, tolerance: f32) -> Option<f32> {
-    let dir: [f32; 3] = [
-        a.end[0] - a.start[0],
-        a.end[1] - a.start[1],
-        a.end[2] - a.start[2],
-    ];
-    let len2: f32 = dir.iter().map(|x| x * x).sum();
-    if len2 <= tolerance * tolerance {
+/// Length (in XY) of the overlap of two edges lying on one line: both endpoints of `b` within
+/// the horizontal tolerance of `a`'s line in XY, and within the vertical tolerance of `a`'s
+/// height there. `None` when they do not lie on one line or do not overlap.
+fn collinear_overlap(a: &PerimeterEdge, b: &PerimeterEdge, tolerance: Tolerance) -> Option<f32> {
+    let dir = [a.end[0] - a.start[0], a.end[1] - a.start[1]];
+    let len2 = dir[0] * dir[0] + dir[1] * dir[1];
+    if len2 <= tolerance.horizontal * tolerance.horizontal {
         return None;
     }
     let len = len2.sqrt();
-    let project = |p: [f32; 3]| -> (f32, f32) {
-        let rel = [p[0] - a.start[0], p[1] - a.start[1], p[2] - a.start[2]];
-        let t = (rel[0] * dir[0] + rel[1] * dir[1] + rel[2] * dir[2]) / len;
-        let foot = [
-            a.start[0] + dir[0] * t / len,
-            a.start[1] + dir[1] * t / len,
-            a.start[2] + dir[2] * t / len,
-        ];
-        let off: f32 = p
-            .iter()
-            .zip(&foot)
-            .map(|(x, y)| (x - y) * (x - y))
-            .sum::<f32>()
-            .sqrt();
-        (t, off)
+    // Position along `a` (0..len), distance off its line, height difference at that point.
+    let project = |p: [f32; 3]| -> (f32, f32, f32) {
+        let rel = [p[0] - a.start[0], p[1] - a.start[1]];
+        let t = (rel[0] * dir[0] + rel[1] * dir[1]) / len;
+        let off = (rel[0] * dir[1] - rel[1] * dir[0]).abs() / len;
+        let height = a.start[2] + (a.end[2] - a.start[2]) * (t / len);
+        (t, off, (p[2] - height).abs())
     };
-    let (t0, d0) = project(b.start);
-    let (t1, d1) = project(b.end);
-    if d0 > tolerance || d1 > tolerance {
+    let (t0, d0, z0) = project(b.start);
+    let (t1, d1, z1) = project(b.end);
+    if d0 > tolerance.horizontal
+        || d1 > tolerance.horizontal
+        || z0 > tolerance.vertical
+        || z1 > tolerance.vertical
+    {
+        return None;
+    }
+    // Opposite directions only, as across a seam (see the exact match).
+    if t1 >= t0 {
         return None;
     }
     let overlap = t0.max(t1).min(len) - t0.min(t1).max(0.0);
@@ -608,9 +702,23 @@ mod tests {
 
     #[test]
     fn within_tolerance_matches_beyond_does_not() {
-        let rooms = [room(0, 0.0), room(1, 1.005)];
-        assert_eq!(solve(&rooms, 2, 0.01).pairs.len(), 1);
-        assert_eq!(solve(&rooms, 2, 0.001).pairs.len(), 0);
+        let rooms = [room(0, 0.0), room(1, 1.04)];
+        let tight = Tolerance {
+            horizontal: 0.001,
+            vertical: 0.1,
+        };
+        assert_eq!(solve(&rooms, 2, DEFAULT_TOLERANCE).pairs.len(), 1);
+        assert_eq!(solve(&rooms, 2, tight).pairs.len(), 0);
+        // Heights: 0.05 apart still meets by default, 0.5 apart (another floor) does not.
+        let mut rooms = [room(0, 0.0), room(1, 1.0)];
+        for v in &mut rooms[1].mesh.vertices {
+            v[2] = 0.05;
+        }
+        assert_eq!(solve(&rooms, 2, DEFAULT_TOLERANCE).pairs.len(), 1);
+        for v in &mut rooms[1].mesh.vertices {
+            v[2] = 0.5;
+        }
+        assert_eq!(solve(&rooms, 2, DEFAULT_TOLERANCE).pairs.len(), 0);
     }
 
     #[test]
@@ -677,7 +785,8 @@ mod tests {
             },
         ];
         let solution = solve(&rooms, 2, DEFAULT_TOLERANCE);
-        assert!(solution.pairs.is_empty());
+        // Half of the unit edge is shared: linked, and reported.
+        assert_eq!(solution.pairs.len(), 1);
         let overlap: Vec<&Diagnostic> = solution
             .findings
             .iter()
@@ -685,6 +794,20 @@ mod tests {
             .collect();
         assert_eq!(overlap.len(), 1);
         assert!(overlap[0].message.contains("0.500"));
+        assert!(overlap[0].message.contains("they are linked"));
+        // Shifted by 0.8: 0.2 shared, reported but not linked.
+        let mut rooms = rooms;
+        for v in &mut rooms[1].mesh.vertices {
+            v[1] += 0.3;
+        }
+        let solution = solve(&rooms, 2, DEFAULT_TOLERANCE);
+        assert!(solution.pairs.is_empty());
+        assert!(
+            solution
+                .findings
+                .iter()
+                .any(|f| f.code == "area.edge_partial_overlap" && f.message.contains("too little"))
+        );
     }
 
     #[test]
