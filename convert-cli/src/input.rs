@@ -84,8 +84,8 @@ pub fn open<'r>(
     file: &Path,
     read: &ReadArgs,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
+    // A file, or a member of a module archive written `area.mod:room.wok`.
+    let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure)?;
     let format = match &read.from {
         Some(id) => registry.by_id(id)?,
         None => {

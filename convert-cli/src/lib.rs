@@ -20,7 +20,9 @@ Examples:
   walkmesh convert room.wok room.obj          and back, for editing
   walkmesh info room.wok --json               counts, bounds, walkable area, loops, materials
   walkmesh validate room.wok --json           every rule of the format, with stable codes
-  walkmesh dump room.wok --format json        every stored field with its byte offset";
+  walkmesh dump room.wok --format json        every stored field with its byte offset
+  walkmesh info area.mod:m12aa_42a.wok        a walkmesh inside a module archive
+  walkmesh area solve area.mod --check        room-to-room transitions checked from geometry";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -67,6 +69,11 @@ enum Command {
     ///
     /// Example: walkmesh dump area.path --format ron
     Dump(commands::dump::Args),
+    /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
+    /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
+    ///
+    /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
+    Area(commands::area::Args),
 }
 
 /// A failure that ends the command with exit code 2.
@@ -115,6 +122,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Command::Convert(args) => commands::convert::run(&registry, args, stdout, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, stdout),
         Command::Dump(args) => commands::dump::run(&registry, args, stdout, stderr),
+        Command::Area(args) => commands::area::run(&registry, args, stdout, stderr),
     };
     match result {
         Ok(code) => code,

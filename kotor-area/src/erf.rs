@@ -571,6 +571,31 @@ pub fn split_member_path(text: &str) -> Option<(&str, &str)> {
     .then_some((archive, member))
 }
 
+/// Reads `path`: a file, or, when no such file exists and the path is written
+/// `archive.mod:member.wok`, that member of the archive. Errors are sentences naming the file
+/// (and member).
+pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(error) => {
+            let text = path.to_string_lossy();
+            let Some((archive_path, member)) = split_member_path(&text) else {
+                return Err(format!("cannot read {}: {error}", path.display()));
+            };
+            let bytes = std::fs::read(archive_path)
+                .map_err(|e| format!("cannot read the archive {archive_path}: {e}"))?;
+            let archive =
+                Archive::parse(&bytes).map_err(|e| e.in_file(archive_path).to_string())?;
+            archive.extract(member).map(<[u8]>::to_vec).ok_or_else(|| {
+                format!(
+                    "{archive_path} has no member {member} ({} members; `walkmesh area list {archive_path}` lists them)",
+                    archive.members.len()
+                )
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

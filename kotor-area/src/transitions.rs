@@ -635,6 +635,42 @@ pub fn apply(rooms: &mut [RoomMesh], solution: &Solution) -> usize {
     changed
 }
 
+/// The WOK bytes for a room whose transitions (only) changed. When every transition sits on an
+/// edge of the file's edge table, the original file is kept and only the transition fields of
+/// that table are rewritten, so every other byte (AABB tree, adjacency, perimeters) stays as
+/// it was; otherwise the room is written anew with every table rebuilt. `mesh` must be the
+/// mesh read from `original` with only its edge tags changed.
+pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, String> {
+    use walkmesh_bwm::layout::{RawBwm, Table};
+    if let Ok(raw) = RawBwm::parse(original) {
+        let span = raw.span(Table::Edges);
+        let mut patched = original.to_vec();
+        let mut placed = 0usize;
+        for i in 0..span.count {
+            let (index, _) = raw.edge(i);
+            let edge = EdgeRef {
+                polygon: index / 3,
+                edge: index % 3,
+            };
+            let value = mesh.edge_tags.get(&edge).map_or(-1, |t| t.transition);
+            if value != -1 {
+                placed += 1;
+            }
+            let at = span.entry(Table::Edges, i) + 4;
+            if let Some(slot) = patched.get_mut(at..at + 4) {
+                slot.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        if placed == mesh.edge_tags.len() {
+            return Ok(patched);
+        }
+    }
+    let mut diag = walkmesh_core::Diagnostics::new();
+    walkmesh_bwm::write_bwm(mesh, &walkmesh_core::WriteOptions::default(), &mut diag)
+        .map(|output| output.main)
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
