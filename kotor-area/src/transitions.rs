@@ -127,8 +127,55 @@ impl Solution {
     }
 }
 
-/// The walkable perimeter edges of `mesh`, in face order then edge order.
+/// The walkable perimeter edges of `mesh`. A room read from a WOK and not changed since
+/// carries the file's own edge table, which lists exactly these edges (the game's perimeter
+/// walk; `walkmesh validate` checks it against the geometry), so they are taken from there in
+/// time proportional to the perimeter; otherwise they are computed from adjacency by shared
+/// vertex indices, in face order then edge order.
 pub fn perimeter_edges(mesh: &NavMesh, room: usize) -> Vec<PerimeterEdge> {
+    if let Some(edges) = stored_perimeter(mesh, room) {
+        return edges;
+    }
+    computed_perimeter(mesh, room)
+}
+
+/// The edge table of the WOK `mesh` was read from, while `mesh` is unchanged.
+fn stored_perimeter(mesh: &NavMesh, room: usize) -> Option<Vec<PerimeterEdge>> {
+    use walkmesh_bwm::layout::{RawBwm, Table};
+    let bytes = mesh.fresh_provenance("bwm")?.section("file")?;
+    let raw = RawBwm::parse(bytes).ok()?;
+    let span = raw.span(Table::Edges);
+    let mut edges = Vec::with_capacity(span.count);
+    for i in 0..span.count {
+        let (index, _) = raw.edge(i);
+        let edge = EdgeRef {
+            polygon: index / 3,
+            edge: index % 3,
+        };
+        let corners = mesh.polygons.get(edge.polygon as usize);
+        let (Some(&a), Some(&b)) = (
+            corners.get(edge.edge as usize),
+            corners.get((edge.edge as usize + 1) % 3),
+        ) else {
+            // A table that does not fit the faces: compute instead.
+            return None;
+        };
+        if corners.len() != 3 || !mesh.is_walkable(edge.polygon as usize) {
+            return None;
+        }
+        edges.push(PerimeterEdge {
+            room,
+            edge,
+            start: mesh.vertex(a),
+            end: mesh.vertex(b),
+            stored: mesh.edge_tags.get(&edge).map_or(-1, |t| t.transition),
+        });
+    }
+    Some(edges)
+}
+
+/// The walkable perimeter edges computed from adjacency by shared vertex indices.
+pub fn computed_perimeter(mesh: &NavMesh, room: usize) -> Vec<PerimeterEdge> {
     let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
     let mut edges = Vec::new();
     for (polygon, vertices) in mesh.polygons.iter().enumerate() {
@@ -166,6 +213,39 @@ fn close(a: [f32; 3], b: [f32; 3], tolerance: Tolerance) -> bool {
 
 type Cell = [i64; 3];
 
+/// A multiply-rotate hasher for grid cells (integer keys we make ourselves, so no protection
+/// against chosen collisions is needed); several times faster than the default SipHash, which
+/// dominated the solve.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct CellHasher(u64);
+
+impl std::hash::Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Integer arrays arrive here as their bytes: eight at a time.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            for (slot, &b) in word.iter_mut().zip(chunk) {
+                *slot = b;
+            }
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, value: i64) {
+        self.write_u64(value as u64);
+    }
+    fn write_usize(&mut self, value: usize) {
+        self.write_u64(value as u64);
+    }
+}
+
+pub(crate) type CellMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<CellHasher>>;
+
 fn cell_of(p: [f32; 3], tolerance: Tolerance) -> Cell {
     let h = 2.0 * tolerance.horizontal;
     let v = 2.0 * tolerance.vertical;
@@ -184,7 +264,8 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
     for (slot, room) in rooms.iter().enumerate() {
         edges.extend(perimeter_edges(&room.mesh, slot));
     }
-    let mut grid: HashMap<Cell, Vec<u32>> = HashMap::with_capacity(edges.len());
+    let mut grid: CellMap<Cell, Vec<u32>> = CellMap::default();
+    grid.reserve(edges.len());
     for (i, edge) in edges.iter().enumerate() {
         grid.entry(cell_of(edge.start, tolerance))
             .or_default()
@@ -460,7 +541,7 @@ fn partial_overlaps(
         .map(length)
         .sum();
     let cell = (total / lonely.len() as f32).max(tolerance.horizontal * 4.0);
-    let mut grid: HashMap<[i64; 2], Vec<u32>> = HashMap::new();
+    let mut grid: CellMap<[i64; 2], Vec<u32>> = CellMap::default();
     for &i in &lonely {
         let Some(e) = edges.get(i) else { continue };
         let lo = [e.start[0].min(e.end[0]), e.start[1].min(e.end[1])];
@@ -844,6 +925,37 @@ mod tests {
                 .iter()
                 .any(|f| f.code == "area.edge_partial_overlap" && f.message.contains("too little"))
         );
+    }
+
+    #[test]
+    fn stored_and_computed_perimeters_agree_on_a_written_wok() {
+        let mut mesh = square(0.0);
+        mesh.edge_tags.insert(RIGHT, EdgeTag { transition: 2 });
+        let mut diag = walkmesh_core::Diagnostics::new();
+        let bytes = walkmesh_bwm::write_bwm(&mesh, &Default::default(), &mut diag)
+            .unwrap()
+            .main;
+        let read = walkmesh_bwm::read_bwm(
+            walkmesh_core::Input {
+                bytes: &bytes,
+                path: None,
+            },
+            &Default::default(),
+            &mut diag,
+        )
+        .unwrap();
+        let stored = stored_perimeter(&read, 0).unwrap();
+        let mut computed = computed_perimeter(&read, 0);
+        let mut sorted = stored.clone();
+        sorted.sort_by_key(|e| e.edge);
+        computed.sort_by_key(|e| e.edge);
+        assert_eq!(sorted, computed);
+        assert_eq!(stored.len(), 4);
+        assert_eq!(stored.iter().filter(|e| e.stored == 2).count(), 1);
+        // Once edited, the table no longer belongs to the mesh.
+        let mut edited = read.clone();
+        edited.vertices[0][0] = -0.5;
+        assert!(stored_perimeter(&edited, 0).is_none());
     }
 
     #[test]
