@@ -430,6 +430,7 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
             }
         }
     }
+    let mut missing: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for &(i, j) in &pairs {
         let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
             continue;
@@ -471,16 +472,27 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
                 ),
             ));
         } else {
-            findings.push(found(
-                Severity::Warning,
-                "area.transition_missing",
-                format!(
-                    "{} and {} meet but neither carries a transition",
-                    describe(a),
-                    describe(b)
-                ),
-            ));
+            // Counted per pair of rooms: a whole seam without transitions is one finding.
+            *missing
+                .entry((a.room.min(b.room), a.room.max(b.room)))
+                .or_insert(0usize) += 1;
         }
+    }
+    for ((ra, rb), count) in missing {
+        let name = |slot: usize| {
+            rooms
+                .get(slot)
+                .map_or(String::new(), |r| format!("{} '{}'", r.lyt_index, r.name))
+        };
+        findings.push(found(
+            Severity::Warning,
+            "area.transition_missing",
+            format!(
+                "rooms {} and {} meet along {count} edge pair(s) that carry no transition on either side",
+                name(ra),
+                name(rb)
+            ),
+        ));
     }
     reachability(rooms, &edges, &pairs, &mut findings);
     Solution {
