@@ -128,8 +128,8 @@ fn open_with<'r>(
     file: &Path,
     from: Option<&str>,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    let bytes = std::fs::read(file)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", file.display())))?;
+    // A file, or a member of a module archive written `area.mod:room.wok`.
+    let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
     let format = match from {
         Some(id) => registry.by_id(id)?,
         None => {

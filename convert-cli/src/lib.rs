@@ -28,6 +28,8 @@ Examples:
                                               a whole tree, in parallel, paths kept
   walkmesh convert room.wok - --to glb | viewer   a one-file format to standard output
   walkmesh profiles kotor > kotor.ron         an embedded material profile to edit
+  walkmesh info area.mod:m12aa_42a.wok        a walkmesh inside a module archive
+  walkmesh area solve area.mod --check        room-to-room transitions checked from geometry
 
 Exit codes: 0 success; 1 `validate` found errors, or `convert --strict` met a warning
 (nothing written); 2 unreadable input, bad usage, or an output our validator rejects
@@ -115,6 +117,11 @@ enum Command {
     ///
     /// Example: walkmesh diff room.wok room.trx --json --html report.html
     Diff(commands::diff::Args),
+    /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
+    /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
+    ///
+    /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
+    Area(commands::area::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -134,7 +141,9 @@ impl Command {
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
-            Command::Dump(_) | Command::Profiles(_) | Command::Render(_) => false,
+            Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
+                false
+            }
         }
     }
 }
@@ -217,6 +226,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
+        Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
     };
     if out.closed {
         return failure::EXIT_OK;

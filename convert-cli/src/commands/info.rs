@@ -26,6 +26,10 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let (file, read, json) = (&args.file, &args.read, args.json);
+    // A module archive: its walkmeshes and layouts.
+    if !json && let Some(result) = super::area::info_for_archive(file, stdout) {
+        return result;
+    }
     let mut diag = Diagnostics::new();
     let (mesh, format) = load(registry, file, read, &mut diag)?;
     print_diagnostics(&diag, stderr);

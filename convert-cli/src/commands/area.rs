@@ -1,0 +1,833 @@
+//! `walkmesh area …`: KotOR areas — layouts (LYT/VIS), module archives (ERF/RIM), whole-area
+//! assembly, room-to-room transitions, kits and Indoor Map Builder maps. The work is done by
+//! `walkmesh-kotor-area`; this module reads arguments and files and prints.
+//!
+//! Wherever a walkmesh, layout or visibility file is named, `archive.mod:member.ext` names a
+//! member of a module archive instead (`.mod`, `.erf`, `.sav`, `.hak`, `.rim`).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
+use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
+use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits, read_wok};
+use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, check_lyt, read_lyt, write_lyt};
+use walkmesh_kotor_area::transitions::{RoomMesh, Tolerance, apply, solve, wok_with_transitions};
+use walkmesh_kotor_area::vis::{check_vis, read_vis};
+use walkmesh_kotor_area::{Lyt, assemble};
+
+use crate::Failure;
+use crate::input::{ReadArgs, load};
+use crate::output::write_atomically;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: AreaCommand,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct ToleranceArgs {
+    /// Horizontal distance (XY) within which edge endpoints of two rooms coincide.
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.horizontal)]
+    tolerance: f32,
+    /// Height difference within which edge endpoints of two rooms coincide.
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.vertical)]
+    vertical_tolerance: f32,
+}
+
+impl ToleranceArgs {
+    fn get(&self) -> Tolerance {
+        Tolerance {
+            horizontal: self.tolerance,
+            vertical: self.vertical_tolerance,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum AreaCommand {
+    /// List the members of a module archive (.mod/.erf/.sav/.hak/.rim), walkmeshes and layouts
+    /// first.
+    ///
+    /// Example: walkmesh area list ebo_m40aa.mod --json
+    List {
+        archive: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Extract members of an archive by name and type (all members when none is named).
+    ///
+    /// Example: walkmesh area extract ebo_m40aa.mod m12ac.lyt m12aa_42a.wok -o rooms/
+    Extract {
+        archive: PathBuf,
+        members: Vec<String>,
+        /// Folder to write into (default: the current folder).
+        #[arg(short, long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+    },
+    /// Write a copy of an archive with members replaced or added; every other member is kept
+    /// byte for byte. A file's name is its member name (`m12aa_42a.wok`).
+    ///
+    /// Example: walkmesh area replace ebo_m40aa.mod fixed.mod m12aa_42a.wok
+    Replace {
+        archive: PathBuf,
+        out: PathBuf,
+        files: Vec<PathBuf>,
+    },
+    /// Check a layout (and its visibility file): counts, names of at most 16 characters, door
+    /// hooks on known rooms, VIS rooms that exist in the LYT, one-way visibility. Exit code 1
+    /// on errors.
+    ///
+    /// Example: walkmesh area check m40ad.lyt --vis m40ad.vis
+    Check {
+        lyt: PathBuf,
+        #[arg(long, value_name = "VIS")]
+        vis: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve every room-to-room transition from geometry and fix the room WOKs (in place, or
+    /// into --out); --check only reports (exit code 1 when anything would change or an error
+    /// is found). ROOMS is a folder of `<room>.wok` files or a module archive.
+    ///
+    /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
+    Solve {
+        rooms: PathBuf,
+        /// The layout (default: the one .lyt in the folder or archive).
+        #[arg(long, value_name = "LYT")]
+        lyt: Option<PathBuf>,
+        /// Report only; write nothing.
+        #[arg(long)]
+        check: bool,
+        /// Write the fixed WOKs into this folder (or the fixed archive to this file) instead of
+        /// in place.
+        #[arg(short, long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        tolerance: ToleranceArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build one mesh of the whole area (every room placed, faces tagged with their room,
+    /// transitions as edge tags, door hooks as hooks) and write it as glTF or OBJ for Blender.
+    ///
+    /// Example: walkmesh area assemble ebo_m40aa.mod area.glb
+    Assemble {
+        rooms: PathBuf,
+        out: PathBuf,
+        #[arg(long, value_name = "LYT")]
+        lyt: Option<PathBuf>,
+    },
+    /// Split an area mesh (from `area assemble`, possibly edited) back into one WOK per room,
+    /// in area coordinates, every table rebuilt.
+    ///
+    /// Example: walkmesh area split area.glb rooms/ --lyt m40ad.lyt
+    Split {
+        mesh: PathBuf,
+        out: PathBuf,
+        #[arg(long, value_name = "LYT")]
+        lyt: PathBuf,
+        #[command(flatten)]
+        read: ReadArgs,
+    },
+    /// Build an Indoor Map Builder map: every room's walkmesh from its kit (or its embedded
+    /// override), flipped, rotated and moved, transitions solved; writes `<room>.wok` per
+    /// room and `<module>.lyt` into OUT.
+    ///
+    /// Example: walkmesh area indoor map.indoor out/ --kits kits/
+    Indoor {
+        map: PathBuf,
+        out: PathBuf,
+        /// Folder of kit JSON files.
+        #[arg(long, value_name = "DIR")]
+        kits: PathBuf,
+        /// Folder holding `<kit id>/<component id>.wok` (default: the --kits folder).
+        #[arg(long, value_name = "DIR")]
+        kit_woks: Option<PathBuf>,
+        #[command(flatten)]
+        tolerance: ToleranceArgs,
+    },
+}
+
+pub fn run(
+    registry: &Registry,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    match &args.command {
+        AreaCommand::List { archive, json } => list(archive, *json, stdout),
+        AreaCommand::Extract {
+            archive,
+            members,
+            out,
+        } => extract(archive, members, out, stdout),
+        AreaCommand::Replace {
+            archive,
+            out,
+            files,
+        } => replace(archive, out, files, stdout),
+        AreaCommand::Check { lyt, vis, json } => check(lyt, vis.as_deref(), *json, stdout),
+        AreaCommand::Solve {
+            rooms,
+            lyt,
+            check,
+            out,
+            tolerance,
+            json,
+        } => solve_command(
+            rooms,
+            lyt.as_deref(),
+            *check,
+            out.as_deref(),
+            tolerance.get(),
+            *json,
+            stdout,
+        ),
+        AreaCommand::Assemble { rooms, out, lyt } => {
+            assemble_command(registry, rooms, out, lyt.as_deref(), stdout, stderr)
+        }
+        AreaCommand::Split {
+            mesh,
+            out,
+            lyt,
+            read,
+        } => split_command(registry, mesh, out, lyt, read, stdout, stderr),
+        AreaCommand::Indoor {
+            map,
+            out,
+            kits,
+            kit_woks,
+            tolerance,
+        } => indoor(map, out, kits, kit_woks.as_deref(), tolerance.get(), stdout),
+    }
+}
+
+fn read_archive(path: &Path) -> Result<Archive, Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
+    Archive::parse(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
+}
+
+/// Lines for `walkmesh info` on an archive: members, walkmeshes and layouts first.
+pub fn archive_summary(archive: &Archive) -> Vec<String> {
+    let mut lines = Vec::new();
+    let kind = match archive.kind {
+        walkmesh_kotor_area::ArchiveKind::Erf(sig) => {
+            String::from_utf8_lossy(&sig).trim().to_string()
+        }
+        walkmesh_kotor_area::ArchiveKind::Rim => "RIM".into(),
+    };
+    lines.push(format!(
+        "archive:        {kind} V1.0, {} members",
+        archive.members.len()
+    ));
+    for (label, types) in [
+        ("walkmeshes", &[2016u16, 2052, 2053][..]),
+        ("layouts", &[3000u16][..]),
+        ("visibility", &[3001u16][..]),
+    ] {
+        let names: Vec<String> = archive
+            .members
+            .iter()
+            .filter(|m| types.contains(&m.type_id))
+            .map(|m| m.file_name())
+            .collect();
+        lines.push(format!(
+            "{label:<15} {}",
+            if names.is_empty() {
+                "-".into()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    lines
+}
+
+fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure> {
+    let archive = read_archive(path)?;
+    let mut members: Vec<_> = archive.members.iter().collect();
+    // Walkmeshes and layouts first, then archive order.
+    let rank = |t: u16| match t {
+        2016 | 2052 | 2053 => 0,
+        3000 | 3001 => 1,
+        _ => 2,
+    };
+    members.sort_by_key(|m| rank(m.type_id));
+    if json {
+        let rows: Vec<serde_json::Value> = members
+            .iter()
+            .map(|m| {
+                let range = m.source_range();
+                serde_json::json!({
+                    "name": m.file_name(),
+                    "type": m.type_id,
+                    "size": archive.data(m).len(),
+                    "offset": range.map(|r| r.start),
+                })
+            })
+            .collect();
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows)?)?;
+        return Ok(0);
+    }
+    for line in archive_summary(&archive) {
+        writeln!(stdout, "{line}")?;
+    }
+    for m in members {
+        let range = m
+            .source_range()
+            .map_or(String::from("-"), |r| format!("{}..{}", r.start, r.end));
+        writeln!(
+            stdout,
+            "  {:<24} {:>5} {:>9} bytes  {range}",
+            m.file_name(),
+            m.type_id,
+            archive.data(m).len()
+        )?;
+    }
+    Ok(0)
+}
+
+fn extract(
+    path: &Path,
+    names: &[String],
+    out: &Path,
+    stdout: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let archive = read_archive(path)?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+    let chosen: Vec<_> = if names.is_empty() {
+        archive.members.iter().collect()
+    } else {
+        names
+            .iter()
+            .map(|n| {
+                archive
+                    .find(n)
+                    .ok_or_else(|| Failure(format!("{} has no member {n}", path.display())))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    for member in chosen {
+        let target = out.join(member.file_name());
+        write_atomically(&target, archive.data(member))?;
+        writeln!(stdout, "{}", target.display())?;
+    }
+    Ok(0)
+}
+
+fn replace(
+    path: &Path,
+    out: &Path,
+    files: &[PathBuf],
+    stdout: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let mut archive = read_archive(path)?;
+    for file in files {
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
+        let bytes = std::fs::read(file)
+            .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
+        let replaced = archive.put(name, bytes).map_err(Failure)?;
+        writeln!(
+            stdout,
+            "{} {name}",
+            if replaced { "replaced" } else { "added" }
+        )?;
+    }
+    write_atomically(out, &archive.write().map_err(Failure)?)?;
+    Ok(0)
+}
+
+fn print_findings(
+    findings: &[Diagnostic],
+    file: &Path,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure> {
+    for finding in findings {
+        let mut finding = finding.clone();
+        if finding.location.file.is_none() {
+            finding.location.file = Some(file.to_path_buf());
+        }
+        writeln!(stdout, "{finding}")?;
+    }
+    Ok(())
+}
+
+fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
+    let bytes = read_file_or_member(path).map_err(Failure)?;
+    read_lyt(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
+}
+
+fn check(
+    lyt_path: &Path,
+    vis_path: Option<&Path>,
+    json: bool,
+    stdout: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let (lyt, mut findings) = load_lyt(lyt_path)?;
+    findings.extend(check_lyt(&lyt));
+    let mut all: Vec<(PathBuf, Diagnostic)> = findings
+        .into_iter()
+        .map(|f| (lyt_path.to_path_buf(), f))
+        .collect();
+    if let Some(vis_path) = vis_path {
+        let bytes = read_file_or_member(vis_path).map_err(Failure)?;
+        let (vis, mut found) =
+            read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
+        found.extend(check_vis(&vis, Some(&lyt)));
+        all.extend(found.into_iter().map(|f| (vis_path.to_path_buf(), f)));
+    }
+    let errors = all
+        .iter()
+        .filter(|(_, f)| f.severity == Severity::Error)
+        .count();
+    if json {
+        let items: Vec<Diagnostic> = all
+            .into_iter()
+            .map(|(file, mut f)| {
+                f.location.file = Some(file);
+                f
+            })
+            .collect();
+        writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "rooms": lyt.rooms.len(),
+                "door_hooks": lyt.door_hooks.len(),
+                "findings": items,
+            }))?
+        )?;
+    } else {
+        writeln!(
+            stdout,
+            "{}: {} rooms, {} door hooks",
+            lyt_path.display(),
+            lyt.rooms.len(),
+            lyt.door_hooks.len()
+        )?;
+        for (file, f) in &all {
+            print_findings(std::slice::from_ref(f), file, stdout)?;
+        }
+    }
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// Where rooms come from: a folder of WOKs or an archive.
+enum RoomSource {
+    Folder(PathBuf, HashMap<String, PathBuf>),
+    Archive(PathBuf, Archive),
+}
+
+impl RoomSource {
+    fn open(path: &Path) -> Result<RoomSource, Failure> {
+        if path.is_dir() {
+            let mut files = HashMap::new();
+            let entries = std::fs::read_dir(path)
+                .map_err(|e| Failure(format!("cannot list {}: {e}", path.display())))?;
+            for entry in entries.flatten() {
+                let p = entry.path();
+                if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
+                    files.insert(name.to_ascii_lowercase(), p.clone());
+                }
+            }
+            Ok(RoomSource::Folder(path.to_path_buf(), files))
+        } else {
+            Ok(RoomSource::Archive(path.to_path_buf(), read_archive(path)?))
+        }
+    }
+
+    /// The bytes of `<name>.<ext>`.
+    fn get(&self, file_name: &str) -> Option<Vec<u8>> {
+        match self {
+            RoomSource::Folder(_, files) => {
+                std::fs::read(files.get(&file_name.to_ascii_lowercase())?).ok()
+            }
+            RoomSource::Archive(_, archive) => archive.extract(file_name).map(<[u8]>::to_vec),
+        }
+    }
+
+    /// The layout: `explicit`, else the single `.lyt` of the source.
+    fn layout(&self, explicit: Option<&Path>) -> Result<(Lyt, PathBuf), Failure> {
+        if let Some(path) = explicit {
+            return Ok((load_lyt(path)?.0, path.to_path_buf()));
+        }
+        let (found, label): (Vec<(String, Vec<u8>)>, PathBuf) = match self {
+            RoomSource::Folder(dir, files) => (
+                files
+                    .iter()
+                    .filter(|(n, _)| n.ends_with(".lyt"))
+                    .filter_map(|(n, p)| Some((n.clone(), std::fs::read(p).ok()?)))
+                    .collect(),
+                dir.clone(),
+            ),
+            RoomSource::Archive(path, archive) => (
+                archive
+                    .of_type(3000)
+                    .map(|m| (m.file_name(), archive.data(m).to_vec()))
+                    .collect(),
+                path.clone(),
+            ),
+        };
+        match found.as_slice() {
+            [(name, bytes)] => {
+                let shown = match self {
+                    RoomSource::Folder(..) => label.join(name),
+                    RoomSource::Archive(..) => PathBuf::from(format!("{}:{name}", label.display())),
+                };
+                let (lyt, _) =
+                    read_lyt(bytes).map_err(|e| Failure(e.in_file(&shown).to_string()))?;
+                Ok((lyt, shown))
+            }
+            [] => Err(Failure(format!(
+                "{} holds no .lyt; name one with --lyt",
+                label.display()
+            ))),
+            _ => Err(Failure(format!(
+                "{} holds {} .lyt files; name one with --lyt",
+                label.display(),
+                found.len()
+            ))),
+        }
+    }
+}
+
+/// Rooms read, their original WOK bytes (same order), and the rooms without a WOK.
+type LoadedRooms = (Vec<RoomMesh>, Vec<Vec<u8>>, Vec<String>);
+
+/// Reads the WOK of every layout room the source has; returns the rooms, their original
+/// bytes, and the names of rooms without a WOK.
+fn load_rooms(source: &RoomSource, lyt: &Lyt) -> Result<LoadedRooms, Failure> {
+    let mut rooms = Vec::new();
+    let mut originals = Vec::new();
+    let mut missing = Vec::new();
+    for (index, room) in lyt.rooms.iter().enumerate() {
+        if room.name == PLACEHOLDER_ROOM {
+            continue;
+        }
+        let file = format!("{}.wok", room.name);
+        match source.get(&file) {
+            Some(bytes) => {
+                let mesh = read_wok(&bytes).map_err(|e| Failure(format!("{file}: {e}")))?;
+                rooms.push(RoomMesh {
+                    lyt_index: index,
+                    name: room.name.clone(),
+                    mesh,
+                });
+                originals.push(bytes);
+            }
+            None => missing.push(room.name.clone()),
+        }
+    }
+    Ok((rooms, originals, missing))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_command(
+    rooms_path: &Path,
+    lyt_path: Option<&Path>,
+    check_only: bool,
+    out: Option<&Path>,
+    tolerance: Tolerance,
+    json: bool,
+    stdout: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let source = RoomSource::open(rooms_path)?;
+    let (lyt, lyt_file) = source.layout(lyt_path)?;
+    let (mut rooms, originals, missing) = load_rooms(&source, &lyt)?;
+    let solution = solve(&rooms, lyt.rooms.len(), tolerance);
+    let changed = solution.changed();
+    if json {
+        writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "layout": lyt_file,
+                "rooms": lyt.rooms.len(),
+                "rooms_with_walkmesh": rooms.len(),
+                "rooms_without_walkmesh": missing,
+                "perimeter_edges": solution.edges.len(),
+                "coinciding_pairs": solution.pairs.len(),
+                "edges_to_change": changed,
+                "findings": solution.findings,
+            }))?
+        )?;
+    } else {
+        writeln!(
+            stdout,
+            "{}: {} rooms, {} with a walkmesh; {} perimeter edges, {} coinciding pairs; {changed} transition(s) to change",
+            lyt_file.display(),
+            lyt.rooms.len(),
+            rooms.len(),
+            solution.edges.len(),
+            solution.pairs.len()
+        )?;
+        if !missing.is_empty() {
+            writeln!(stdout, "rooms without a walkmesh: {}", missing.join(", "))?;
+        }
+        for f in &solution.findings {
+            writeln!(stdout, "{f}")?;
+        }
+    }
+    if check_only {
+        return Ok(if changed > 0 || solution.errors() > 0 {
+            1
+        } else {
+            0
+        });
+    }
+    apply(&mut rooms, &solution);
+    let changed_rooms: Vec<usize> = (0..rooms.len())
+        .filter(|&slot| {
+            solution
+                .edges
+                .iter()
+                .zip(&solution.solved)
+                .any(|(e, s)| e.room == slot && e.stored != *s)
+        })
+        .collect();
+    let mut written = Vec::new();
+    match &source {
+        RoomSource::Folder(dir, files) => {
+            let target_dir = out.unwrap_or(dir);
+            std::fs::create_dir_all(target_dir)
+                .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
+            for &slot in &changed_rooms {
+                let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
+                    continue;
+                };
+                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
+                let file_name = format!("{}.wok", room.name);
+                let target = match out {
+                    Some(dir) => dir.join(&file_name),
+                    None => files
+                        .get(&file_name.to_ascii_lowercase())
+                        .cloned()
+                        .unwrap_or_else(|| dir.join(&file_name)),
+                };
+                write_atomically(&target, &bytes)?;
+                written.push(target);
+            }
+        }
+        RoomSource::Archive(path, archive) => {
+            let mut archive = archive.clone();
+            for &slot in &changed_rooms {
+                let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
+                    continue;
+                };
+                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
+                archive
+                    .put(&format!("{}.wok", room.name), bytes)
+                    .map_err(Failure)?;
+            }
+            if !changed_rooms.is_empty() {
+                let target = out.unwrap_or(path);
+                write_atomically(target, &archive.write().map_err(Failure)?)?;
+                written.push(target.to_path_buf());
+            }
+        }
+    }
+    if !json {
+        for path in written {
+            writeln!(stdout, "wrote {}", path.display())?;
+        }
+    }
+    Ok(0)
+}
+
+fn assemble_command(
+    registry: &Registry,
+    rooms_path: &Path,
+    out: &Path,
+    lyt_path: Option<&Path>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let source = RoomSource::open(rooms_path)?;
+    let (lyt, _) = source.layout(lyt_path)?;
+    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
+    if !missing.is_empty() {
+        writeln!(
+            stderr,
+            "note: rooms without a walkmesh: {}",
+            missing.join(", ")
+        )?;
+    }
+    let mesh = assemble::assemble(&lyt, &rooms);
+    let format = registry.for_output(out)?;
+    let writer = format
+        .writer()
+        .ok_or_else(|| Failure(format!("the {} format cannot be written", format.id())))?;
+    // OBJ is written Y up, as Blender imports it by default (glTF is Y up by its spec).
+    let options = WriteOptions {
+        up: UpAxis::Y,
+        file_name: out.file_name().and_then(|n| n.to_str()).map(str::to_string),
+        ..WriteOptions::default()
+    };
+    let mut diag = Diagnostics::new();
+    let output = writer.write(&mesh, &options, &mut diag)?;
+    for item in &diag.items {
+        writeln!(stderr, "{item}")?;
+    }
+    write_atomically(out, &output.main)?;
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    for sidecar in &output.sidecars {
+        write_atomically(&dir.join(&sidecar.file_name), &sidecar.bytes)?;
+    }
+    writeln!(
+        stdout,
+        "{}: {} rooms placed, {} faces, {} transitions, {} door hooks",
+        out.display(),
+        rooms.len(),
+        mesh.polygons.len(),
+        mesh.edge_tags.len(),
+        mesh.hooks.len()
+    )?;
+    Ok(0)
+}
+
+fn split_command(
+    registry: &Registry,
+    mesh_path: &Path,
+    out: &Path,
+    lyt_path: &Path,
+    read: &ReadArgs,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let (lyt, _) = load_lyt(lyt_path)?;
+    let mut diag = Diagnostics::new();
+    let (mesh, _) = load(registry, mesh_path, read, &mut diag)?;
+    for item in &diag.items {
+        writeln!(stderr, "{item}")?;
+    }
+    let rooms = assemble::split(&mesh, &lyt)
+        .map_err(|e| Failure(format!("{}: {e}", mesh_path.display())))?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+    for room in rooms {
+        let mut diag = Diagnostics::new();
+        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        for item in &diag.items {
+            writeln!(stderr, "{}: {item}", room.name)?;
+        }
+        let target = out.join(format!("{}.wok", room.name));
+        write_atomically(&target, &bytes)?;
+        writeln!(
+            stdout,
+            "{} ({} faces)",
+            target.display(),
+            room.mesh.polygons.len()
+        )?;
+    }
+    Ok(0)
+}
+
+fn walkmesh_bwm_write(
+    mesh: &walkmesh_core::NavMesh,
+    diag: &mut Diagnostics,
+) -> Result<Vec<u8>, Failure> {
+    let options = WriteOptions {
+        kind: Some(walkmesh_core::MeshKind::Area),
+        ..WriteOptions::default()
+    };
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.by_id("bwm")?;
+    let writer = format
+        .writer()
+        .ok_or_else(|| Failure("the bwm format cannot be written".into()))?;
+    let prepared = walkmesh_core::passes::prepare(mesh, &writer.requirements(&options), diag);
+    Ok(writer.write(&prepared, &options, diag)?.main)
+}
+
+fn indoor(
+    map_path: &Path,
+    out: &Path,
+    kits_dir: &Path,
+    kit_woks: Option<&Path>,
+    tolerance: Tolerance,
+    stdout: &mut dyn Write,
+) -> Result<i32, Failure> {
+    let bytes = std::fs::read(map_path)
+        .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
+    let map =
+        IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
+    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure)?;
+    let build = build_indoor(&map, &kits, tolerance);
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+    for room in &build.rooms {
+        let mut diag = Diagnostics::new();
+        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        let target = out.join(format!("{}.wok", room.name));
+        write_atomically(&target, &bytes)?;
+        writeln!(
+            stdout,
+            "wrote {} ({} transition edges)",
+            target.display(),
+            room.mesh.edge_tags.len()
+        )?;
+    }
+    let lyt_target = out.join(format!("{}.lyt", map.module_id));
+    write_atomically(&lyt_target, &write_lyt(&build.lyt))?;
+    writeln!(
+        stdout,
+        "wrote {} ({} rooms, {} hook links)",
+        lyt_target.display(),
+        build.lyt.rooms.len(),
+        build.links.len()
+    )?;
+    let changed = build.solution.changed();
+    for f in &build.findings {
+        writeln!(stdout, "{f}")?;
+    }
+    // What the geometric solve corrected after the builder's hook step (kit placeholders on
+    // doorway side edges, indices left in overrides from their original modules); the rooms
+    // written carry the corrected transitions.
+    writeln!(
+        stdout,
+        "corrected by the geometric solve after the hook step: {changed} edge(s)"
+    )?;
+    for f in &build.solution.findings {
+        writeln!(stdout, "  {f}")?;
+    }
+    let errors = build
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// `walkmesh info` on an archive: its summary, when `path` is one.
+pub fn info_for_archive(path: &Path, stdout: &mut dyn Write) -> Option<Result<i32, Failure>> {
+    let head = {
+        use std::io::Read;
+        let mut head = [0u8; 8];
+        let mut file = std::fs::File::open(path).ok()?;
+        file.read_exact(&mut head).ok()?;
+        head
+    };
+    if !Archive::sniff(&head) {
+        return None;
+    }
+    Some((|| {
+        let archive = read_archive(path)?;
+        writeln!(stdout, "file:           {}", path.display())?;
+        for line in archive_summary(&archive) {
+            writeln!(stdout, "{line}")?;
+        }
+        Ok(0)
+    })())
+}

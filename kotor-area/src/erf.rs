@@ -1,0 +1,689 @@
+//! Module archives: the ERF family (`.mod`, `.erf`, `.sav`, `.hak`: "MOD V1.0", "ERF V1.0", …)
+//! and RIM (`.rim`). See `docs/formats/erf.md`.
+//!
+//! [`Archive::parse`] checks every count and range against the bytes before allocating;
+//! members are found by name and type (`m12aa_42a.wok`). [`Archive::write`] gives the input
+//! back byte for byte while nothing changed; otherwise it lays the archive out again with the
+//! same header fields, the same member order and every member's bytes unchanged except those
+//! replaced or added.
+
+use std::sync::Arc;
+
+use walkmesh_core::ReadError;
+
+/// Resource type ids and their extensions, as the games and the community tools use them.
+pub const RESOURCE_TYPES: &[(u16, &str)] = &[
+    (0, "res"),
+    (1, "bmp"),
+    (3, "tga"),
+    (4, "wav"),
+    (6, "plt"),
+    (7, "ini"),
+    (10, "txt"),
+    (2002, "mdl"),
+    (2009, "nss"),
+    (2010, "ncs"),
+    (2011, "mod"),
+    (2012, "are"),
+    (2013, "set"),
+    (2014, "ifo"),
+    (2015, "bic"),
+    (2016, "wok"),
+    (2017, "2da"),
+    (2018, "tlk"),
+    (2022, "txi"),
+    (2023, "git"),
+    (2025, "uti"),
+    (2027, "utc"),
+    (2029, "dlg"),
+    (2030, "itp"),
+    (2032, "utt"),
+    (2033, "dds"),
+    (2035, "uts"),
+    (2036, "ltr"),
+    (2037, "gff"),
+    (2038, "fac"),
+    (2040, "ute"),
+    (2042, "utd"),
+    (2044, "utp"),
+    (2045, "dft"),
+    (2046, "gic"),
+    (2047, "gui"),
+    (2051, "utm"),
+    (2052, "dwk"),
+    (2053, "pwk"),
+    (2056, "jrl"),
+    (2057, "sav"),
+    (2058, "utw"),
+    (2059, "4pc"),
+    (2060, "ssf"),
+    (2061, "hak"),
+    (2062, "nwm"),
+    (2063, "bik"),
+    (2064, "ndb"),
+    (2065, "ptm"),
+    (2066, "ptt"),
+    (3000, "lyt"),
+    (3001, "vis"),
+    (3002, "rim"),
+    (3003, "pth"),
+    (3004, "lip"),
+    (3005, "bwm"),
+    (3006, "txb"),
+    (3007, "tpc"),
+    (3008, "mdx"),
+];
+
+/// The extension of resource type `id` (`wok` for 2016), if known.
+pub fn extension_of(id: u16) -> Option<&'static str> {
+    RESOURCE_TYPES
+        .iter()
+        .find(|(type_id, _)| *type_id == id)
+        .map(|(_, ext)| *ext)
+}
+
+/// The resource type id of extension `ext` (case-insensitive).
+pub fn type_of_extension(ext: &str) -> Option<u16> {
+    RESOURCE_TYPES
+        .iter()
+        .find(|(_, e)| e.eq_ignore_ascii_case(ext))
+        .map(|(id, _)| *id)
+}
+
+/// Which container layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// ERF V1.0 family; the 4-byte signature (`MOD `, `ERF `, `SAV `, `HAK `).
+    Erf([u8; 4]),
+    /// RIM V1.0.
+    Rim,
+}
+
+/// Where a member's bytes are.
+#[derive(Clone, Debug, PartialEq)]
+enum Data {
+    /// A range of the archive as read.
+    Source { offset: usize, size: usize },
+    /// Bytes given since.
+    Owned(Arc<[u8]>),
+}
+
+/// One member.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    /// The ResRef as stored (up to 16 characters).
+    pub name: String,
+    pub type_id: u16,
+    /// The resource id field of the key (ERF: `u32` after the ResRef; RIM: after the type).
+    pub resource_id: u32,
+    data: Data,
+}
+
+impl Member {
+    /// `name.ext` (or `name.<type id>` for an unknown type).
+    pub fn file_name(&self) -> String {
+        match extension_of(self.type_id) {
+            Some(ext) => format!("{}.{ext}", self.name),
+            None => format!("{}.{}", self.name, self.type_id),
+        }
+    }
+
+    /// Byte range in the archive as read, if the member still has its original bytes.
+    pub fn source_range(&self) -> Option<std::ops::Range<usize>> {
+        match self.data {
+            Data::Source { offset, size } => Some(offset..offset + size),
+            Data::Owned(_) => None,
+        }
+    }
+}
+
+/// An ERF or RIM archive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Archive {
+    pub kind: ArchiveKind,
+    pub members: Vec<Member>,
+    source: Arc<[u8]>,
+    /// True once a member was replaced or added.
+    changed: bool,
+}
+
+const ERF_HEADER: usize = 160;
+const ERF_KEY: usize = 24;
+const ERF_RESOURCE: usize = 8;
+const RIM_HEADER: usize = 120;
+const RIM_KEY: usize = 32;
+const RESREF_LEN: usize = 16;
+
+fn u32_at(bytes: &[u8], offset: usize, field: &str) -> Result<u32, ReadError> {
+    bytes
+        .get(offset..offset + 4)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes)
+        .ok_or_else(|| {
+            ReadError::at_offset(
+                offset as u64,
+                field,
+                format!("the file ends at byte {} inside this field", bytes.len()),
+            )
+        })
+}
+
+fn u16_at(bytes: &[u8], offset: usize, field: &str) -> Result<u16, ReadError> {
+    bytes
+        .get(offset..offset + 2)
+        .and_then(|b| <[u8; 2]>::try_from(b).ok())
+        .map(u16::from_le_bytes)
+        .ok_or_else(|| {
+            ReadError::at_offset(
+                offset as u64,
+                field,
+                format!("the file ends at byte {} inside this field", bytes.len()),
+            )
+        })
+}
+
+fn resref_at(bytes: &[u8], offset: usize, field: &str) -> Result<String, ReadError> {
+    let raw = bytes.get(offset..offset + RESREF_LEN).ok_or_else(|| {
+        ReadError::at_offset(offset as u64, field, "the file ends inside this name")
+    })?;
+    let end = raw.iter().position(|&b| b == 0).unwrap_or(RESREF_LEN);
+    Ok(raw
+        .get(..end)
+        .unwrap_or_default()
+        .iter()
+        .map(|&b| char::from(b))
+        .collect())
+}
+
+/// Checks that `count` entries of `size` bytes fit at `offset`.
+fn table_fits(
+    bytes: &[u8],
+    offset: usize,
+    count: usize,
+    size: usize,
+    field: &str,
+) -> Result<(), ReadError> {
+    let end = count.checked_mul(size).and_then(|n| n.checked_add(offset));
+    match end {
+        Some(end) if end <= bytes.len() => Ok(()),
+        _ => Err(ReadError::at_offset(
+            offset as u64,
+            field,
+            format!(
+                "{count} entries of {size} bytes at byte {offset} do not fit in the {} bytes of the file",
+                bytes.len()
+            ),
+        )),
+    }
+}
+
+fn data_fits(
+    bytes: &[u8],
+    offset: u32,
+    size: u32,
+    at: usize,
+    field: String,
+) -> Result<Data, ReadError> {
+    let (offset, size) = (offset as usize, size as usize);
+    match offset.checked_add(size) {
+        Some(end) if end <= bytes.len() => Ok(Data::Source { offset, size }),
+        _ => Err(ReadError::at_offset(
+            at as u64,
+            field,
+            format!(
+                "the member's {size} bytes at byte {offset} run past the end of the file ({} bytes)",
+                bytes.len()
+            ),
+        )),
+    }
+}
+
+impl Archive {
+    /// True when `head` starts like an archive this module reads.
+    pub fn sniff(head: &[u8]) -> bool {
+        matches!(head.get(4..8), Some(b"V1.0"))
+            && matches!(
+                head.get(..4),
+                Some(b"MOD " | b"ERF " | b"SAV " | b"HAK " | b"RIM ")
+            )
+    }
+
+    /// Reads an archive.
+    pub fn parse(bytes: &[u8]) -> Result<Archive, ReadError> {
+        let signature: [u8; 4] =
+            bytes
+                .get(..4)
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| {
+                    ReadError::at_offset(0, "header.type", "the file is shorter than 4 bytes")
+                })?;
+        if bytes.get(4..8) != Some(b"V1.0") {
+            return Err(ReadError::at_offset(
+                4,
+                "header.version",
+                "expected version 'V1.0' (ERF, MOD, SAV, HAK or RIM archive)",
+            ));
+        }
+        match &signature {
+            b"RIM " => Self::parse_rim(bytes),
+            b"MOD " | b"ERF " | b"SAV " | b"HAK " => Self::parse_erf(bytes, signature),
+            other => Err(ReadError::at_offset(
+                0,
+                "header.type",
+                format!(
+                    "'{}' is not an archive type this reads (MOD, ERF, SAV, HAK, RIM)",
+                    String::from_utf8_lossy(other)
+                ),
+            )),
+        }
+    }
+
+    fn parse_erf(bytes: &[u8], signature: [u8; 4]) -> Result<Archive, ReadError> {
+        if bytes.len() < ERF_HEADER {
+            return Err(ReadError::at_offset(
+                0,
+                "header",
+                format!(
+                    "an ERF header is {ERF_HEADER} bytes; the file has {}",
+                    bytes.len()
+                ),
+            ));
+        }
+        let count = u32_at(bytes, 16, "header.entry_count")? as usize;
+        let key_offset = u32_at(bytes, 24, "header.key_list_offset")? as usize;
+        let resource_offset = u32_at(bytes, 28, "header.resource_list_offset")? as usize;
+        table_fits(bytes, key_offset, count, ERF_KEY, "header.key_list_offset")?;
+        table_fits(
+            bytes,
+            resource_offset,
+            count,
+            ERF_RESOURCE,
+            "header.resource_list_offset",
+        )?;
+        let mut members = Vec::with_capacity(count);
+        for i in 0..count {
+            let key = key_offset + i * ERF_KEY;
+            let entry = resource_offset + i * ERF_RESOURCE;
+            let name = resref_at(bytes, key, &format!("keys[{i}].resref"))?;
+            let resource_id = u32_at(bytes, key + 16, &format!("keys[{i}].resource_id"))?;
+            let type_id = u16_at(bytes, key + 20, &format!("keys[{i}].type"))?;
+            let offset = u32_at(bytes, entry, &format!("resources[{i}].offset"))?;
+            let size = u32_at(bytes, entry + 4, &format!("resources[{i}].size"))?;
+            let data = data_fits(bytes, offset, size, entry, format!("resources[{i}]"))?;
+            members.push(Member {
+                name,
+                type_id,
+                resource_id,
+                data,
+            });
+        }
+        Ok(Archive {
+            kind: ArchiveKind::Erf(signature),
+            members,
+            source: Arc::from(bytes),
+            changed: false,
+        })
+    }
+
+    fn parse_rim(bytes: &[u8]) -> Result<Archive, ReadError> {
+        let count = u32_at(bytes, 12, "header.entry_count")? as usize;
+        let mut key_offset = u32_at(bytes, 16, "header.key_list_offset")? as usize;
+        // Game RIMs may leave the key offset 0: the keys then follow the 120-byte header.
+        if key_offset == 0 {
+            key_offset = RIM_HEADER;
+        }
+        table_fits(bytes, key_offset, count, RIM_KEY, "header.key_list_offset")?;
+        let mut members = Vec::with_capacity(count);
+        for i in 0..count {
+            let key = key_offset + i * RIM_KEY;
+            let name = resref_at(bytes, key, &format!("keys[{i}].resref"))?;
+            let type_raw = u32_at(bytes, key + 16, &format!("keys[{i}].type"))?;
+            let type_id = u16::try_from(type_raw).map_err(|_| {
+                ReadError::at_offset(
+                    (key + 16) as u64,
+                    format!("keys[{i}].type"),
+                    format!("resource type {type_raw} is out of range"),
+                )
+            })?;
+            let resource_id = u32_at(bytes, key + 20, &format!("keys[{i}].resource_id"))?;
+            let offset = u32_at(bytes, key + 24, &format!("keys[{i}].offset"))?;
+            let size = u32_at(bytes, key + 28, &format!("keys[{i}].size"))?;
+            let data = data_fits(bytes, offset, size, key + 24, format!("keys[{i}]"))?;
+            members.push(Member {
+                name,
+                type_id,
+                resource_id,
+                data,
+            });
+        }
+        Ok(Archive {
+            kind: ArchiveKind::Rim,
+            members,
+            source: Arc::from(bytes),
+            changed: false,
+        })
+    }
+
+    /// The bytes of `member`.
+    pub fn data<'a>(&'a self, member: &'a Member) -> &'a [u8] {
+        match &member.data {
+            Data::Source { offset, size } => {
+                self.source.get(*offset..offset + size).unwrap_or_default()
+            }
+            Data::Owned(bytes) => bytes,
+        }
+    }
+
+    /// The member named `file_name` (`m12aa_42a.wok`; name and extension case-insensitive).
+    pub fn find(&self, file_name: &str) -> Option<&Member> {
+        let (name, type_id) = split_file_name(file_name)?;
+        self.members
+            .iter()
+            .find(|m| m.type_id == type_id && m.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The bytes of the member named `file_name`.
+    pub fn extract(&self, file_name: &str) -> Option<&[u8]> {
+        self.find(file_name).map(|m| self.data(m))
+    }
+
+    /// Members of type `type_id`, in archive order.
+    pub fn of_type(&self, type_id: u16) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(move |m| m.type_id == type_id)
+    }
+
+    /// Replaces the member named `file_name`, or adds it at the end. Returns true when a
+    /// member was replaced. Fails for an unknown extension or a name over 16 characters.
+    pub fn put(&mut self, file_name: &str, bytes: Vec<u8>) -> Result<bool, String> {
+        let (name, type_id) = split_file_name(file_name).ok_or_else(|| {
+            format!("'{file_name}' has no known resource type extension (.wok, .lyt, .vis, …)")
+        })?;
+        if name.is_empty() || name.len() > RESREF_LEN || !name.is_ascii() {
+            return Err(format!(
+                "'{name}' is not a ResRef (1 to {RESREF_LEN} ASCII characters)"
+            ));
+        }
+        self.changed = true;
+        let data = Data::Owned(Arc::from(bytes));
+        if let Some(member) = self
+            .members
+            .iter_mut()
+            .find(|m| m.type_id == type_id && m.name.eq_ignore_ascii_case(name))
+        {
+            member.data = data;
+            return Ok(true);
+        }
+        let resource_id = self
+            .members
+            .iter()
+            .map(|m| m.resource_id)
+            .max()
+            .map_or(0, |id| id.saturating_add(1));
+        self.members.push(Member {
+            name: name.to_string(),
+            type_id,
+            resource_id,
+            data,
+        });
+        Ok(false)
+    }
+
+    /// The archive as bytes: the input while nothing changed; otherwise laid out again.
+    pub fn write(&self) -> Result<Vec<u8>, String> {
+        if !self.changed {
+            return Ok(self.source.to_vec());
+        }
+        match self.kind {
+            ArchiveKind::Erf(signature) => self.write_erf(signature),
+            ArchiveKind::Rim => self.write_rim(),
+        }
+    }
+
+    fn total_data(&self) -> usize {
+        self.members.iter().map(|m| self.data(m).len()).sum()
+    }
+
+    fn to_u32(value: usize, what: &str) -> Result<u32, String> {
+        u32::try_from(value).map_err(|_| format!("{what} ({value}) does not fit in 32 bits"))
+    }
+
+    fn write_erf(&self, signature: [u8; 4]) -> Result<Vec<u8>, String> {
+        // Header fields we do not lay out (languages, build date, description) are kept, and
+        // so is the localized-string block, which follows the header in every file we know.
+        let header = self.source.get(..ERF_HEADER).unwrap_or_default();
+        let language_count = u32_at(&self.source, 8, "").unwrap_or(0);
+        let strings_size = u32_at(&self.source, 12, "").unwrap_or(0) as usize;
+        let strings_offset = u32_at(&self.source, 20, "").unwrap_or(0) as usize;
+        let strings = self
+            .source
+            .get(strings_offset..strings_offset + strings_size)
+            .unwrap_or_default();
+        let count = self.members.len();
+        let key_offset = ERF_HEADER + strings.len();
+        let resource_offset = key_offset + count * ERF_KEY;
+        let data_offset = resource_offset + count * ERF_RESOURCE;
+        let mut out = Vec::with_capacity(data_offset + self.total_data());
+        out.extend_from_slice(&signature);
+        out.extend_from_slice(b"V1.0");
+        out.extend_from_slice(&language_count.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(strings.len(), "localized strings")?.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(count, "member count")?.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(ERF_HEADER, "")?.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(key_offset, "key list offset")?.to_le_bytes());
+        out.extend_from_slice(
+            &Self::to_u32(resource_offset, "resource list offset")?.to_le_bytes(),
+        );
+        match header.get(32..ERF_HEADER) {
+            Some(rest) => out.extend_from_slice(rest),
+            // An archive we did not read (none so far): build year/day 0, no description.
+            None => {
+                out.extend_from_slice(&[0; 8]);
+                out.extend_from_slice(&u32::MAX.to_le_bytes());
+                out.resize(ERF_HEADER, 0);
+            }
+        }
+        out.extend_from_slice(strings);
+        for member in &self.members {
+            push_resref(&mut out, &member.name);
+            out.extend_from_slice(&member.resource_id.to_le_bytes());
+            out.extend_from_slice(&member.type_id.to_le_bytes());
+            out.extend_from_slice(&[0, 0]);
+        }
+        let mut offset = data_offset;
+        for member in &self.members {
+            let size = self.data(member).len();
+            out.extend_from_slice(&Self::to_u32(offset, "member offset")?.to_le_bytes());
+            out.extend_from_slice(&Self::to_u32(size, "member size")?.to_le_bytes());
+            offset += size;
+        }
+        for member in &self.members {
+            out.extend_from_slice(self.data(member));
+        }
+        Ok(out)
+    }
+
+    fn write_rim(&self) -> Result<Vec<u8>, String> {
+        let count = self.members.len();
+        let data_offset = RIM_HEADER + count * RIM_KEY;
+        let mut out = Vec::with_capacity(data_offset + self.total_data());
+        out.extend_from_slice(b"RIM V1.0");
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(count, "member count")?.to_le_bytes());
+        out.extend_from_slice(&Self::to_u32(RIM_HEADER, "")?.to_le_bytes());
+        out.resize(RIM_HEADER, 0);
+        let mut offset = data_offset;
+        for member in &self.members {
+            let size = self.data(member).len();
+            push_resref(&mut out, &member.name);
+            out.extend_from_slice(&u32::from(member.type_id).to_le_bytes());
+            out.extend_from_slice(&member.resource_id.to_le_bytes());
+            out.extend_from_slice(&Self::to_u32(offset, "member offset")?.to_le_bytes());
+            out.extend_from_slice(&Self::to_u32(size, "member size")?.to_le_bytes());
+            offset += size;
+        }
+        for member in &self.members {
+            out.extend_from_slice(self.data(member));
+        }
+        Ok(out)
+    }
+
+    /// An empty archive of `kind`, for building modules from scratch.
+    pub fn new(kind: ArchiveKind) -> Archive {
+        Archive {
+            kind,
+            members: Vec::new(),
+            source: Arc::from(Vec::new()),
+            changed: true,
+        }
+    }
+}
+
+fn push_resref(out: &mut Vec<u8>, name: &str) {
+    let mut field = [0u8; RESREF_LEN];
+    for (slot, byte) in field.iter_mut().zip(name.bytes()) {
+        *slot = byte;
+    }
+    out.extend_from_slice(&field);
+}
+
+/// Splits `name.ext` into the ResRef and the type id of its extension. A bare number is
+/// accepted as the extension too (`name.2016`).
+pub fn split_file_name(file_name: &str) -> Option<(&str, u16)> {
+    let (name, ext) = file_name.rsplit_once('.')?;
+    let type_id = type_of_extension(ext).or_else(|| ext.parse::<u16>().ok())?;
+    Some((name, type_id))
+}
+
+/// Extensions that name an archive this module reads.
+pub const ARCHIVE_EXTENSIONS: &[&str] = &["mod", "erf", "sav", "hak", "rim"];
+
+/// Splits a path written `archive.mod:member.wok` into the archive path and the member name,
+/// when the part before the last `:` ends in an archive extension. Plain paths (and Windows
+/// drive letters, `C:\…`) give `None`.
+pub fn split_member_path(text: &str) -> Option<(&str, &str)> {
+    let (archive, member) = text.rsplit_once(':')?;
+    let ext = archive.rsplit_once('.')?.1;
+    (!member.is_empty()
+        && !member.contains(['/', '\\'])
+        && ARCHIVE_EXTENSIONS
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(ext)))
+    .then_some((archive, member))
+}
+
+/// Reads `path`: a file, or, when no such file exists and the path is written
+/// `archive.mod:member.wok`, that member of the archive. Errors are sentences naming the file
+/// (and member).
+pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(bytes),
+        Err(error) => {
+            let text = path.to_string_lossy();
+            let Some((archive_path, member)) = split_member_path(&text) else {
+                return Err(format!("cannot read {}: {error}", path.display()));
+            };
+            let bytes = std::fs::read(archive_path)
+                .map_err(|e| format!("cannot read the archive {archive_path}: {e}"))?;
+            let archive =
+                Archive::parse(&bytes).map_err(|e| e.in_file(archive_path).to_string())?;
+            archive.extract(member).map(<[u8]>::to_vec).ok_or_else(|| {
+                format!(
+                    "{archive_path} has no member {member} ({} members; `walkmesh area list {archive_path}` lists them)",
+                    archive.members.len()
+                )
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn sample(kind: ArchiveKind) -> Vec<u8> {
+        let mut archive = Archive::new(kind);
+        archive.put("room_a.wok", b"BWM V1.0 a".to_vec()).unwrap();
+        archive.put("area.lyt", b"beginlayout\n".to_vec()).unwrap();
+        archive.write().unwrap()
+    }
+
+    #[test]
+    fn erf_members_by_hand() {
+        let bytes = sample(ArchiveKind::Erf(*b"MOD "));
+        // Header 160, two keys of 24, two resources of 8, then the data.
+        assert_eq!(&bytes[..8], b"MOD V1.0");
+        assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 2);
+        assert_eq!(u32::from_le_bytes(bytes[24..28].try_into().unwrap()), 160);
+        assert_eq!(u32::from_le_bytes(bytes[28..32].try_into().unwrap()), 208);
+        assert_eq!(u32::from_le_bytes(bytes[208..212].try_into().unwrap()), 224);
+        assert_eq!(u32::from_le_bytes(bytes[212..216].try_into().unwrap()), 10);
+        assert_eq!(&bytes[224..234], b"BWM V1.0 a");
+        assert_eq!(&bytes[160..166], b"room_a");
+        assert_eq!(
+            u16::from_le_bytes(bytes[180..182].try_into().unwrap()),
+            2016
+        );
+        let archive = Archive::parse(&bytes).unwrap();
+        assert_eq!(archive.extract("ROOM_A.WOK").unwrap(), b"BWM V1.0 a");
+        assert_eq!(archive.extract("area.lyt").unwrap(), b"beginlayout\n");
+        assert!(archive.extract("area.vis").is_none());
+        assert_eq!(archive.write().unwrap(), bytes);
+    }
+
+    #[test]
+    fn rim_members_by_hand() {
+        let bytes = sample(ArchiveKind::Rim);
+        assert_eq!(&bytes[..8], b"RIM V1.0");
+        assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 2);
+        assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 120);
+        assert_eq!(
+            u32::from_le_bytes(bytes[136..140].try_into().unwrap()),
+            2016
+        );
+        assert_eq!(u32::from_le_bytes(bytes[144..148].try_into().unwrap()), 184);
+        let archive = Archive::parse(&bytes).unwrap();
+        assert_eq!(archive.kind, ArchiveKind::Rim);
+        assert_eq!(archive.extract("room_a.wok").unwrap(), b"BWM V1.0 a");
+    }
+
+    #[test]
+    fn replacing_keeps_the_others() {
+        let bytes = sample(ArchiveKind::Erf(*b"ERF "));
+        let mut archive = Archive::parse(&bytes).unwrap();
+        assert!(archive.put("room_a.wok", b"new".to_vec()).unwrap());
+        assert!(!archive.put("room_b.wok", b"bee".to_vec()).unwrap());
+        let back = Archive::parse(&archive.write().unwrap()).unwrap();
+        assert_eq!(back.extract("room_a.wok").unwrap(), b"new");
+        assert_eq!(back.extract("room_b.wok").unwrap(), b"bee");
+        assert_eq!(back.extract("area.lyt").unwrap(), b"beginlayout\n");
+        assert_eq!(back.members[2].resource_id, 2);
+        assert!(archive.put("x.unknownext", vec![]).is_err());
+        assert!(archive.put("a_name_far_too_long.wok", vec![]).is_err());
+    }
+
+    #[test]
+    fn truncated_and_hostile_archives_are_errors() {
+        let bytes = sample(ArchiveKind::Erf(*b"MOD "));
+        for len in 0..bytes.len() {
+            // Cutting into the data of the last member, or anywhere before, must fail cleanly.
+            assert!(Archive::parse(&bytes[..len]).is_err(), "length {len}");
+        }
+        let mut huge = bytes.clone();
+        huge[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        let error = Archive::parse(&huge).unwrap_err();
+        assert_eq!(error.field, "header.key_list_offset");
+    }
+
+    #[test]
+    fn member_paths() {
+        assert_eq!(
+            split_member_path("dir/area.mod:m40ad_08a.wok"),
+            Some(("dir/area.mod", "m40ad_08a.wok"))
+        );
+        assert_eq!(split_member_path("C:\\rooms\\a.wok"), None);
+        assert_eq!(split_member_path("room.wok"), None);
+        assert_eq!(split_member_path("a.rim:x.lyt"), Some(("a.rim", "x.lyt")));
+        assert_eq!(split_file_name("m12ac.vis"), Some(("m12ac", 3001)));
+    }
+}

@@ -1,0 +1,673 @@
+//! Holocron Toolset kits and Indoor Map Builder maps (`.indoor`).
+//!
+//! A kit JSON lists components with door hooks (`x`, `y`, `z`, `rotation` in degrees, `door`,
+//! `edge`); a component's walkmesh is `<kit id>/<component id>.wok` beside the JSON, in the
+//! component's own coordinates, with its door edges carrying placeholder transitions (20, 21,
+//! …; a hook's `edge` names the placeholder of the edge it sits on). An `.indoor` map lists
+//! rooms (`kit`, `component`, `position`, `rotation`, `flip_x`, `flip_y`, optionally a base64
+//! `walkmesh_override` in component coordinates).
+//!
+//! [`build_indoor`] does what the builder does, with transitions that move with their edges
+//! under a flip: transform each room's walkmesh (flip, rotate about Z, translate), connect two
+//! rooms when hooks of theirs lie within [`HOOK_TOLERANCE`], replace each placeholder by the
+//! connected room's LYT index or −1, then solve every transition from geometry
+//! ([`crate::transitions`]) so that nothing stale survives (overrides taken from game modules
+//! carry indices from their original module), and write the LYT.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use walkmesh_core::{
+    Diagnostic, Diagnostics, EdgeRef, EdgeTag, Input, Location, NavMesh, Position, ReadOptions,
+    Severity,
+};
+
+use crate::lyt::{DoorHook, Lyt, Placement};
+use crate::transitions::{self, RoomMesh, Solution};
+
+/// Two hooks closer than this connect their rooms (the builder's own rule).
+pub const HOOK_TOLERANCE: f64 = 0.001;
+/// Kit WOKs number their door-edge placeholders from this value.
+pub const FIRST_PLACEHOLDER: i32 = 20;
+
+/// A door hook of a kit component, in the component's coordinates.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct KitHook {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+    /// Degrees about Z: the direction the door faces out of the component.
+    #[serde(default)]
+    pub rotation: f64,
+    /// Index into the kit's `doors`.
+    #[serde(default)]
+    pub door: i64,
+    /// The placeholder transition of the perimeter edge the hook sits on.
+    pub edge: i32,
+}
+
+/// A kit component.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct KitComponent {
+    pub name: String,
+    pub id: String,
+    #[serde(default)]
+    pub doorhooks: Vec<KitHook>,
+}
+
+/// A kit JSON.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Kit {
+    pub name: String,
+    pub id: String,
+    #[serde(default)]
+    pub components: Vec<KitComponent>,
+}
+
+impl Kit {
+    /// Reads a kit JSON.
+    pub fn parse(bytes: &[u8]) -> Result<Kit, String> {
+        serde_json::from_slice(bytes).map_err(|e| format!("not a kit JSON: {e}"))
+    }
+
+    /// The component named `name` (its `name` or `id`, case-insensitive).
+    pub fn component(&self, name: &str) -> Option<&KitComponent> {
+        self.components
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name) || c.id.eq_ignore_ascii_case(name))
+    }
+}
+
+/// A kit and the folder holding its component WOKs (`<folder>/<component id>.wok`).
+#[derive(Clone, Debug)]
+pub struct LoadedKit {
+    pub kit: Kit,
+    pub wok_dir: PathBuf,
+}
+
+/// Loads every `*.json` kit in `json_dir`; component WOKs are looked up in
+/// `<wok_root>/<kit id>/`. Files that are not kits are skipped.
+pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, String> {
+    let entries = std::fs::read_dir(json_dir)
+        .map_err(|e| format!("cannot list {}: {e}", json_dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        })
+        .collect();
+    paths.sort();
+    let mut kits = Vec::new();
+    for path in paths {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if let Ok(kit) = Kit::parse(&bytes) {
+            let wok_dir = wok_root.join(&kit.id);
+            kits.push(LoadedKit { kit, wok_dir });
+        }
+    }
+    Ok(kits)
+}
+
+/// A room of an `.indoor` map.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct IndoorRoom {
+    pub kit: String,
+    pub component: String,
+    pub position: [f64; 3],
+    #[serde(default)]
+    pub rotation: f64,
+    #[serde(default)]
+    pub flip_x: bool,
+    #[serde(default)]
+    pub flip_y: bool,
+    /// A base64 BWM in component coordinates, replacing the kit's walkmesh.
+    #[serde(default)]
+    pub walkmesh_override: Option<String>,
+}
+
+/// An `.indoor` map.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct IndoorMap {
+    /// `module_id` (older builders wrote `moduleId`).
+    #[serde(alias = "moduleId")]
+    pub module_id: String,
+    pub rooms: Vec<IndoorRoom>,
+}
+
+impl IndoorMap {
+    /// Reads an `.indoor` file.
+    pub fn parse(bytes: &[u8]) -> Result<IndoorMap, String> {
+        serde_json::from_slice(bytes).map_err(|e| format!("not an Indoor Map Builder map: {e}"))
+    }
+}
+
+/// How a room is placed: flip, then rotate about Z (degrees, counter-clockwise), then move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Transform {
+    pub position: [f64; 3],
+    pub rotation: f64,
+    pub flip_x: bool,
+    pub flip_y: bool,
+}
+
+impl Transform {
+    /// Where point `p` of the component lands.
+    pub fn apply(&self, p: [f64; 3]) -> [f64; 3] {
+        let x = if self.flip_x { -p[0] } else { p[0] };
+        let y = if self.flip_y { -p[1] } else { p[1] };
+        let (sin, cos) = self.rotation.to_radians().sin_cos();
+        [
+            x * cos - y * sin + self.position[0],
+            x * sin + y * cos + self.position[1],
+            p[2] + self.position[2],
+        ]
+    }
+
+    /// True when the transform mirrors (exactly one flip), which reverses triangle winding.
+    pub fn mirrors(&self) -> bool {
+        self.flip_x != self.flip_y
+    }
+
+    /// Direction, in degrees, that a hook facing `rotation` faces after the transform. Kit
+    /// hooks measure it counter-clockwise from +Y (0° faces +Y, 90° faces −X, as the kits'
+    /// door edges show).
+    pub fn hook_rotation(&self, rotation: f64) -> f64 {
+        let (sin, cos) = rotation.to_radians().sin_cos();
+        let (mut dx, mut dy) = (-sin, cos);
+        if self.flip_x {
+            dx = -dx;
+        }
+        if self.flip_y {
+            dy = -dy;
+        }
+        ((-dx).atan2(dy).to_degrees() + self.rotation).rem_euclid(360.0)
+    }
+}
+
+/// `mesh` placed by `transform`. A mirroring transform reverses each triangle (corners
+/// `a b c` become `a c b`) so faces still point up, and moves each edge's transition with its
+/// edge: the new edge 0 (a→c) is the old edge 2, edge 1 stays, the new edge 2 is the old
+/// edge 0. The walkmesh position becomes the transform's position.
+pub fn transform_mesh(mesh: &NavMesh, transform: &Transform) -> NavMesh {
+    let mut out = mesh.clone();
+    out.provenance = None;
+    for v in &mut out.vertices {
+        let p = transform.apply([f64::from(v[0]), f64::from(v[1]), f64::from(v[2])]);
+        *v = p.map(|c| c as f32);
+    }
+    out.origin = transform.position.map(|c| c as f32);
+    if transform.mirrors() {
+        let mut polygons = walkmesh_core::Polygons::with_capacity(
+            mesh.polygons.len(),
+            mesh.polygons.indices().len(),
+        );
+        let mut reversed = Vec::new();
+        for polygon in mesh.polygons.iter() {
+            // Keep the first corner, reverse the rest: edge k of n becomes edge n-1-k... for
+            // triangles exactly the mapping in the doc comment.
+            reversed.clear();
+            if let Some((&first, rest)) = polygon.split_first() {
+                reversed.push(first);
+                reversed.extend(rest.iter().rev());
+            }
+            polygons.push(&reversed);
+        }
+        out.polygons = polygons;
+        out.edge_tags = mesh
+            .edge_tags
+            .iter()
+            .map(|(edge, tag)| {
+                let n = mesh.polygons.get(edge.polygon as usize).len() as u32;
+                // Old edge k runs corner k → k+1; in the reversed polygon that edge runs
+                // between new corners (n-k) % n and n-1-k, i.e. it is new edge n-1-k.
+                let new_edge = (n - 1).saturating_sub(edge.edge);
+                (
+                    EdgeRef {
+                        polygon: edge.polygon,
+                        edge: new_edge,
+                    },
+                    *tag,
+                )
+            })
+            .collect();
+    }
+    for hook in &mut out.hooks {
+        let p = transform.apply(hook.position.map(f64::from));
+        hook.position = p.map(|c| c as f32);
+    }
+    out
+}
+
+/// Decodes standard base64 (padding optional, whitespace ignored).
+pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut buffer = 0u32;
+    let mut bits = 0u32;
+    for (i, c) in text.bytes().enumerate() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            c if c.is_ascii_whitespace() => continue,
+            _ => return Err(format!("character {i} ('{}') is not base64", char::from(c))),
+        };
+        buffer = (buffer << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Two hooks that meet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HookLink {
+    pub room: usize,
+    pub hook: usize,
+    pub other_room: usize,
+    pub other_hook: usize,
+}
+
+/// The result of building a map.
+#[derive(Clone, Debug, Default)]
+pub struct IndoorBuild {
+    pub lyt: Lyt,
+    /// Rooms that have a walkmesh, in area coordinates with solved transitions.
+    pub rooms: Vec<RoomMesh>,
+    pub links: Vec<HookLink>,
+    /// Transitions after the hook step, before the geometric solve.
+    pub solution: Solution,
+    pub findings: Vec<Diagnostic>,
+}
+
+fn finding(severity: Severity, code: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        severity,
+        code: code.to_string(),
+        message,
+        location: Location {
+            file: None,
+            position: Position::None,
+            field: None,
+        },
+    }
+}
+
+/// World positions of the hooks of `component` placed by `transform`.
+pub fn hook_positions(component: &KitComponent, transform: &Transform) -> Vec<[f64; 3]> {
+    component
+        .doorhooks
+        .iter()
+        .map(|h| transform.apply([h.x, h.y, h.z]))
+        .collect()
+}
+
+/// Pairs of hooks of different rooms within [`HOOK_TOLERANCE`] (hash grid, linear).
+pub fn link_hooks(hooks: &[Vec<[f64; 3]>]) -> Vec<HookLink> {
+    let cell = 2.0 * HOOK_TOLERANCE;
+    let key = |p: [f64; 3]| p.map(|c| (c / cell).floor() as i64);
+    let mut grid: HashMap<[i64; 3], Vec<(usize, usize)>> = HashMap::new();
+    for (room, list) in hooks.iter().enumerate() {
+        for (hook, &p) in list.iter().enumerate() {
+            grid.entry(key(p)).or_default().push((room, hook));
+        }
+    }
+    let mut links = Vec::new();
+    for (room, list) in hooks.iter().enumerate() {
+        for (hook, &p) in list.iter().enumerate() {
+            let lo = key(p.map(|c| c - HOOK_TOLERANCE));
+            let hi = key(p.map(|c| c + HOOK_TOLERANCE));
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    for z in lo[2]..=hi[2] {
+                        for &(other_room, other_hook) in grid.get(&[x, y, z]).into_iter().flatten()
+                        {
+                            if other_room == room {
+                                continue;
+                            }
+                            let q = hooks
+                                .get(other_room)
+                                .and_then(|l| l.get(other_hook))
+                                .copied()
+                                .unwrap_or([f64::INFINITY; 3]);
+                            let d2: f64 = p.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum();
+                            if d2 < HOOK_TOLERANCE * HOOK_TOLERANCE {
+                                links.push(HookLink {
+                                    room,
+                                    hook,
+                                    other_room,
+                                    other_hook,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    links
+}
+
+/// Replaces each placeholder transition of `mesh` (a kit room) by the LYT index of the room
+/// connected at the hook whose `edge` it is, or −1 when nothing is connected there.
+pub fn resolve_placeholders(
+    mesh: &mut NavMesh,
+    component: &KitComponent,
+    connected: &[Option<usize>],
+) {
+    for tag in mesh.edge_tags.values_mut() {
+        if let Some(k) = component
+            .doorhooks
+            .iter()
+            .position(|h| h.edge == tag.transition)
+        {
+            tag.transition = connected
+                .get(k)
+                .copied()
+                .flatten()
+                .map_or(-1, |room| room as i32);
+        }
+    }
+    mesh.edge_tags.retain(|_, tag| tag.transition != -1);
+}
+
+/// LYT room name the builder gives room `index` of module `module_id`.
+pub fn room_name(module_id: &str, index: usize) -> String {
+    format!("{module_id}_room{index}")
+}
+
+/// Builds a map's rooms: see the module documentation. `kits` are looked up by kit name or id
+/// (case-insensitive). Rooms whose walkmesh cannot be found are reported and left without a
+/// WOK (they still take their LYT slot, as in the builder).
+pub fn build_indoor(
+    map: &IndoorMap,
+    kits: &[LoadedKit],
+    tolerance: transitions::Tolerance,
+) -> IndoorBuild {
+    let mut findings = Vec::new();
+    let mut lyt = Lyt::default();
+    let mut meshes: Vec<Option<NavMesh>> = Vec::with_capacity(map.rooms.len());
+    let mut components: Vec<Option<&KitComponent>> = Vec::with_capacity(map.rooms.len());
+    let mut hooks: Vec<Vec<[f64; 3]>> = Vec::with_capacity(map.rooms.len());
+    for (index, room) in map.rooms.iter().enumerate() {
+        let transform = Transform {
+            position: room.position,
+            rotation: room.rotation,
+            flip_x: room.flip_x,
+            flip_y: room.flip_y,
+        };
+        let name = room_name(&map.module_id, index);
+        if name.len() > crate::text::RESREF_MAX {
+            findings.push(finding(
+                Severity::Error,
+                "indoor.room_name_too_long",
+                format!("room {index} would be named '{name}', longer than 16 characters; use a shorter module id"),
+            ));
+        }
+        lyt.rooms.push(Placement {
+            name: name.clone(),
+            position: room.position.map(|c| c as f32),
+        });
+        let kit = kits.iter().find(|k| {
+            k.kit.name.eq_ignore_ascii_case(&room.kit) || k.kit.id.eq_ignore_ascii_case(&room.kit)
+        });
+        let component = kit.and_then(|k| k.kit.component(&room.component));
+        components.push(component);
+        hooks.push(component.map_or_else(Vec::new, |c| hook_positions(c, &transform)));
+        let base = match &room.walkmesh_override {
+            Some(text) => decode_base64(text).and_then(|bytes| read_wok(&bytes)),
+            None => match (kit, component) {
+                (Some(kit), Some(component)) => {
+                    let path = kit.wok_dir.join(format!("{}.wok", component.id));
+                    std::fs::read(&path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                        .and_then(|bytes| read_wok(&bytes))
+                }
+                (None, _) => Err(format!("kit '{}' was not found", room.kit)),
+                (Some(_), None) => Err(format!(
+                    "kit '{}' has no component '{}'",
+                    room.kit, room.component
+                )),
+            },
+        };
+        match base {
+            Ok(mesh) => meshes.push(Some(transform_mesh(&mesh, &transform))),
+            Err(message) => {
+                findings.push(finding(
+                    Severity::Error,
+                    "indoor.room_without_walkmesh",
+                    format!(
+                        "room {index} ({} / {}): {message}; no WOK is written for it",
+                        room.kit, room.component
+                    ),
+                ));
+                meshes.push(None);
+            }
+        }
+        if component.is_none() && room.walkmesh_override.is_some() {
+            findings.push(finding(
+                Severity::Warning,
+                "indoor.hooks_unknown",
+                format!(
+                    "room {index} ({} / {}) uses its walkmesh override, but its kit is not loaded, so its door hooks are unknown; its transitions come from geometry alone",
+                    room.kit, room.component
+                ),
+            ));
+        }
+        for (k, hook) in component
+            .map(|c| c.doorhooks.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let p = hooks
+                .get(index)
+                .and_then(|h| h.get(k))
+                .copied()
+                .unwrap_or_default();
+            let angle = transform.hook_rotation(hook.rotation).to_radians() / 2.0;
+            lyt.door_hooks.push(DoorHook {
+                room: name.clone(),
+                door: format!("door{k}"),
+                flag: Some(0),
+                position: p.map(|c| c as f32),
+                orientation: [0.0, 0.0, angle.sin() as f32, angle.cos() as f32],
+                extra: Vec::new(),
+            });
+        }
+    }
+    let links = link_hooks(&hooks);
+    for (index, mesh) in meshes.iter_mut().enumerate() {
+        let (Some(mesh), Some(Some(component))) = (mesh.as_mut(), components.get(index)) else {
+            continue;
+        };
+        let mut connected = vec![None; component.doorhooks.len()];
+        for link in links.iter().filter(|l| l.room == index) {
+            if let Some(slot) = connected.get_mut(link.hook) {
+                *slot = Some(link.other_room);
+            }
+        }
+        resolve_placeholders(mesh, component, &connected);
+    }
+    let mut rooms: Vec<RoomMesh> = meshes
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, mesh)| {
+            Some(RoomMesh {
+                lyt_index: index,
+                name: lyt.rooms.get(index)?.name.clone(),
+                mesh: mesh?,
+            })
+        })
+        .collect();
+    let solution = transitions::solve(&rooms, lyt.rooms.len(), tolerance);
+    transitions::apply(&mut rooms, &solution);
+    // Hooked doors whose edges do not meet: the builder would link them, geometry does not.
+    for link in links.iter().filter(|l| l.room < l.other_room) {
+        let slot_of = |lyt_index: usize| rooms.iter().position(|r| r.lyt_index == lyt_index);
+        let (Some(a), Some(b)) = (slot_of(link.room), slot_of(link.other_room)) else {
+            continue;
+        };
+        let meets = solution.pairs.iter().any(|&(i, j)| {
+            let (ri, rj) = (
+                solution.edges.get(i as usize).map(|e| e.room),
+                solution.edges.get(j as usize).map(|e| e.room),
+            );
+            (ri, rj) == (Some(a), Some(b)) || (ri, rj) == (Some(b), Some(a))
+        });
+        if !meets {
+            findings.push(finding(
+                Severity::Warning,
+                "indoor.hooked_edges_do_not_meet",
+                format!(
+                    "rooms {} and {} are connected by their door hooks, but no walkable edges of theirs coincide; no transition joins them",
+                    link.room, link.other_room
+                ),
+            ));
+        }
+    }
+    IndoorBuild {
+        lyt,
+        rooms,
+        links,
+        solution,
+        findings,
+    }
+}
+
+/// Reads a BWM area walkmesh from bytes.
+pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+    let mut diag = Diagnostics::new();
+    walkmesh_bwm::read_bwm(
+        Input { bytes, path: None },
+        &ReadOptions::default(),
+        &mut diag,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Sets every placeholder-range transition (≥ [`FIRST_PLACEHOLDER`]) of a kit component.
+pub fn placeholder_edges(mesh: &NavMesh, placeholder: i32) -> Vec<EdgeRef> {
+    mesh.edge_tags
+        .iter()
+        .filter(|(_, t)| t.transition == placeholder)
+        .map(|(e, _)| *e)
+        .collect()
+}
+
+/// Removes every transition (for re-solving from scratch).
+pub fn strip_transitions(mesh: &mut NavMesh) {
+    mesh.edge_tags.clear();
+}
+
+/// A tag with value `transition`.
+pub fn tag(transition: i32) -> EdgeTag {
+    EdgeTag { transition }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use walkmesh_core::{Material, Surface};
+
+    #[test]
+    fn transform_rotates_counter_clockwise_after_flipping() {
+        let t = Transform {
+            position: [10.0, 0.0, 1.0],
+            rotation: 90.0,
+            flip_x: true,
+            flip_y: false,
+        };
+        // (1, 2, 3) → flip x → (-1, 2, 3) → rotate 90° → (-2, -1, 3) → move → (8, -1, 4).
+        let p = t.apply([1.0, 2.0, 3.0]);
+        assert!((p[0] - 8.0).abs() < 1e-12 && (p[1] + 1.0).abs() < 1e-12 && p[2] == 4.0);
+        // A hook facing +Y (0°) still faces +Y after flipping x, then −X after 90°: 90°.
+        assert!((t.hook_rotation(0.0) - 90.0).abs() < 1e-9);
+        // One facing −X (90°) faces +X after the flip (270°), then +Y after 90°: 0°.
+        assert!(t.hook_rotation(90.0).abs() < 1e-9 || (t.hook_rotation(90.0) - 360.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn mirroring_moves_transitions_with_their_edges() {
+        let mut mesh = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(
+            &[0, 1, 2],
+            Surface {
+                material: Material(4),
+                walkable: true,
+                code: 4,
+            },
+        );
+        // Edge 0 runs (0,0)→(1,0); edge 1 (1,0)→(0,1); edge 2 (0,1)→(0,0).
+        for (edge, value) in [(0, 20), (1, 21), (2, 22)] {
+            mesh.edge_tags
+                .insert(EdgeRef { polygon: 0, edge }, tag(value));
+        }
+        let t = Transform {
+            flip_x: true,
+            ..Transform::default()
+        };
+        let out = transform_mesh(&mesh, &t);
+        assert_eq!(out.polygons.get(0), &[0, 2, 1]);
+        // Each transition must sit on the edge between the same two (moved) points.
+        for (edge, tag) in &out.edge_tags {
+            let corners = out.polygons.get(0);
+            let a = out.vertices[corners[edge.edge as usize] as usize];
+            let b = out.vertices[corners[(edge.edge as usize + 1) % 3] as usize];
+            let original = match tag.transition {
+                20 => ([0.0, 0.0], [-1.0, 0.0]),
+                21 => ([-1.0, 0.0], [0.0, 1.0]),
+                _ => ([0.0, 1.0], [0.0, 0.0]),
+            };
+            let pair = ([a[0], a[1]], [b[0], b[1]]);
+            assert!(
+                pair == original || pair == (original.1, original.0),
+                "{tag:?} on {pair:?}"
+            );
+        }
+        // Still counter-clockwise from above: positive signed area.
+        let c = out.polygons.get(0);
+        let [p, q, r] = [0, 1, 2].map(|k| out.vertices[c[k] as usize]);
+        let area = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]);
+        assert!(area > 0.0);
+    }
+
+    #[test]
+    fn base64_decodes() {
+        assert_eq!(decode_base64("QldNIFYxLjA=").unwrap(), b"BWM V1.0");
+        assert_eq!(decode_base64("QldN\nIFYx").unwrap(), b"BWM V1");
+        assert!(decode_base64("QldN*").is_err());
+    }
+
+    #[test]
+    fn hooks_link_within_the_tolerance() {
+        let hooks = vec![
+            vec![[0.0, 0.0, 0.0], [5.0, 0.0, 0.0]],
+            vec![[5.0005, 0.0, 0.0]],
+            vec![[0.002, 0.0, 0.0]],
+        ];
+        let links = link_hooks(&hooks);
+        assert_eq!(links.len(), 2);
+        assert!(links.contains(&HookLink {
+            room: 0,
+            hook: 1,
+            other_room: 1,
+            other_hook: 0
+        }));
+    }
+}

@@ -1,0 +1,25 @@
+//! walkmesh-kotor-area: KotOR areas, the rooms of a module taken together.
+//!
+//! - [`lyt`] and [`vis`]: the layout and visibility text files, read and written back byte for
+//!   byte while unchanged, canonical once changed, with checks;
+//! - [`erf`]: module archives (ERF family `.mod`/`.erf`/`.sav`/`.hak`, and `.rim`): list,
+//!   extract, replace or add members;
+//! - [`transitions`]: room-to-room transitions solved from geometry, with findings;
+//! - [`assemble`]: a whole area as one mesh (faces tagged with their room) and back to rooms;
+//! - [`kits`]: Holocron Toolset kits and Indoor Map Builder `.indoor` maps built into rooms.
+//!
+//! A capability crate on top of `walkmesh-core` and `walkmesh-bwm`; the CLI's `area` commands
+//! are thin wrappers around it.
+
+pub mod assemble;
+pub mod erf;
+pub mod kits;
+pub mod lyt;
+pub mod text;
+pub mod transitions;
+pub mod vis;
+
+pub use erf::{Archive, ArchiveKind, Member};
+pub use lyt::{DoorHook, Lyt, Placement, read_lyt, write_lyt};
+pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, Tolerance, solve};
+pub use vis::{Vis, VisRoom, read_vis, write_vis};

@@ -1,0 +1,273 @@
+//! The `walkmesh area` commands and the `archive.mod:member` input syntax, on the real area
+//! corpus (skipped with a notice when absent).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![cfg(all(feature = "bwm", feature = "gltf", feature = "obj"))]
+
+use std::path::PathBuf;
+
+use walkmesh_tests::{shared_corpora, walkmesh};
+
+fn areas() -> Option<(PathBuf, PathBuf)> {
+    let root = shared_corpora()?;
+    let areas = root.join("kotor-areas");
+    areas
+        .is_dir()
+        .then(|| (areas, root.join("kotor/pykotor-kits")))
+}
+
+#[test]
+fn archive_members_are_inputs_and_info_lists_walkmeshes() {
+    let Some((areas, _)) = areas() else { return };
+    let archive = areas.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
+    let run = walkmesh([
+        "info".into(),
+        format!("{}:m12aa_42a.wok", archive.display()),
+        "--json".into(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let info: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // SOURCES.md: 10 faces.
+    assert_eq!(info["faces"], 10);
+    let run = walkmesh(["info".into(), archive.display().to_string()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("walkmeshes      m12aa_42a.wok"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("layouts         m12ac.lyt"));
+    let run = walkmesh([
+        "validate".into(),
+        format!("{}:nothere.wok", archive.display()),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("has no member nothere.wok"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn list_extract_replace() {
+    let Some((areas, _)) = areas() else { return };
+    let archive = areas.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
+    let dir = tempfile::tempdir().unwrap();
+    let run = walkmesh([
+        "area".into(),
+        "list".into(),
+        archive.display().to_string(),
+        "--json".into(),
+    ]);
+    assert_eq!(run.code, 0);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(rows.len(), 45);
+    assert_eq!(rows[0]["name"], "m12aa_42a.wok");
+    assert_eq!(rows[0]["offset"], 2208290);
+    let out = dir.path().join("x");
+    let run = walkmesh([
+        "area".into(),
+        "extract".into(),
+        archive.display().to_string(),
+        "m12ac.lyt".into(),
+        "-o".into(),
+        out.display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let extracted = std::fs::read(out.join("m12ac.lyt")).unwrap();
+    assert_eq!(
+        extracted,
+        std::fs::read(areas.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/m12ac.lyt")).unwrap()
+    );
+    // Replace the LYT with a copy that has one more door hook line; add a new member.
+    let mut changed = extracted.clone();
+    changed.extend_from_slice(b"\r\n");
+    std::fs::write(out.join("m12ac.lyt"), &changed).unwrap();
+    std::fs::write(out.join("extra.vis"), b"a 0\r\n").unwrap();
+    let fixed = dir.path().join("fixed.mod");
+    let run = walkmesh([
+        "area".into(),
+        "replace".into(),
+        archive.display().to_string(),
+        fixed.display().to_string(),
+        out.join("m12ac.lyt").display().to_string(),
+        out.join("extra.vis").display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("replaced m12ac.lyt") && run.stdout.contains("added extra.vis"));
+    let run = walkmesh([
+        "area".into(),
+        "list".into(),
+        fixed.display().to_string(),
+        "--json".into(),
+    ]);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(rows.len(), 46);
+    // A member of the rewritten archive is an input like any file.
+    let run = walkmesh(["info".into(), format!("{}:m12aa_42a.wok", fixed.display())]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn check_reports_the_real_vis_count_error() {
+    let Some((areas, _)) = areas() else { return };
+    let dir = areas.join("K1_Community_Patch/m40ad");
+    let run = walkmesh([
+        "area".into(),
+        "check".into(),
+        dir.join("m40ad.lyt").display().to_string(),
+        "--vis".into(),
+        dir.join("m40ad.vis").display().to_string(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("vis.count_mismatch") && run.stdout.contains("line 45"));
+}
+
+#[test]
+fn indoor_solve_assemble_split_round_trip() {
+    let Some((areas, kit_woks)) = areas() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("built");
+    let run = walkmesh([
+        "area".into(),
+        "indoor".into(),
+        areas
+            .join("PyKotor/indoor/step02.indoor")
+            .display()
+            .to_string(),
+        out.display().to_string(),
+        "--kits".into(),
+        areas.join("PyKotor/kits").display().to_string(),
+        "--kit-woks".into(),
+        kit_woks.display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(out.join("test01.lyt").exists() && out.join("test01_room1.wok").exists());
+    // The built rooms are consistent: --check finds nothing to change.
+    let run = walkmesh([
+        "area".into(),
+        "solve".into(),
+        out.display().to_string(),
+        "--check".into(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("1 coinciding pairs; 0 transition(s) to change"),
+        "{}",
+        run.stdout
+    );
+    // Assemble to glTF and split back: the same rooms.
+    let glb = dir.path().join("area.glb");
+    let run = walkmesh([
+        "area".into(),
+        "assemble".into(),
+        out.display().to_string(),
+        glb.display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let split = dir.path().join("split");
+    let run = walkmesh([
+        "area".into(),
+        "split".into(),
+        glb.display().to_string(),
+        split.display().to_string(),
+        "--lyt".into(),
+        out.join("test01.lyt").display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for room in ["test01_room0", "test01_room1"] {
+        let file = split.join(format!("{room}.wok"));
+        let run = walkmesh(["validate".into(), file.display().to_string()]);
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        // Same faces and transitions as the built room.
+        let a: serde_json::Value = serde_json::from_str(
+            &walkmesh(["info".into(), file.display().to_string(), "--json".into()]).stdout,
+        )
+        .unwrap();
+        let b: serde_json::Value = serde_json::from_str(
+            &walkmesh([
+                "info".into(),
+                out.join(format!("{room}.wok")).display().to_string(),
+                "--json".into(),
+            ])
+            .stdout,
+        )
+        .unwrap();
+        assert_eq!(a["faces"], b["faces"]);
+        assert_eq!(a["walkable_area"], b["walkable_area"]);
+    }
+    std::fs::copy(out.join("test01.lyt"), split.join("test01.lyt")).unwrap();
+    let run = walkmesh([
+        "area".into(),
+        "solve".into(),
+        split.display().to_string(),
+        "--check".into(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    // Strip every transition (the OBJ's edge directives), split, and let the solver restore
+    // them.
+    let obj = dir.path().join("area.obj");
+    let run = walkmesh([
+        "area".into(),
+        "assemble".into(),
+        out.display().to_string(),
+        obj.display().to_string(),
+    ]);
+    assert_eq!(run.code, 0);
+    let text = std::fs::read_to_string(&obj).unwrap();
+    let stripped: String = text
+        .lines()
+        .filter(|l| !l.contains(" transition "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&obj, stripped).unwrap();
+    let broken = dir.path().join("broken");
+    let run = walkmesh([
+        "area".into(),
+        "split".into(),
+        obj.display().to_string(),
+        broken.display().to_string(),
+        "--lyt".into(),
+        out.join("test01.lyt").display().to_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::copy(out.join("test01.lyt"), broken.join("test01.lyt")).unwrap();
+    let run = walkmesh([
+        "area".into(),
+        "solve".into(),
+        broken.display().to_string(),
+        "--check".into(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("2 transition(s) to change"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("area.transition_missing"));
+    let run = walkmesh(["area".into(), "solve".into(), broken.display().to_string()]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let run = walkmesh([
+        "area".into(),
+        "solve".into(),
+        broken.display().to_string(),
+        "--check".into(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
+#[test]
+fn area_help_has_examples() {
+    let run = walkmesh(["area", "--help"]);
+    assert_eq!(run.code, 0);
+    for sub in [
+        "list", "extract", "replace", "check", "solve", "assemble", "split", "indoor",
+    ] {
+        assert!(run.stdout.contains(sub), "{sub}");
+    }
+    let run = walkmesh(["area", "solve", "--help"]);
+    assert!(run.stdout.contains("Example: walkmesh area solve"));
+}
