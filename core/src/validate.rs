@@ -2,7 +2,10 @@
 
 use crate::diag::{Diagnostic, Diagnostics, Position, Severity};
 use crate::ir::NavMesh;
-use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal};
+use crate::passes::{
+    SEAM_TOLERANCE, STEEP_DEGREES, boundary_loops, edge_adjacency, is_steep, polygon_area,
+    polygon_normal, unlinked_coincident_edges,
+};
 
 /// Findings about the geometry of `mesh` (codes `mesh.*`).
 ///
@@ -10,7 +13,9 @@ use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal
 /// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
 /// where duplicated pieces meet, and the games load them; they are never linked), zero-area
 /// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
-/// boundary chains that do not close, unused vertices.
+/// boundary chains that do not close, unused vertices, walkable edges lying on another
+/// walkable edge without a link (duplicated vertices: an unlinked seam), walkable polygons
+/// steeper than [`STEEP_DEGREES`] (stair risers, walls).
 pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
     let field = |p: usize| format!("polygons[{p}]");
@@ -65,6 +70,19 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             );
         }
     }
+    let (steep, steep_area) = (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p) && is_steep(polygon_normal(mesh, p)))
+        .fold((0usize, 0f64), |(n, a), p| {
+            (n + 1, a + polygon_area(mesh, p))
+        });
+    if steep > 0 {
+        diag.warn(
+            "mesh.steep_walkable",
+            format!(
+                "{steep} walkable polygon(s) ({steep_area:.2} square units) are steeper than {STEEP_DEGREES}° from horizontal (stair risers or walls?); creatures cannot climb them"
+            ),
+        );
+    }
     let unused = used.iter().filter(|&&u| !u).count();
     if unused > 0 {
         diag.warn(
@@ -92,6 +110,19 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             ),
         );
     }
+    let seams = unlinked_coincident_edges(mesh, &adjacency);
+    if let Some(first) = seams.first() {
+        diag.push(
+            Severity::Warning,
+            "mesh.unlinked_coincident_edge",
+            Position::None,
+            Some(&format!("polygons[{}].edge[{}]", first.polygon, first.edge)),
+            format!(
+                "{} walkable edge(s) lie on another walkable edge (ends within {SEAM_TOLERANCE}) but use other vertices, so nothing links across them (an unlinked seam splits the walkable region); weld with `walkmesh convert --weld exact` (or `--weld DISTANCE` for near misses)",
+                seams.len()
+            ),
+        );
+    }
     if !adjacency.same_direction.is_empty() {
         diag.warn(
             "mesh.inconsistent_winding",
@@ -112,4 +143,20 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
         );
     }
     diag.items
+}
+
+/// Share of the walkable area that is steep ([`STEEP_DEGREES`]): `(steep area, walkable
+/// area)`. When most of a modelling-tool file's walkable area is steep, its axes were most
+/// likely read wrongly (an OBJ exported Z-up read as Y-up, or the reverse).
+pub fn steep_walkable_share(mesh: &NavMesh) -> (f64, f64) {
+    (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p))
+        .fold((0.0, 0.0), |(steep, all), p| {
+            let area = polygon_area(mesh, p);
+            if is_steep(polygon_normal(mesh, p)) {
+                (steep + area, all + area)
+            } else {
+                (steep, all + area)
+            }
+        })
 }

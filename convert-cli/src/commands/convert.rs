@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use walkmesh_core::{Diagnostics, MeshKind, Registry, WriteOptions, passes};
+use walkmesh_core::{Diagnostics, MeshKind, Registry, WeldChoice, WriteOptions, passes};
 
 use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics, read_options};
@@ -28,10 +28,12 @@ pub struct Args {
     /// extension, else the input's kind.
     #[arg(long, value_enum)]
     kind: Option<KindArg>,
-    /// Merge vertices closer than this distance before writing (0 = only exactly equal
-    /// positions). Off by default: vertex identity is authored data.
-    #[arg(long, value_name = "DISTANCE")]
-    weld: Option<f32>,
+    /// Weld vertices before writing: `off` keeps vertex identity, `exact` (or 0) merges
+    /// exactly equal positions, a distance merges vertices that close. Default: exact for
+    /// OBJ and glTF files from modelling tools (no walkmesh metadata), off otherwise (game
+    /// files and files this tool wrote share vertices on purpose).
+    #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse)]
+    weld: Option<WeldChoice>,
     /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
     /// walkmesh.
     #[arg(long, value_name = "FILE")]
@@ -99,9 +101,10 @@ pub fn run(
             .insert("prime:region_height".into(), height.to_string());
     }
     let mut requirements = writer.requirements(&options);
-    if plan.weld.is_some() {
-        requirements.weld = plan.weld;
-    }
+    requirements.weld = plan
+        .weld
+        .unwrap_or_default()
+        .tolerance(&mesh, &requirements);
     let prepared = passes::prepare(&mesh, &requirements, &mut diag);
     let written = writer.write(&prepared, &options, &mut diag).map_err(|e| {
         Failure(format!(

@@ -4,11 +4,16 @@ use std::borrow::Cow;
 
 use crate::diag::{Diagnostics, Position, Severity};
 use crate::format::Requirements;
-use crate::ir::NavMesh;
-use crate::passes::{reorder, triangulate, weld};
+use crate::ir::{NavMesh, VertexIdentity};
+use crate::passes::{edge_adjacency, reorder, seams, triangulate, weld};
 
 /// Welds, triangulates and reorders as `requirements` ask, each only when needed; the input
-/// is borrowed unchanged when nothing has to change (so fresh provenance survives).
+/// is borrowed unchanged when nothing has to change (so fresh provenance survives). When the
+/// target stores links (`requirements.links`), walkable edges left lying on each other
+/// without a link are reported (`prepare.unlinked_coincident_edges`).
+///
+/// `requirements.weld` is final here: callers resolve the user's `--weld` and the reader's
+/// [`VertexIdentity`] with [`crate::WeldChoice::tolerance`] first.
 pub fn prepare<'a>(
     mesh: &'a NavMesh,
     requirements: &Requirements,
@@ -18,15 +23,23 @@ pub fn prepare<'a>(
     if let Some(tolerance) = requirements.weld {
         let (welded, report) = weld::weld(&current, tolerance, diag);
         if report.merged_vertices > 0 || report.dropped_polygons > 0 {
+            let message = if current.vertex_identity() == VertexIdentity::Incidental {
+                format!(
+                    "modelling-tool input (no walkmesh metadata): {} vertices duplicated where materials, primitives or objects meet were welded at equal positions (within {tolerance}); --weld off keeps them apart",
+                    report.merged_vertices
+                )
+            } else {
+                format!(
+                    "welding within {tolerance} merged {} vertices",
+                    report.merged_vertices
+                )
+            };
             diag.push(
                 Severity::Info,
                 "prepare.welded",
                 Position::None,
                 None,
-                format!(
-                    "welding within {tolerance} merged {} vertices",
-                    report.merged_vertices
-                ),
+                message,
             );
             current = Cow::Owned(welded);
         }
@@ -56,6 +69,23 @@ pub fn prepare<'a>(
             "the target stores walkable faces first: faces were reordered (stable)",
         );
         current = Cow::Owned(sorted);
+    }
+    if requirements.links {
+        let adjacency = edge_adjacency(&current, |p| current.is_walkable(p));
+        let unlinked = seams::unlinked_coincident_edges(&current, &adjacency);
+        if let Some(first) = unlinked.first() {
+            diag.push(
+                Severity::Warning,
+                "prepare.unlinked_coincident_edges",
+                Position::None,
+                Some(&format!("polygons[{}].edge[{}]", first.polygon, first.edge)),
+                format!(
+                    "{} walkable edge(s) lie on another walkable edge (ends within {}) but use other vertices, so the target links nothing across them and the walkable region is cut there; weld with --weld exact (or --weld DISTANCE for near misses)",
+                    unlinked.len(),
+                    seams::SEAM_TOLERANCE
+                ),
+            );
+        }
     }
     current
 }
@@ -97,6 +127,7 @@ mod tests {
             triangles_only: true,
             walkable_first: true,
             weld: Some(0.0),
+            links: true,
         };
         let prepared = prepare(&mesh, &all, &mut diag);
         assert_eq!(prepared.polygons.len(), 3);

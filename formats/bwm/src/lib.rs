@@ -83,6 +83,7 @@ impl Writer for BwmFormat {
             triangles_only: true,
             walkable_first: true,
             weld: None,
+            links: true,
         }
     }
     fn write(
