@@ -474,3 +474,45 @@ mod tests {
         assert!(!magic.matches(&[0, 0xAB]));
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod weld_tests {
+    use super::*;
+    use crate::ir::{Provenance, VertexIdentity};
+
+    #[test]
+    fn weld_choice_parses_and_defaults_by_vertex_identity() {
+        assert_eq!(WeldChoice::parse("off"), Ok(WeldChoice::Off));
+        assert_eq!(WeldChoice::parse("EXACT"), Ok(WeldChoice::Exact));
+        assert_eq!(WeldChoice::parse("0.01"), Ok(WeldChoice::Within(0.01)));
+        assert_eq!(WeldChoice::parse("0"), Ok(WeldChoice::Within(0.0)));
+        for bad in ["-1", "nan", "inf", "", "weld"] {
+            assert!(WeldChoice::parse(bad).is_err(), "{bad}");
+        }
+        let mut mesh = NavMesh {
+            vertices: vec![[8.0, -3.0, 0.0], [0.5, 0.0, 0.0]],
+            ..NavMesh::default()
+        };
+        // ulp(8) = 2^-20; four of them.
+        assert_eq!(rounding_tolerance(&mesh), 4.0 * 2f32.powi(-20));
+        let none = Requirements::default();
+        let bwm = Requirements {
+            weld: Some(0.5),
+            ..Requirements::default()
+        };
+        assert_eq!(WeldChoice::Default.tolerance(&mesh, &none), None);
+        assert_eq!(WeldChoice::Default.tolerance(&mesh, &bwm), Some(0.5));
+        mesh.provenance = Some(Provenance {
+            vertex_identity: VertexIdentity::Incidental,
+            ..Provenance::default()
+        });
+        assert_eq!(
+            WeldChoice::Default.tolerance(&mesh, &none),
+            Some(4.0 * 2f32.powi(-20))
+        );
+        assert_eq!(WeldChoice::Off.tolerance(&mesh, &none), None);
+        assert_eq!(WeldChoice::Within(0.0).tolerance(&mesh, &none), Some(0.0));
+        assert_eq!(rounding_tolerance(&NavMesh::default()), 0.0);
+    }
+}

@@ -160,3 +160,84 @@ pub fn steep_walkable_share(mesh: &NavMesh) -> (f64, f64) {
             }
         })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::ir::Surface;
+    use crate::material::Material;
+
+    fn stone() -> Surface {
+        Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        }
+    }
+
+    fn codes(mesh: &NavMesh) -> Vec<String> {
+        mesh_findings(mesh).into_iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn unlinked_seams_and_steep_walkable_faces_are_reported() {
+        // Two unit squares meeting at x = 1 on duplicated vertices: a seam.
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 1.0, 0.0],
+                [1.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2, 3], stone());
+        mesh.push_polygon(&[4, 5, 6, 7], stone());
+        let found = mesh_findings(&mesh);
+        let seam = found
+            .iter()
+            .find(|d| d.code == "mesh.unlinked_coincident_edge")
+            .unwrap();
+        assert!(
+            seam.message.starts_with("2 walkable edge(s)"),
+            "{}",
+            seam.message
+        );
+        assert!(!codes(&mesh).contains(&"mesh.steep_walkable".to_string()));
+        assert_eq!(steep_walkable_share(&mesh), (0.0, 2.0));
+        // Shared vertices: no seam.
+        let mut joined = mesh.clone();
+        joined.polygons = crate::ir::Polygons::new();
+        joined.surfaces.clear();
+        joined.push_polygon(&[0, 1, 2, 3], stone());
+        joined.push_polygon(&[1, 5, 6, 2], stone());
+        assert!(!codes(&joined).contains(&"mesh.unlinked_coincident_edge".to_string()));
+        // A walkable riser 1 high (vertical, area 1) is steep; a 45° ramp is not.
+        mesh.vertices.extend([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]);
+        mesh.push_polygon(&[0, 9, 8], stone());
+        mesh.push_polygon(&[0, 1, 9], stone());
+        let riser = mesh_findings(&mesh)
+            .into_iter()
+            .find(|d| d.code == "mesh.steep_walkable")
+            .unwrap();
+        assert!(
+            riser
+                .message
+                .starts_with("2 walkable polygon(s) (1.00 square units)"),
+            "{}",
+            riser.message
+        );
+        assert_eq!(steep_walkable_share(&mesh), (1.0, 3.0));
+        let mut ramp = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 1.0]],
+            ..NavMesh::default()
+        };
+        ramp.push_polygon(&[0, 1, 2], stone());
+        assert!(!codes(&ramp).contains(&"mesh.steep_walkable".to_string()));
+    }
+}

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostic, Diagnostics, Input, Registry, Severity, validate};
+use walkmesh_core::{Diagnostic, Diagnostics, Input, Registry, Severity, passes, validate};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, read_options};
@@ -50,6 +50,8 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let mut diag = Diagnostics::new();
     match reader.map(|r| r.read(input, &options, &mut diag)) {
         Some(Ok(mesh)) => {
+            // Modelling-tool input is checked welded, as `convert` writes it.
+            let mesh = passes::as_modelled(&mesh, &mut diag);
             findings.extend(diag.items);
             findings.extend(validate::mesh_findings(&mesh));
         }

@@ -21,7 +21,7 @@ pub use paths::{dijkstra, next_hop_rows, next_hops, parallel_chunks, shortest_co
 pub use planes::{
     STEEP_DEGREES, is_steep, plane_distance, polygon_area, polygon_normal, triangle_normal,
 };
-pub use prepare::prepare;
+pub use prepare::{as_modelled, prepare};
 pub use reorder::walkable_first;
 pub use seams::{SEAM_TOLERANCE, unlinked_coincident_edges};
 pub use triangulate::triangulate;

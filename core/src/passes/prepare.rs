@@ -90,6 +90,18 @@ pub fn prepare<'a>(
     current
 }
 
+/// The mesh as every command should see it before a writer's own needs: welded at equal
+/// positions when the reader found its vertex sharing incidental (modelling-tool input, see
+/// [`crate::WeldChoice::Default`]), else borrowed unchanged. `info` and `validate` look at
+/// this, so they agree with what `convert` writes.
+pub fn as_modelled<'a>(mesh: &'a NavMesh, diag: &mut Diagnostics) -> Cow<'a, NavMesh> {
+    let requirements = Requirements {
+        weld: crate::WeldChoice::Default.tolerance(mesh, &Requirements::default()),
+        ..Requirements::default()
+    };
+    prepare(mesh, &requirements, diag)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -136,5 +148,66 @@ mod tests {
         assert!(!prepared.surfaces[2].walkable);
         let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(codes, ["prepare.triangulated", "prepare.walkable_first"]);
+    }
+
+    #[test]
+    fn link_targets_hear_about_unlinked_seams_and_modelling_input_is_welded() {
+        use crate::ir::{Provenance, VertexIdentity};
+        let stone = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        // Two triangles sharing the edge (1,0)-(0,1) on duplicated vertices.
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], stone);
+        mesh.push_polygon(&[3, 4, 5], stone);
+        let links = Requirements {
+            links: true,
+            ..Requirements::default()
+        };
+        let mut diag = Diagnostics::new();
+        assert!(matches!(
+            prepare(&mesh, &links, &mut diag),
+            Cow::Borrowed(_)
+        ));
+        let warning = &diag.items[0];
+        assert_eq!(warning.code, "prepare.unlinked_coincident_edges");
+        assert!(
+            warning.message.starts_with("2 walkable edge(s)"),
+            "{}",
+            warning.message
+        );
+        assert!(warning.message.contains("--weld"));
+        // Authored identity: as_modelled leaves it alone.
+        let mut diag = Diagnostics::new();
+        assert!(matches!(as_modelled(&mesh, &mut diag), Cow::Borrowed(_)));
+        // Modelling-tool input: welded, with a note that counts.
+        mesh.provenance = Some(Provenance {
+            vertex_identity: VertexIdentity::Incidental,
+            ..Provenance::default()
+        });
+        let mut diag = Diagnostics::new();
+        let welded = as_modelled(&mesh, &mut diag);
+        assert_eq!(welded.vertices.len(), 4);
+        assert_eq!(diag.items[0].code, "prepare.welded");
+        assert!(
+            diag.items[0].message.contains("2 vertices"),
+            "{}",
+            diag.items[0].message
+        );
+        let mut diag = Diagnostics::new();
+        prepare(&welded, &links, &mut diag);
+        assert!(diag.items.is_empty());
     }
 }

@@ -1659,6 +1659,9 @@ pub fn read(
             mesh.edge_tags.extend(decoded.tags);
         }
     }
+    for problem in problems {
+        diag.warn("gltf.metadata", problem);
+    }
     let (steep, walkable) = steep_walkable_share(&mesh);
     if walkable > 0.0 && steep > walkable / 2.0 {
         diag.warn(

@@ -278,8 +278,11 @@ pub fn write(
         // Transitions in texture coordinates, the form Blender keeps (see `transitions`).
         let encoded = transitions::encode(mesh);
         if encoded.not_encoded > 0 {
-            diag.warn(
+            diag.push(
+                walkmesh_core::Severity::Info,
                 "gltf.transitions_not_in_texcoords",
+                walkmesh_core::Position::None,
+                None,
                 format!(
                     "{} edge tag(s) cannot be carried by TEXCOORD_0 (only tags 0-254 on the walkable boundary can); they are kept in extras, which a Blender edit does not keep",
                     encoded.not_encoded
