@@ -124,6 +124,72 @@ pub struct Requirements {
     pub walkable_first: bool,
     /// Weld vertices closer than this first (`Some(0.0)`: exactly equal positions).
     pub weld: Option<f32>,
+    /// The target stores links between neighbouring polygons (game formats), so walkable
+    /// edges that lie on each other without being linked are reported as a loss.
+    pub links: bool,
+}
+
+/// How to weld before writing, as the user asked (`walkmesh convert --weld off|exact|D`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum WeldChoice {
+    /// The writer's requirement, else [`WeldChoice::Exact`] when the reader found the vertex
+    /// sharing incidental ([`crate::VertexIdentity::Incidental`]: modelling-tool input), else
+    /// nothing.
+    #[default]
+    Default,
+    /// Never weld: keep vertex identity as read.
+    Off,
+    /// Merge vertices at equal positions, equal up to the rounding that `f32` transforms
+    /// leave ([`rounding_tolerance`]): what a modeller sees as one place.
+    Exact,
+    /// Merge vertices within this distance (0: bit-identical positions only).
+    Within(f32),
+}
+
+impl WeldChoice {
+    /// Parses `off`, `exact` or a finite distance ≥ 0.
+    pub fn parse(text: &str) -> Result<WeldChoice, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "off" => Ok(WeldChoice::Off),
+            "exact" => Ok(WeldChoice::Exact),
+            other => match other.parse::<f32>() {
+                Ok(d) if d.is_finite() && d >= 0.0 => Ok(WeldChoice::Within(d)),
+                _ => Err(format!(
+                    "'{text}' is not a weld setting: use off, exact, or a finite distance of 0 or more"
+                )),
+            },
+        }
+    }
+
+    /// The tolerance to weld `mesh` within before a writer with `requirements` sees it.
+    pub fn tolerance(self, mesh: &NavMesh, requirements: &Requirements) -> Option<f32> {
+        match self {
+            WeldChoice::Off => None,
+            WeldChoice::Exact => Some(rounding_tolerance(mesh)),
+            WeldChoice::Within(d) => Some(d),
+            WeldChoice::Default => requirements.weld.or((mesh.vertex_identity()
+                == crate::ir::VertexIdentity::Incidental)
+                .then(|| rounding_tolerance(mesh))),
+        }
+    }
+}
+
+/// How far apart two positions that a modeller made equal can come out of a tool: four
+/// units in the last place of the mesh's largest coordinate. Tools store object transforms
+/// in `f32` (Blender's glTF exporter writes a child's translation 4 as `4.0000005`), so a
+/// vertex placed through a parent and a child lands a few ulps from the same vertex placed
+/// through the parent alone. 0 for an empty mesh or one at the origin.
+pub fn rounding_tolerance(mesh: &NavMesh) -> f32 {
+    let largest = mesh
+        .vertices
+        .iter()
+        .flatten()
+        .filter(|c| c.is_finite())
+        .fold(0f32, |m, c| m.max(c.abs()));
+    if largest == 0.0 || largest == f32::MAX {
+        return 0.0;
+    }
+    4.0 * (f32::from_bits(largest.to_bits() + 1) - largest)
 }
 
 /// Reads bytes into the IR.
@@ -426,5 +492,47 @@ mod tests {
         assert!(magic.matches(&[0, 0xAB, 0xCF]));
         assert!(!magic.matches(&[0, 0xBB, 0xCF]));
         assert!(!magic.matches(&[0, 0xAB]));
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod weld_tests {
+    use super::*;
+    use crate::ir::{Provenance, VertexIdentity};
+
+    #[test]
+    fn weld_choice_parses_and_defaults_by_vertex_identity() {
+        assert_eq!(WeldChoice::parse("off"), Ok(WeldChoice::Off));
+        assert_eq!(WeldChoice::parse("EXACT"), Ok(WeldChoice::Exact));
+        assert_eq!(WeldChoice::parse("0.01"), Ok(WeldChoice::Within(0.01)));
+        assert_eq!(WeldChoice::parse("0"), Ok(WeldChoice::Within(0.0)));
+        for bad in ["-1", "nan", "inf", "", "weld"] {
+            assert!(WeldChoice::parse(bad).is_err(), "{bad}");
+        }
+        let mut mesh = NavMesh {
+            vertices: vec![[8.0, -3.0, 0.0], [0.5, 0.0, 0.0]],
+            ..NavMesh::default()
+        };
+        // ulp(8) = 2^-20; four of them.
+        assert_eq!(rounding_tolerance(&mesh), 4.0 * 2f32.powi(-20));
+        let none = Requirements::default();
+        let bwm = Requirements {
+            weld: Some(0.5),
+            ..Requirements::default()
+        };
+        assert_eq!(WeldChoice::Default.tolerance(&mesh, &none), None);
+        assert_eq!(WeldChoice::Default.tolerance(&mesh, &bwm), Some(0.5));
+        mesh.provenance = Some(Provenance {
+            vertex_identity: VertexIdentity::Incidental,
+            ..Provenance::default()
+        });
+        assert_eq!(
+            WeldChoice::Default.tolerance(&mesh, &none),
+            Some(4.0 * 2f32.powi(-20))
+        );
+        assert_eq!(WeldChoice::Off.tolerance(&mesh, &none), None);
+        assert_eq!(WeldChoice::Within(0.0).tolerance(&mesh, &none), Some(0.0));
+        assert_eq!(rounding_tolerance(&NavMesh::default()), 0.0);
     }
 }

@@ -304,6 +304,9 @@ pub struct Provenance {
     pub fingerprint: u64,
     /// Named raw sections, in file order (for example `"file"` = the whole input).
     pub sections: Vec<(String, Arc<[u8]>)>,
+    /// What the reader found about vertex sharing in the source (modelling-tool files
+    /// duplicate vertices where materials, primitives or objects meet).
+    pub vertex_identity: VertexIdentity,
 }
 
 impl Provenance {
@@ -328,6 +331,22 @@ pub fn first_non_finite(vertices: &[[f32; 3]]) -> Option<(usize, usize)> {
 /// Name of coordinate `axis` (0–2) for error fields: `x`, `y` or `z`.
 pub fn axis_name(axis: usize) -> &'static str {
     ["x", "y", "z"].get(axis).copied().unwrap_or("?")
+}
+
+/// Whether the sharing of vertices between polygons means something. Adjacency is by shared
+/// vertex indices, so this decides whether coincident duplicates are welded before writing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VertexIdentity {
+    /// Vertex sharing is authored: polygons are linked exactly where they share vertex
+    /// indices, and coincident duplicates stay apart (game formats, which duplicate vertices on
+    /// purpose, and the files this project writes).
+    #[default]
+    Authored,
+    /// The file came from a modelling tool that duplicates vertices where materials,
+    /// primitives or objects meet (OBJ and glTF without this project's walkmesh metadata):
+    /// coincident vertices are meant to be one, so writers weld them at exactly equal
+    /// positions by default (see [`crate::format::WeldChoice`]).
+    Incidental,
 }
 
 /// The neutral walkmesh.
@@ -441,6 +460,15 @@ impl NavMesh {
     /// Stable hash of the authored data; see [`crate::fingerprint`].
     pub fn fingerprint(&self) -> u64 {
         crate::fingerprint::authored_fingerprint(self)
+    }
+
+    /// What the reader found about vertex sharing: [`VertexIdentity::Incidental`] only when
+    /// a modelling-tool reader said so and nothing has been rebuilt since (passes drop the
+    /// provenance; the weld decision is taken on the mesh as read).
+    pub fn vertex_identity(&self) -> VertexIdentity {
+        self.provenance
+            .as_ref()
+            .map_or(VertexIdentity::Authored, |p| p.vertex_identity)
     }
 
     /// The provenance, if it was recorded by format `format` and the authored data has not
@@ -613,6 +641,7 @@ mod tests {
             format: "bwm".into(),
             fingerprint: mesh.fingerprint(),
             sections: vec![],
+            vertex_identity: VertexIdentity::Authored,
         });
         assert!(mesh.fresh_provenance("bwm").is_some());
         assert!(mesh.fresh_provenance("trx").is_none());

@@ -19,11 +19,11 @@ pub mod validate;
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
 pub use format::{
     Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar, UpAxis,
-    Validator, WriteOptions, Writer,
+    Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
 };
 pub use ir::{
     Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,
-    TileGrid,
+    TileGrid, VertexIdentity,
 };
 pub use material::{Encoded, Material, MaterialChanges, MaterialProfile, ProfileEntry};
 pub mod testing;

@@ -473,6 +473,142 @@ impl MaterialChanges {
     }
 }
 
+/// Blender appends `.001`, `.002`, … to a duplicated material's name: `Grass.002` → `Grass`.
+pub fn strip_blender_suffix(name: &str) -> Option<&str> {
+    let (stem, suffix) = name.rsplit_once('.')?;
+    (!stem.is_empty() && !suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(stem)
+}
+
+/// kotorblender (the KotOR add-on for Blender) names its walkmesh materials `wok_<surfacemat>`
+/// (`wok_Stone`, `wok_Nonwalk`, `wok_NotDefined`, `wok_Snow`): `wok_Stone` → `Stone`.
+pub fn strip_kotorblender_prefix(name: &str) -> Option<&str> {
+    let prefix = name.get(..4)?;
+    prefix
+        .eq_ignore_ascii_case("wok_")
+        .then(|| name.get(4..))
+        .flatten()
+        .filter(|rest| !rest.is_empty())
+}
+
+impl MaterialProfile {
+    /// Surface for a material name as a modelling tool writes it: the name itself, else
+    /// without Blender's duplicate suffix (`Grass.002`), without kotorblender's `wok_` prefix
+    /// (`wok_Stone`), or without both (`wok_Grass.001`).
+    pub fn surface_for_tool_name(&self, name: &str) -> Option<crate::ir::Surface> {
+        let unsuffixed = strip_blender_suffix(name);
+        std::iter::once(Some(name))
+            .chain([unsuffixed])
+            .chain([strip_kotorblender_prefix(name)])
+            .chain([unsuffixed.and_then(strip_kotorblender_prefix)])
+            .flatten()
+            .find_map(|candidate| self.surface_for_name(candidate))
+    }
+}
+
+/// What faces get when their material name is unknown or missing (OBJ and glTF input).
+///
+/// With `--default-material NAME` (an `explicit` choice) every such face gets that material.
+/// Otherwise faces no steeper than [`crate::passes::STEEP_DEGREES`] get the profile's default
+/// material (Stone, walkable) and steeper ones (walls, risers) a non-walkable one (NonWalk),
+/// so an unnamed wall never becomes walkable floor; the readers warn with the counts and
+/// areas of both.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DefaultRule {
+    pub floor: crate::ir::Surface,
+    pub steep: crate::ir::Surface,
+}
+
+/// Faces and area that a [`DefaultRule`] gave each of its two surfaces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DefaultTally {
+    pub floor_faces: usize,
+    pub floor_area: f64,
+    pub steep_faces: usize,
+    pub steep_area: f64,
+}
+
+impl DefaultRule {
+    /// The rule for `profile`, with the user's `--default-material` surface if any.
+    pub fn new(profile: &MaterialProfile, explicit: Option<crate::ir::Surface>) -> DefaultRule {
+        match explicit {
+            Some(surface) => DefaultRule {
+                floor: surface,
+                steep: surface,
+            },
+            None => {
+                let floor = profile.default_surface();
+                let steep = if floor.walkable {
+                    profile.non_walkable_surface().unwrap_or(floor)
+                } else {
+                    floor
+                };
+                DefaultRule { floor, steep }
+            }
+        }
+    }
+
+    /// Sets the surface of each polygon in `polygons` (which must exist) by its slope, and
+    /// counts what went where.
+    pub fn assign(
+        &self,
+        mesh: &mut crate::ir::NavMesh,
+        polygons: impl IntoIterator<Item = usize>,
+    ) -> DefaultTally {
+        let mut tally = DefaultTally::default();
+        for polygon in polygons {
+            let area = crate::passes::polygon_area(mesh, polygon);
+            let steep = crate::passes::is_steep(crate::passes::polygon_normal(mesh, polygon));
+            let surface = if steep {
+                tally.steep_faces += 1;
+                tally.steep_area += area;
+                self.steep
+            } else {
+                tally.floor_faces += 1;
+                tally.floor_area += area;
+                self.floor
+            };
+            if let Some(slot) = mesh.surfaces.get_mut(polygon) {
+                *slot = surface;
+            }
+        }
+        tally
+    }
+
+    /// "10 face(s) (24.00 square units) got Stone (walkable); 4 steeper than 60° (8.00 square
+    /// units) got NonWalk (not walkable)" — the part of a warning that says what became what.
+    pub fn describe(&self, tally: &DefaultTally) -> String {
+        let walk = |s: &crate::ir::Surface| {
+            if s.walkable {
+                "walkable"
+            } else {
+                "not walkable"
+            }
+        };
+        let mut parts = Vec::new();
+        if tally.floor_faces > 0 {
+            parts.push(format!(
+                "{} face(s), {:.2} square units, got '{}' ({})",
+                tally.floor_faces,
+                tally.floor_area,
+                self.floor.material.name(),
+                walk(&self.floor)
+            ));
+        }
+        if tally.steep_faces > 0 {
+            parts.push(format!(
+                "{} face(s) steeper than {}°, {:.2} square units, got '{}' ({})",
+                tally.steep_faces,
+                crate::passes::STEEP_DEGREES,
+                tally.steep_area,
+                self.steep.material.name(),
+                walk(&self.steep)
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -515,6 +651,99 @@ mod tests {
             Material(19)
         );
         assert!(profile.surface_for_name("Material.001").is_none());
+    }
+
+    #[test]
+    fn tool_names_find_their_material() {
+        let profile = MaterialProfile::neutral();
+        let material = |name: &str| profile.surface_for_tool_name(name).map(|s| s.material.0);
+        assert_eq!(material("Grass.002"), Some(3));
+        assert_eq!(material("wok_Stone"), Some(4));
+        assert_eq!(material("WOK_Nonwalk"), Some(7));
+        assert_eq!(material("wok_NotDefined"), Some(0));
+        assert_eq!(material("wok_Snow"), Some(19));
+        assert_eq!(material("wok_BottomlessPit"), Some(16));
+        assert_eq!(material("wok_Grass.001"), Some(3));
+        assert_eq!(material("NonWalk.001"), Some(7));
+        assert_eq!(material("Material.001"), None);
+        assert_eq!(material("wok_"), None);
+        assert_eq!(material("Grass."), None);
+        // Every kotorblender walkmesh material name (its constants.py) is known.
+        for name in [
+            "NotDefined",
+            "Dirt",
+            "Obscuring",
+            "Grass",
+            "Stone",
+            "Wood",
+            "Water",
+            "Nonwalk",
+            "Transparent",
+            "Carpet",
+            "Metal",
+            "Puddles",
+            "Swamp",
+            "Mud",
+            "Leaves",
+            "Lava",
+            "BottomlessPit",
+            "DeepWater",
+            "Door",
+            "Snow",
+            "Sand",
+            "BareBones",
+            "StoneBridge",
+        ] {
+            assert!(material(&format!("wok_{name}")).is_some(), "wok_{name}");
+        }
+    }
+
+    #[test]
+    fn default_rule_keeps_steep_faces_unwalkable() {
+        use crate::ir::NavMesh;
+        let profile = MaterialProfile::neutral();
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [0.0, 2.0, 0.0],
+                [2.0, 0.0, 3.0],
+                [0.0, 0.0, 3.0],
+            ],
+            ..NavMesh::default()
+        };
+        let undefined = profile.surface_for_name("Undefined").unwrap();
+        mesh.push_polygon(&[0, 1, 2], undefined); // floor, area 2
+        mesh.push_polygon(&[0, 1, 3, 4], undefined); // wall, area 6
+        let rule = DefaultRule::new(&profile, None);
+        let tally = rule.assign(&mut mesh, [0, 1]);
+        assert_eq!(
+            tally,
+            DefaultTally {
+                floor_faces: 1,
+                floor_area: 2.0,
+                steep_faces: 1,
+                steep_area: 6.0
+            }
+        );
+        assert_eq!(mesh.surfaces[0].material, Material(4));
+        assert!(mesh.surfaces[0].walkable);
+        assert_eq!(mesh.surfaces[1].material, Material(7));
+        assert!(!mesh.surfaces[1].walkable);
+        let text = rule.describe(&tally);
+        assert!(
+            text.contains("1 face(s), 2.00 square units, got 'Stone' (walkable)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("steeper than 60°, 6.00 square units, got 'NonWalk' (not walkable)"),
+            "{text}"
+        );
+        // An explicit default applies to every face.
+        let grass = profile.surface_for_name("Grass").unwrap();
+        let rule = DefaultRule::new(&profile, Some(grass));
+        rule.assign(&mut mesh, [0, 1]);
+        assert!(mesh.surfaces.iter().all(|s| *s == grass));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 
 use crate::diag::{Diagnostic, Diagnostics, Position, Severity};
 use crate::ir::NavMesh;
-use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal};
+use crate::passes::{
+    SEAM_TOLERANCE, STEEP_DEGREES, boundary_loops, edge_adjacency, is_steep, polygon_area,
+    polygon_normal, unlinked_coincident_edges,
+};
 
 /// Findings about the geometry of `mesh` (codes `mesh.*`).
 ///
@@ -10,7 +13,9 @@ use crate::passes::{boundary_loops, edge_adjacency, polygon_area, polygon_normal
 /// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
 /// where duplicated pieces meet, and the games load them; they are never linked), zero-area
 /// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
-/// boundary chains that do not close, unused vertices. Zero-area polygons are
+/// boundary chains that do not close, unused vertices, walkable edges lying on another
+/// walkable edge without a link (duplicated vertices: an unlinked seam), walkable polygons
+/// steeper than [`STEEP_DEGREES`] (stair risers, walls). Zero-area polygons are
 /// `mesh.degenerate_walkable_polygon` when walkable (every file we write is free of them
 /// unless its source had them), `mesh.degenerate_polygon` otherwise.
 pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
@@ -74,6 +79,19 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             );
         }
     }
+    let (steep, steep_area) = (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p) && is_steep(polygon_normal(mesh, p)))
+        .fold((0usize, 0f64), |(n, a), p| {
+            (n + 1, a + polygon_area(mesh, p))
+        });
+    if steep > 0 {
+        diag.warn(
+            "mesh.steep_walkable",
+            format!(
+                "{steep} walkable polygon(s) ({steep_area:.2} square units) are steeper than {STEEP_DEGREES}° from horizontal (stair risers or walls?); creatures cannot climb them"
+            ),
+        );
+    }
     let unused = used.iter().filter(|&&u| !u).count();
     if unused > 0 {
         diag.warn(
@@ -101,6 +119,19 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             ),
         );
     }
+    let seams = unlinked_coincident_edges(mesh, &adjacency);
+    if let Some(first) = seams.first() {
+        diag.push(
+            Severity::Warning,
+            "mesh.unlinked_coincident_edge",
+            Position::None,
+            Some(&format!("polygons[{}].edge[{}]", first.polygon, first.edge)),
+            format!(
+                "{} walkable edge(s) lie on another walkable edge (ends within {SEAM_TOLERANCE}) but use other vertices, so nothing links across them (an unlinked seam splits the walkable region); weld with `walkmesh convert --weld exact` (or `--weld DISTANCE` for near misses)",
+                seams.len()
+            ),
+        );
+    }
     if !adjacency.same_direction.is_empty() {
         diag.warn(
             "mesh.inconsistent_winding",
@@ -121,4 +152,101 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
         );
     }
     diag.items
+}
+
+/// Share of the walkable area that is steep ([`STEEP_DEGREES`]): `(steep area, walkable
+/// area)`. When most of a modelling-tool file's walkable area is steep, its axes were most
+/// likely read wrongly (an OBJ exported Z-up read as Y-up, or the reverse).
+pub fn steep_walkable_share(mesh: &NavMesh) -> (f64, f64) {
+    (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p))
+        .fold((0.0, 0.0), |(steep, all), p| {
+            let area = polygon_area(mesh, p);
+            if is_steep(polygon_normal(mesh, p)) {
+                (steep + area, all + area)
+            } else {
+                (steep, all + area)
+            }
+        })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::ir::Surface;
+    use crate::material::Material;
+
+    fn stone() -> Surface {
+        Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        }
+    }
+
+    fn codes(mesh: &NavMesh) -> Vec<String> {
+        mesh_findings(mesh).into_iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn unlinked_seams_and_steep_walkable_faces_are_reported() {
+        // Two unit squares meeting at x = 1 on duplicated vertices: a seam.
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 1.0, 0.0],
+                [1.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2, 3], stone());
+        mesh.push_polygon(&[4, 5, 6, 7], stone());
+        let found = mesh_findings(&mesh);
+        let seam = found
+            .iter()
+            .find(|d| d.code == "mesh.unlinked_coincident_edge")
+            .unwrap();
+        assert!(
+            seam.message.starts_with("2 walkable edge(s)"),
+            "{}",
+            seam.message
+        );
+        assert!(!codes(&mesh).contains(&"mesh.steep_walkable".to_string()));
+        assert_eq!(steep_walkable_share(&mesh), (0.0, 2.0));
+        // Shared vertices: no seam.
+        let mut joined = mesh.clone();
+        joined.polygons = crate::ir::Polygons::new();
+        joined.surfaces.clear();
+        joined.push_polygon(&[0, 1, 2, 3], stone());
+        joined.push_polygon(&[1, 5, 6, 2], stone());
+        assert!(!codes(&joined).contains(&"mesh.unlinked_coincident_edge".to_string()));
+        // A walkable riser 1 high (vertical, area 1) is steep; a 45° ramp is not.
+        mesh.vertices.extend([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]);
+        mesh.push_polygon(&[0, 9, 8], stone());
+        mesh.push_polygon(&[0, 1, 9], stone());
+        let riser = mesh_findings(&mesh)
+            .into_iter()
+            .find(|d| d.code == "mesh.steep_walkable")
+            .unwrap();
+        assert!(
+            riser
+                .message
+                .starts_with("2 walkable polygon(s) (1.00 square units)"),
+            "{}",
+            riser.message
+        );
+        assert_eq!(steep_walkable_share(&mesh), (1.0, 3.0));
+        let mut ramp = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 1.0]],
+            ..NavMesh::default()
+        };
+        ramp.push_polygon(&[0, 1, 2], stone());
+        assert!(!codes(&ramp).contains(&"mesh.steep_walkable".to_string()));
+    }
 }

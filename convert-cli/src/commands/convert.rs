@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, MeshKind, ReadOptions, Registry, Severity,
+    Diagnostic, Diagnostics, Format, Input, MeshKind, ReadOptions, Registry, Severity, WeldChoice,
     WriteOptions, passes, validate,
 };
 
@@ -40,10 +40,12 @@ pub struct Args {
     /// extension, else the input's kind.
     #[arg(long, value_enum)]
     pub kind: Option<KindArg>,
-    /// Merge vertices closer than this distance before writing (0 = only exactly equal
-    /// positions; finite, 0 or more). Off by default: vertex identity is authored data.
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
-    pub weld: Option<f32>,
+    /// Weld vertices before writing: `off` keeps vertex identity, `exact` (or 0) merges
+    /// exactly equal positions, a distance merges vertices that close. Default: exact for
+    /// OBJ and glTF files from modelling tools (no walkmesh metadata), off otherwise (game
+    /// files and files this tool wrote share vertices on purpose).
+    #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse)]
+    pub weld: Option<WeldChoice>,
     /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
     /// walkmesh.
     #[arg(long, value_name = "FILE")]
@@ -156,7 +158,7 @@ pub struct Plan<'r> {
     /// none of the input-only settings (`--scene`), and a ceiling at least the default.
     pub check: ReadOptions,
     pub write: WriteOptions,
-    pub weld: Option<f32>,
+    pub weld: Option<WeldChoice>,
     /// `--translate`, applied right after reading.
     pub translate: Option<[f32; 3]>,
     pub strict: bool,
@@ -321,9 +323,10 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             .map(str::to_string)
     };
     let mut requirements = writer.requirements(&options);
-    if plan.weld.is_some() {
-        requirements.weld = plan.weld;
-    }
+    requirements.weld = plan
+        .weld
+        .unwrap_or_default()
+        .tolerance(&mesh, &requirements);
     let prepared = passes::prepare(&mesh, &requirements, &mut diag);
     if prepared.polygons.is_empty() && !mesh.polygons.is_empty() {
         return Err(Failure::input(format!(

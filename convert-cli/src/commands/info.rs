@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use walkmesh_core::{Diagnostics, Registry, summary};
+use walkmesh_core::{Diagnostics, Registry, passes, summary};
 
 use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
@@ -32,6 +32,8 @@ pub fn run(
     }
     let mut diag = Diagnostics::new();
     let (mesh, format) = load(registry, file, read, &mut diag)?;
+    // Modelling-tool input is looked at welded, as `convert` writes it.
+    let mesh = passes::as_modelled(&mesh, &mut diag);
     print_diagnostics(&diag, stderr);
     let s = summary::summarize(&mesh, format);
     if json {

@@ -1,7 +1,7 @@
 //! One module per subcommand: its clap arguments (`Args`) and its `run`.
 
-pub mod batch;
 pub mod area;
+pub mod batch;
 pub mod convert;
 pub mod diff;
 pub mod dump;

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostic, Diagnostics, Input, Registry, Severity, validate};
+use walkmesh_core::{Diagnostic, Diagnostics, Input, Registry, Severity, passes, validate};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, read_options};
@@ -86,8 +86,28 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let mut diag = Diagnostics::new();
     match reader.map(|r| r.read(input, &options, &mut diag)) {
         Some(Ok(mesh)) => {
+            // Modelling-tool input is checked welded, as `convert` writes it; errors in the
+            // polygons as read (a face repeating a vertex, which welding would drop) are
+            // still errors of the file.
+            let welded = passes::as_modelled(&mesh, &mut diag);
             findings.extend(diag.items);
-            findings.extend(validate::mesh_findings(&mesh));
+            match welded {
+                std::borrow::Cow::Borrowed(_) => {
+                    findings.extend(validate::mesh_findings(&mesh));
+                }
+                std::borrow::Cow::Owned(welded) => {
+                    findings.extend(
+                        validate::mesh_findings(&mesh)
+                            .into_iter()
+                            .filter(|d| d.severity == Severity::Error),
+                    );
+                    findings.extend(
+                        validate::mesh_findings(&welded)
+                            .into_iter()
+                            .filter(|d| d.severity != Severity::Error),
+                    );
+                }
+            }
         }
         Some(Err(error)) if format_errors == 0 => {
             return Err(Failure(error.in_file(file).to_string()));

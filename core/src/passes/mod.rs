@@ -9,6 +9,7 @@ pub mod paths;
 pub mod planes;
 pub mod prepare;
 pub mod reorder;
+pub mod seams;
 pub mod translate;
 pub mod triangulate;
 pub mod weld;
@@ -18,9 +19,13 @@ pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
 pub use boundary::{BoundaryLoop, boundary_loops};
 pub use components::{Components, connected_components};
 pub use paths::{dijkstra, next_hop_rows, next_hops, parallel_chunks, shortest_costs};
-pub use planes::{plane_distance, polygon_area, polygon_normal, triangle_area, triangle_normal};
-pub use prepare::prepare;
+pub use planes::{
+    STEEP_DEGREES, is_steep, plane_distance, polygon_area, polygon_normal, triangle_area,
+    triangle_normal,
+};
+pub use prepare::{as_modelled, prepare};
 pub use reorder::walkable_first;
+pub use seams::{SEAM_TOLERANCE, unlinked_coincident_edges};
 pub use translate::{parse_offset, translate};
 pub use triangulate::triangulate;
 pub use weld::{WeldReport, weld};

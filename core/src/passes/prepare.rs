@@ -4,11 +4,16 @@ use std::borrow::Cow;
 
 use crate::diag::{Diagnostics, Position, Severity};
 use crate::format::Requirements;
-use crate::ir::NavMesh;
-use crate::passes::{reorder, triangulate, weld};
+use crate::ir::{NavMesh, VertexIdentity};
+use crate::passes::{edge_adjacency, reorder, seams, triangulate, weld};
 
 /// Welds, triangulates and reorders as `requirements` ask, each only when needed; the input
-/// is borrowed unchanged when nothing has to change (so fresh provenance survives).
+/// is borrowed unchanged when nothing has to change (so fresh provenance survives). When the
+/// target stores links (`requirements.links`), walkable edges left lying on each other
+/// without a link are reported (`prepare.unlinked_coincident_edges`).
+///
+/// `requirements.weld` is final here: callers resolve the user's `--weld` and the reader's
+/// [`VertexIdentity`] with [`crate::WeldChoice::tolerance`] first.
 pub fn prepare<'a>(
     mesh: &'a NavMesh,
     requirements: &Requirements,
@@ -18,15 +23,23 @@ pub fn prepare<'a>(
     if let Some(tolerance) = requirements.weld {
         let (welded, report) = weld::weld(&current, tolerance, diag);
         if report.merged_vertices > 0 || report.dropped_polygons > 0 {
+            let message = if current.vertex_identity() == VertexIdentity::Incidental {
+                format!(
+                    "modelling-tool input (no walkmesh metadata): {} vertices duplicated where materials, primitives or objects meet were welded at equal positions (within {tolerance}); --weld off keeps them apart",
+                    report.merged_vertices
+                )
+            } else {
+                format!(
+                    "welding within {tolerance} merged {} vertices",
+                    report.merged_vertices
+                )
+            };
             diag.push(
                 Severity::Info,
                 "prepare.welded",
                 Position::None,
                 None,
-                format!(
-                    "welding within {tolerance} merged {} vertices",
-                    report.merged_vertices
-                ),
+                message,
             );
             current = Cow::Owned(welded);
         }
@@ -57,7 +70,36 @@ pub fn prepare<'a>(
         );
         current = Cow::Owned(sorted);
     }
+    if requirements.links {
+        let adjacency = edge_adjacency(&current, |p| current.is_walkable(p));
+        let unlinked = seams::unlinked_coincident_edges(&current, &adjacency);
+        if let Some(first) = unlinked.first() {
+            diag.push(
+                Severity::Warning,
+                "prepare.unlinked_coincident_edges",
+                Position::None,
+                Some(&format!("polygons[{}].edge[{}]", first.polygon, first.edge)),
+                format!(
+                    "{} walkable edge(s) lie on another walkable edge (ends within {}) but use other vertices, so the target links nothing across them and the walkable region is cut there; weld with --weld exact (or --weld DISTANCE for near misses)",
+                    unlinked.len(),
+                    seams::SEAM_TOLERANCE
+                ),
+            );
+        }
+    }
     current
+}
+
+/// The mesh as every command should see it before a writer's own needs: welded at equal
+/// positions when the reader found its vertex sharing incidental (modelling-tool input, see
+/// [`crate::WeldChoice::Default`]), else borrowed unchanged. `info` and `validate` look at
+/// this, so they agree with what `convert` writes.
+pub fn as_modelled<'a>(mesh: &'a NavMesh, diag: &mut Diagnostics) -> Cow<'a, NavMesh> {
+    let requirements = Requirements {
+        weld: crate::WeldChoice::Default.tolerance(mesh, &Requirements::default()),
+        ..Requirements::default()
+    };
+    prepare(mesh, &requirements, diag)
 }
 
 #[cfg(test)]
@@ -97,6 +139,7 @@ mod tests {
             triangles_only: true,
             walkable_first: true,
             weld: Some(0.0),
+            links: true,
         };
         let prepared = prepare(&mesh, &all, &mut diag);
         assert_eq!(prepared.polygons.len(), 3);
@@ -105,5 +148,66 @@ mod tests {
         assert!(!prepared.surfaces[2].walkable);
         let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(codes, ["prepare.triangulated", "prepare.walkable_first"]);
+    }
+
+    #[test]
+    fn link_targets_hear_about_unlinked_seams_and_modelling_input_is_welded() {
+        use crate::ir::{Provenance, VertexIdentity};
+        let stone = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        // Two triangles sharing the edge (1,0)-(0,1) on duplicated vertices.
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], stone);
+        mesh.push_polygon(&[3, 4, 5], stone);
+        let links = Requirements {
+            links: true,
+            ..Requirements::default()
+        };
+        let mut diag = Diagnostics::new();
+        assert!(matches!(
+            prepare(&mesh, &links, &mut diag),
+            Cow::Borrowed(_)
+        ));
+        let warning = &diag.items[0];
+        assert_eq!(warning.code, "prepare.unlinked_coincident_edges");
+        assert!(
+            warning.message.starts_with("2 walkable edge(s)"),
+            "{}",
+            warning.message
+        );
+        assert!(warning.message.contains("--weld"));
+        // Authored identity: as_modelled leaves it alone.
+        let mut diag = Diagnostics::new();
+        assert!(matches!(as_modelled(&mesh, &mut diag), Cow::Borrowed(_)));
+        // Modelling-tool input: welded, with a note that counts.
+        mesh.provenance = Some(Provenance {
+            vertex_identity: VertexIdentity::Incidental,
+            ..Provenance::default()
+        });
+        let mut diag = Diagnostics::new();
+        let welded = as_modelled(&mesh, &mut diag);
+        assert_eq!(welded.vertices.len(), 4);
+        assert_eq!(diag.items[0].code, "prepare.welded");
+        assert!(
+            diag.items[0].message.contains("2 vertices"),
+            "{}",
+            diag.items[0].message
+        );
+        let mut diag = Diagnostics::new();
+        prepare(&welded, &links, &mut diag);
+        assert!(diag.items.is_empty());
     }
 }

@@ -86,6 +86,7 @@ impl Writer for BwmFormat {
             triangles_only: true,
             walkable_first: true,
             weld: None,
+            links: true,
         }
     }
     fn write(

@@ -231,6 +231,7 @@ pub fn read_bwm(
         format: "bwm".into(),
         fingerprint: mesh.fingerprint(),
         sections: vec![("file".into(), Arc::from(input.bytes))],
+        ..Provenance::default()
     });
     Ok(mesh)
 }

@@ -11,6 +11,7 @@ mod base64;
 mod dump;
 pub mod meta;
 mod read;
+pub mod transitions;
 mod write;
 
 use walkmesh_core::dump::FieldSink;

@@ -18,6 +18,9 @@ use crate::base64;
 
 /// Key under which our data sits inside an `extras` object.
 pub const KEY: &str = "walkmesh";
+/// Name prefix of the empty nodes that carry hooks (`hook:use1`), the form of them that
+/// survives an edit in Blender.
+pub const HOOK_NODE_PREFIX: &str = "hook:";
 /// Schema version written by this crate.
 pub const VERSION: u64 = 1;
 

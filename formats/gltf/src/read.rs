@@ -7,7 +7,7 @@
 //! allocated, with errors naming the accessor.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -16,12 +16,14 @@ use json::accessor::ComponentType;
 use json::validation::Checked;
 use serde_json::Value;
 use walkmesh_core::{
-    Diagnostics, Input, Material, MaterialProfile, NavMesh, Position, ReadError, ReadOptions,
-    Severity, Surface,
+    Diagnostics, Hook, Input, Material, MaterialProfile, NavMesh, Position, Provenance, ReadError,
+    ReadOptions, Severity, Surface, UpAxis, VertexIdentity, material::DefaultRule,
+    validate::steep_walkable_share,
 };
 
 use crate::base64;
 use crate::meta::{self, MeshMeta, PrimitiveMeta};
+use crate::transitions;
 
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
@@ -870,11 +872,31 @@ fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
     out
 }
 
+/// A rotation entry within 1e-6 of 0 or ±1 made exactly that: an `f32` quaternion cannot
+/// hold a quarter turn exactly (`0.70710677` is not √½), and the few-ulp residue would keep
+/// vertices that two objects share (parent × child against the parent alone) from landing
+/// on the same `f32`, so they would not weld.
+fn snap_unit(entry: f64) -> f64 {
+    for target in [0.0, 1.0, -1.0] {
+        if (entry - target).abs() < 1e-6 {
+            return target;
+        }
+    }
+    entry
+}
+
 /// The node's local matrix, `None` when it is exactly the identity (so positions are copied
 /// bit for bit).
 fn local_matrix(node: &json::Node) -> Option<Matrix> {
     if let Some(m) = node.matrix {
-        let m = m.map(f64::from);
+        let mut m = m.map(f64::from);
+        for column in 0..3 {
+            for row in 0..3 {
+                if let Some(entry) = m.get_mut(column * 4 + row) {
+                    *entry = snap_unit(*entry);
+                }
+            }
+        }
         return (m != IDENTITY).then_some(m);
     }
     let t = node.translation.unwrap_or([0.0; 3]).map(f64::from);
@@ -913,7 +935,7 @@ fn local_matrix(node: &json::Node) -> Option<Matrix> {
     let mut m = IDENTITY;
     for column in 0..3 {
         for row in 0..3 {
-            m[column * 4 + row] = r[column][row] * s[column];
+            m[column * 4 + row] = snap_unit(r[column][row]) * s[column];
         }
     }
     m[12] = t[0];
@@ -927,9 +949,13 @@ fn determinant3(m: &Matrix) -> f64 {
         + m[8] * (m[1] * m[6] - m[5] * m[2])
 }
 
-/// IR point (Z-up) of a glTF point (Y-up): IR (x, y, z) = glTF (x, −z, y).
-fn to_ir(p: [f32; 3]) -> [f32; 3] {
-    [p[0], -p[2], p[1]]
+/// IR point (Z-up) of a glTF point: Y-up by the spec, IR (x, y, z) = glTF (x, −z, y); with
+/// `--up z` (Blender's exporter with "+Y Up" unticked) the axes are taken as they are.
+fn to_ir(up: UpAxis, p: [f32; 3]) -> [f32; 3] {
+    match up {
+        UpAxis::Y => [p[0], -p[2], p[1]],
+        UpAxis::Z => p,
+    }
 }
 
 /// What one primitive contributed, for applying per-primitive metadata afterwards.
@@ -946,12 +972,20 @@ struct Reading<'a, 'o> {
     buffers: Buffers<'a>,
     budget: Budget,
     profile: Cow<'o, MaterialProfile>,
-    default_surface: Surface,
+    default_rule: DefaultRule,
+    up: UpAxis,
     mesh: NavMesh,
     records: Vec<PrimitiveRecord>,
     problems: Vec<String>,
-    unknown_names: BTreeSet<String>,
-    warned_no_material: bool,
+    /// Unknown material names in order of first use (key `1 + index`; key 0 = no material).
+    unknown_names: Vec<String>,
+    /// Polygon ranges that got a default surface: `(first, end, key)`.
+    defaulted: Vec<(usize, usize, usize)>,
+    /// Transition tags `(in, out)` of each vertex from `TEXCOORD_0` (see `transitions`);
+    /// empty while no primitive has texture coordinates.
+    tag_pairs: Vec<Option<[u8; 2]>>,
+    /// Texture coordinates that are not tag values (a real texture map).
+    foreign_texcoords: usize,
     skipped_degenerate: usize,
 }
 
@@ -967,20 +1001,12 @@ fn parse_extras(extras: &json::Extras, field: &str, problems: &mut Vec<String>) 
     }
 }
 
-/// Blender appends `.001`, `.002`, … to duplicate material names.
-fn strip_numeric_suffix(name: &str) -> Option<&str> {
-    let (stem, suffix) = name.rsplit_once('.')?;
-    (!stem.is_empty() && !suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit()))
-        .then_some(stem)
-}
-
 impl Reading<'_, '_> {
-    fn surface_for(&mut self, material: Option<usize>) -> Surface {
+    /// The surface for a primitive's material, and the default key when the name is missing
+    /// (0) or unknown (`1 + index` into `unknown_names`).
+    fn surface_for(&mut self, material: Option<usize>) -> (Surface, Option<usize>) {
         let Some(material) = material else {
-            if !self.warned_no_material {
-                self.warned_no_material = true;
-            }
-            return self.default_surface;
+            return (self.default_rule.floor, Some(0));
         };
         let name = self
             .root
@@ -988,18 +1014,22 @@ impl Reading<'_, '_> {
             .get(material)
             .and_then(|m| m.name.clone())
             .unwrap_or_default();
-        if let Some(surface) = self.profile.surface_for_name(&name).or_else(|| {
-            strip_numeric_suffix(&name).and_then(|stem| self.profile.surface_for_name(stem))
-        }) {
-            return surface;
+        if let Some(surface) = self.profile.surface_for_tool_name(&name) {
+            return (surface, None);
         }
         let label = if name.is_empty() {
             format!("(unnamed material {material})")
         } else {
             name
         };
-        self.unknown_names.insert(label);
-        self.default_surface
+        let key = match self.unknown_names.iter().position(|known| *known == label) {
+            Some(index) => index + 1,
+            None => {
+                self.unknown_names.push(label);
+                self.unknown_names.len()
+            }
+        };
+        (self.default_rule.floor, Some(key))
     }
 
     fn read_mesh(&mut self, mesh_index: usize, world: Option<&Matrix>) -> Result<(), ReadError> {
@@ -1011,6 +1041,7 @@ impl Reading<'_, '_> {
             ));
         };
         let flip = world.is_some_and(|m| determinant3(m) < 0.0);
+        let up = self.up;
         // Primitives of one node instance that share a POSITION accessor share vertices.
         let mut bases: HashMap<usize, (u32, usize)> = HashMap::new();
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
@@ -1069,7 +1100,7 @@ impl Reading<'_, '_> {
                                     ),
                                 ));
                             }
-                            vertices.push(to_ir(p));
+                            vertices.push(to_ir(up, p));
                             Ok(())
                         },
                     );
@@ -1083,6 +1114,13 @@ impl Reading<'_, '_> {
                     }
                     let known = (base as u32, count);
                     bases.insert(position, known);
+                    if let Some(texcoords) = primitive
+                        .attributes
+                        .get(&Checked::Valid(json::mesh::Semantic::TexCoords(0)))
+                        .map(|a| a.value())
+                    {
+                        self.read_tag_pairs(texcoords, base, count, &field)?;
+                    }
                     known
                 }
             };
@@ -1192,6 +1230,7 @@ impl Reading<'_, '_> {
                 });
             // A primitive we wrote names every surface field that the profile would not give;
             // when all three are named, the material name need not be known to the profile.
+            let mut default_key = None;
             let mut surface = match surface_meta.as_ref() {
                 Some(PrimitiveMeta {
                     material: Some(material),
@@ -1203,7 +1242,11 @@ impl Reading<'_, '_> {
                     code: *code,
                     walkable: *walkable,
                 },
-                _ => self.surface_for(primitive.material.map(|m| m.value())),
+                _ => {
+                    let (surface, key) = self.surface_for(primitive.material.map(|m| m.value()));
+                    default_key = key.filter(|_| surface_meta.is_none());
+                    surface
+                }
             };
             if let Some(m) = &surface_meta {
                 if let Some(material) = m.material {
@@ -1252,6 +1295,10 @@ impl Reading<'_, '_> {
                     }
                 }
             }
+            if let Some(key) = default_key {
+                self.defaulted
+                    .push((first_polygon, self.mesh.polygons.len(), key));
+            }
             self.records.push(PrimitiveRecord {
                 first_polygon,
                 polygon_count: self.mesh.polygons.len() - first_polygon,
@@ -1260,6 +1307,53 @@ impl Reading<'_, '_> {
             });
         }
         Ok(())
+    }
+
+    /// Reads a `TEXCOORD_0` accessor for the `count` vertices from `base` on as transition
+    /// tag pairs.
+    fn read_tag_pairs(
+        &mut self,
+        accessor: usize,
+        base: usize,
+        count: usize,
+        field: &str,
+    ) -> Result<(), ReadError> {
+        if self.root.accessors.get(accessor).map(|a| a.count.0) != Some(count as u64)
+            || !matches!(
+                self.root.accessors.get(accessor).map(|a| a.type_),
+                Some(Checked::Valid(json::accessor::Type::Vec2))
+            )
+        {
+            self.problems.push(format!(
+                "{field}: TEXCOORD_0 (accessor {accessor}) is not one VEC2 per position; not read for transitions"
+            ));
+            return Ok(());
+        }
+        let mut pairs = std::mem::take(&mut self.tag_pairs);
+        pairs.resize(base, None);
+        let mut foreign = 0usize;
+        let result = read_accessor(
+            self.root,
+            &mut self.buffers,
+            &mut self.budget,
+            accessor,
+            2,
+            2,
+            |c| {
+                let tag = |i: usize| c.get(i).copied().and_then(transitions::tag_of);
+                match (tag(0), tag(1)) {
+                    (Some(a), Some(b)) => pairs.push(Some([a, b])),
+                    _ => {
+                        foreign += 1;
+                        pairs.push(None);
+                    }
+                }
+                Ok(())
+            },
+        );
+        self.tag_pairs = pairs;
+        self.foreign_texcoords += foreign;
+        result.map(|_| ())
     }
 
     fn skip(&mut self, field: &str, why: &str) {
@@ -1405,11 +1499,20 @@ pub fn read(
         .as_deref()
         .map(Cow::Borrowed)
         .unwrap_or_else(|| Cow::Owned(MaterialProfile::neutral()));
-    let default_surface = options
-        .default_material
-        .as_deref()
-        .and_then(|name| profile.surface_for_name(name))
-        .unwrap_or_else(|| profile.default_surface());
+    let explicit = options.default_material.as_deref().and_then(|name| {
+        let found = profile.surface_for_name(name);
+        if found.is_none() {
+            diag.warn(
+                "gltf.unknown_default_material",
+                format!(
+                    "default material '{name}' is not in the material profile; using '{}'",
+                    profile.default_material
+                ),
+            );
+        }
+        found
+    });
+    let default_rule = DefaultRule::new(&profile, explicit);
 
     let scene = choose_scene(&root, options)?;
     let mut problems = Vec::new();
@@ -1458,18 +1561,22 @@ pub fn read(
             limit: options.max_decompressed,
         },
         profile,
-        default_surface,
+        default_rule,
+        up: options.up,
         mesh: NavMesh::default(),
         records: Vec::new(),
         problems,
-        unknown_names: BTreeSet::new(),
-        warned_no_material: false,
+        unknown_names: Vec::new(),
+        defaulted: Vec::new(),
+        tag_pairs: Vec::new(),
+        foreign_texcoords: 0,
         skipped_degenerate: 0,
     };
 
     // Depth-first, children in order; every node may be reached once (nodes form trees), so
     // cycles and shared children are errors and the walk is bounded by the node count.
     let mut visited = vec![false; root.nodes.len()];
+    let mut hook_nodes: Vec<Hook> = Vec::new();
     let mut stack: Vec<(usize, Option<Matrix>)> = roots.iter().rev().map(|&n| (n, None)).collect();
     while let Some((node_index, parent)) = stack.pop() {
         let field = format!("nodes[{node_index}]");
@@ -1504,6 +1611,16 @@ pub fn read(
         }
         if let Some(mesh) = node.mesh {
             reading.read_mesh(mesh.value(), world.as_ref())?;
+        } else if let Some(name) = node
+            .name
+            .as_deref()
+            .and_then(|n| n.strip_prefix(meta::HOOK_NODE_PREFIX))
+        {
+            let t = world.map_or([0.0; 3], |m| [m[12], m[13], m[14]]);
+            hook_nodes.push(Hook {
+                name: name.to_string(),
+                position: to_ir(options.up, t.map(|c| c as f32)),
+            });
         }
         for child in node.children.iter().flatten().rev() {
             stack.push((child.value(), world));
@@ -1515,24 +1632,40 @@ pub fn read(
         records,
         mut problems,
         unknown_names,
-        warned_no_material,
+        defaulted,
+        default_rule,
         skipped_degenerate,
+        mut tag_pairs,
+        foreign_texcoords,
         ..
     } = reading;
 
-    for name in &unknown_names {
-        diag.warn(
-            "gltf.unknown_material",
-            format!(
-                "material '{name}' is not in the material profile; its faces got the default material"
-            ),
-        );
+    // Faces without a known material: by slope, so that unnamed walls stay unwalkable.
+    let mut by_key: Vec<Vec<usize>> = vec![Vec::new(); unknown_names.len() + 1];
+    for &(first, end, key) in &defaulted {
+        if let Some(list) = by_key.get_mut(key) {
+            list.extend(first..end);
+        }
     }
-    if warned_no_material {
-        diag.warn(
-            "gltf.no_material",
-            "some primitives have no material; their faces got the default material",
-        );
+    for (key, polygons) in by_key.into_iter().enumerate() {
+        if polygons.is_empty() {
+            continue;
+        }
+        let outcome = default_rule.describe(&default_rule.assign(&mut mesh, polygons));
+        match key.checked_sub(1).and_then(|k| unknown_names.get(k)) {
+            Some(name) => diag.warn(
+                "gltf.unknown_material",
+                format!(
+                    "material '{name}' is not in the material profile: {outcome}; name it after a surface material or set --default-material"
+                ),
+            ),
+            None => diag.warn(
+                "gltf.no_material",
+                format!(
+                    "primitives without a material: {outcome}; give them a material or set --default-material"
+                ),
+            ),
+        }
     }
     if skipped_degenerate > 0 {
         diag.push(
@@ -1544,23 +1677,86 @@ pub fn read(
         );
     }
 
-    apply_metadata(&mut mesh, &records, scene_meta, &mut problems, diag);
+    let ours = apply_metadata(&mut mesh, &records, scene_meta, &mut problems, diag);
+    if !ours {
+        // Edited (or foreign) files: what Blender keeps. Hook nodes are what the user sees
+        // and moves, so they win over hooks in extras; transitions come from TEXCOORD_0.
+        if !hook_nodes.is_empty() {
+            mesh.hooks = hook_nodes;
+        }
+        // A real texture map is not transitions; ours hold only 0 and 1024 + tag.
+        if !tag_pairs.is_empty() && foreign_texcoords == 0 {
+            tag_pairs.resize(mesh.vertices.len(), None);
+            let decoded = transitions::decode(&mesh, &tag_pairs);
+            if !decoded.tags.is_empty() {
+                diag.push(
+                    Severity::Info,
+                    "gltf.transitions_from_texcoords",
+                    Position::None,
+                    None,
+                    format!("{} transition(s) read from TEXCOORD_0", decoded.tags.len()),
+                );
+            }
+            if decoded.mismatched > 0 {
+                diag.warn(
+                    "gltf.transition_texcoords_disagree",
+                    format!(
+                        "{} boundary edge(s) carry transition tags in TEXCOORD_0 that disagree at their two ends (edited after export?); they were left without a transition",
+                        decoded.mismatched
+                    ),
+                );
+            }
+            mesh.edge_tags.extend(decoded.tags);
+        }
+    }
     for problem in problems {
         diag.warn("gltf.metadata", problem);
     }
+    let (steep, walkable) = steep_walkable_share(&mesh);
+    if walkable > 0.0 && steep > walkable / 2.0 {
+        diag.warn(
+            "gltf.walkable_mostly_vertical",
+            format!(
+                "{:.0}% of the walkable area is steeper than {}° with {} up: the file was probably exported with the other up axis (Blender's \"+Y Up\" option); try --up {}",
+                100.0 * steep / walkable,
+                walkmesh_core::passes::STEEP_DEGREES,
+                match options.up {
+                    UpAxis::Y => "Y (the glTF standard)",
+                    UpAxis::Z => "Z",
+                },
+                match options.up {
+                    UpAxis::Y => "z",
+                    UpAxis::Z => "y",
+                },
+            ),
+        );
+    }
     mesh.check()
         .map_err(|message| ReadError::whole("", format!("internal: {message}")))?;
+    // Only a file as this project wrote it (its face numbering intact) shares vertices on
+    // purpose; modelling tools duplicate them where primitives, meshes and nodes meet.
+    mesh.provenance = Some(Provenance {
+        format: "gltf".into(),
+        fingerprint: mesh.fingerprint(),
+        vertex_identity: if ours {
+            VertexIdentity::Authored
+        } else {
+            VertexIdentity::Incidental
+        },
+        ..Provenance::default()
+    });
     Ok(mesh)
 }
 
-/// Restores the original polygon order and applies mesh-level metadata.
+/// Restores the original polygon order and applies mesh-level metadata. True when the
+/// file's face numbering was restored (the file is as this project wrote it).
 fn apply_metadata(
     mesh: &mut NavMesh,
     records: &[PrimitiveRecord],
     meta: Option<MeshMeta>,
     problems: &mut Vec<String>,
     diag: &mut Diagnostics,
-) {
+) -> bool {
     let total = mesh.polygons.len();
     let has_face_meta = records
         .iter()
@@ -1581,7 +1777,7 @@ fn apply_metadata(
         }
     }
     let Some(meta) = meta else {
-        return;
+        return order_restored;
     };
     if let Some(kind) = meta.kind {
         mesh.kind = kind;
@@ -1606,9 +1802,9 @@ fn apply_metadata(
     if stale && (!meta.edge_tags.is_empty() || !meta.face_attributes.is_empty()) {
         diag.warn(
             "gltf.stale_metadata",
-            "edge tags and face attributes in extras are keyed by the exported face order, which could not be restored; they were dropped",
+            "edge tags and face attributes in extras are keyed by the exported face order, which could not be restored; they were dropped (transitions are read from TEXCOORD_0 instead, when the file has them)",
         );
-        return;
+        return order_restored;
     }
     let mut dropped = 0usize;
     for (edge, tag) in meta.edge_tags {
@@ -1634,6 +1830,7 @@ fn apply_metadata(
             ));
         }
     }
+    order_restored
 }
 
 /// The order (new index → current index) that puts every polygon back at its original index,
@@ -1734,10 +1931,7 @@ mod tests {
     }
 
     #[test]
-    fn blender_suffixes_are_stripped() {
-        assert_eq!(strip_numeric_suffix("Grass.001"), Some("Grass"));
-        assert_eq!(strip_numeric_suffix("Grass"), None);
-        assert_eq!(strip_numeric_suffix("a.b"), None);
+    fn percent_escapes_decode() {
         assert_eq!(percent_decode("a%20b.bin").unwrap(), "a b.bin");
         assert!(percent_decode("a%2").is_none());
     }

@@ -13,6 +13,7 @@ use walkmesh_core::{
 };
 
 use crate::meta::{self, MeshMeta, PrimitiveMeta};
+use crate::transitions;
 
 /// Whether `file_name` asks for the JSON form (`.gltf` + `.bin`) rather than `.glb`.
 pub fn wants_json(file_name: Option<&str>) -> bool {
@@ -274,6 +275,61 @@ pub fn write(
             sparse: None,
         });
 
+        // Transitions in texture coordinates, the form Blender keeps (see `transitions`).
+        let encoded = transitions::encode(mesh);
+        if encoded.not_encoded > 0 {
+            diag.push(
+                walkmesh_core::Severity::Info,
+                "gltf.transitions_not_in_texcoords",
+                walkmesh_core::Position::None,
+                None,
+                format!(
+                    "{} edge tag(s) cannot be carried by TEXCOORD_0 (only tags 0-254 on the walkable boundary can); they are kept in extras, which a Blender edit does not keep",
+                    encoded.not_encoded
+                ),
+            );
+        }
+        let tag_accessor = if encoded.texcoords.is_empty() {
+            None
+        } else {
+            align4(&mut bin);
+            let start = bin.len();
+            for pair in &encoded.texcoords {
+                for component in pair {
+                    bin.extend_from_slice(&component.to_le_bytes());
+                }
+            }
+            let view = root.buffer_views.len();
+            root.buffer_views.push(json::buffer::View {
+                buffer: json::Index::new(0),
+                byte_length: count(bin.len() - start),
+                byte_offset: Some(count(start)),
+                byte_stride: None,
+                name: Some("transitions".into()),
+                target: Some(Checked::Valid(json::buffer::Target::ArrayBuffer)),
+                extensions: None,
+                extras: None,
+            });
+            let accessor = root.accessors.len();
+            root.accessors.push(json::Accessor {
+                buffer_view: Some(index(view)?),
+                byte_offset: Some(USize64(0)),
+                count: count(vertex_count),
+                component_type: Checked::Valid(json::accessor::GenericComponentType(
+                    json::accessor::ComponentType::F32,
+                )),
+                extensions: None,
+                extras: None,
+                type_: Checked::Valid(json::accessor::Type::Vec2),
+                min: None,
+                max: None,
+                name: Some("TEXCOORD_0 (transitions)".into()),
+                normalized: false,
+                sparse: None,
+            });
+            Some(index(accessor)?)
+        };
+
         // Indices: u16 while every index fits below the primitive-restart value 65535.
         let short = vertex_count <= 65_535;
         for (surface, polygons) in &groups {
@@ -360,6 +416,9 @@ pub fn write(
                 Checked::Valid(json::mesh::Semantic::Positions),
                 json::Index::new(0),
             );
+            if let Some(tags) = tag_accessor {
+                attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), tags);
+            }
             primitives.push(json::mesh::Primitive {
                 attributes,
                 extensions: None,
@@ -406,6 +465,28 @@ pub fn write(
             ..json::Node::default()
         });
         nodes.push(json::Index::new(0));
+    }
+    // Hooks also as named empty nodes, which Blender shows, lets one move, and exports.
+    let mut unplaced = 0usize;
+    for hook in &mesh.hooks {
+        if hook.position.iter().any(|c| !c.is_finite()) {
+            unplaced += 1;
+            continue;
+        }
+        nodes.push(index(root.nodes.len())?);
+        root.nodes.push(json::Node {
+            name: Some(format!("{}{}", meta::HOOK_NODE_PREFIX, hook.name)),
+            translation: Some(to_gltf(hook.position)),
+            ..json::Node::default()
+        });
+    }
+    if unplaced > 0 {
+        diag.warn(
+            "gltf.hooks_not_placed",
+            format!(
+                "{unplaced} hook(s) have a non-finite position and get no node; they are kept in extras only"
+            ),
+        );
     }
 
     let mesh_meta = MeshMeta {

@@ -85,6 +85,7 @@ impl Writer for TrxFormat {
             triangles_only: true,
             walkable_first: false,
             weld: None,
+            links: true,
         }
     }
     fn write(

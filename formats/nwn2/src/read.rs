@@ -285,6 +285,7 @@ pub fn to_navmesh(
         format: "trx".into(),
         fingerprint: mesh.fingerprint(),
         sections,
+        ..Provenance::default()
     });
     mesh.check()
         .map_err(|message| ReadError::whole("aswm.triangles", message))?;

@@ -14,7 +14,9 @@ use nom::{
 };
 use walkmesh_core::{
     Attribute, Diagnostics, EdgeRef, EdgeTag, Extra, Hook, Input, MeshKind, NavMesh, Position,
-    ReadError, ReadOptions, Severity, Surface, UpAxis, material::MaterialProfile,
+    Provenance, ReadError, ReadOptions, Severity, Surface, UpAxis, VertexIdentity,
+    material::{DefaultRule, MaterialProfile},
+    validate::steep_walkable_share,
 };
 
 use walkmesh_core::passes::triangulate::MAX_POLYGON_CORNERS;
@@ -120,17 +122,35 @@ impl Groups {
     }
 }
 
+/// The material faces get from the last `usemtl`.
+#[derive(Clone, Copy)]
+enum CurrentMaterial {
+    /// No `usemtl` yet.
+    Missing,
+    Known(Surface),
+    /// A name the profile does not know: index into `unknown_materials`.
+    Unknown(u32),
+}
+
 struct ObjParser<'a> {
     options: &'a ReadOptions,
     profile: MaterialProfile,
-    default_surface: Surface,
+    default_rule: DefaultRule,
     mesh: NavMesh,
     texture_count: usize,
     normal_count: usize,
-    current_surface: Option<Surface>,
+    current_material: CurrentMaterial,
+    /// Faces whose material is missing (key 0) or unknown (key `1 + index` into
+    /// `unknown_materials`): `(polygon, key)`, given surfaces by `default_rule` at the end.
+    defaulted: Vec<(u32, u32)>,
+    /// True once a `#@walkmesh` directive was seen: the file was written by this project,
+    /// whose vertex sharing is authored.
+    has_directives: bool,
     objects: Groups,
     groups: Groups,
-    unknown_materials: BTreeMap<String, Vec<u64>>,
+    /// Unknown `usemtl` names in order of first use, with the lines using them.
+    unknown_materials: Vec<(String, Vec<u64>)>,
+    unknown_lookup: BTreeMap<String, u32>,
     unsupported: BTreeMap<String, (u64, usize)>,
     material_libraries: Vec<String>,
     /// Edge directives, resolved after all faces are known: (line, face, edge, transition).
@@ -164,8 +184,9 @@ impl<'a> ObjParser<'a> {
             .as_deref()
             .cloned()
             .unwrap_or_else(MaterialProfile::neutral);
-        let default_surface = match &options.default_material {
-            Some(name) => profile.surface_for_name(name).unwrap_or_else(|| {
+        let explicit = options.default_material.as_ref().and_then(|name| {
+            let found = profile.surface_for_name(name);
+            if found.is_none() {
                 diag.warn(
                     "obj.unknown_default_material",
                     format!(
@@ -173,21 +194,24 @@ impl<'a> ObjParser<'a> {
                         profile.default_material
                     ),
                 );
-                profile.default_surface()
-            }),
-            None => profile.default_surface(),
-        };
+            }
+            found
+        });
+        let default_rule = DefaultRule::new(&profile, explicit);
         ObjParser {
             options,
             profile,
-            default_surface,
+            default_rule,
             mesh: NavMesh::default(),
             texture_count: 0,
             normal_count: 0,
-            current_surface: None,
+            current_material: CurrentMaterial::Missing,
+            defaulted: Vec::new(),
+            has_directives: false,
             objects: Groups::default(),
             groups: Groups::default(),
-            unknown_materials: BTreeMap::new(),
+            unknown_materials: Vec::new(),
+            unknown_lookup: BTreeMap::new(),
             unsupported: BTreeMap::new(),
             material_libraries: Vec::new(),
             edge_directives: Vec::new(),
@@ -265,23 +289,36 @@ impl<'a> ObjParser<'a> {
                 self.floats(line, "vn", &rest, 3)?;
                 self.normal_count += 1;
             }
-            "o" => self
-                .objects
-                .select(rest.join(" "), self.mesh.polygons.len()),
+            "o" => {
+                self.objects
+                    .select(rest.join(" "), self.mesh.polygons.len());
+                // Modelling tools write materials per object and omit `usemtl` for an object
+                // without one (Blender does), so there a new object starts without material.
+                // Files this project wrote (with directives) use `o` only as a label.
+                if !self.has_directives {
+                    self.current_material = CurrentMaterial::Missing;
+                }
+            }
             "g" => self.groups.select(rest.join(" "), self.mesh.polygons.len()),
             "usemtl" => {
                 let name = rest.join(" ");
                 if name.is_empty() {
                     return Err(err(line, "usemtl", "usemtl names no material"));
                 }
-                let surface = match self.profile.surface_for_name(&name) {
-                    Some(surface) => surface,
+                self.current_material = match self.profile.surface_for_tool_name(&name) {
+                    Some(surface) => CurrentMaterial::Known(surface),
                     None => {
-                        self.unknown_materials.entry(name).or_default().push(line);
-                        self.default_surface
+                        let next = self.unknown_materials.len() as u32;
+                        let index = *self.unknown_lookup.entry(name.clone()).or_insert(next);
+                        if index == next {
+                            self.unknown_materials.push((name, Vec::new()));
+                        }
+                        if let Some((_, lines)) = self.unknown_materials.get_mut(index as usize) {
+                            lines.push(line);
+                        }
+                        CurrentMaterial::Unknown(index)
                     }
                 };
-                self.current_surface = Some(surface);
             }
             "mtllib" => self.material_libraries.push(rest.join(" ")),
             // Smoothing groups, texture maps and similar carry nothing a walkmesh keeps.
@@ -368,7 +405,18 @@ impl<'a> ObjParser<'a> {
                 ),
             ));
         }
-        let surface = self.current_surface.unwrap_or(self.default_surface);
+        let surface = match self.current_material {
+            CurrentMaterial::Known(surface) => surface,
+            CurrentMaterial::Missing => {
+                self.defaulted.push((self.mesh.polygons.len() as u32, 0));
+                self.default_rule.floor
+            }
+            CurrentMaterial::Unknown(index) => {
+                self.defaulted
+                    .push((self.mesh.polygons.len() as u32, index + 1));
+                self.default_rule.floor
+            }
+        };
         self.mesh.push_polygon(&indices, surface);
         self.scratch = indices;
         self.objects.push_polygon();
@@ -379,6 +427,7 @@ impl<'a> ObjParser<'a> {
     /// `#@walkmesh kind door`, `origin x y z`, `hook NAME x y z`, `walkable yes|no`,
     /// `edge FACE EDGE transition T`.
     fn directive(&mut self, line: u64, text: &str) -> Result<(), ReadError> {
+        self.has_directives = true;
         let tokens: Vec<&str> = text.split_ascii_whitespace().collect();
         match tokens.as_slice() {
             ["kind", kind] => {
@@ -403,8 +452,15 @@ impl<'a> ObjParser<'a> {
             // Walkability of the faces of the current `usemtl` when it differs from what
             // the profile gives the name (an NWN2 unwalkable triangle with a footstep).
             ["walkable", value @ ("yes" | "no")] => {
-                let surface = self.current_surface.get_or_insert(self.default_surface);
-                surface.walkable = *value == "yes";
+                let walkable = *value == "yes";
+                let mut surface = match self.current_material {
+                    CurrentMaterial::Known(surface) => surface,
+                    CurrentMaterial::Missing | CurrentMaterial::Unknown(_) => {
+                        self.default_rule.floor
+                    }
+                };
+                surface.walkable = walkable;
+                self.current_material = CurrentMaterial::Known(surface);
             }
             ["edge", face, edge, "transition", value] => {
                 let number = |t: &str| t.parse::<u64>().ok();
@@ -473,22 +529,48 @@ impl<'a> ObjParser<'a> {
                 EdgeTag { transition },
             );
         }
-        for (name, lines) in &self.unknown_materials {
-            let shown: Vec<String> = lines.iter().take(5).map(u64::to_string).collect();
-            diag.push(
-                Severity::Warning,
-                "obj.unknown_material",
-                Position::Line(lines.first().copied().unwrap_or(0)),
-                Some("usemtl"),
-                format!(
-                    "material '{name}' (line{} {}{}) is not in the '{}' material profile; its faces get the default '{}'",
-                    if lines.len() > 1 { "s" } else { "" },
-                    shown.join(", "),
-                    if lines.len() > 5 { ", …" } else { "" },
-                    self.profile.engine,
-                    self.default_surface.material.name(),
+        // Faces without a known material: by slope, so that unnamed walls stay unwalkable.
+        let mut by_key: Vec<Vec<usize>> = vec![Vec::new(); self.unknown_materials.len() + 1];
+        for &(polygon, key) in &self.defaulted {
+            if let Some(list) = by_key.get_mut(key as usize) {
+                list.push(polygon as usize);
+            }
+        }
+        let rule = self.default_rule;
+        for (key, polygons) in by_key.into_iter().enumerate() {
+            if polygons.is_empty() {
+                continue;
+            }
+            let first_line = self
+                .unknown_materials
+                .get(key.wrapping_sub(1))
+                .and_then(|(_, lines)| lines.first().copied());
+            let tally = rule.assign(&mut self.mesh, polygons);
+            let outcome = rule.describe(&tally);
+            match key.checked_sub(1).and_then(|k| self.unknown_materials.get(k)) {
+                Some((name, lines)) => {
+                    let shown: Vec<String> = lines.iter().take(5).map(u64::to_string).collect();
+                    diag.push(
+                        Severity::Warning,
+                        "obj.unknown_material",
+                        Position::Line(first_line.unwrap_or(0)),
+                        Some("usemtl"),
+                        format!(
+                            "material '{name}' (line{} {}{}) is not in the '{}' material profile: {outcome}; name it after a surface material or set --default-material",
+                            if lines.len() > 1 { "s" } else { "" },
+                            shown.join(", "),
+                            if lines.len() > 5 { ", …" } else { "" },
+                            self.profile.engine,
+                        ),
+                    );
+                }
+                None => diag.warn(
+                    "obj.no_material",
+                    format!(
+                        "faces without a usemtl: {outcome}; give them a material or set --default-material"
+                    ),
                 ),
-            );
+            }
         }
         for (keyword, (line, count)) in &self.unsupported {
             diag.push(
@@ -508,9 +590,40 @@ impl<'a> ObjParser<'a> {
         self.objects
             .store(&mut self.mesh, "obj:objects", "obj:object");
         self.groups.store(&mut self.mesh, "obj:groups", "obj:group");
+        let (steep, walkable) = steep_walkable_share(&self.mesh);
+        if walkable > 0.0 && steep > walkable / 2.0 {
+            let other = match self.options.up {
+                UpAxis::Y => "z",
+                UpAxis::Z => "y",
+            };
+            diag.warn(
+                "obj.walkable_mostly_vertical",
+                format!(
+                    "{:.0}% of the walkable area is steeper than {}° with {} up: the file's up axis is probably the other one; try --up {other}",
+                    100.0 * steep / walkable,
+                    walkmesh_core::passes::STEEP_DEGREES,
+                    match self.options.up {
+                        UpAxis::Y => "Y",
+                        UpAxis::Z => "Z",
+                    },
+                ),
+            );
+        }
         self.mesh
             .check()
             .map_err(|message| ReadError::whole("", message))?;
+        // A file without walkmesh directives comes from a modelling tool, which duplicates
+        // vertices where objects and materials meet; ours carry `#@walkmesh kind` at least.
+        self.mesh.provenance = Some(Provenance {
+            format: "obj".into(),
+            fingerprint: self.mesh.fingerprint(),
+            vertex_identity: if self.has_directives {
+                VertexIdentity::Authored
+            } else {
+                VertexIdentity::Incidental
+            },
+            ..Provenance::default()
+        });
         Ok(self.mesh)
     }
 }

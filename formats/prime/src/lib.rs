@@ -94,8 +94,11 @@ pub struct PathWriter;
 impl Writer for PathWriter {
     fn requirements(&self, _options: &WriteOptions) -> Requirements {
         // The cooker merges polygons itself and triangulates only when it must; welding would
-        // join edges that a source format keeps apart on purpose.
-        Requirements::default()
+        // join edges that a source format keeps apart on purpose. Regions store their links.
+        Requirements {
+            links: true,
+            ..Requirements::default()
+        }
     }
 
     fn write(

@@ -199,6 +199,7 @@ pub fn to_navmesh(
         format: "path".to_string(),
         fingerprint: mesh.fingerprint(),
         sections,
+        ..Provenance::default()
     });
     Ok(mesh)
 }
