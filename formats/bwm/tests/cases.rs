@@ -298,6 +298,7 @@ fn a_kotor_profile_given_by_the_user_changes_walkability() {
         format: "bwm".into(),
         fingerprint: 0,
         sections: Vec::new(),
+        ..Default::default()
     });
     let mut diag = Diagnostics::new();
     let default = write_bwm(&mesh, &WriteOptions::default(), &mut diag)
