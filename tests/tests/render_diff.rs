@@ -171,7 +171,7 @@ fn diff_of_a_room_and_its_trx_reports_the_writers_translation() {
         }
         assert!(
             run.stderr
-                .contains(&format!("moved by ({}, {})", expected[0], expected[1])),
+                .contains(&format!("by ({}, {}, ", expected[0], expected[1])),
             "{}: {}",
             file.display(),
             run.stderr

@@ -44,7 +44,7 @@ pub struct Args {
     /// exactly equal positions, a distance merges vertices that close. Default: exact for
     /// OBJ and glTF files from modelling tools (no walkmesh metadata), off otherwise (game
     /// files and files this tool wrote share vertices on purpose).
-    #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse)]
+    #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse, allow_hyphen_values = true)]
     pub weld: Option<WeldChoice>,
     /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
     /// walkmesh.
