@@ -69,6 +69,12 @@ pub struct ReadOptions {
     pub max_decompressed: u64,
     /// Format-specific settings (`"gltf:scene" = "1"`).
     pub params: BTreeMap<String, String>,
+    /// Validators recompute the derived tables a file stores (path tables, island paths,
+    /// …) and compare. `convert`'s check of the bytes it is about to write turns this
+    /// off: our writer has just computed those tables with the same code, so computing them
+    /// again proves nothing and doubled the time of a re-bake. Structure, ranges, links and
+    /// values are still checked; `walkmesh validate` and the corpus tests run the full check.
+    pub recompute_derived: bool,
 }
 
 impl Default for ReadOptions {
@@ -79,6 +85,7 @@ impl Default for ReadOptions {
             default_material: None,
             max_decompressed: 256 * 1024 * 1024,
             params: BTreeMap::new(),
+            recompute_derived: true,
         }
     }
 }

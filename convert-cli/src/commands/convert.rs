@@ -251,6 +251,7 @@ pub fn plan<'r>(
             .max_decompressed
             .max(ReadOptions::default().max_decompressed),
         params: Default::default(),
+        recompute_derived: false,
     };
     Ok(Plan {
         registry,

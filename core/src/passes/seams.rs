@@ -5,12 +5,11 @@
 //! vertex index, so such a seam cuts the walkable region in two without anything looking
 //! wrong. Welding (`walkmesh convert --weld`) joins them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
-use crate::diag::Diagnostics;
 use crate::ir::{EdgeRef, NavMesh};
 use crate::passes::adjacency::{Adjacency, NO_NEIGHBOUR};
-use crate::passes::weld::weld;
+use crate::passes::weld::weld_positions;
 
 /// Distance within which two vertices count as the same place for seam detection: 0.0001
 /// units (0.1 mm in metres), far below any walkmesh feature, far above the rounding of a
@@ -18,46 +17,62 @@ use crate::passes::weld::weld;
 pub const SEAM_TOLERANCE: f32 = 1e-4;
 
 /// The walkable edges (as `(polygon, edge)`) that have no neighbour by vertex index but
-/// whose two ends lie within [`SEAM_TOLERANCE`] of those of another walkable edge, in
-/// polygon/edge order. `adjacency` must be the walkable adjacency of `mesh`
-/// (`edge_adjacency(mesh, |p| mesh.is_walkable(p))`). Linear expected time: the places come
-/// from the grid of the weld pass, then one hash map over the walkable edges.
+/// whose two ends lie within [`SEAM_TOLERANCE`] of those of another such unlinked walkable
+/// edge, in polygon/edge order. `adjacency` must be the walkable adjacency of `mesh`
+/// (`edge_adjacency(mesh, |p| mesh.is_walkable(p))`). An edge already linked on both sides
+/// cannot take a third, so only unlinked edges are partners. Linear expected time, and only
+/// the unlinked edges' ends are gridded: the walkable boundary, a small part of a mesh.
 pub fn unlinked_coincident_edges(mesh: &NavMesh, adjacency: &Adjacency) -> Vec<EdgeRef> {
-    let (_, report) = weld(mesh, SEAM_TOLERANCE, &mut Diagnostics::new());
-    let place = |v: u32| report.vertex_map.get(v as usize).copied().unwrap_or(v);
-    let mut uses: HashMap<[u32; 2], u32> = HashMap::new();
-    let key_of = |a: u32, b: u32| {
-        let (ka, kb) = (place(a), place(b));
-        if ka <= kb { [ka, kb] } else { [kb, ka] }
-    };
-    let walkable_edges = || {
-        mesh.polygons
-            .iter()
-            .enumerate()
-            .filter(|&(p, _)| mesh.is_walkable(p))
-            .flat_map(move |(p, vertices)| {
-                let first = mesh.polygons.first_index(p);
-                vertices.iter().enumerate().map(move |(e, &a)| {
-                    let b = vertices.get((e + 1) % vertices.len()).copied().unwrap_or(a);
-                    (p, e, first + e, a, b)
-                })
-            })
-    };
-    for (_, _, _, a, b) in walkable_edges() {
-        if place(a) != place(b) {
-            *uses.entry(key_of(a, b)).or_insert(0) += 1;
+    // (polygon, edge, first vertex, second vertex) of every unlinked walkable edge.
+    let mut unlinked: Vec<(u32, u32, u32, u32)> = Vec::new();
+    for (p, vertices) in mesh.polygons.iter().enumerate() {
+        if !mesh.is_walkable(p) {
+            continue;
+        }
+        let first = mesh.polygons.first_index(p);
+        for (e, &a) in vertices.iter().enumerate() {
+            let b = vertices.get((e + 1) % vertices.len()).copied().unwrap_or(a);
+            if a != b && adjacency.neighbour.get(first + e) == Some(&NO_NEIGHBOUR) {
+                unlinked.push((p as u32, e as u32, a, b));
+            }
         }
     }
-    walkable_edges()
-        .filter(|&(_, _, half_edge, a, b)| {
-            a != b
-                && adjacency.neighbour.get(half_edge) == Some(&NO_NEIGHBOUR)
-                && place(a) != place(b)
-                && uses.get(&key_of(a, b)).is_some_and(|&n| n >= 2)
+    if unlinked.len() < 2 {
+        return Vec::new();
+    }
+    // Local numbering of the vertices these edges use, then their places.
+    let mut local: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut points: Vec<[f32; 3]> = Vec::new();
+    let mut local_of = |v: u32| {
+        *local.entry(v).or_insert_with(|| {
+            points.push(mesh.vertices.get(v as usize).copied().unwrap_or([0.0; 3]));
+            (points.len() - 1) as u32
         })
-        .map(|(p, e, _, _, _)| EdgeRef {
-            polygon: p as u32,
-            edge: e as u32,
+    };
+    let ends: Vec<[u32; 2]> = unlinked
+        .iter()
+        .map(|&(_, _, a, b)| [local_of(a), local_of(b)])
+        .collect();
+    let (place_map, _) = weld_positions(&points, SEAM_TOLERANCE);
+    let place = |v: u32| place_map.get(v as usize).copied().unwrap_or(v);
+    let keys: Vec<Option<[u32; 2]>> = ends
+        .iter()
+        .map(|&[a, b]| {
+            let (ka, kb) = (place(a), place(b));
+            (ka != kb).then_some(if ka <= kb { [ka, kb] } else { [kb, ka] })
+        })
+        .collect();
+    let mut uses: FxHashMap<[u32; 2], u32> = FxHashMap::default();
+    for key in keys.iter().flatten() {
+        *uses.entry(*key).or_insert(0) += 1;
+    }
+    unlinked
+        .iter()
+        .zip(&keys)
+        .filter(|(_, key)| key.is_some_and(|k| uses.get(&k).is_some_and(|&n| n >= 2)))
+        .map(|(&(p, e, _, _), _)| EdgeRef {
+            polygon: p,
+            edge: e,
         })
         .collect()
 }

@@ -1,6 +1,8 @@
 //! Vertex welding: merge vertices closer than a tolerance (0: exactly equal positions).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
 use crate::ir::{EdgeRef, NavMesh, Polygons};
@@ -20,92 +22,152 @@ fn exact_key(p: [f32; 3]) -> [u32; 3] {
     p.map(|c| if c == 0.0 { 0 } else { c.to_bits() })
 }
 
-fn cell(p: [f32; 3], size: f32) -> [i64; 3] {
-    p.map(|c| (c / size).floor() as i64)
+/// Grid cells are this many tolerances wide: a tolerance ball then reaches into a
+/// neighbouring cell along an axis only when the point lies within one tolerance of that
+/// side, so a search visits 1.5³ ≈ 3.4 cells on average (at most 8) instead of 27.
+const CELL_TOLERANCES: f64 = 4.0;
+
+fn cell_of(c: f64, size: f64) -> i64 {
+    (c / size).floor() as i64
 }
 
-/// Welds vertices: each vertex is merged into the first earlier vertex within `tolerance`
-/// (Euclidean), found through a uniform grid of that cell size (27 neighbouring cells), so the
-/// pass is linear. Unreferenced vertices are kept. Polygon corners that collapse onto their
-/// neighbour are removed; polygons left with fewer than three corners are dropped, and the
-/// drop is reported.
-pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh, WeldReport) {
-    let mut vertex_map = Vec::with_capacity(mesh.vertices.len());
-    let mut vertices: Vec<[f32; 3]> = Vec::new();
-    if tolerance > 0.0 && tolerance.is_finite() {
-        let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
-        let limit = f64::from(tolerance) * f64::from(tolerance);
-        for &p in &mesh.vertices {
-            let home = cell(p, tolerance);
-            let mut found = None;
-            'search: for dx in -1..=1i64 {
-                for dy in -1..=1i64 {
-                    for dz in -1..=1i64 {
-                        let key = [home[0] + dx, home[1] + dy, home[2] + dz];
-                        for &candidate in grid.get(&key).map(Vec::as_slice).unwrap_or(&[]) {
-                            let q = vertices.get(candidate as usize).copied().unwrap_or(p);
-                            let d: f64 = (0..3)
-                                .map(|a| (f64::from(p[a]) - f64::from(q[a])).powi(2))
-                                .sum();
-                            if d <= limit {
-                                found = Some(candidate);
-                                break 'search;
-                            }
+/// No further point in a grid cell's list.
+const END: u32 = u32::MAX;
+
+/// Groups positions closer than `tolerance` (Euclidean; 0 or non-finite: exactly equal
+/// positions, `-0.0 == 0.0`). Each position maps to the *earliest* kept position within
+/// the tolerance, or is kept itself; returns the map (position index → kept index) and the
+/// kept positions. Linear expected time: a hash grid of `4 × tolerance` cells.
+pub fn weld_positions(points: &[[f32; 3]], tolerance: f32) -> (Vec<u32>, Vec<[f32; 3]>) {
+    let mut map = Vec::with_capacity(points.len());
+    let mut kept: Vec<[f32; 3]> = Vec::new();
+    if !(tolerance > 0.0 && tolerance.is_finite()) {
+        let mut seen: FxHashMap<[u32; 3], u32> = FxHashMap::default();
+        seen.reserve(points.len());
+        for &p in points {
+            let index = *seen.entry(exact_key(p)).or_insert_with(|| {
+                kept.push(p);
+                (kept.len() - 1) as u32
+            });
+            map.push(index);
+        }
+        return (map, kept);
+    }
+    let tol = f64::from(tolerance);
+    let size = tol * CELL_TOLERANCES;
+    // Reach a little further than the tolerance so that rounding in `c ± tol` can never
+    // leave out the cell of a point exactly at the tolerance.
+    let reach = tol * (1.0 + 1e-6);
+    let limit = tol * tol;
+    // Cell → (first, last) kept position in it; `next` chains a cell's positions in
+    // increasing index order, so the first match in a cell is that cell's earliest.
+    let mut cells: FxHashMap<[i64; 3], (u32, u32)> = FxHashMap::default();
+    let mut next: Vec<u32> = Vec::new();
+    for &p in points {
+        let c = p.map(f64::from);
+        let low = [0, 1, 2].map(|a| cell_of(c[a] - reach, size));
+        let high = [0, 1, 2].map(|a| cell_of(c[a] + reach, size));
+        let mut found = END;
+        for x in low[0]..=high[0] {
+            for y in low[1]..=high[1] {
+                for z in low[2]..=high[2] {
+                    let Some(&(first, _)) = cells.get(&[x, y, z]) else {
+                        continue;
+                    };
+                    let mut candidate = first;
+                    // Later positions in this cell cannot beat an earlier match.
+                    while candidate != END && candidate < found {
+                        let q = kept.get(candidate as usize).copied().unwrap_or(p);
+                        let d: f64 = (0..3).map(|a| (c[a] - f64::from(q[a])).powi(2)).sum();
+                        if d <= limit {
+                            found = candidate;
+                            break;
                         }
+                        candidate = next.get(candidate as usize).copied().unwrap_or(END);
                     }
                 }
             }
-            let index = found.unwrap_or_else(|| {
-                vertices.push(p);
-                let index = (vertices.len() - 1) as u32;
-                grid.entry(home).or_default().push(index);
-                index
-            });
-            vertex_map.push(index);
         }
-    } else {
-        let mut seen: HashMap<[u32; 3], u32> = HashMap::new();
-        for &p in &mesh.vertices {
-            let index = *seen.entry(exact_key(p)).or_insert_with(|| {
-                vertices.push(p);
-                (vertices.len() - 1) as u32
-            });
-            vertex_map.push(index);
+        if found == END {
+            found = kept.len() as u32;
+            kept.push(p);
+            next.push(END);
+            let home = c.map(|v| cell_of(v, size));
+            match cells.get_mut(&home) {
+                Some((_, last)) => {
+                    if let Some(link) = next.get_mut(*last as usize) {
+                        *link = found;
+                    }
+                    *last = found;
+                }
+                None => {
+                    cells.insert(home, (found, found));
+                }
+            }
         }
+        map.push(found);
     }
+    (map, kept)
+}
+
+/// Welds vertices: each vertex is merged into the earliest kept vertex within `tolerance`
+/// (Euclidean; see [`weld_positions`]), so the pass is linear. Unreferenced vertices are
+/// kept. Polygon corners that collapse onto their neighbour are removed; polygons left with
+/// fewer than three corners are dropped, and the drop is reported.
+pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh, WeldReport) {
+    let (vertex_map, vertices) = weld_positions(&mesh.vertices, tolerance);
 
     let mut polygons = Polygons::with_capacity(mesh.polygons.len(), mesh.polygons.indices().len());
     let mut kept_polygons = Vec::with_capacity(mesh.polygons.len());
     let mut edge_tags = BTreeMap::new();
     let mut lost_tags = 0usize;
+    let has_tags = !mesh.edge_tags.is_empty();
+    let tag_of = |polygon: usize, edge: usize| {
+        if has_tags {
+            mesh.edge_tags.get(&EdgeRef {
+                polygon: polygon as u32,
+                edge: edge as u32,
+            })
+        } else {
+            None
+        }
+    };
+    // Buffers reused across polygons: a 1M-triangle mesh would otherwise allocate 3M times.
+    let mut mapped: Vec<u32> = Vec::new();
+    let mut keep: Vec<bool> = Vec::new();
+    let mut corners: Vec<u32> = Vec::new();
     for (polygon, old) in mesh.polygons.iter().enumerate() {
-        let mapped: Vec<u32> = old
-            .iter()
-            .map(|&v| vertex_map.get(v as usize).copied().unwrap_or(v))
-            .collect();
+        mapped.clear();
+        mapped.extend(
+            old.iter()
+                .map(|&v| vertex_map.get(v as usize).copied().unwrap_or(v)),
+        );
         // Keep corner i unless it equals the next kept corner (collapsed edge i).
         let n = mapped.len();
-        let keep: Vec<bool> = (0..n).map(|i| mapped[i] != mapped[(i + 1) % n]).collect();
-        let corners: Vec<u32> = (0..n).filter(|&i| keep[i]).map(|i| mapped[i]).collect();
+        keep.clear();
+        keep.extend(
+            mapped
+                .iter()
+                .zip(mapped.iter().cycle().skip(1))
+                .map(|(a, b)| a != b),
+        );
+        corners.clear();
+        corners.extend(
+            mapped
+                .iter()
+                .zip(&keep)
+                .filter(|&(_, &k)| k)
+                .map(|(&v, _)| v),
+        );
         if corners.len() < 3 {
-            lost_tags += (0..n)
-                .filter(|&e| {
-                    mesh.edge_tags.contains_key(&EdgeRef {
-                        polygon: polygon as u32,
-                        edge: e as u32,
-                    })
-                })
-                .count();
+            lost_tags += (0..n).filter(|&e| tag_of(polygon, e).is_some()).count();
             continue;
         }
         let new_polygon = kept_polygons.len() as u32;
         // Old edge e survives as new edge (number of kept corners before e) when kept.
         let mut new_edge = 0u32;
         for (e, &kept) in keep.iter().enumerate() {
-            let tag = mesh.edge_tags.get(&EdgeRef {
-                polygon: polygon as u32,
-                edge: e as u32,
-            });
+            let tag = tag_of(polygon, e);
             if kept {
                 if let Some(tag) = tag {
                     edge_tags.insert(

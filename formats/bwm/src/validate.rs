@@ -393,25 +393,25 @@ fn adjacency_checks(raw: &RawBwm<'_>, mesh: &NavMesh, f: &mut Findings) {
         let row = raw.adjacency(i);
         for (e, &value) in row.iter().enumerate() {
             let at = Some(span.entry(Table::Adjacency, i) + 4 * e);
-            let field = format!("adjacency[{i}].edge{e}");
+            let field = || format!("adjacency[{i}].edge{e}");
             if value == -1 {
             } else if value < 0 || (value / 3) as usize >= raw.face_count() {
-                f.error("bwm.adjacency_out_of_range", at, field.clone(), format!("face {i} edge {e} links to {value}, which is not 3·face+edge of any of the {} faces", raw.face_count()));
+                f.error("bwm.adjacency_out_of_range", at, field(), format!("face {i} edge {e} links to {value}, which is not 3·face+edge of any of the {} faces", raw.face_count()));
                 continue;
             } else if (value / 3) as usize >= span.count {
-                f.error("bwm.adjacency_target_not_walkable", at, field.clone(), format!("face {i} edge {e} links to face {}, outside the walkable block of {} faces", value / 3, span.count));
+                f.error("bwm.adjacency_target_not_walkable", at, field(), format!("face {i} edge {e} links to face {}, outside the walkable block of {} faces", value / 3, span.count));
                 continue;
             } else {
                 let (g, e2) = ((value / 3) as usize, (value % 3) as usize);
                 let back = raw.adjacency(g).get(e2).copied().unwrap_or(-1);
                 if back != (3 * i + e) as i32 {
-                    f.error("bwm.adjacency_not_reciprocal", at, field.clone(), format!("face {i} edge {e} links to face {g} edge {e2}, which links to {back} instead of {}", 3 * i + e));
+                    f.error("bwm.adjacency_not_reciprocal", at, field(), format!("face {i} edge {e} links to face {g} edge {e2}, which links to {back} instead of {}", 3 * i + e));
                 }
             }
             if let Some(expected) = implied.get(i).and_then(|r| r.get(e))
                 && *expected != value
             {
-                f.error("bwm.adjacency_mismatch", at, field, format!("face {i} edge {e} stores {value}; the faces sharing its vertex indices give {expected}"));
+                f.error("bwm.adjacency_mismatch", at, field(), format!("face {i} edge {e} stores {value}; the faces sharing its vertex indices give {expected}"));
             }
         }
     }

@@ -68,11 +68,17 @@ impl Findings {
 /// Validates a file's bytes.
 pub fn validate_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Diagnostic>, ReadError> {
     let parsed = file::parse(bytes, options.max_decompressed)?;
-    Ok(validate_file(&parsed))
+    Ok(validate_parsed(&parsed, options.recompute_derived))
 }
 
-/// Validates a parsed file.
+/// Validates a parsed file, path tables and island paths included.
 pub fn validate_file(file: &TrxFile<'_>) -> Vec<Diagnostic> {
+    validate_parsed(file, true)
+}
+
+/// Validates a parsed file; `recompute_derived: false` skips the shortest-path checks of the
+/// tile tables and island paths (see `ReadOptions::recompute_derived`).
+pub fn validate_parsed(file: &TrxFile<'_>, recompute_derived: bool) -> Vec<Diagnostic> {
     let mut f = Findings::new();
     if (file.container.major, file.container.minor) != (2, 3) {
         f.warn(
@@ -116,7 +122,7 @@ pub fn validate_file(file: &TrxFile<'_>) -> Vec<Diagnostic> {
     }
     let structural_ok = structure(aswm, &mut f);
     if structural_ok {
-        toolset_rules(aswm, &mut f);
+        toolset_rules(aswm, recompute_derived, &mut f);
     }
     f.finish()
 }
@@ -161,11 +167,11 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
         }
     }
     for (i, t) in a.triangles.iter().enumerate() {
-        let field = format!("aswm.triangles[{i}]");
+        let field = || format!("aswm.triangles[{i}]");
         if t.vertices.iter().any(|&v| v as usize >= nv) {
             f.error(
                 "trx.triangle_vertex_out_of_range",
-                &field,
+                &field(),
                 format!("vertices {:?}, but there are {nv}", t.vertices),
             );
         }
@@ -174,7 +180,7 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
             if e as usize >= ne {
                 f.error(
                     "trx.triangle_edge_out_of_range",
-                    &field,
+                    &field(),
                     format!(
                         "linked edge {k} is {e}, but there are {ne} edges (none is not allowed)"
                     ),
@@ -184,7 +190,7 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
             if n != NONE32 && n as usize >= nt {
                 f.error(
                     "trx.triangle_neighbour_out_of_range",
-                    &field,
+                    &field(),
                     format!("linked triangle {k} is {n}, but there are {nt}"),
                 );
                 continue;
@@ -197,7 +203,7 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
                 if have != want {
                     f.error(
                         "trx.edge_link_mismatch",
-                        &field,
+                        &field(),
                         format!(
                             "edge {e} links triangles {:?}, but slot {k} says this triangle and {}",
                             edge.triangles,
@@ -214,7 +220,7 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
         if ni > 0 && t.island != NONE16 && t.island as usize >= ni {
             f.error(
                 "trx.triangle_island_out_of_range",
-                &field,
+                &field(),
                 format!("island {}, but there are {ni} islands", t.island),
             );
         }
@@ -386,17 +392,17 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
 
 /// §5.3: what the official toolset's files always satisfy (errors) and what they break
 /// harmlessly (warnings). Runs only on a structurally sound walkmesh.
-fn toolset_rules(a: &Aswm, f: &mut Findings) {
+fn toolset_rules(a: &Aswm, recompute_derived: bool, f: &mut Findings) {
     let nt = a.triangles.len();
     let baked = !a.islands.is_empty() || a.tiles.iter().any(|t| !t.local_to_node.is_empty());
     // Centres, planes, winding flag.
     for (i, t) in a.triangles.iter().enumerate() {
-        let field = format!("aswm.triangles[{i}]");
+        let field = || format!("aswm.triangles[{i}]");
         let c = bake::centre(&a.vertices, t.vertices);
         if c != t.centre {
             f.error(
                 "trx.triangle_centre",
-                &field,
+                &field(),
                 format!("centre {:?}; the mean of its corners is {:?}", t.centre, c),
             );
         }
@@ -410,7 +416,7 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
         if (d - t.d).abs() > 1e-3 * (1.0 + d.abs()) {
             f.error(
                 "trx.triangle_plane",
-                &field,
+                &field(),
                 format!("plane distance {} does not match −(normal · v0) = {d}", t.d),
             );
         }
@@ -433,7 +439,7 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
         if walkable && measurable && ((flagged && area2 > 0.0) || (!flagged && area2 < 0.0)) {
             f.warn(
                 "trx.clockwise_flag_mismatch",
-                &field,
+                &field(),
                 format!(
                     "flag 0x04 is {} but the triangle winds {} seen from above",
                     if flagged { "set" } else { "clear" },
@@ -448,7 +454,7 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
         if baked && ((t.flags & flags::WALKABLE != 0) != (t.island != NONE16)) {
             f.error(
                 "trx.walkable_island_mismatch",
-                &field,
+                &field(),
                 format!(
                     "walkable flag {} but island {}",
                     t.flags & flags::WALKABLE != 0,
@@ -592,7 +598,9 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
             );
             continue;
         }
-        check_tile_paths(a, ti, start, end, f);
+        if recompute_derived {
+            check_tile_paths(a, ti, start, end, f);
+        }
     }
     if running != nt {
         f.error(
@@ -616,7 +624,7 @@ fn toolset_rules(a: &Aswm, f: &mut Findings) {
         );
     }
     if baked {
-        check_islands(a, &tile_of, f);
+        check_islands(a, &tile_of, recompute_derived, f);
     }
 }
 
@@ -652,7 +660,30 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
             list
         })
         .collect();
-    let best = walkmesh_core::passes::shortest_costs(&adjacency);
+    // Connected parts of the tile's walkable triangles: the table must give a path exactly
+    // between nodes of one part.
+    let mut part = vec![usize::MAX; n];
+    let mut queue = Vec::new();
+    for seed in 0..n {
+        if part.get(seed).is_some_and(|&p| p != usize::MAX) {
+            continue;
+        }
+        queue.clear();
+        queue.push(seed);
+        if let Some(p) = part.get_mut(seed) {
+            *p = seed;
+        }
+        while let Some(node) = queue.pop() {
+            for &(next, _) in adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]) {
+                if let Some(p) = part.get_mut(next)
+                    && *p == usize::MAX
+                {
+                    *p = seed;
+                    queue.push(next);
+                }
+            }
+        }
+    }
     let entry = |s: usize, t: usize| tile.nodes.get(s * n + t).copied().unwrap_or(NO_NODE);
     for t in 0..n {
         // Cost along the stored next hops towards t, memoised; cycles detected.
@@ -675,7 +706,7 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
                 }
                 continue;
             }
-            let reachable = best.get(s * n + t).is_some_and(|c| c.is_finite());
+            let reachable = part.get(s).is_some() && part.get(s) == part.get(t);
             let e = entry(s, t);
             if (e == NO_NODE) == reachable {
                 f.error(
@@ -694,7 +725,6 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
             }
             // Walk s → t iteratively.
             let mut stack = vec![s];
-            let mut broken = false;
             while let Some(&cur) = stack.last() {
                 match state.get(cur).copied().unwrap_or(2) {
                     2 => {
@@ -727,7 +757,6 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
                         let e = entry(cur, t);
                         let next = (e & 0x7F) as usize;
                         if e == NO_NODE || next >= n {
-                            broken = true;
                             if let Some(c) = cost.get_mut(cur) {
                                 *c = f64::INFINITY;
                             }
@@ -770,14 +799,29 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
                     }
                 }
             }
+        }
+        // Shortest: the costs along the table's hops must satisfy Bellman's condition at
+        // every node (no neighbour offers a shorter way on), which with positive steps makes
+        // them the shortest costs — checked in O(edges) per target instead of a search from
+        // every node. 1e-5 per step covers the toolset's f32 sums.
+        for (s, neighbours) in adjacency.iter().enumerate() {
             let have = cost.get(s).copied().unwrap_or(f64::INFINITY);
-            let want = best.get(s * n + t).copied().unwrap_or(f64::INFINITY);
-            if !broken && have.is_finite() && have > want + 1e-4 * (1.0 + want) {
+            if s == t || !have.is_finite() {
+                continue;
+            }
+            let shorter = neighbours
+                .iter()
+                .filter_map(|&(u, d)| {
+                    let rest = cost.get(u).copied().filter(|c| c.is_finite())?;
+                    Some((u, rest + f64::from(d)))
+                })
+                .find(|&(_, via)| have > via + 1e-5 * (1.0 + via));
+            if let Some((u, via)) = shorter {
                 f.error(
                     "trx.path_not_shortest",
                     &field,
                     format!(
-                        "node {s} → {t}: the table's path is {have:.4} m, the shortest {want:.4} m"
+                        "node {s} → {t}: the table's path is {have:.4} m; through neighbour {u} it is {via:.4} m"
                     ),
                 );
             }
@@ -787,7 +831,7 @@ fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findi
 
 /// Islands: one tile each, numbering, members, centre, exits, adjacency order, distances,
 /// island paths (shortest, first-hop weight).
-fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
+fn check_islands(a: &Aswm, tile_of: &[usize], recompute_derived: bool, f: &mut Findings) {
     let ni = a.islands.len();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); ni];
     for (t, tri) in a.triangles.iter().enumerate() {
@@ -915,6 +959,9 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
         }
     }
     // Island paths: distance-optimal, first-hop weight.
+    if !recompute_derived {
+        return;
+    }
     let graph: Vec<Vec<(usize, f32)>> = a
         .islands
         .iter()
@@ -932,12 +979,12 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
             let Some(p) = a.island_paths.get(s * ni + t) else {
                 continue;
             };
-            let field = format!("aswm.island_paths[{}]", s * ni + t);
+            let field = || format!("aswm.island_paths[{}]", s * ni + t);
             let reachable = s != t && best.get(s * ni + t).is_some_and(|c| c.is_finite());
             if (p.next == NONE16) == reachable {
                 f.error(
                     "trx.island_path_reachability",
-                    &field,
+                    &field(),
                     format!(
                         "island {s} → {t}: next is {} but the islands {} connected",
                         p.next,
@@ -956,7 +1003,7 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
             else {
                 f.error(
                     "trx.island_path_next_not_adjacent",
-                    &field,
+                    &field(),
                     format!("island {s} → {t}: next island {next} is not adjacent"),
                 );
                 continue;
@@ -964,7 +1011,7 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
             if (p.weight - d).abs() > 1e-3 * (1.0 + d) {
                 f.error(
                     "trx.island_path_weight",
-                    &field,
+                    &field(),
                     format!("weight {} but the first hop is {d} long", p.weight),
                 );
             }
@@ -973,7 +1020,7 @@ fn check_islands(a: &Aswm, tile_of: &[usize], f: &mut Findings) {
             if via > want + 1e-4 * (1.0 + want) {
                 f.error(
                     "trx.island_path_not_shortest",
-                    &field,
+                    &field(),
                     format!("island {s} → {t} via {next} is {via:.4} m, the shortest {want:.4} m"),
                 );
             }

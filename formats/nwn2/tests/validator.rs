@@ -7,6 +7,10 @@ use walkmesh_nwn2::aswm::{self, Aswm};
 use walkmesh_nwn2::container;
 
 fn codes(a: &Aswm) -> Vec<(Severity, String)> {
+    codes_with(a, true)
+}
+
+fn codes_with(a: &Aswm, recompute_derived: bool) -> Vec<(Severity, String)> {
     let body = aswm::serialize(a);
     let trwh = container::Trwh {
         width: a.grid_width,
@@ -19,7 +23,11 @@ fn codes(a: &Aswm) -> Vec<(Severity, String)> {
         3,
         &[(*b"TRWH", &trwh), (*b"ASWM", &aswm::wrap(&body, None))],
     );
-    walkmesh_nwn2::validate::validate_bytes(&file, &ReadOptions::default())
+    let options = ReadOptions {
+        recompute_derived,
+        ..ReadOptions::default()
+    };
+    walkmesh_nwn2::validate::validate_bytes(&file, &options)
         .unwrap()
         .into_iter()
         .map(|d| (d.severity, d.code))
@@ -91,6 +99,18 @@ fn mutations_are_reported_with_their_codes() {
         assert!(has_error(&a, "trx.path_reachability"));
     }
 
+    // A next hop replaced by another neighbour whose own path avoids the node: the path
+    // still arrives, but longer than the shortest (costs here are followed independently).
+    let mut a = clean.clone();
+    assert!(longer_detour(&mut a), "no tile offers a detour to test");
+    assert!(has_error(&a, "trx.path_not_shortest"));
+    // convert's output check skips the recomputed path tables (its writer just made them)
+    // but keeps every other rule.
+    a.triangles[3].centre[0] += 0.5;
+    let quick = codes_with(&a, false);
+    assert!(!quick.iter().any(|(_, c)| c == "trx.path_not_shortest"));
+    assert!(quick.iter().any(|(_, c)| c == "trx.triangle_centre"));
+
     let mut a = clean.clone();
     a.tiles[t].node_to_local.swap(0, 1);
     assert!(has_error(&a, "trx.tile_node_list"));
@@ -139,4 +159,72 @@ fn mutations_are_reported_with_their_codes() {
             .any(|(s, c)| *s == Severity::Warning && c == "trx.tile_counts")
     );
     assert!(found.iter().all(|(s, _)| *s != Severity::Error));
+}
+
+/// Centre distance between two triangles (XY), as the toolset's path tables measure it.
+fn step(a: &Aswm, x: usize, y: usize) -> f64 {
+    let (p, q) = (a.triangles[x].centre, a.triangles[y].centre);
+    f64::from(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt())
+}
+
+/// Cost of following tile `ti`'s table from node `s` to node `t`, or None if it does not
+/// arrive within n steps or passes through `avoid`.
+fn table_cost(a: &Aswm, ti: usize, s: usize, t: usize, avoid: usize) -> Option<f64> {
+    let tile = &a.tiles[ti];
+    let n = tile.node_to_local.len();
+    let off = tile.triangles_offset as usize;
+    let tri = |node: usize| off + tile.node_to_local[node] as usize;
+    let (mut cur, mut cost) = (s, 0.0);
+    for _ in 0..n {
+        if cur == t {
+            return Some(cost);
+        }
+        let next = tile.nodes[cur * n + t];
+        if next == 0xFF || next as usize >= n || next as usize == avoid {
+            return None;
+        }
+        cost += step(a, tri(cur), tri(next as usize));
+        cur = next as usize;
+    }
+    None
+}
+
+/// Rewrites one table entry (s → t) to go through another neighbour u of s whose own path
+/// to t avoids s and is at least 1% longer in total. Returns whether one was found.
+fn longer_detour(a: &mut Aswm) -> bool {
+    for ti in 0..a.tiles.len() {
+        let tile = a.tiles[ti].clone();
+        let n = tile.node_to_local.len();
+        let off = tile.triangles_offset as usize;
+        for s in 0..n {
+            let s_tri = off + tile.node_to_local[s] as usize;
+            let neighbours: Vec<usize> = (0..n)
+                .filter(|&u| {
+                    u != s
+                        && a.triangles[s_tri]
+                            .neighbours
+                            .contains(&((off + tile.node_to_local[u] as usize) as u32))
+                })
+                .collect();
+            for t in 0..n {
+                let Some(shortest) = table_cost(a, ti, s, t, usize::MAX) else {
+                    continue;
+                };
+                for &u in &neighbours {
+                    let u_tri = off + tile.node_to_local[u] as usize;
+                    if tile.nodes[s * n + t] as usize == u {
+                        continue;
+                    }
+                    if let Some(rest) = table_cost(a, ti, u, t, s) {
+                        let detour = step(a, s_tri, u_tri) + rest;
+                        if detour > shortest * 1.01 + 0.01 {
+                            a.tiles[ti].nodes[s * n + t] = u as u8;
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    false
 }
