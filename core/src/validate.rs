@@ -7,21 +7,11 @@ use crate::passes::{
     polygon_normal, unlinked_coincident_edges,
 };
 
-/// Findings about the geometry of `mesh` (codes `mesh.*`).
-///
-/// Errors: polygons repeating a vertex, non-finite coordinates.
-/// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
-/// where duplicated pieces meet, and the games load them; they are never linked), zero-area
-/// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
-/// boundary chains that do not close, unused vertices, walkable edges lying on another
-/// walkable edge without a link (duplicated vertices: an unlinked seam), walkable polygons
-/// steeper than [`STEEP_DEGREES`] (stair risers, walls). Zero-area polygons are
-/// `mesh.degenerate_walkable_polygon` when walkable (every file we write is free of them
-/// unless its source had them), `mesh.degenerate_polygon` otherwise.
-pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
+/// The mesh rules that make a file wrong rather than doubtful, in O(n): a non-finite
+/// coordinate, a polygon using one vertex twice. `convert` checks what it writes with these
+/// (the warnings of [`mesh_findings`] were already given while preparing the mesh).
+pub fn mesh_errors(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
-    let field = |p: usize| format!("polygons[{p}]");
-
     if let Some(bad) = mesh
         .vertices
         .iter()
@@ -35,6 +25,48 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
             "vertex has a NaN or infinite coordinate",
         );
     }
+    for (p, vertices) in mesh.polygons.iter().enumerate() {
+        if repeats_a_vertex(vertices) {
+            diag.push(
+                Severity::Error,
+                "mesh.repeated_vertex",
+                Position::None,
+                Some(&format!("polygons[{p}]")),
+                format!("polygon {p} uses the same vertex twice"),
+            );
+        }
+    }
+    diag.items
+}
+
+/// Whether a polygon names one vertex twice (triangles and quads without allocating).
+fn repeats_a_vertex(vertices: &[u32]) -> bool {
+    match vertices {
+        [a, b, c] => a == b || b == c || a == c,
+        [a, b, c, d] => a == b || a == c || a == d || b == c || b == d || c == d,
+        _ => {
+            let mut sorted = vertices.to_vec();
+            sorted.sort_unstable();
+            sorted.windows(2).any(|w| w[0] == w[1])
+        }
+    }
+}
+
+/// Findings about the geometry of `mesh` (codes `mesh.*`).
+///
+/// Errors: polygons repeating a vertex, non-finite coordinates.
+/// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
+/// where duplicated pieces meet, and the games load them; they are never linked), zero-area
+/// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
+/// boundary chains that do not close, unused vertices, walkable edges lying on another
+/// walkable edge without a link (duplicated vertices: an unlinked seam), walkable polygons
+/// steeper than [`STEEP_DEGREES`] (stair risers, walls). Zero-area polygons are
+/// `mesh.degenerate_walkable_polygon` when walkable (every file we write is free of them
+/// unless its source had them), `mesh.degenerate_polygon` otherwise.
+pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
+    let mut diag = Diagnostics::new();
+    diag.items = mesh_errors(mesh);
+    let field = |p: usize| format!("polygons[{p}]");
     let mut used = vec![false; mesh.vertices.len()];
     for (p, vertices) in mesh.polygons.iter().enumerate() {
         for &v in vertices {
@@ -42,16 +74,7 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
                 *slot = true;
             }
         }
-        let mut sorted = vertices.to_vec();
-        sorted.sort_unstable();
-        if sorted.windows(2).any(|w| w[0] == w[1]) {
-            diag.push(
-                Severity::Error,
-                "mesh.repeated_vertex",
-                Position::None,
-                Some(&field(p)),
-                format!("polygon {p} uses the same vertex twice"),
-            );
+        if repeats_a_vertex(vertices) {
             continue;
         }
         if polygon_area(mesh, p) <= 0.0 {

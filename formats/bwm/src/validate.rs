@@ -161,8 +161,8 @@ pub fn validate_bwm(input: Input<'_>, options: &ReadOptions) -> Result<Vec<Diagn
         }
         if faces_ok {
             let mesh = file_mesh(&raw);
-            adjacency_checks(&raw, &mesh, &mut f);
-            edge_checks(&raw, &mesh, &mut f);
+            adjacency_checks(&raw, &mesh, options.recompute_derived, &mut f);
+            edge_checks(&raw, &mesh, options.recompute_derived, &mut f);
         }
         aabb_checks(&raw, faces_ok, &mut f);
     } else {
@@ -385,10 +385,16 @@ fn file_mesh(raw: &RawBwm<'_>) -> NavMesh {
     }
 }
 
-fn adjacency_checks(raw: &RawBwm<'_>, mesh: &NavMesh, f: &mut Findings) {
+/// Ranges and reciprocity always; with `recompute` also equality with the adjacency the
+/// faces' vertex indices give (see `ReadOptions::recompute_derived`).
+fn adjacency_checks(raw: &RawBwm<'_>, mesh: &NavMesh, recompute: bool, f: &mut Findings) {
     let span = raw.span(Table::Adjacency);
     let rows = span.count.min(raw.face_count());
-    let implied = build::adjacency_rows(&build::walkable_adjacency(mesh, rows), rows);
+    let implied = if recompute {
+        build::adjacency_rows(&build::walkable_adjacency(mesh, rows), rows)
+    } else {
+        Vec::new()
+    };
     for i in 0..span.count {
         let row = raw.adjacency(i);
         for (e, &value) in row.iter().enumerate() {
@@ -426,9 +432,21 @@ fn edge_ends(raw: &RawBwm<'_>, index: u32) -> (u32, u32) {
     )
 }
 
-fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, f: &mut Findings) {
+/// Edge and perimeter tables. With `recompute` (see `ReadOptions::recompute_derived`) a
+/// boundary edge is one the faces' vertex indices leave unlinked and the table order is
+/// compared with the boundary walk; without, the file's own adjacency table says which
+/// edges are boundary and the order is taken to be the walk (our writer writes the walk).
+fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, recompute: bool, f: &mut Findings) {
     let walkable = raw.span(Table::Adjacency).count.min(raw.face_count());
-    let adjacency = build::walkable_adjacency(mesh, walkable);
+    let adjacency = if recompute {
+        Some(build::walkable_adjacency(mesh, walkable))
+    } else {
+        None
+    };
+    let is_boundary = |h: usize| match &adjacency {
+        Some(adjacency) => adjacency.is_boundary(h),
+        None => raw.adjacency(h / 3).get(h % 3).is_some_and(|&v| v == -1),
+    };
     let edges = raw.span(Table::Edges);
     let perimeters = raw.span(Table::Perimeters);
     let mut listed = vec![0u8; walkable * 3];
@@ -458,14 +476,14 @@ fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, f: &mut Findings) {
                         format!("face {} edge {} is listed twice", index / 3, index % 3),
                     );
                 }
-                if !adjacency.is_boundary(index as usize) {
+                if !is_boundary(index as usize) {
                     f.error("bwm.edge_not_boundary", at, format!("edges[{i}].index"), format!("face {} edge {} has a walkable neighbour; only boundary edges belong in the table", index / 3, index % 3));
                 }
             }
         }
     }
     for (h, &seen) in listed.iter().enumerate() {
-        if seen == 0 && adjacency.is_boundary(h) {
+        if seen == 0 && is_boundary(h) {
             f.error(
                 "bwm.edge_missing",
                 Some(edges.offset),
@@ -495,13 +513,15 @@ fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, f: &mut Findings) {
     // table equal to the walk is what the game's own rule gives for this geometry: a loop
     // that still does not close then comes from a non-manifold walkable region (reported
     // by the mesh checks), not from the table.
-    let (walk_edges, walk_perimeters) = build::edges_and_perimeters(mesh, &adjacency, |_| -1);
     let stored_perimeters: Vec<u32> = (0..perimeters.count).map(|i| raw.perimeter(i)).collect();
-    let is_walk = walk_edges
-        .iter()
-        .map(|e| e.0)
-        .eq(stored_edges.iter().copied())
-        && walk_perimeters == stored_perimeters;
+    let is_walk = adjacency.as_ref().is_none_or(|adjacency| {
+        let (walk_edges, walk_perimeters) = build::edges_and_perimeters(mesh, adjacency, |_| -1);
+        walk_edges
+            .iter()
+            .map(|e| e.0)
+            .eq(stored_edges.iter().copied())
+            && walk_perimeters == stored_perimeters
+    });
     let mut previous = 0u32;
     for (i, &end) in stored_perimeters.iter().enumerate() {
         let at = Some(perimeters.entry(Table::Perimeters, i));

@@ -359,7 +359,15 @@ fn errors_name_offset_and_field() {
 }
 
 fn codes(bytes: &[u8]) -> Vec<String> {
-    let findings = validate_bwm(Input { bytes, path: None }, &ReadOptions::default()).unwrap();
+    codes_with(bytes, true)
+}
+
+fn codes_with(bytes: &[u8], recompute_derived: bool) -> Vec<String> {
+    let options = ReadOptions {
+        recompute_derived,
+        ..ReadOptions::default()
+    };
+    let findings = validate_bwm(Input { bytes, path: None }, &options).unwrap();
     let mut codes: Vec<String> = findings
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -399,6 +407,16 @@ fn validator_names_each_broken_rule() {
     );
     // a non-boundary edge (face 0 edge 2 = index 2)
     assert!(codes(&patch(404 + 8, 2)).contains(&"bwm.edge_not_boundary".to_string()));
+    // Without recomputing derived tables (convert's output check) the same rules hold by
+    // the file's own adjacency table; only the comparison with a recomputed one goes.
+    let quick = codes_with(&patch(380 + 12, 1), false);
+    assert!(quick.contains(&"bwm.adjacency_not_reciprocal".to_string()));
+    assert!(!quick.contains(&"bwm.adjacency_mismatch".to_string()));
+    assert!(codes_with(&patch(404 + 8, 2), false).contains(&"bwm.edge_not_boundary".to_string()));
+    let dup = codes_with(&patch(404 + 8, 0), false);
+    assert!(dup.contains(&"bwm.edge_duplicate".to_string()));
+    assert!(dup.contains(&"bwm.edge_missing".to_string()));
+    assert!(codes_with(&good, false).is_empty());
     // AABB: child index 1-based (PyKotor-NH's bug), leaf with children, cycle, shifted box
     assert!(codes(&patch(248 + 0x24, 2)).contains(&"bwm.aabb_not_preorder".to_string()));
     assert!(codes(&patch(248 + 0x28, 9)).contains(&"bwm.aabb_child_out_of_range".to_string()));
