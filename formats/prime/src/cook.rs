@@ -57,7 +57,7 @@ use crate::model::{
     Link, Node, PathFile, PointGraph, Region, VERSION_MP1, VERSION_MP2, VERSION_MP3, bitset_words,
     has_reserved_words, pair_bit, reserved_words,
 };
-use crate::octree::{Aabb, build_octree};
+use crate::octree::{Aabb, MAX_OCTREE_CELLS, MAX_OCTREE_ENTRIES, build_octree};
 use crate::read::{ATTR_HEIGHT, ATTR_INDEX_MASK, ATTR_TYPE_MASK, EXTRA_VERSION, profile_for};
 
 /// The engine refuses areas with more regions than this (bit sets sized for 512).
@@ -998,7 +998,14 @@ pub fn cook(
     if has_reserved_words(settings.version) {
         file.reserved = vec![0; reserved_words(region_count as u64) as usize];
     }
-    let (octree, lookup) = build_octree(&boxes);
+    let (octree, lookup) = build_octree(&boxes).map_err(|_| {
+        WriteError::new(
+            "octree",
+            format!(
+                "the {region_count} regions overlap so much seen from above that the octree the engine's rule builds would exceed {MAX_OCTREE_CELLS} cells or {MAX_OCTREE_ENTRIES} region entries (stacked or huge crossing faces?); nothing written"
+            ),
+        )
+    })?;
     file.octree = octree;
     file.lookup = lookup;
     if settings.version == VERSION_MP2 {

@@ -57,24 +57,57 @@ struct BuildNode {
     children: Option<Box<[BuildNode; 8]>>,
 }
 
-fn build(level: u32, cell: &Aabb, candidates: &[u32], boxes: &[Aabb]) -> BuildNode {
+/// Most cells (nodes built, kept or not) and region entries an octree may take. The
+/// engine's rule splits every cell that 16 or more regions overlap down to level 10, so
+/// regions that overlap heavily seen from every side (stacked or huge crossing faces) make
+/// the tree grow as 8^level: 24 such regions gave 10 MB and seconds. Real cooked areas use a
+/// few thousand cells; past these limits the cook is refused instead.
+pub const MAX_OCTREE_CELLS: usize = 1 << 16;
+pub const MAX_OCTREE_ENTRIES: usize = 1 << 20;
+
+/// The octree would exceed [`MAX_OCTREE_CELLS`] or [`MAX_OCTREE_ENTRIES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OctreeTooLarge;
+
+struct Budget {
+    cells: usize,
+    entries: usize,
+}
+
+fn build(
+    level: u32,
+    cell: &Aabb,
+    candidates: &[u32],
+    boxes: &[Aabb],
+    budget: &mut Budget,
+) -> Result<BuildNode, OctreeTooLarge> {
     // A region overlapping the cell overlaps its parent, so the parent's set is enough.
     let set: Vec<u32> = candidates
         .iter()
         .copied()
         .filter(|&r| boxes.get(r as usize).is_some_and(|b| b.intersects(cell)))
         .collect();
+    budget.cells = budget.cells.checked_sub(1).ok_or(OctreeTooLarge)?;
+    budget.entries = budget
+        .entries
+        .checked_sub(set.len())
+        .ok_or(OctreeTooLarge)?;
     let extents = cell.extents();
     let largest = extents[0].max(extents[1]).max(extents[2]);
     if set.is_empty() || set.len() < MIN_NODE_REGIONS || level == MAX_LEVEL || largest < MIN_SUBDIV
     {
-        return BuildNode {
+        return Ok(BuildNode {
             set,
             children: None,
-        };
+        });
     }
-    let mut children: [BuildNode; 8] =
-        std::array::from_fn(|i| build(level + 1, &cell.octant(i), &set, boxes));
+    let mut built = Vec::with_capacity(8);
+    for i in 0..8 {
+        built.push(build(level + 1, &cell.octant(i), &set, boxes, budget)?);
+    }
+    let Ok(mut children): Result<[BuildNode; 8], _> = built.try_into() else {
+        return Err(OctreeTooLarge);
+    };
     // Thin axes: octants that differ only along them share (the union of) their sets.
     const PAIRS: [[(usize, usize); 4]; 3] = [
         [(0, 1), (4, 5), (2, 3), (6, 7)],
@@ -98,15 +131,15 @@ fn build(level: u32, cell: &Aabb, candidates: &[u32], boxes: &[Aabb]) -> BuildNo
         .flatten()
         .any(|&(a, b)| children[a].set != children[b].set);
     if !differs {
-        return BuildNode {
+        return Ok(BuildNode {
             set,
             children: None,
-        };
+        });
     }
-    BuildNode {
+    Ok(BuildNode {
         set,
         children: Some(Box::new(children)),
-    }
+    })
 }
 
 fn emit(node: &BuildNode, cell: &Aabb, octree: &mut Vec<OctreeNode>, lookup: &mut Vec<u32>) {
@@ -144,7 +177,7 @@ fn emit(node: &BuildNode, cell: &Aabb, octree: &mut Vec<OctreeNode>, lookup: &mu
 
 /// Builds the octree nodes (post-order, root last) and the region lookup table for regions
 /// with the given boxes.
-pub fn build_octree(boxes: &[Aabb]) -> (Vec<OctreeNode>, Vec<u32>) {
+pub fn build_octree(boxes: &[Aabb]) -> Result<(Vec<OctreeNode>, Vec<u32>), OctreeTooLarge> {
     let mut octree = Vec::new();
     let mut lookup = Vec::new();
     if boxes.is_empty() {
@@ -162,7 +195,7 @@ pub fn build_octree(boxes: &[Aabb]) -> (Vec<OctreeNode>, Vec<u32>) {
             &mut octree,
             &mut lookup,
         );
-        return (octree, lookup);
+        return Ok((octree, lookup));
     }
     let mut root = boxes[0];
     for b in boxes {
@@ -172,9 +205,13 @@ pub fn build_octree(boxes: &[Aabb]) -> (Vec<OctreeNode>, Vec<u32>) {
         }
     }
     let all: Vec<u32> = (0..boxes.len() as u32).collect();
-    let tree = build(0, &root, &all, boxes);
+    let mut budget = Budget {
+        cells: MAX_OCTREE_CELLS,
+        entries: MAX_OCTREE_ENTRIES,
+    };
+    let tree = build(0, &root, &all, boxes, &mut budget)?;
     emit(&tree, &root, &mut octree, &mut lookup);
-    (octree, lookup)
+    Ok((octree, lookup))
 }
 
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
@@ -287,7 +324,7 @@ mod tests {
     #[test]
     fn few_regions_give_a_single_leaf() {
         let boxes = vec![unit_box(0.0, 0.0), unit_box(10.0, 0.0)];
-        let (octree, lookup) = build_octree(&boxes);
+        let (octree, lookup) = build_octree(&boxes).unwrap();
         assert_eq!(octree.len(), 1);
         assert_eq!(octree[0].is_leaf, 1);
         assert_eq!(octree[0].aabb_min, [0.0, 0.0, 0.0]);
@@ -298,7 +335,7 @@ mod tests {
 
     #[test]
     fn empty_mesh_gives_one_inverted_leaf() {
-        let (octree, lookup) = build_octree(&[]);
+        let (octree, lookup) = build_octree(&[]).unwrap();
         assert_eq!(octree.len(), 1);
         assert_eq!(octree[0].aabb_min, [f32::MAX; 3]);
         assert_eq!(octree[0].aabb_max, [-f32::MAX; 3]);
@@ -313,7 +350,7 @@ mod tests {
         // 8 leaves. Low-X leaves hold boxes 0..=8 (box 8 touches x = 80), high-X 7..=15
         // (box 7 ends at x = 80).
         let boxes: Vec<Aabb> = (0..16).map(|i| unit_box(10.0 * i as f32, 0.0)).collect();
-        let (octree, lookup) = build_octree(&boxes);
+        let (octree, lookup) = build_octree(&boxes).unwrap();
         assert_eq!(octree.len(), 9);
         let root = octree.last().unwrap();
         assert_eq!(root.is_leaf, 0);
@@ -331,5 +368,18 @@ mod tests {
         }
         assert_eq!(octree[1].aabb_min, [80.0, 0.0, 0.0]);
         assert_eq!(octree[1].aabb_max, [160.0, 5.0, 0.5]);
+    }
+
+    #[test]
+    fn heavily_overlapping_regions_are_refused_before_the_tree_explodes() {
+        // 24 regions all covering one huge box: every cell down to level 10 holds 24 ≥ 16.
+        let huge = Aabb {
+            min: [0.0, 0.0, 0.0],
+            max: [2e9, 2e9, 2e9],
+        };
+        assert_eq!(build_octree(&[huge; 24]), Err(OctreeTooLarge));
+        // 15 of them stay one leaf.
+        let (octree, lookup) = build_octree(&[huge; 15]).unwrap();
+        assert_eq!((octree.len(), lookup.len()), (1, 15));
     }
 }
