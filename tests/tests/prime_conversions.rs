@@ -434,6 +434,19 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
         .map(|&p| polygon_footprint(&mesh, p))
         .sum();
     let footprint: f64 = file.regions.iter().map(region_footprint).sum();
+    // Merging never makes ground steeper than the steepest source polygon it covers: no
+    // region is steeper than the steepest cookable source polygon.
+    let steepest = cookable_polygons
+        .iter()
+        .map(|&p| f64::from(polygon_normal(&mesh, p)[2]).abs())
+        .fold(1.0f64, f64::min);
+    for (r, region) in file.regions.iter().enumerate() {
+        let nz = f64::from(region.normal[2]).abs();
+        assert!(
+            nz >= steepest - 1e-4,
+            "{name}: region {r} has normal z {nz}, steeper than every source polygon ({steepest})"
+        );
+    }
     assert!(
         (footprint - source_footprint).abs() <= 1e-4 * source_footprint.max(1e-9),
         "{name}: footprint {footprint} vs walkable {source_footprint}"

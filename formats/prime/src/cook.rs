@@ -800,7 +800,7 @@ pub fn cook(
             return Err(WriteError::new(
                 "regions",
                 format!(
-                    "cooking gives {} regions at the default height tolerance ({first_tolerance}) and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: the walkable outline has too many reflex corners for that budget (a convex partition needs at least half as many regions); raise the height-error bound (--max-height-error) or simplify the walkable outline",
+                    "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: the walkable outline has too many reflex corners for that budget (a convex partition needs at least half as many regions); raise the height-error bound (--max-height-error) or simplify the walkable outline",
                     report.first_regions, settings.max_regions
                 ),
             ));
@@ -1128,7 +1128,7 @@ fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnosti
         diag.warn(
             "path.surfaces_merged",
             format!(
-                "merging under the default height tolerance ({}) gives {} regions, over the budget of {}: nearly coplanar neighbours were merged within a height tolerance of {tolerance:.4} (bound {}); largest height error {:.4}, area {:.4} → {:.4} ({:+.3e} relative); connectivity unchanged",
+                "merging under the height tolerance ({}) gives {} regions, over the budget of {}: nearly coplanar neighbours were merged within a height tolerance of {tolerance:.4} (bound {}); largest height error {:.4}, area {:.4} → {:.4} ({:+.3e} relative); connectivity unchanged",
                 settings.height_tolerance.min(settings.max_height_error),
                 report.first_regions,
                 settings.max_regions,
