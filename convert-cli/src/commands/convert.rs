@@ -66,6 +66,10 @@ pub struct Args {
     /// (finite, ≥ 0; default 0.3).
     #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
     pub max_height_error: Option<f32>,
+    /// Metroid Prime: vertical tolerance of every merge of neighbouring surfaces (finite,
+    /// ≥ 0; default 0.05; 0 merges exactly coplanar surfaces only).
+    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub height_tolerance: Option<f32>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
     /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
@@ -242,6 +246,11 @@ pub fn plan<'r>(
         write
             .params
             .insert("prime:max_height_error".into(), error.to_string());
+    }
+    if let Some(tolerance) = args.height_tolerance {
+        write
+            .params
+            .insert("prime:height_tolerance".into(), tolerance.to_string());
     }
     let check = ReadOptions {
         up: read.up,

@@ -16,12 +16,15 @@
 //!    PATH file that are flat only within the height-error bound (cooks under a budget move
 //!    shared corners by different amounts on each side) are flattened instead.
 //! 3. **Merge** ([`crate::merge`]): Hertel–Mehlhorn over the input polygons, inner edges
-//!    longest first, within each patch of coplanar polygons with equal height and masks.
-//! 4. **Region budget.** When exact merging leaves more than `prime:max_regions` (default
-//!    512, the engine's limit) regions, neighbouring polygons that are only nearly coplanar
-//!    are merged too: a region then replaces input vertices that lie up to a tolerance above
-//!    or below its plane, and its corners are moved onto the plane. The tolerance is the
-//!    smallest (by bisection) that meets the budget, at most `prime:max_height_error`
+//!    longest first, within each patch of polygons with equal height and masks that are
+//!    flat within a vertical tolerance (`prime:height_tolerance`, default
+//!    [`DEFAULT_HEIGHT_TOLERANCE`]; 0 merges exactly coplanar polygons only): a region
+//!    replaces input vertices up to the tolerance above or below its plane, and its corners
+//!    are moved onto the plane. The engine finds the ground up to 0.3 below a query point,
+//!    so a small tolerance keeps every point of the source's surface in its region.
+//! 4. **Region budget.** When that leaves more than `prime:max_regions` (default
+//!    512, the engine's limit) regions, the tolerance grows: the smallest (by bisection)
+//!    that meets the budget, at most `prime:max_height_error`
 //!    (default [`DEFAULT_MAX_HEIGHT_ERROR`]); beyond it the cook fails naming the smallest
 //!    budget reachable. Connectivity never changes (regions only join across shared edges)
 //!    and the covered area seen from above never changes.
@@ -70,6 +73,9 @@ pub const DEFAULT_INDEX_MASK: u16 = 0x00FF;
 /// queries by 0.3 before looking for the region below (research note §5), so a point of the
 /// original surface up to 0.3 below its region's floor is still found in it.
 pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
+/// Default vertical tolerance of every merge (see the module comment): well inside the
+/// engine's 0.3 margin, and above the centimetre ripples of modelled floors.
+pub const DEFAULT_HEIGHT_TOLERANCE: f64 = 0.05;
 /// Polygons whose unit normal has a smaller z are treated as vertical and dropped.
 const MIN_NORMAL_Z: f64 = 1e-3;
 /// An edge shorter than this fraction of its coordinates' magnitude (seen from above) is
@@ -272,8 +278,8 @@ pub struct CookReport {
     pub dropped_degenerate: usize,
     /// Regions read from PATH that were moved onto their plane (flat only within the bound).
     pub flattened: usize,
-    /// Regions after exact merging (before any budget tolerance).
-    pub exact_regions: usize,
+    /// Regions after merging under the default height tolerance (before the budget).
+    pub first_regions: usize,
     /// The vertical tolerance the region budget needed (`None`: exact merging was enough).
     pub tolerance: Option<f64>,
     /// Largest vertical distance between an input vertex and the region that replaces it.
@@ -313,6 +319,7 @@ struct Settings {
     index_mask: u16,
     max_regions: usize,
     max_height_error: f64,
+    height_tolerance: f64,
 }
 
 fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteError> {
@@ -370,6 +377,14 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
             format!("the height-error bound must be a finite number ≥ 0, not {max_height_error}"),
         ));
     }
+    let height_tolerance =
+        parse_param::<f64>(options, "prime:height_tolerance")?.unwrap_or(DEFAULT_HEIGHT_TOLERANCE);
+    if !height_tolerance.is_finite() || height_tolerance < 0.0 {
+        return Err(WriteError::new(
+            "prime:height_tolerance",
+            format!("the height tolerance must be a finite number ≥ 0, not {height_tolerance}"),
+        ));
+    }
     Ok(Settings {
         merge,
         version,
@@ -377,6 +392,7 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
         index_mask,
         max_regions,
         max_height_error,
+        height_tolerance,
     })
 }
 fn report_losses(mesh: &NavMesh, diag: &mut Diagnostics) {
@@ -465,6 +481,122 @@ fn count_regions(merger: &mut Merger<'_>, cooked: &[bool]) -> usize {
     (0..cooked.len())
         .filter(|&p| cooked[p] && merger.root(p) == p)
         .count()
+}
+
+/// Per-polygon data of a mesh about to be merged: attributes, class, plane, adjacency.
+struct Stage {
+    attrs: Vec<Attrs>,
+    class: Vec<Class>,
+    planes: Vec<Plane>,
+    cooked: Vec<bool>,
+    adjacency: walkmesh_core::passes::Adjacency,
+    poly_of: Vec<u32>,
+    mergeable: Vec<bool>,
+    keys: Vec<u64>,
+    dropped_not_walkable: usize,
+    dropped_degenerate: usize,
+}
+
+type AttrsOf<'a> = dyn Fn(&NavMesh, usize) -> Result<Attrs, WriteError> + 'a;
+
+/// Classifies every polygon of `work` (see the module comment) and links the cooked ones.
+fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, WriteError> {
+    let polygon_count = work.polygons.len();
+    let mut attrs = Vec::with_capacity(polygon_count);
+    let mut class = Vec::with_capacity(polygon_count);
+    let mut planes = Vec::with_capacity(polygon_count);
+    let (mut dropped_not_walkable, mut dropped_degenerate) = (0, 0);
+    for p in 0..polygon_count {
+        let a = attrs_of(work, p)?;
+        let vertices = work.polygons.get(p);
+        let points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
+        let n = newell(&points);
+        let len = length(n);
+        let mut sorted = vertices.to_vec();
+        sorted.sort_unstable();
+        let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
+        let in_range = points
+            .iter()
+            .flatten()
+            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+        // An edge with no length seen from above, or one shorter than its coordinates'
+        // precision, has no inward normal and no usable width.
+        let short_edge = (0..points.len()).any(|i| {
+            let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
+            let magnitude = p0[0]
+                .abs()
+                .max(p0[1].abs())
+                .max(p1[0].abs())
+                .max(p1[1].abs());
+            let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
+            xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
+        });
+        let c = if a.type_mask == 0 {
+            dropped_not_walkable += 1;
+            Class::Skip
+        } else if repeated
+            || short_edge
+            || !in_range
+            || len == 0.0
+            || !len.is_finite()
+            || (n[2] / len).abs() < MIN_NORMAL_Z
+        {
+            dropped_degenerate += 1;
+            Class::Degenerate
+        } else if n[2] > 0.0 {
+            Class::Up
+        } else {
+            Class::Down
+        };
+        attrs.push(a);
+        class.push(c);
+        let unit = if len > 0.0 && len.is_finite() {
+            n.map(|x| x / len)
+        } else {
+            [0.0, 0.0, 1.0]
+        };
+        planes.push(Plane {
+            normal: unit,
+            origin: points.first().copied().unwrap_or([0.0; 3]),
+        });
+    }
+    let cooked: Vec<bool> = class
+        .iter()
+        .map(|c| matches!(c, Class::Up | Class::Down))
+        .collect();
+    let adjacency = edge_adjacency(work, |p| cooked.get(p).copied().unwrap_or(false));
+    let poly_of = polygon_of_half_edges(work);
+    let mergeable: Vec<bool> = class.iter().map(|&c| merge && c == Class::Up).collect();
+    let keys: Vec<u64> = attrs.iter().map(Attrs::key).collect();
+    Ok(Stage {
+        attrs,
+        class,
+        planes,
+        cooked,
+        adjacency,
+        poly_of,
+        mergeable,
+        keys,
+        dropped_not_walkable,
+        dropped_degenerate,
+    })
+}
+
+impl Stage {
+    /// Regions that merging `work` (this stage's mesh) under `flatness` gives.
+    fn count(&self, work: &NavMesh, flatness: Flatness) -> usize {
+        let surface = Surface {
+            mesh: work,
+            adjacency: &self.adjacency,
+            poly_of: &self.poly_of,
+            mergeable: &self.mergeable,
+            key: &self.keys,
+            planes: &self.planes,
+        };
+        let mut merger = Merger::new(&surface);
+        merger.merge(flatness);
+        count_regions(&mut merger, &self.cooked)
+    }
 }
 
 /// Cooks `mesh` into a PATH file.
@@ -595,67 +727,13 @@ pub fn cook(
     };
 
     // Classify.
-    let mut attrs = Vec::with_capacity(polygon_count);
-    let mut class = Vec::with_capacity(polygon_count);
-    let mut planes = Vec::with_capacity(polygon_count);
     let mut report = CookReport {
         triangulated: needs_triangles,
         ..CookReport::default()
     };
-    for p in 0..polygon_count {
-        let a = attrs_of(work, p)?;
-        let vertices = work.polygons.get(p);
-        let points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
-        let n = newell(&points);
-        let len = length(n);
-        let mut sorted = vertices.to_vec();
-        sorted.sort_unstable();
-        let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
-        let in_range = points
-            .iter()
-            .flatten()
-            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
-        // An edge with no length seen from above, or one shorter than its coordinates'
-        // precision, has no inward normal and no usable width.
-        let short_edge = (0..points.len()).any(|i| {
-            let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
-            let magnitude = p0[0]
-                .abs()
-                .max(p0[1].abs())
-                .max(p1[0].abs())
-                .max(p1[1].abs());
-            let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
-            xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
-        });
-        let c = if a.type_mask == 0 {
-            report.dropped_not_walkable += 1;
-            Class::Skip
-        } else if repeated
-            || short_edge
-            || !in_range
-            || len == 0.0
-            || !len.is_finite()
-            || (n[2] / len).abs() < MIN_NORMAL_Z
-        {
-            report.dropped_degenerate += 1;
-            Class::Degenerate
-        } else if n[2] > 0.0 {
-            Class::Up
-        } else {
-            Class::Down
-        };
-        attrs.push(a);
-        class.push(c);
-        let unit = if len > 0.0 && len.is_finite() {
-            n.map(|x| x / len)
-        } else {
-            [0.0, 0.0, 1.0]
-        };
-        planes.push(Plane {
-            normal: unit,
-            origin: points.first().copied().unwrap_or([0.0; 3]),
-        });
-    }
+    let base = stage(work, &attrs_of, settings.merge)?;
+    report.dropped_not_walkable = base.dropped_not_walkable;
+    report.dropped_degenerate = base.dropped_degenerate;
     if report.dropped_not_walkable > 0 {
         diag.warn(
             "path.non_walkable_dropped",
@@ -674,11 +752,7 @@ pub fn cook(
             ),
         );
     }
-    let cooked: Vec<bool> = class
-        .iter()
-        .map(|c| matches!(c, Class::Up | Class::Down))
-        .collect();
-    if !cooked.contains(&true) {
+    if !base.cooked.contains(&true) {
         return Err(WriteError::new(
             "regions",
             if report.dropped_degenerate > 0 {
@@ -695,14 +769,76 @@ pub fn cook(
             },
         ));
     }
-    let adjacency = edge_adjacency(work, |p| cooked.get(p).copied().unwrap_or(false));
+    report.area_in = (0..polygon_count)
+        .filter(|&p| base.cooked[p])
+        .map(|p| {
+            let points: Vec<P3> = work
+                .polygons
+                .get(p)
+                .iter()
+                .map(|&v| point(work, v))
+                .collect();
+            length(newell(&points)) / 2.0
+        })
+        .sum();
+
+    // Merging under the default tolerance, then the budget: a wider tolerance, then notches
+    // of the outline filled.
+    let bound = settings.max_height_error;
+    let first_tolerance = settings.height_tolerance.min(bound);
+    // Regions kept as they are (from PATH, or merging off) keep their corners' heights.
+    let first = if first_tolerance > 0.0 && settings.merge {
+        Flatness::Vertical(first_tolerance)
+    } else {
+        Flatness::Exact
+    };
+    let mut flatness = first;
+    report.first_regions = base.count(work, first);
+    if report.first_regions > settings.max_regions && settings.merge {
+        let reachable = base.count(work, Flatness::Vertical(bound));
+        if reachable > settings.max_regions {
+            return Err(WriteError::new(
+                "regions",
+                format!(
+                    "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: the walkable outline has too many reflex corners for that budget (a convex partition needs at least half as many regions); raise the height-error bound (--max-height-error) or simplify the walkable outline",
+                    report.first_regions, settings.max_regions
+                ),
+            ));
+        }
+        flatness = Flatness::Vertical(bound);
+        report.tolerance = Some(bound);
+    }
+    let current = base;
+    if report.tolerance.is_some() {
+        // Bisection (geometric) for the smallest tolerance that meets the budget.
+        let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
+        for _ in 0..BUDGET_STEPS {
+            let mid = (low * high).sqrt();
+            if !(mid > low && mid < high) {
+                break;
+            }
+            if current.count(work, Flatness::Vertical(mid)) <= settings.max_regions {
+                high = mid;
+            } else {
+                low = mid;
+            }
+        }
+        flatness = Flatness::Vertical(high);
+        report.tolerance = Some(high);
+    }
+    let Stage {
+        attrs,
+        class,
+        cooked,
+        adjacency,
+        poly_of,
+        mergeable,
+        keys,
+        planes,
+        ..
+    } = current;
+    let polygon_count = work.polygons.len();
     let indices = work.polygons.indices();
-    let poly_of = polygon_of_half_edges(work);
-    let mergeable: Vec<bool> = class
-        .iter()
-        .map(|&c| settings.merge && c == Class::Up)
-        .collect();
-    let keys: Vec<u64> = attrs.iter().map(Attrs::key).collect();
     let surface = Surface {
         mesh: work,
         adjacency: &adjacency,
@@ -711,47 +847,8 @@ pub fn cook(
         key: &keys,
         planes: &planes,
     };
-
-    // Exact merging, then the budget.
     let mut merger = Merger::new(&surface);
-    merger.merge(Flatness::Exact);
-    let mut flatness = Flatness::Exact;
-    report.exact_regions = count_regions(&mut merger, &cooked);
-    if report.exact_regions > settings.max_regions && settings.merge {
-        let bound = settings.max_height_error;
-        let mut at_bound = Merger::new(&surface);
-        at_bound.merge(Flatness::Vertical(bound));
-        let reachable = count_regions(&mut at_bound, &cooked);
-        if reachable > settings.max_regions {
-            return Err(WriteError::new(
-                "regions",
-                format!(
-                    "cooking gives {} regions with exactly flat regions and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: raise the height-error bound (--max-height-error) or simplify the walkable surface",
-                    report.exact_regions, settings.max_regions
-                ),
-            ));
-        }
-        // Bisection (geometric) for the smallest tolerance that meets the budget.
-        let (mut low, mut high) = (MIN_TOLERANCE.min(bound), bound);
-        let mut best = at_bound;
-        for _ in 0..BUDGET_STEPS {
-            let mid = (low * high).sqrt();
-            if !(mid > low && mid < high) {
-                break;
-            }
-            let mut candidate = Merger::new(&surface);
-            candidate.merge(Flatness::Vertical(mid));
-            if count_regions(&mut candidate, &cooked) <= settings.max_regions {
-                high = mid;
-                best = candidate;
-            } else {
-                low = mid;
-            }
-        }
-        merger = best;
-        flatness = Flatness::Vertical(high);
-        report.tolerance = Some(high);
-    }
+    merger.merge(flatness);
 
     // Regions in order of their smallest polygon.
     let mut region_of = vec![NONE; polygon_count];
@@ -980,19 +1077,6 @@ pub fn cook(
             scratch: r as u32,
         });
     }
-    report.area_in = (0..polygon_count)
-        .filter(|&p| cooked[p])
-        .map(|p| {
-            let points: Vec<P3> = work
-                .polygons
-                .get(p)
-                .iter()
-                .map(|&v| point(work, v))
-                .collect();
-            length(newell(&points)) / 2.0
-        })
-        .sum();
-
     file.ground = connectivity_bits(&file, 1);
     file.flyer = connectivity_bits(&file, 3);
     if has_reserved_words(settings.version) {
@@ -1051,8 +1135,9 @@ fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnosti
         diag.warn(
             "path.surfaces_merged",
             format!(
-                "exact merging gives {} regions, over the budget of {}: nearly coplanar neighbours were merged within a height tolerance of {tolerance:.4} (bound {}); largest height error {:.4}, area {:.4} → {:.4} ({:+.3e} relative); connectivity unchanged",
-                report.exact_regions,
+                "merging under the height tolerance ({}) gives {} regions, over the budget of {}: nearly coplanar neighbours were merged within a height tolerance of {tolerance:.4} (bound {}); largest height error {:.4}, area {:.4} → {:.4} ({:+.3e} relative); connectivity unchanged",
+                settings.height_tolerance.min(settings.max_height_error),
+                report.first_regions,
                 settings.max_regions,
                 settings.max_height_error,
                 report.max_height_error,

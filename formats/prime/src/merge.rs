@@ -24,8 +24,9 @@
 //! region is within the tolerance of the region's plane, and each vertex is checked
 //! O(log n) times over all successful glues (the smaller side moves). Under a height
 //! tolerance the plane is refitted (least squares) each time the region doubles, and the fit
-//! kept when all its vertices are within the tolerance, so that wide regions on rippled
-//! ground are not bound to the tilt of their first triangle.
+//! kept when all its vertices are within the tolerance and it is no steeper than the
+//! region's steepest polygon, so that wide regions on rippled ground are not bound to the
+//! tilt of their first triangle, and thin strips do not tilt across their width.
 
 use std::collections::HashMap;
 
@@ -140,6 +141,10 @@ pub struct Merger<'a> {
     planes: Vec<Plane>,
     /// Vertex count when the plane was last fitted, valid at roots.
     fitted: Vec<usize>,
+    /// Smallest unit-normal z (the steepest slope) of the region's polygons, valid at roots:
+    /// a refitted plane may not be steeper (a thin strip's least-squares plane can tilt
+    /// across the strip while every vertex stays within the tolerance).
+    steepest: Vec<f64>,
     /// Input vertices of the region (with repeats), valid at roots.
     vertices: Vec<Vec<u32>>,
     /// Pairs of roots found not flat together, with their vertex counts then.
@@ -178,6 +183,7 @@ impl<'a> Merger<'a> {
             anchor,
             planes: surface.planes.to_vec(),
             fitted: vertices.iter().map(Vec::len).collect(),
+            steepest: surface.planes.iter().map(|p| p.normal[2]).collect(),
             vertices,
             not_flat: HashMap::new(),
         }
@@ -386,6 +392,8 @@ impl<'a> Merger<'a> {
         kept.append(&mut self.vertices[small]);
         self.planes[low] = plane;
         self.fitted[low] = fitted;
+        let steepest = self.steepest[r].min(self.steepest[q]);
+        self.steepest[low] = steepest;
         // Under a tolerance, the first polygon's plane is a poor fit for a wide region on a
         // rippled surface: refit (least squares) whenever the region has doubled since the
         // last fit, and keep the fit when every vertex is within the tolerance. Doubling
@@ -396,6 +404,7 @@ impl<'a> Merger<'a> {
             self.fitted[low] = kept.len();
             let mesh = self.surface.mesh;
             if let Some(fit) = fit_plane(mesh, &kept)
+                && fit.normal[2] >= steepest
                 && kept
                     .iter()
                     .all(|&v| fit.vertical(point(mesh, v)).abs() <= tolerance)

@@ -548,15 +548,57 @@ fn height_error(mesh: &NavMesh, file: &PathFile) -> f64 {
     worst
 }
 
+/// Ripples of 4 centimetres (a modelled floor) are within the default height tolerance
+/// (0.05): every merge accepts them, without a budget, and the height error is measured.
+#[test]
+fn the_default_height_tolerance_merges_centimetre_ripples() {
+    let mesh = rippled(0.04);
+    let checked = common::check_cooked_within(&mesh, &WriteOptions::default(), POINTS, 11, 1e-2);
+    // 576 cells: exact merging leaves more than 20 regions (test below); the tolerance
+    // merges the whole square floor, which needs one convex region.
+    assert_eq!(checked.regions, 1, "{}", checked.regions);
+    assert_eq!(checked.report.tolerance, None);
+    assert_eq!(checked.report.first_regions, 1);
+    let measured = height_error(&mesh, &checked.file);
+    assert!(measured <= 0.05 + 1e-5, "{measured}");
+    assert!(
+        (measured - checked.report.max_height_error).abs() < 1e-4,
+        "{measured} vs {}",
+        checked.report.max_height_error
+    );
+    let codes: Vec<&str> = checked.diag.items.iter().map(|d| d.code.as_str()).collect();
+    assert!(!codes.contains(&"path.surfaces_merged"), "{codes:?}");
+    assert!(codes.contains(&"path.cook_quality"), "{codes:?}");
+    // Ripples beyond the tolerance stay apart.
+    let steep = rippled(0.2);
+    let (file, report) = cook(&steep, &WriteOptions::default(), &mut Diagnostics::new()).unwrap();
+    assert!(file.regions.len() > 20, "{}", file.regions.len());
+    assert!(report.max_height_error <= 0.05 + 1e-5);
+    // Refused tolerances.
+    for bad in ["-0.1", "NaN", "wide"] {
+        let mut options = WriteOptions::default();
+        options
+            .params
+            .insert("prime:height_tolerance".into(), bad.into());
+        assert!(
+            cook(&mesh, &options, &mut Diagnostics::new()).is_err(),
+            "{bad}"
+        );
+    }
+}
+
 #[test]
 fn a_region_budget_merges_nearly_flat_neighbours_within_a_bounded_height_error() {
     let mesh = rippled(0.04);
     // Exactly flat pieces are small here.
-    let (exact, exact_report) =
-        cook(&mesh, &WriteOptions::default(), &mut Diagnostics::new()).unwrap();
+    let mut options = WriteOptions::default();
+    options
+        .params
+        .insert("prime:height_tolerance".into(), "0".into());
+    let (exact, exact_report) = cook(&mesh, &options, &mut Diagnostics::new()).unwrap();
     assert!(exact.regions.len() > 20, "{}", exact.regions.len());
     assert_eq!(exact_report.tolerance, None);
-    let mut options = WriteOptions::default();
+    assert_eq!(exact_report.first_regions, exact.regions.len());
     options
         .params
         .insert("prime:max_regions".into(), "12".into());
