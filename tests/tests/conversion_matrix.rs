@@ -277,36 +277,6 @@ fn every_material_wok(dir: &Path) -> PathBuf {
     path
 }
 
-/// NWN2 files larger than this are left out of the sample (the largest take minutes to cook
-/// into PATH regions; `tests/tests/nwn2_conversions.rs` covers them).
-const NWN2_SAMPLE_MAX_BYTES: u64 = 600_000;
-
-/// Walkmesh files under `dir` with one of `extensions` (lower case), sorted.
-fn files_under(dir: &Path, extensions: &[&str], max_bytes: u64) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e.to_ascii_lowercase().as_str()))
-                && entry.metadata().is_ok_and(|m| m.len() <= max_bytes)
-            {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 /// Writes `source` as `target` into `dir` (our own writer, checked by the cells of its
 /// source), to serve as a sample of a format with few real files.
 fn written_sample(source: &Path, target: &str, name: &str, dir: &Path) -> PathBuf {
