@@ -74,9 +74,8 @@ pub fn mesh_findings(mesh: &NavMesh) -> Vec<Diagnostic> {
                 *slot = true;
             }
         }
-        if repeats_a_vertex(vertices) {
-            continue;
-        }
+        // A triangle repeating a vertex has no area either: it is also reported as such, so
+        // a walkable one shows among the degenerate walkable polygons `convert` drops.
         if polygon_area(mesh, p) <= 0.0 {
             // Walkable ones get their own code: a walkable face without area cannot be
             // walked on, yet may link its neighbours (zero-area triangles filling a T-junction).

@@ -99,14 +99,29 @@ fn a_100000_corner_self_overlapping_face_converts_quickly_into_triangles_with_ar
     // polygon; the triangle formats split it.)
     let extension = "wok";
     let out = dir.join(format!("face-out.{extension}"));
-    let started = Instant::now();
     let run = walkmesh(["convert", s(&obj), s(&out), "--up", "z"]);
-    let elapsed = started.elapsed();
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // 0.5 s is the goal (measured: 0.25 s of CPU time for the whole conversion); the
-    // wall-clock bound leaves room for a loaded machine and still catches the quadratic
-    // split (11.7 s on an idle one).
-    assert!(elapsed.as_secs_f64() < 10.0, "{extension}: {elapsed:?}");
+    // Speed is checked by counted steps, not a clock (a loaded machine makes clocks flaky):
+    // the face's split takes at most a linear bound of steps, and 4 times the corners take
+    // at most 6 times the steps (a quadratic split: 16 times). The 0.5 s of the acceptance
+    // is `converting_the_100000_corner_face_takes_under_half_a_second` (ignored).
+    let face = |corners: u32| -> Vec<[f32; 3]> {
+        (0..corners)
+            .map(|i| {
+                let angle = ((i * 7 / 3) % 6) as f32 * std::f32::consts::TAU / 6.0;
+                [angle.cos(), angle.sin(), 0.0]
+            })
+            .collect()
+    };
+    let small = passes::triangulate::triangulate_polygon(&face(25_000));
+    let large = passes::triangulate::triangulate_polygon(&face(100_000));
+    assert!(large.steps <= passes::triangulate::step_bound(100_000));
+    assert!(
+        large.steps <= 6 * small.steps,
+        "{} steps for 25,000 corners, {} for 100,000",
+        small.steps,
+        large.steps
+    );
     let codes = validation_codes(&out);
     assert!(
         !codes.iter().any(|c| c == "mesh.repeated_vertex"),
@@ -425,5 +440,33 @@ fn path_regions_with_straight_corners_keep_their_links_as_triangles() {
             );
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The acceptance figure of issue 16: converting the 100,000-corner face takes under 0.5 s.
+/// A wall-clock test, so ignored by default (run it on an idle machine:
+/// `cargo test --release --test hostile -- --ignored`); measured 0.25 s of CPU time.
+#[test]
+#[ignore = "wall-clock timing; run on an idle machine"]
+fn converting_the_100000_corner_face_takes_under_half_a_second() {
+    let dir = temp_dir("big-face-timing");
+    let obj = dir.join("face.obj");
+    let mut text = String::new();
+    for k in 0..6 {
+        let angle = k as f32 * std::f32::consts::TAU / 6.0;
+        writeln!(text, "v {} {} 0", angle.cos(), angle.sin()).unwrap();
+    }
+    text.push('f');
+    for i in 0..100_000u32 {
+        write!(text, " {}", (i * 7 / 3) % 6 + 1).unwrap();
+    }
+    text.push('\n');
+    std::fs::write(&obj, text).unwrap();
+    let out = dir.join("face.wok");
+    let started = Instant::now();
+    let run = walkmesh(["convert", s(&obj), s(&out), "--up", "z"]);
+    let elapsed = started.elapsed();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(elapsed.as_secs_f64() < 0.5, "{elapsed:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -96,15 +96,21 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
                     findings.extend(validate::mesh_findings(&mesh));
                 }
                 std::borrow::Cow::Owned(welded) => {
+                    // Zero-area polygons too are counted as read: welding drops the faces
+                    // that repeat a vertex, and `convert` reports dropping them.
+                    let degenerate = |d: &Diagnostic| {
+                        d.code == "mesh.degenerate_walkable_polygon"
+                            || d.code == "mesh.degenerate_polygon"
+                    };
                     findings.extend(
                         validate::mesh_findings(&mesh)
                             .into_iter()
-                            .filter(|d| d.severity == Severity::Error),
+                            .filter(|d| d.severity == Severity::Error || degenerate(d)),
                     );
                     findings.extend(
                         validate::mesh_findings(&welded)
                             .into_iter()
-                            .filter(|d| d.severity != Severity::Error),
+                            .filter(|d| d.severity != Severity::Error && !degenerate(d)),
                     );
                 }
             }

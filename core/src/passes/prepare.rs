@@ -19,6 +19,17 @@ pub fn prepare<'a>(
     requirements: &Requirements,
     diag: &mut Diagnostics,
 ) -> Cow<'a, NavMesh> {
+    prepare_with(mesh, requirements, true, diag)
+}
+
+/// [`prepare`], with the removal of repeated corners optional (`info` and `validate` look at
+/// the polygons as authored).
+fn prepare_with<'a>(
+    mesh: &'a NavMesh,
+    requirements: &Requirements,
+    for_writer: bool,
+    diag: &mut Diagnostics,
+) -> Cow<'a, NavMesh> {
     let mut current = Cow::Borrowed(mesh);
     if let Some(tolerance) = requirements.weld {
         let (welded, report) = weld::weld(&current, tolerance, diag);
@@ -43,6 +54,42 @@ pub fn prepare<'a>(
             );
             current = Cow::Owned(welded);
         }
+    }
+    // A triangle that repeats a vertex has no area (game files and OBJ `f 1 2 1` carry
+    // them): no writer can keep it and every validator rejects it, so it is dropped and
+    // counted here rather than refused after writing. Welding already did this when it ran.
+    if for_writer && let Some((collapsed, report)) = weld::collapse_repeated_corners(&current) {
+        if report.dropped_polygons > 0 {
+            diag.warn(
+                "prepare.degenerate_dropped",
+                format!(
+                    "{} polygon(s) ({} walkable) repeat a vertex and have no area; they were dropped (`walkmesh validate` lists them as mesh.repeated_vertex)",
+                    report.dropped_polygons, report.dropped_walkable
+                ),
+            );
+        }
+        if report.removed_corners > 0 {
+            diag.push(
+                Severity::Info,
+                "prepare.repeated_corners_removed",
+                Position::None,
+                None,
+                format!(
+                    "{} corner(s) equal to the next corner of their polygon were removed (the shape is unchanged)",
+                    report.removed_corners
+                ),
+            );
+        }
+        if report.lost_tags > 0 {
+            diag.warn(
+                "prepare.lost_edge_tags",
+                format!(
+                    "{} edge tag(s) sat on edges of no length (a vertex repeated) and were dropped",
+                    report.lost_tags
+                ),
+            );
+        }
+        current = Cow::Owned(collapsed);
     }
     if requirements.triangles_only && !current.polygons.all_triangles() {
         let (triangles, _) = triangulate::triangulate(&current, diag);
@@ -99,7 +146,7 @@ pub fn as_modelled<'a>(mesh: &'a NavMesh, diag: &mut Diagnostics) -> Cow<'a, Nav
         weld: crate::WeldChoice::Default.tolerance(mesh, &Requirements::default()),
         ..Requirements::default()
     };
-    prepare(mesh, &requirements, diag)
+    prepare_with(mesh, &requirements, false, diag)
 }
 
 #[cfg(test)]
@@ -148,6 +195,71 @@ mod tests {
         assert!(!prepared.surfaces[2].walkable);
         let codes: Vec<&str> = diag.items.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(codes, ["prepare.triangulated", "prepare.walkable_first"]);
+    }
+
+    #[test]
+    fn triangles_repeating_a_vertex_are_dropped_for_writers_and_counted() {
+        use crate::ir::{EdgeRef, EdgeTag};
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        let walk = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        let wall = Surface {
+            material: Material(7),
+            walkable: false,
+            code: 7,
+        };
+        mesh.push_polygon(&[0, 1, 0], walk);
+        mesh.push_polygon(&[0, 1, 2], walk);
+        mesh.push_polygon(&[2, 2, 3], wall);
+        // A quad with one corner written twice keeps its shape as a triangle.
+        mesh.push_polygon(&[0, 2, 2, 3], walk);
+        let tag = |polygon, edge| EdgeRef { polygon, edge };
+        mesh.edge_tags.insert(tag(1, 1), EdgeTag { transition: 5 });
+        mesh.edge_tags.insert(tag(3, 2), EdgeTag { transition: 6 });
+        let mut diag = Diagnostics::new();
+        // `info` and `validate` see the polygons as authored.
+        assert!(matches!(as_modelled(&mesh, &mut diag), Cow::Borrowed(_)));
+        let prepared = prepare(&mesh, &Requirements::default(), &mut diag);
+        assert_eq!(prepared.polygons.len(), 2);
+        assert_eq!(prepared.polygons.get(0), &[0, 1, 2]);
+        assert_eq!(prepared.polygons.get(1), &[0, 2, 3]);
+        assert!(prepared.surfaces.iter().all(|s| s.walkable));
+        // Old polygon 1 edge 1 → new polygon 0 edge 1; old polygon 3 edge 2 (2 → 3) → new
+        // polygon 1 edge 1; the zero-length edge 1 (2 → 2) was removed.
+        let tags: Vec<(u32, u32, i32)> = prepared
+            .edge_tags
+            .iter()
+            .map(|(e, t)| (e.polygon, e.edge, t.transition))
+            .collect();
+        assert_eq!(tags, [(0, 1, 5), (1, 1, 6)]);
+        let dropped = diag
+            .items
+            .iter()
+            .find(|d| d.code == "prepare.degenerate_dropped")
+            .unwrap();
+        assert_eq!(dropped.severity, Severity::Warning);
+        assert!(
+            dropped.message.starts_with("2 polygon(s) (1 walkable)"),
+            "{}",
+            dropped.message
+        );
+        assert!(
+            diag.items
+                .iter()
+                .any(|d| d.code == "prepare.repeated_corners_removed"
+                    && d.message.starts_with("1 corner(s)"))
+        );
     }
 
     #[test]

@@ -117,6 +117,55 @@ pub fn weld_positions(points: &[[f32; 3]], tolerance: f32) -> (Vec<u32>, Vec<[f3
 pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh, WeldReport) {
     let (vertex_map, vertices) = weld_positions(&mesh.vertices, tolerance);
 
+    let merged_vertices = mesh.vertices.len() - vertices.len();
+    let (welded, collapse) = rebuild_polygons(mesh, &vertex_map, vertices);
+    let dropped_polygons = collapse.dropped_polygons;
+    if dropped_polygons > 0 {
+        diag.warn(
+            "weld.dropped_polygons",
+            format!("welding collapsed {dropped_polygons} polygon(s) to fewer than 3 corners; they were removed"),
+        );
+    }
+    if collapse.lost_tags > 0 {
+        diag.warn(
+            "weld.lost_edge_tags",
+            format!(
+                "{} edge tag(s) sat on edges that welding collapsed and were dropped",
+                collapse.lost_tags
+            ),
+        );
+    }
+    (
+        welded,
+        WeldReport {
+            merged_vertices,
+            dropped_polygons,
+            vertex_map,
+        },
+    )
+}
+
+/// What [`rebuild_polygons`] removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CollapseReport {
+    /// Polygons left with fewer than three corners, removed.
+    pub dropped_polygons: usize,
+    /// Walkable ones among them.
+    pub dropped_walkable: usize,
+    /// Corners removed from polygons that were kept (each equal to the next corner).
+    pub removed_corners: usize,
+    /// Edge tags that sat on a removed edge.
+    pub lost_tags: usize,
+}
+
+/// The mesh with `vertices` and every polygon corner mapped through `vertex_map`; a corner
+/// equal to the next one (cyclically) is removed, and polygons left with fewer than three
+/// corners are dropped, with their surfaces, columns and edge tags.
+fn rebuild_polygons(
+    mesh: &NavMesh,
+    vertex_map: &[u32],
+    vertices: Vec<[f32; 3]>,
+) -> (NavMesh, CollapseReport) {
     let mut polygons = Polygons::with_capacity(mesh.polygons.len(), mesh.polygons.indices().len());
     let mut kept_polygons = Vec::with_capacity(mesh.polygons.len());
     let mut edge_tags = BTreeMap::new();
@@ -136,6 +185,8 @@ pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh,
     let mut mapped: Vec<u32> = Vec::new();
     let mut keep: Vec<bool> = Vec::new();
     let mut corners: Vec<u32> = Vec::new();
+    let mut dropped_walkable = 0usize;
+    let mut removed_corners = 0usize;
     for (polygon, old) in mesh.polygons.iter().enumerate() {
         mapped.clear();
         mapped.extend(
@@ -160,9 +211,13 @@ pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh,
                 .map(|(&v, _)| v),
         );
         if corners.len() < 3 {
+            if mesh.is_walkable(polygon) {
+                dropped_walkable += 1;
+            }
             lost_tags += (0..n).filter(|&e| tag_of(polygon, e).is_some()).count();
             continue;
         }
+        removed_corners += n - corners.len();
         let new_polygon = kept_polygons.len() as u32;
         // Old edge e survives as new edge (number of kept corners before e) when kept.
         let mut new_edge = 0u32;
@@ -186,21 +241,13 @@ pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh,
         polygons.push(&corners);
         kept_polygons.push(polygon as u32);
     }
-    let dropped_polygons = mesh.polygons.len() - kept_polygons.len();
-    if dropped_polygons > 0 {
-        diag.warn(
-            "weld.dropped_polygons",
-            format!("welding collapsed {dropped_polygons} polygon(s) to fewer than 3 corners; they were removed"),
-        );
-    }
-    if lost_tags > 0 {
-        diag.warn(
-            "weld.lost_edge_tags",
-            format!("{lost_tags} edge tag(s) sat on edges that welding collapsed and were dropped"),
-        );
-    }
-    let merged_vertices = mesh.vertices.len() - vertices.len();
-    let welded = NavMesh {
+    let report = CollapseReport {
+        dropped_polygons: mesh.polygons.len() - kept_polygons.len(),
+        dropped_walkable,
+        removed_corners,
+        lost_tags,
+    };
+    let rebuilt = NavMesh {
         kind: mesh.kind,
         vertices,
         polygons,
@@ -220,14 +267,27 @@ pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh,
         extras: mesh.extras.clone(),
         provenance: None,
     };
-    (
-        welded,
-        WeldReport {
-            merged_vertices,
-            dropped_polygons,
-            vertex_map,
-        },
-    )
+    (rebuilt, report)
+}
+
+/// True when some polygon repeats a corner in consecutive (cyclic) positions: a triangle
+/// using one vertex twice, or an n-gon with an edge of no length by index.
+pub fn has_repeated_corners(mesh: &NavMesh) -> bool {
+    mesh.polygons.iter().any(|corners| {
+        let n = corners.len();
+        (0..n).any(|i| corners.get(i) == corners.get((i + 1) % n))
+    })
+}
+
+/// Removes corners equal to the next one (cyclically) without moving any vertex, and drops
+/// the polygons left with fewer than three corners (a triangle that repeats a vertex has no
+/// area and no meaning a writer could keep). `None` when there is nothing to remove.
+pub fn collapse_repeated_corners(mesh: &NavMesh) -> Option<(NavMesh, CollapseReport)> {
+    if !has_repeated_corners(mesh) {
+        return None;
+    }
+    let identity: Vec<u32> = (0..mesh.vertices.len() as u32).collect();
+    Some(rebuild_polygons(mesh, &identity, mesh.vertices.clone()))
 }
 
 #[cfg(test)]

@@ -1131,6 +1131,20 @@ fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnosti
             ),
         );
     }
+    // Heights a default (within-budget) merge moved: small, but a change of placement all
+    // the same, so a warning with the figure rather than only the quality note. 1 mm is the
+    // conversion matrix's placement tolerance.
+    if report.tolerance.is_none() && report.flattened == 0 && report.max_height_error > 1e-3 {
+        diag.warn(
+            "path.heights_adjusted",
+            format!(
+                "nearly coplanar walkable faces were merged within the height tolerance ({}): region corners moved vertically by up to {:.4}, area {:+.3e} relative; seen from above nothing changed (--height-tolerance 0 merges only exactly coplanar faces)",
+                settings.height_tolerance.min(settings.max_height_error),
+                report.max_height_error,
+                report.area_change()
+            ),
+        );
+    }
     if let Some(tolerance) = report.tolerance {
         diag.warn(
             "path.surfaces_merged",
