@@ -169,26 +169,35 @@ def test_convert_options_reach_the_writer(tmp_path):
     assert "v " in text
 
 
-def test_archive_member_is_read(tmp_path):
+def test_archive_member_is_read():
     need_corpora()
     archives = corpus_files("mod")
     if not archives:
         pytest.skip("no .mod archive in the shared corpora")
-    member_names = []
     for archive in archives:
-        data = archive.read_bytes()
-        # Members are listed in the ERF key table; find a name ending in .wok through the API.
-        for fmt_name in ("wok",):
-            pass
-        member_names.append(archive)
-    archive = archives[0]
-    import subprocess  # noqa: F401  (only the package is used below)
-    listing = walkmesh.area.list(archive) if hasattr(walkmesh.area, "list") else None
-    if not listing:
-        pytest.skip("walkmesh.area.list not available")
-    woks = [m for m in listing if m.lower().endswith(".wok")]
-    mesh = walkmesh.read(f"{archive}:{woks[0]}")
-    assert mesh.source_format == "bwm" and mesh.face_count > 0
+        woks = [m for m in walkmesh.area.list(archive) if m.lower().endswith(".wok")]
+        if woks:
+            mesh = walkmesh.read(f"{archive}:{woks[0]}")
+            assert mesh.source_format == "bwm" and mesh.face_count > 0
+            return
+    pytest.skip("no archive with a .wok member")
+
+
+def test_area_assemble_and_solve_on_a_shared_area(cli, tmp_path):
+    need_corpora()
+    folder = next((p.parent for p in corpus_files("lyt") if p.parent.name == "m40ad"), None)
+    if folder is None:
+        pytest.skip("m40ad not in the shared corpora")
+    area = walkmesh.area.assemble(folder)
+    cli("area", "assemble", folder, tmp_path / "theirs.glb")
+    area.write(tmp_path / "ours.glb")
+    assert walkmesh.read(tmp_path / "ours.glb").info() == walkmesh.read(tmp_path / "theirs.glb").info()
+    solved = walkmesh.area.solve_transitions(folder)
+    report = json.loads(cli("area", "solve", folder, "--check", "--json", check=False).stdout)
+    for key in ("perimeter_edges", "coinciding_pairs", "edges_to_change"):
+        assert solved[key] == report[key], key
+    assert [f["code"] for f in solved["findings"]] == [f["code"] for f in report["findings"]]
+    assert solved["rooms"] and all(isinstance(m, walkmesh.Mesh) for m in solved["rooms"].values())
 
 
 # ---------------------------------------------------------------- arrays

@@ -12,7 +12,7 @@ the same Rust code as the ``walkmesh`` command line (same bytes, same findings, 
 See python/README.md for the whole API.
 """
 
-from . import _walkmesh
+from . import _walkmesh, area
 from ._walkmesh import (
     Error,
     InvalidOutput,
@@ -25,8 +25,6 @@ from ._walkmesh import (
     read,
     validate,
 )
-
-area = _walkmesh.area
 
 __all__ = [
     "Error",
