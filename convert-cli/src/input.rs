@@ -130,13 +130,7 @@ fn open_with<'r>(
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
     // A file, or a member of a module archive written `area.mod:room.wok`.
     let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
-    let format = match from {
-        Some(id) => registry.by_id(id)?,
-        None => {
-            let head = bytes.get(..bytes.len().min(64 * 1024)).unwrap_or(&bytes);
-            registry.detect(file, head, bytes.len() as u64)?
-        }
-    };
+    let format = walkmesh_pipeline::detect(registry, &bytes, file, from)?;
     Ok((bytes, format))
 }
 

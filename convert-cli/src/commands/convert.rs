@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, MeshKind, ReadOptions, Registry, Severity, WeldChoice,
-    WriteOptions, passes, validate,
+    Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, Severity, WeldChoice,
+    WriteOptions, passes,
 };
+use walkmesh_pipeline::WriteFailure;
 
 use crate::Failure;
 use crate::commands::batch;
@@ -121,13 +122,7 @@ pub enum KindArg {
     Terrain,
 }
 
-/// Face and vertex counts of a mesh.
-#[derive(Serialize, Debug, Clone, Copy, Default, PartialEq)]
-pub struct Counts {
-    pub vertices: usize,
-    pub faces: usize,
-    pub walkable_faces: usize,
-}
+pub use walkmesh_pipeline::Counts;
 
 /// What one conversion read and wrote (`convert --json`, one line of a batch report).
 #[derive(Serialize, Debug, Default)]
@@ -184,16 +179,7 @@ pub fn target_for<'r>(
     registry: &'r Registry,
     to: &str,
 ) -> Result<(&'r dyn Format, String), Failure> {
-    let extension = to.trim_start_matches('.').to_ascii_lowercase();
-    let by_extension = registry
-        .by_extension(Path::new(&format!("x.{extension}")))
-        .find(|f| f.writer().is_some());
-    if let Some(format) = by_extension {
-        return Ok((format, extension));
-    }
-    let format = registry.by_id(to)?;
-    let first = format.extensions().first().copied().unwrap_or(format.id());
-    Ok((format, first.to_string()))
+    Ok(walkmesh_pipeline::target_for(registry, to)?)
 }
 
 pub fn plan<'r>(
@@ -252,16 +238,7 @@ pub fn plan<'r>(
             .params
             .insert("prime:height_tolerance".into(), tolerance.to_string());
     }
-    let check = ReadOptions {
-        up: read.up,
-        materials: read.materials.clone(),
-        default_material: read.default_material.clone(),
-        max_decompressed: read
-            .max_decompressed
-            .max(ReadOptions::default().max_decompressed),
-        params: Default::default(),
-        recompute_derived: false,
-    };
+    let check = walkmesh_pipeline::check_options(&read);
     Ok(Plan {
         registry,
         target,
@@ -295,12 +272,6 @@ pub fn is_stdout(path: &Path) -> bool {
 /// printed; on failure nothing new is left behind.
 pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
     let target = plan.target;
-    let Some(writer) = target.writer() else {
-        return Err(Failure::usage(format!(
-            "the {} format cannot be written",
-            target.id()
-        )));
-    };
     let to_stdout = is_stdout(output);
     let mut diag = Diagnostics::new();
     let (mut mesh, source) = load_with(
@@ -311,17 +282,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         &mut diag,
     )?;
     if let Some(offset) = plan.translate {
-        passes::translate(&mut mesh, offset);
-        diag.push(
-            Severity::Info,
-            "convert.translated",
-            walkmesh_core::Position::None,
-            None,
-            format!(
-                "the mesh is moved by ({}, {}, {}) as asked",
-                offset[0], offset[1], offset[2]
-            ),
-        );
+        walkmesh_pipeline::translate(&mut mesh, offset, &mut diag);
     }
     let mut options = plan.write.clone();
     options.file_name = if to_stdout {
@@ -332,30 +293,26 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             .and_then(|n| n.to_str())
             .map(str::to_string)
     };
-    let mut requirements = writer.requirements(&options);
-    requirements.weld = plan
-        .weld
-        .unwrap_or_default()
-        .tolerance(&mesh, &requirements);
-    let prepared = passes::prepare(&mesh, &requirements, &mut diag);
-    if prepared.polygons.is_empty() && !mesh.polygons.is_empty() {
-        return Err(Failure::input(format!(
-            "{}: no polygon of the {} read is left after preparing it for {}{}; nothing written",
-            input.display(),
-            mesh.polygons.len(),
-            target.id(),
-            plan.weld
-                .map(|w| format!(" (--weld {w:?} merged them away)"))
-                .unwrap_or_default()
-        )));
-    }
-    let written = writer.write(&prepared, &options, &mut diag).map_err(|e| {
-        Failure::input(format!(
-            "cannot write {} as {}: {e}",
-            output.display(),
-            target.id()
-        ))
-    })?;
+    let written =
+        walkmesh_pipeline::write_mesh(&mesh, target, &options, plan.weld.unwrap_or_default(), &mut diag)
+            .map_err(|failure| match failure {
+                WriteFailure::NoWriter { id } => {
+                    Failure::usage(format!("the {id} format cannot be written"))
+                }
+                WriteFailure::NothingLeft { polygons } => Failure::input(format!(
+                    "{}: no polygon of the {polygons} read is left after preparing it for {}{}; nothing written",
+                    input.display(),
+                    target.id(),
+                    plan.weld
+                        .map(|w| format!(" (--weld {w:?} merged them away)"))
+                        .unwrap_or_default()
+                )),
+                WriteFailure::Write(e) => Failure::input(format!(
+                    "cannot write {} as {}: {e}",
+                    output.display(),
+                    target.id()
+                )),
+            })?;
     diag.set_file(input);
     if plan.strict {
         let warnings: Vec<Diagnostic> = diag
@@ -426,11 +383,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
 }
 
 fn counts(mesh: &walkmesh_core::NavMesh) -> Counts {
-    Counts {
-        vertices: mesh.vertices.len(),
-        faces: mesh.polygons.len(),
-        walkable_faces: mesh.walkable_count(),
-    }
+    walkmesh_pipeline::counts(mesh)
 }
 
 /// Reads the bytes about to be written with the target's validator and reader: errors refuse
@@ -446,30 +399,17 @@ fn check_output(
     diag: &mut Diagnostics,
 ) -> Result<(), Failure> {
     let target = plan.target;
-    let input = Input { bytes: main, path };
-    let mut findings: Vec<Diagnostic> = Vec::new();
-    if let Some(validator) = target.validator() {
-        match validator.validate(input, &plan.check) {
-            Ok(found) => findings.extend(found),
-            Err(error) => findings.push(unreadable(error.to_string())),
-        }
-    }
-    match target
-        .reader()
-        .map(|r| r.read(input, &plan.check, &mut Diagnostics::new()))
-    {
-        Some(Ok(mesh)) => {
-            conversion.written = counts(&mesh);
-            findings.extend(validate::mesh_errors(&mesh));
-        }
-        Some(Err(error)) => findings.push(unreadable(error.to_string())),
-        None => {
-            return Err(Failure::usage(format!(
+    let checked =
+        walkmesh_pipeline::check_output(target, main, path, &plan.check).map_err(|e| {
+            Failure::usage(format!(
                 "the {} format cannot be read back, so its output cannot be checked",
-                target.id()
-            )));
-        }
+                e.id
+            ))
+        })?;
+    if let Some(written) = checked.written {
+        conversion.written = written;
     }
+    let mut findings = checked.findings;
     for finding in &mut findings {
         finding.location.file = Some(conversion.output.clone());
     }
@@ -497,15 +437,6 @@ fn check_output(
         ),
         errors,
     ))
-}
-
-fn unreadable(message: String) -> Diagnostic {
-    Diagnostic {
-        severity: Severity::Error,
-        code: "cli.output_unreadable".into(),
-        message: format!("the output does not read back: {message}"),
-        location: Default::default(),
-    }
 }
 
 pub fn run(

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostic, Diagnostics, Input, Registry, Severity, passes, validate};
+use walkmesh_core::{Diagnostic, Input, Registry, Severity};
+use walkmesh_pipeline::ValidateFailure;
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, read_options};
@@ -70,64 +71,14 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         bytes: &bytes,
         path: Some(file),
     };
-    let mut findings: Vec<Diagnostic> = Vec::new();
-    let mut format_errors = 0;
-    if let Some(validator) = format.validator() {
-        let found = validator
-            .validate(input, &options)
-            .map_err(|e| Failure(e.in_file(file).to_string()))?;
-        format_errors = found
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        findings.extend(found);
-    }
-    let reader = format.reader();
-    let mut diag = Diagnostics::new();
-    match reader.map(|r| r.read(input, &options, &mut diag)) {
-        Some(Ok(mesh)) => {
-            // Modelling-tool input is checked welded, as `convert` writes it; errors in the
-            // polygons as read (a face repeating a vertex, which welding would drop) are
-            // still errors of the file.
-            let welded = passes::as_modelled(&mesh, &mut diag);
-            findings.extend(diag.items);
-            match welded {
-                std::borrow::Cow::Borrowed(_) => {
-                    findings.extend(validate::mesh_findings(&mesh));
-                }
-                std::borrow::Cow::Owned(welded) => {
-                    // Zero-area polygons too are counted as read: welding drops the faces
-                    // that repeat a vertex, and `convert` reports dropping them.
-                    let degenerate = |d: &Diagnostic| {
-                        d.code == "mesh.degenerate_walkable_polygon"
-                            || d.code == "mesh.degenerate_polygon"
-                    };
-                    findings.extend(
-                        validate::mesh_findings(&mesh)
-                            .into_iter()
-                            .filter(|d| d.severity == Severity::Error || degenerate(d)),
-                    );
-                    findings.extend(
-                        validate::mesh_findings(&welded)
-                            .into_iter()
-                            .filter(|d| d.severity != Severity::Error && !degenerate(d)),
-                    );
-                }
+    let mut findings = walkmesh_pipeline::validate_input(format, input, &options).map_err(
+        |failure| match failure {
+            ValidateFailure::Read(error) => Failure(error.in_file(file).to_string()),
+            ValidateFailure::Unsupported { id } => {
+                Failure(format!("the {id} format cannot be read or validated yet"))
             }
-        }
-        Some(Err(error)) if format_errors == 0 => {
-            return Err(Failure(error.in_file(file).to_string()));
-        }
-        // The format validator already explained why the file does not read.
-        Some(Err(_)) => {}
-        None if format.validator().is_none() => {
-            return Err(Failure(format!(
-                "the {} format cannot be read or validated yet",
-                format.id()
-            )));
-        }
-        None => {}
-    }
+        },
+    )?;
     for finding in &mut findings {
         if finding.location.file.is_none() {
             finding.location.file = Some(file.to_path_buf());

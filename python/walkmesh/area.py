@@ -1,0 +1,20 @@
+"""KotOR areas: module archives, whole-area meshes and room-to-room transitions.
+
+- ``list(archive)``: member file names of a .mod/.erf/.rim archive (read members as
+  ``walkmesh.read("area.mod:room.wok")``);
+- ``assemble(rooms, lyt=None) -> Mesh``: every room's WOK placed by the layout, as one mesh
+  (``walkmesh area assemble``);
+- ``solve_transitions(rooms, lyt=None, tolerance=0.05, vertical_tolerance=0.1) -> dict``:
+  transitions solved from geometry (``walkmesh area solve``); ``rooms`` in the result maps each
+  room name to its Mesh with the solved transitions (write it with ``Mesh.write``).
+
+``rooms`` is a folder of WOKs or a module archive; ``lyt`` defaults to its single .lyt.
+"""
+
+from ._walkmesh import area as _area
+
+list = _area.list  # noqa: A001 - the name of `walkmesh area list`
+assemble = _area.assemble
+solve_transitions = _area.solve_transitions
+
+__all__ = ["assemble", "list", "solve_transitions"]
