@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 pub mod failure;
 mod input;
-mod output;
+pub mod output;
 
 use failure::Failure;
 

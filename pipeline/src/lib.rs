@@ -1,0 +1,317 @@
+//! The steps behind `walkmesh convert`, `info` and `validate`, as library functions over a
+//! format registry, so that the command line and the Python package (`python/`) run exactly
+//! the same sequence: detect → read → (translate) → prepare for the target's requirements →
+//! write → read the bytes back with the target's validator and reader.
+//!
+//! Nothing here touches the file system beyond what a reader does for sidecars; callers own
+//! input (files, archive members) and output (staging, renaming) and turn the typed failures
+//! below into their own messages.
+
+use std::path::Path;
+
+use serde::Serialize;
+use walkmesh_core::{
+    Diagnostic, Diagnostics, Format, Input, NavMesh, Output, Position, ReadError, ReadOptions,
+    Registry, Severity, WeldChoice, WriteError, WriteOptions, passes, validate,
+};
+
+/// Face and vertex counts of a mesh.
+#[derive(Serialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub vertices: usize,
+    pub faces: usize,
+    pub walkable_faces: usize,
+}
+
+/// The counts of `mesh`.
+pub fn counts(mesh: &NavMesh) -> Counts {
+    Counts {
+        vertices: mesh.vertices.len(),
+        faces: mesh.polygons.len(),
+        walkable_faces: mesh.walkable_count(),
+    }
+}
+
+/// Why an input could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadFailure {
+    /// No format could be chosen (or `from` named no format).
+    Detect(walkmesh_core::format::DetectError),
+    /// The format has no reader.
+    NoReader {
+        id: &'static str,
+        name: &'static str,
+    },
+    /// The reader refused the bytes.
+    Read(ReadError),
+}
+
+impl std::fmt::Display for ReadFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadFailure::Detect(error) => write!(f, "{error}"),
+            ReadFailure::NoReader { id, name } => {
+                write!(f, "the {id} format ({name}) cannot be read yet")
+            }
+            ReadFailure::Read(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// The format of `bytes`: `from` (a format id) when given, else detected by magic bytes, the
+/// extension of `path`, then content.
+pub fn detect<'r>(
+    registry: &'r Registry,
+    bytes: &[u8],
+    path: &Path,
+    from: Option<&str>,
+) -> Result<&'r dyn Format, walkmesh_core::format::DetectError> {
+    match from {
+        Some(id) => registry.by_id(id),
+        None => {
+            let head = bytes.get(..bytes.len().min(64 * 1024)).unwrap_or(bytes);
+            registry.detect(path, head, bytes.len() as u64)
+        }
+    }
+}
+
+/// The format an output option names (`walkmesh convert --to`): an extension claimed by a
+/// writer (`glb`, `wok`), else a format id; with the extension outputs of it get.
+pub fn target_for<'r>(
+    registry: &'r Registry,
+    to: &str,
+) -> Result<(&'r dyn Format, String), walkmesh_core::format::DetectError> {
+    let extension = to.trim_start_matches('.').to_ascii_lowercase();
+    let by_extension = registry
+        .by_extension(Path::new(&format!("x.{extension}")))
+        .find(|f| f.writer().is_some());
+    if let Some(format) = by_extension {
+        return Ok((format, extension));
+    }
+    let format = registry.by_id(to)?;
+    let first = format.extensions().first().copied().unwrap_or(format.id());
+    Ok((format, first.to_string()))
+}
+
+/// Detects and reads `bytes` (which came from `path`, if from a file: the path names sidecars
+/// and the kind BWM takes from the extension). Read warnings go to `diag`, not yet naming the
+/// file; a read error names `path` when given.
+pub fn read_bytes<'r>(
+    registry: &'r Registry,
+    bytes: &[u8],
+    path: Option<&Path>,
+    from: Option<&str>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<(NavMesh, &'r dyn Format), ReadFailure> {
+    let format = detect(registry, bytes, path.unwrap_or(Path::new("")), from)
+        .map_err(ReadFailure::Detect)?;
+    let reader = format.reader().ok_or(ReadFailure::NoReader {
+        id: format.id(),
+        name: format.name(),
+    })?;
+    let mesh = reader
+        .read(Input { bytes, path }, options, diag)
+        .map_err(|e| match path {
+            Some(path) => ReadFailure::Read(e.in_file(path)),
+            None => ReadFailure::Read(e),
+        })?;
+    Ok((mesh, format))
+}
+
+/// Moves the mesh by `offset` (`convert --translate`) and notes it in `diag`.
+pub fn translate(mesh: &mut NavMesh, offset: [f32; 3], diag: &mut Diagnostics) {
+    passes::translate(mesh, offset);
+    diag.push(
+        Severity::Info,
+        "convert.translated",
+        Position::None,
+        None,
+        format!(
+            "the mesh is moved by ({}, {}, {}) as asked",
+            offset[0], offset[1], offset[2]
+        ),
+    );
+}
+
+/// Why a mesh could not be written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteFailure {
+    /// The format has no writer.
+    NoWriter { id: &'static str },
+    /// Preparing the mesh (welding) left no polygon of the `polygons` read.
+    NothingLeft { polygons: usize },
+    /// The writer refused the mesh.
+    Write(WriteError),
+}
+
+/// Prepares `mesh` for `target`'s writer (its requirements; the weld `weld` asks for, decided
+/// on the mesh as given) on a copy and writes it. Prepare and write diagnostics go to `diag`.
+pub fn write_mesh(
+    mesh: &NavMesh,
+    target: &dyn Format,
+    options: &WriteOptions,
+    weld: WeldChoice,
+    diag: &mut Diagnostics,
+) -> Result<Output, WriteFailure> {
+    let Some(writer) = target.writer() else {
+        return Err(WriteFailure::NoWriter { id: target.id() });
+    };
+    let mut requirements = writer.requirements(options);
+    requirements.weld = weld.tolerance(mesh, &requirements);
+    let prepared = passes::prepare(mesh, &requirements, diag);
+    if prepared.polygons.is_empty() && !mesh.polygons.is_empty() {
+        return Err(WriteFailure::NothingLeft {
+            polygons: mesh.polygons.len(),
+        });
+    }
+    writer
+        .write(&prepared, options, diag)
+        .map_err(WriteFailure::Write)
+}
+
+/// Options for reading an output back: the input's axis, profile and default material, none
+/// of the input-only settings (the glTF scene), and a decompression ceiling at least the
+/// default.
+pub fn check_options(read: &ReadOptions) -> ReadOptions {
+    ReadOptions {
+        up: read.up,
+        materials: read.materials.clone(),
+        default_material: read.default_material.clone(),
+        max_decompressed: read
+            .max_decompressed
+            .max(ReadOptions::default().max_decompressed),
+        params: Default::default(),
+    }
+}
+
+/// What reading an output back found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Checked {
+    /// Counts of the mesh read back (`None` when it did not read).
+    pub written: Option<Counts>,
+    /// The target validator's findings, then the format-neutral mesh findings of the mesh read
+    /// back; an output that does not read back is the error `cli.output_unreadable`.
+    pub findings: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// The findings that are errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.findings
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+}
+
+/// The target format has no reader, so its output cannot be checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CannotCheck {
+    pub id: &'static str,
+}
+
+/// Reads the bytes about to be written (`main`; `path` where they are staged, with any
+/// sidecars beside them) with the target's validator and reader, as `convert` does before
+/// renaming an output into place.
+pub fn check_output(
+    target: &dyn Format,
+    main: &[u8],
+    path: Option<&Path>,
+    options: &ReadOptions,
+) -> Result<Checked, CannotCheck> {
+    let input = Input { bytes: main, path };
+    let mut checked = Checked::default();
+    if let Some(validator) = target.validator() {
+        match validator.validate(input, options) {
+            Ok(found) => checked.findings.extend(found),
+            Err(error) => checked.findings.push(unreadable(error.to_string())),
+        }
+    }
+    match target
+        .reader()
+        .map(|r| r.read(input, options, &mut Diagnostics::new()))
+    {
+        Some(Ok(mesh)) => {
+            checked.written = Some(counts(&mesh));
+            checked.findings.extend(validate::mesh_findings(&mesh));
+        }
+        Some(Err(error)) => checked.findings.push(unreadable(error.to_string())),
+        None => return Err(CannotCheck { id: target.id() }),
+    }
+    Ok(checked)
+}
+
+fn unreadable(message: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        code: "cli.output_unreadable".into(),
+        message: format!("the output does not read back: {message}"),
+        location: Default::default(),
+    }
+}
+
+/// Why a file could not be validated at all.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValidateFailure {
+    /// The validator or the reader could not read the file (and no format error explains
+    /// why).
+    Read(ReadError),
+    /// The format has neither a reader nor a validator.
+    Unsupported { id: &'static str },
+}
+
+/// What `walkmesh validate` reports for `input` of `format`: the format validator's findings,
+/// the reader's diagnostics, and the format-neutral mesh findings. Modelling-tool input is
+/// checked welded, as `convert` writes it; errors in the polygons as read (a face repeating a
+/// vertex, which welding would drop) are still errors of the file. Findings do not name the
+/// file yet.
+pub fn validate_input(
+    format: &dyn Format,
+    input: Input<'_>,
+    options: &ReadOptions,
+) -> Result<Vec<Diagnostic>, ValidateFailure> {
+    let mut findings: Vec<Diagnostic> = Vec::new();
+    let mut format_errors = 0;
+    if let Some(validator) = format.validator() {
+        let found = validator
+            .validate(input, options)
+            .map_err(ValidateFailure::Read)?;
+        format_errors = found
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        findings.extend(found);
+    }
+    let mut diag = Diagnostics::new();
+    match format.reader().map(|r| r.read(input, options, &mut diag)) {
+        Some(Ok(mesh)) => {
+            let welded = passes::as_modelled(&mesh, &mut diag);
+            findings.extend(diag.items);
+            match welded {
+                std::borrow::Cow::Borrowed(_) => {
+                    findings.extend(validate::mesh_findings(&mesh));
+                }
+                std::borrow::Cow::Owned(welded) => {
+                    findings.extend(
+                        validate::mesh_findings(&mesh)
+                            .into_iter()
+                            .filter(|d| d.severity == Severity::Error),
+                    );
+                    findings.extend(
+                        validate::mesh_findings(&welded)
+                            .into_iter()
+                            .filter(|d| d.severity != Severity::Error),
+                    );
+                }
+            }
+        }
+        Some(Err(error)) if format_errors == 0 => return Err(ValidateFailure::Read(error)),
+        // The format validator already explained why the file does not read.
+        Some(Err(_)) => {}
+        None if format.validator().is_none() => {
+            return Err(ValidateFailure::Unsupported { id: format.id() });
+        }
+        None => {}
+    }
+    Ok(findings)
+}

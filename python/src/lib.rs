@@ -1,0 +1,649 @@
+//! `walkmesh._walkmesh`: the Rust half of the `walkmesh` Python package.
+//!
+//! A thin layer: every step is a library function the command line also calls
+//! (`walkmesh-pipeline` for detect/read/prepare/write/check/validate, `walkmesh_cli::output`
+//! for staged, atomic output, core's `summary` for `info`), so the package and
+//! `walkmesh convert` give the same bytes, findings and errors. Heavy work runs with the
+//! interpreter released (`Python::detach`), so other Python threads keep running.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use walkmesh_core::{
+    Diagnostic, Diagnostics, Format, Input, NavMesh, ReadOptions, Registry, Severity, passes,
+    validate as core_validate,
+};
+use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure, WriteFailure};
+
+mod area;
+mod errors;
+mod mesh;
+mod options;
+
+use errors::{Fields, Kind, raise};
+use mesh::Mesh;
+use options::Options;
+
+/// The default registry (every format), built once.
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(walkmesh_formats::default_registry)
+}
+
+/// Where a mesh comes from: a file (or `archive.mod:member.wok`), or bytes in memory.
+enum Source {
+    File(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
+    if let Ok(bytes) = object.cast::<PyBytes>() {
+        return Ok(Source::Bytes(bytes.as_bytes().to_vec()));
+    }
+    if let Ok(bytes) = object.extract::<Vec<u8>>()
+        && !object.is_instance_of::<pyo3::types::PyString>()
+    {
+        return Ok(Source::Bytes(bytes));
+    }
+    Ok(Source::File(object.extract::<PathBuf>()?))
+}
+
+/// The bytes of a source, and the path that names it.
+fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, Option<PathBuf>)> {
+    match source {
+        Source::Bytes(bytes) => Ok((bytes, None)),
+        Source::File(path) => {
+            let read = py.detach(|| walkmesh_kotor_area::erf::read_file_or_member(&path));
+            match read {
+                Ok(bytes) => Ok((bytes, Some(path))),
+                Err(message) => Err(errors::read_failure(py, message, Some(&path))),
+            }
+        }
+    }
+}
+
+fn read_failure_error(py: Python<'_>, failure: ReadFailure, path: Option<&Path>) -> PyErr {
+    match failure {
+        ReadFailure::Read(error) => errors::read_error(py, &error),
+        other => errors::read_failure(py, other.to_string(), path),
+    }
+}
+
+/// Reads a mesh: `source` is a path (str or os.PathLike; `area.mod:room.wok` names an archive
+/// member) or bytes. `format` is a format id (detected by magic bytes, extension, then content
+/// when None). Options: up, materials (a RON profile file), default_material, scene,
+/// max_decompressed (MiB).
+#[pyfunction]
+#[pyo3(signature = (source, format=None, **options))]
+fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Mesh> {
+    let parsed = options::parse(options, options::READ_KEYS)?;
+    let read_options = parsed.read_options();
+    let (bytes, path) = load_bytes(py, source_of(source)?)?;
+    read_loaded(py, &bytes, path, format, read_options)
+}
+
+fn read_loaded(
+    py: Python<'_>,
+    bytes: &[u8],
+    path: Option<PathBuf>,
+    format: Option<&str>,
+    read_options: ReadOptions,
+) -> PyResult<Mesh> {
+    let result = py.detach(|| {
+        let mut diag = Diagnostics::new();
+        pipeline::read_bytes(
+            registry(),
+            bytes,
+            path.as_deref(),
+            format,
+            &read_options,
+            &mut diag,
+        )
+        .map(|(mesh, format)| (mesh, format.id(), diag))
+    });
+    match result {
+        Ok((mesh, format, mut diag)) => {
+            if let Some(path) = &path {
+                diag.set_file(path);
+            }
+            Ok(Mesh {
+                mesh,
+                source_format: Some(format),
+                path,
+                read_options,
+                warnings: diag.items,
+            })
+        }
+        Err(failure) => Err(read_failure_error(py, failure, path.as_deref())),
+    }
+}
+
+/// What a write produced, with the keys of `walkmesh convert --json`.
+#[derive(Debug)]
+pub struct Report {
+    pub input: Option<PathBuf>,
+    pub from: Option<&'static str>,
+    pub output: Option<PathBuf>,
+    pub to: &'static str,
+    pub read: pipeline::Counts,
+    pub written: pipeline::Counts,
+    pub bytes: usize,
+    pub sidecars: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub output_errors: usize,
+    pub output_warnings: usize,
+    /// Everything the output check found (the target validator's and the mesh checks').
+    pub output_findings: Vec<Diagnostic>,
+}
+
+impl Report {
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let counts = |c: pipeline::Counts| -> PyResult<Bound<'py, PyDict>> {
+            let dict = PyDict::new(py);
+            dict.set_item("vertices", c.vertices)?;
+            dict.set_item("faces", c.faces)?;
+            dict.set_item("walkable_faces", c.walkable_faces)?;
+            Ok(dict)
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("input", self.input.as_deref().map(errors::path_text))?;
+        dict.set_item("from", self.from)?;
+        dict.set_item("output", self.output.as_deref().map(errors::path_text))?;
+        dict.set_item("to", self.to)?;
+        dict.set_item("read", counts(self.read)?)?;
+        dict.set_item("written", counts(self.written)?)?;
+        dict.set_item("bytes", self.bytes)?;
+        dict.set_item("sidecars", PyList::new(py, &self.sidecars)?)?;
+        dict.set_item("diagnostics", errors::findings_list(py, &self.diagnostics)?)?;
+        dict.set_item("output_errors", self.output_errors)?;
+        dict.set_item("output_warnings", self.output_warnings)?;
+        Ok(dict)
+    }
+}
+
+/// Where a write goes.
+#[derive(Debug)]
+pub enum Destination<'a> {
+    File(&'a Path, walkmesh_cli::output::OutputSettings),
+    Bytes,
+}
+
+/// The target format: `format` (an id or an extension) else the output's extension.
+fn target_format(
+    py: Python<'_>,
+    format: Option<&str>,
+    output: Option<&Path>,
+) -> PyResult<&'static dyn Format> {
+    let chosen = match (format, output) {
+        (Some(to), _) => pipeline::target_for(registry(), to).map(|(f, _)| f),
+        (None, Some(path)) => registry().for_output(path),
+        (None, None) => {
+            return Err(raise(
+                py,
+                Kind::Write,
+                "name the format to write (format=\"bwm\", \"glb\", …)".into(),
+                Fields::code("cli.usage"),
+            ));
+        }
+    };
+    let target = chosen.map_err(|e| {
+        raise(
+            py,
+            Kind::Write,
+            e.to_string(),
+            Fields {
+                file: output.map(errors::path_text),
+                ..Fields::code("cli.usage")
+            },
+        )
+    })?;
+    if target.writer().is_none() {
+        return Err(raise(
+            py,
+            Kind::Write,
+            format!(
+                "the {} format ({}) cannot be written yet",
+                target.id(),
+                target.name()
+            ),
+            Fields::code("cli.usage"),
+        ));
+    }
+    Ok(target)
+}
+
+/// `walkmesh convert`'s sequence for a mesh in memory: translate → prepare → write →
+/// (strict) → stage → check with the target's validator and reader → rename. Returns the
+/// report and, for `Destination::Bytes`, the main file's bytes.
+pub fn write_mesh(
+    py: Python<'_>,
+    source: &Mesh,
+    destination: Destination<'_>,
+    format: Option<&str>,
+    parsed: &Options,
+    earlier: Vec<Diagnostic>,
+) -> PyResult<(Report, Option<Vec<u8>>)> {
+    let output = match &destination {
+        Destination::File(path, _) => Some(*path),
+        Destination::Bytes => None,
+    };
+    let target = target_format(py, format, output)?;
+    let mut write = parsed.write_options(&source.read_options);
+    write.file_name = output
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .map(str::to_string);
+    let check_read = ReadOptions {
+        up: write.up,
+        materials: write.materials.clone(),
+        default_material: parsed
+            .default_material
+            .clone()
+            .or_else(|| source.read_options.default_material.clone()),
+        max_decompressed: parsed
+            .max_decompressed
+            .unwrap_or(source.read_options.max_decompressed),
+        params: Default::default(),
+    };
+    let check = pipeline::check_options(&check_read);
+    let output_name = output.map(errors::path_text);
+    let input_name = source.path.as_deref().map(errors::path_text);
+    let result = py.detach(|| {
+        let mut diag = Diagnostics { items: earlier };
+        let mut mesh: Cow<'_, NavMesh> = Cow::Borrowed(&source.mesh);
+        if let Some(offset) = parsed.translate {
+            pipeline::translate(mesh.to_mut(), offset, &mut diag);
+        }
+        let written = pipeline::write_mesh(&mesh, target, &write, parsed.weld, &mut diag);
+        if let Some(path) = &source.path {
+            diag.set_file(path);
+        }
+        (written, diag, pipeline::counts(&mesh))
+    });
+    let (written, mut diag, read_counts) = result;
+    let written = written.map_err(|failure| {
+        let message = match &failure {
+            WriteFailure::NoWriter { id } => format!("the {id} format cannot be written"),
+            WriteFailure::NothingLeft { polygons } => format!(
+                "no polygon of the {polygons} read is left after preparing it for {}; nothing written",
+                target.id()
+            ),
+            WriteFailure::Write(error) => format!(
+                "cannot write {} as {}: {error}",
+                output_name.as_deref().unwrap_or("the mesh"),
+                target.id()
+            ),
+        };
+        let field = match &failure {
+            WriteFailure::Write(error) => Some(error.field.clone()),
+            _ => None,
+        };
+        raise(
+            py,
+            Kind::Write,
+            message,
+            Fields {
+                file: output_name.clone(),
+                field,
+                ..Fields::code("cli.input")
+            },
+        )
+    })?;
+    if parsed.strict {
+        let warnings: Vec<Diagnostic> = diag
+            .items
+            .iter()
+            .filter(|d| d.severity >= Severity::Warning)
+            .cloned()
+            .collect();
+        if !warnings.is_empty() {
+            return Err(raise(
+                py,
+                Kind::Write,
+                format!(
+                    "strict: converting {} gave {} warning(s); {} was not written",
+                    input_name.as_deref().unwrap_or("the mesh"),
+                    warnings.len(),
+                    output_name.as_deref().unwrap_or("nothing")
+                ),
+                Fields {
+                    file: output_name.clone(),
+                    findings: warnings,
+                    ..Fields::code("cli.strict")
+                },
+            ));
+        }
+    }
+    let mut report = Report {
+        input: source.path.clone(),
+        from: source.source_format,
+        output: output.map(Path::to_path_buf),
+        to: target.id(),
+        read: read_counts,
+        written: Default::default(),
+        bytes: written.main.len(),
+        sidecars: written
+            .sidecars
+            .iter()
+            .map(|s| s.file_name.clone())
+            .collect(),
+        diagnostics: Vec::new(),
+        output_errors: 0,
+        output_warnings: 0,
+        output_findings: Vec::new(),
+    };
+    let cannot_check = |id: &str| {
+        raise(
+            py,
+            Kind::Write,
+            format!("the {id} format cannot be read back, so its output cannot be checked"),
+            Fields::code("cli.usage"),
+        )
+    };
+    match destination {
+        Destination::Bytes => {
+            if !written.sidecars.is_empty() {
+                return Err(raise(
+                    py,
+                    Kind::Write,
+                    format!(
+                        "bytes hold one file, but {} writes {} beside it; write to a file{}",
+                        target.id(),
+                        report.sidecars.join(", "),
+                        if target.extensions().contains(&"glb") {
+                            " (or format=\"glb\")"
+                        } else {
+                            ""
+                        }
+                    ),
+                    Fields::code("cli.usage"),
+                ));
+            }
+            let checked = py
+                .detach(|| pipeline::check_output(target, &written.main, None, &check))
+                .map_err(|e| cannot_check(e.id))?;
+            judge(py, &mut report, checked, parsed.allow_invalid, &mut diag)?;
+            report.diagnostics = diag.items;
+            Ok((report, Some(written.main)))
+        }
+        Destination::File(path, settings) => {
+            let staged = walkmesh_cli::output::stage(path, &written, settings)
+                .map_err(|f| cli_failure(py, f, path))?;
+            let read_path = staged.read_path().to_path_buf();
+            let checked = py
+                .detach(|| pipeline::check_output(target, &written.main, Some(&read_path), &check));
+            let checked = match checked {
+                Ok(checked) => checked,
+                Err(e) => {
+                    staged.discard();
+                    return Err(cannot_check(e.id));
+                }
+            };
+            if let Err(error) = judge(py, &mut report, checked, parsed.allow_invalid, &mut diag) {
+                staged.discard();
+                return Err(error);
+            }
+            staged.commit().map_err(|f| cli_failure(py, f, path))?;
+            report.diagnostics = diag.items;
+            Ok((report, None))
+        }
+    }
+}
+
+/// A failure of the command line's output module (refused target, I/O).
+fn cli_failure(py: Python<'_>, failure: walkmesh_cli::failure::Failure, path: &Path) -> PyErr {
+    raise(
+        py,
+        Kind::Write,
+        failure.message,
+        Fields {
+            file: Some(errors::path_text(path)),
+            code: Some(failure.code.to_string()),
+            ..Fields::default()
+        },
+    )
+}
+
+/// Records the output check in `report`; errors refuse the output unless `allow_invalid`.
+fn judge(
+    py: Python<'_>,
+    report: &mut Report,
+    checked: pipeline::Checked,
+    allow_invalid: bool,
+    diag: &mut Diagnostics,
+) -> PyResult<()> {
+    report.written = checked.written.unwrap_or_default();
+    let output = report.output.clone();
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = checked
+        .findings
+        .into_iter()
+        .map(|mut d| {
+            d.location.file.clone_from(&output);
+            d
+        })
+        .partition(|d| d.severity == Severity::Error);
+    report.output_errors = errors.len();
+    report.output_warnings = warnings.len();
+    report.output_findings = errors.iter().chain(&warnings).cloned().collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    if allow_invalid {
+        diag.items.extend(errors);
+        return Ok(());
+    }
+    let mut codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
+    codes.dedup();
+    let name = output
+        .as_deref()
+        .map(errors::path_text)
+        .unwrap_or_else(|| "the bytes".into());
+    let message = format!(
+        "refusing to write {name}: our own validator finds {} error(s) in the {} output ({}); nothing written (allow_invalid=True writes it anyway)",
+        errors.len(),
+        report.to,
+        codes.join(", ")
+    );
+    Err(raise(
+        py,
+        Kind::Invalid,
+        message,
+        Fields {
+            file: output.as_deref().map(errors::path_text),
+            code: Some("cli.invalid_output".into()),
+            findings: errors,
+            ..Fields::default()
+        },
+    ))
+}
+
+fn output_settings<'py>(
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(
+    walkmesh_cli::output::OutputSettings,
+    Option<Bound<'py, PyDict>>,
+)> {
+    let mut settings = walkmesh_cli::output::OutputSettings::default();
+    let Some(options) = options else {
+        return Ok((settings, None));
+    };
+    let rest = options.copy()?;
+    for key in ["force", "create_dirs", "fsync"] {
+        if let Some(value) = rest.get_item(key)? {
+            let on = value.is_truthy()?;
+            match key {
+                "force" => settings.force = on,
+                "create_dirs" => settings.create_dirs = on,
+                _ => settings.fsync = on,
+            }
+            rest.del_item(key)?;
+        }
+    }
+    Ok((settings, Some(rest)))
+}
+
+/// Converts `src` to `dst` like `walkmesh convert IN OUT`: the same options (from_format,
+/// to_format and every option of read and Mesh.write), the same checks, the same atomic
+/// output. Returns the report `walkmesh convert --json` prints.
+#[pyfunction]
+#[pyo3(signature = (src, dst, from_format=None, to_format=None, **options))]
+fn convert<'py>(
+    py: Python<'py>,
+    src: &Bound<'py, PyAny>,
+    dst: PathBuf,
+    from_format: Option<&str>,
+    to_format: Option<&str>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (settings, rest) = output_settings(options)?;
+    let mut keys: Vec<&str> = options::WRITE_KEYS.to_vec();
+    keys.extend(options::READ_KEYS);
+    let parsed = options::parse(rest.as_ref(), &keys)?;
+    // Choose the target before reading, so a bad output fails fast.
+    target_format(py, to_format, Some(&dst))?;
+    let (bytes, path) = load_bytes(py, source_of(src)?)?;
+    let mut mesh = read_loaded(py, &bytes, path, from_format, parsed.read_options())?;
+    let earlier = std::mem::take(&mut mesh.warnings);
+    let (report, _) = write_mesh(
+        py,
+        &mesh,
+        Destination::File(&dst, settings),
+        to_format,
+        &parsed,
+        earlier,
+    )?;
+    report.to_dict(py)
+}
+
+/// The findings of `validate` for a file (path, archive member or bytes), or for a Mesh:
+/// a list of dicts (severity, code, message, file, offset, line, field). For a Mesh without
+/// `format`, the format-neutral mesh checks; with `format`, the findings of the bytes it would
+/// be written as (what `Mesh.write` refuses on errors).
+#[pyfunction]
+#[pyo3(signature = (source, format=None, **options))]
+fn validate<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    format: Option<&str>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyList>> {
+    if let Ok(mesh) = source.cast::<Mesh>() {
+        let mesh = mesh.borrow();
+        let findings = match format {
+            None => {
+                options::parse(options, &[])?;
+                let navmesh: &NavMesh = &mesh.mesh;
+                py.detach(|| {
+                    let mut diag = Diagnostics::new();
+                    let modelled = passes::as_modelled(navmesh, &mut diag);
+                    let mut findings = diag.items;
+                    findings.extend(core_validate::mesh_findings(&modelled));
+                    findings
+                })
+            }
+            Some(_) => mesh::findings_as_written(py, &mesh, format, options)?,
+        };
+        return errors::findings_list(py, &findings);
+    }
+    let parsed = options::parse(options, options::READ_KEYS)?;
+    let read_options = parsed.read_options();
+    let (bytes, path) = load_bytes(py, source_of(source)?)?;
+    let name = path.clone().unwrap_or_default();
+    let format = pipeline::detect(registry(), &bytes, &name, format)
+        .map_err(|e| errors::read_failure(py, e.to_string(), path.as_deref()))?;
+    let result = py.detach(|| {
+        pipeline::validate_input(
+            format,
+            Input {
+                bytes: &bytes,
+                path: path.as_deref(),
+            },
+            &read_options,
+        )
+    });
+    let mut findings = match result {
+        Ok(findings) => findings,
+        Err(ValidateFailure::Read(error)) => {
+            let error = match &path {
+                Some(path) => error.in_file(path),
+                None => error,
+            };
+            return Err(errors::read_error(py, &error));
+        }
+        Err(ValidateFailure::Unsupported { id }) => {
+            return Err(errors::read_failure(
+                py,
+                format!("the {id} format cannot be read or validated yet"),
+                path.as_deref(),
+            ));
+        }
+    };
+    if let Some(path) = &path {
+        for finding in &mut findings {
+            if finding.location.file.is_none() {
+                finding.location.file = Some(path.clone());
+            }
+        }
+    }
+    // Errors first, as `validate --json` lists them.
+    findings.sort_by_key(|d| d.severity != Severity::Error);
+    errors::findings_list(py, &findings)
+}
+
+/// The supported formats, as `walkmesh formats --json` lists them: dicts with id, name,
+/// extensions, read, write, validate, dump.
+#[pyfunction]
+fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for format in registry().formats() {
+        let dict = PyDict::new(py);
+        dict.set_item("id", format.id())?;
+        dict.set_item("name", format.name())?;
+        dict.set_item("extensions", PyList::new(py, format.extensions())?)?;
+        dict.set_item("read", format.reader().is_some())?;
+        dict.set_item("write", format.writer().is_some())?;
+        dict.set_item("validate", format.validator().is_some())?;
+        dict.set_item("dump", format.dumper().is_some())?;
+        list.append(dict)?;
+    }
+    Ok(list)
+}
+
+/// The neutral material names (KotOR surfacemat vocabulary); a name's position is its id
+/// (`Mesh.material_ids`).
+#[pyfunction]
+fn material_names() -> Vec<&'static str> {
+    walkmesh_core::material::NEUTRAL_NAMES.to_vec()
+}
+
+/// A JSON text as Python objects (through the standard library's json module).
+pub fn json_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+#[pymodule]
+fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(material_names, m)?)?;
+    m.add_class::<Mesh>()?;
+    m.add("Error", py.get_type::<errors::Error>())?;
+    m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add("WriteError", py.get_type::<errors::WriteError>())?;
+    m.add("InvalidOutput", py.get_type::<errors::InvalidOutput>())?;
+    let area = PyModule::new(py, "area")?;
+    area::register(&area)?;
+    m.add_submodule(&area)?;
+    Ok(())
+}

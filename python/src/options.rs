@@ -1,0 +1,236 @@
+//! Keyword options, named and checked like the command line's (`--up` → `up="z"`,
+//! `--max-regions` → `max_regions=…`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use walkmesh_core::material::MaterialProfile;
+use walkmesh_core::{MeshKind, ReadOptions, UpAxis, WeldChoice, WriteOptions};
+
+/// Options that change how a file is read.
+pub const READ_KEYS: &[&str] = &[
+    "up",
+    "materials",
+    "default_material",
+    "scene",
+    "max_decompressed",
+];
+
+/// Options that change how a mesh is written (with `up` and `materials`, which both use).
+pub const WRITE_KEYS: &[&str] = &[
+    "up",
+    "materials",
+    "default_material",
+    "max_decompressed",
+    "rebuild",
+    "kind",
+    "weld",
+    "template",
+    "compression",
+    "region_height",
+    "max_regions",
+    "max_height_error",
+    "translate",
+    "strict",
+    "allow_invalid",
+];
+
+/// Every option, parsed; `None` where not given.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    pub up: Option<UpAxis>,
+    pub materials: Option<Arc<MaterialProfile>>,
+    pub default_material: Option<String>,
+    pub scene: Option<u32>,
+    pub max_decompressed: Option<u64>,
+    pub rebuild: bool,
+    pub kind: Option<MeshKind>,
+    pub weld: WeldChoice,
+    pub template: Option<PathBuf>,
+    pub compression: Option<u32>,
+    pub region_height: Option<f32>,
+    pub max_regions: Option<u32>,
+    pub max_height_error: Option<f32>,
+    pub translate: Option<[f32; 3]>,
+    pub strict: bool,
+    pub allow_invalid: bool,
+}
+
+fn bad(key: &str, message: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{key}: {message}"))
+}
+
+/// Parses `options`, refusing keys outside `allowed` (a TypeError, as for a wrong keyword).
+pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<Options> {
+    let mut parsed = Options::default();
+    let Some(options) = options else {
+        return Ok(parsed);
+    };
+    for (key, value) in options.iter() {
+        let key: String = key.extract()?;
+        if !allowed.contains(&key.as_str()) {
+            return Err(PyTypeError::new_err(format!(
+                "unexpected option {key:?}; accepted here: {}",
+                allowed.join(", ")
+            )));
+        }
+        if value.is_none() {
+            continue;
+        }
+        match key.as_str() {
+            "up" => {
+                let text: String = value.extract()?;
+                parsed.up = Some(match text.to_ascii_lowercase().as_str() {
+                    "y" => UpAxis::Y,
+                    "z" => UpAxis::Z,
+                    _ => return Err(bad(&key, format!("{text:?} is not \"y\" or \"z\""))),
+                });
+            }
+            "materials" => {
+                let path: PathBuf = value.extract()?;
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    bad(
+                        &key,
+                        format!("cannot read the material profile {}: {e}", path.display()),
+                    )
+                })?;
+                let profile = MaterialProfile::parse(&text)
+                    .map_err(|e| bad(&key, format!("{}: {e}", path.display())))?;
+                parsed.materials = Some(Arc::new(profile));
+            }
+            "default_material" => parsed.default_material = Some(value.extract()?),
+            "scene" => parsed.scene = Some(value.extract()?),
+            "max_decompressed" => {
+                let mib: u64 = value.extract()?;
+                if !(1..=64 * 1024).contains(&mib) {
+                    return Err(bad(&key, format!("{mib} MiB is not within 1–65536")));
+                }
+                parsed.max_decompressed = Some(mib.saturating_mul(1024 * 1024));
+            }
+            "rebuild" => parsed.rebuild = value.is_truthy()?,
+            "strict" => parsed.strict = value.is_truthy()?,
+            "allow_invalid" => parsed.allow_invalid = value.is_truthy()?,
+            "kind" => {
+                let text: String = value.extract()?;
+                parsed.kind = Some(MeshKind::parse(&text).ok_or_else(|| {
+                    bad(
+                        &key,
+                        format!("{text:?} is not area, placeable, door or terrain"),
+                    )
+                })?);
+            }
+            "weld" => {
+                let text = if let Ok(distance) = value.extract::<f64>() {
+                    distance.to_string()
+                } else {
+                    value.extract::<String>()?
+                };
+                parsed.weld = WeldChoice::parse(&text).map_err(|e| bad(&key, e))?;
+            }
+            "template" => parsed.template = Some(value.extract()?),
+            "compression" => {
+                let level: u32 = value.extract()?;
+                if level > 9 {
+                    return Err(bad(&key, format!("{level} is not a zlib level 0–9")));
+                }
+                parsed.compression = Some(level);
+            }
+            "region_height" => {
+                let height: f32 = value.extract()?;
+                if !height.is_finite() || height <= 0.0 {
+                    return Err(bad(&key, format!("{height} is not a finite number > 0")));
+                }
+                parsed.region_height = Some(height);
+            }
+            "max_regions" => {
+                let regions: u32 = value.extract()?;
+                if !(1..=512).contains(&regions) {
+                    return Err(bad(&key, format!("{regions} is not within 1–512")));
+                }
+                parsed.max_regions = Some(regions);
+            }
+            "max_height_error" => {
+                let error: f32 = value.extract()?;
+                if !error.is_finite() || error < 0.0 {
+                    return Err(bad(&key, format!("{error} is not a finite number ≥ 0")));
+                }
+                parsed.max_height_error = Some(error);
+            }
+            "translate" => {
+                let offset = if let Ok(text) = value.extract::<String>() {
+                    walkmesh_core::passes::parse_offset(&text).map_err(|e| bad(&key, e))?
+                } else {
+                    let [x, y, z]: [f32; 3] = value.extract()?;
+                    if ![x, y, z].iter().all(|c| c.is_finite()) {
+                        return Err(bad(&key, "every coordinate must be finite"));
+                    }
+                    [x, y, z]
+                };
+                parsed.translate = Some(offset);
+            }
+            _ => return Err(PyTypeError::new_err(format!("unexpected option {key:?}"))),
+        }
+    }
+    Ok(parsed)
+}
+
+impl Options {
+    /// The reading options, as the command line builds them.
+    pub fn read_options(&self) -> ReadOptions {
+        let mut read = ReadOptions {
+            up: self.up.unwrap_or_default(),
+            materials: self.materials.clone(),
+            default_material: self.default_material.clone(),
+            ..ReadOptions::default()
+        };
+        if let Some(ceiling) = self.max_decompressed {
+            read.max_decompressed = ceiling;
+        }
+        if let Some(scene) = self.scene {
+            read.params.insert("gltf:scene".into(), scene.to_string());
+        }
+        read
+    }
+
+    /// The writing options, as `walkmesh convert` builds them; `up` and `materials` default
+    /// to those the mesh was read with.
+    pub fn write_options(&self, read: &ReadOptions) -> WriteOptions {
+        let mut write = WriteOptions {
+            up: self.up.unwrap_or(read.up),
+            materials: self.materials.clone().or_else(|| read.materials.clone()),
+            rebuild: self.rebuild,
+            kind: self.kind,
+            file_name: None,
+            params: Default::default(),
+        };
+        if let Some(template) = &self.template {
+            write
+                .params
+                .insert("nwn2:template".into(), template.display().to_string());
+        }
+        if let Some(level) = self.compression {
+            write
+                .params
+                .insert("nwn2:zlib_level".into(), level.to_string());
+        }
+        if let Some(height) = self.region_height {
+            write
+                .params
+                .insert("prime:region_height".into(), height.to_string());
+        }
+        if let Some(regions) = self.max_regions {
+            write
+                .params
+                .insert("prime:max_regions".into(), regions.to_string());
+        }
+        if let Some(error) = self.max_height_error {
+            write
+                .params
+                .insert("prime:max_height_error".into(), error.to_string());
+        }
+        write
+    }
+}

@@ -1,0 +1,386 @@
+"""The walkmesh package over the repository's fixtures and hand-made meshes."""
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import walkmesh
+from conftest import FIXTURES, corpus_files, need_corpora, obj_fixtures
+
+FORMATS_WRITTEN = ["wok", "trx", "path", "glb", "gltf", "obj"]
+
+
+# ---------------------------------------------------------------- formats, info
+
+
+def test_formats_lists_every_format():
+    rows = {row["id"]: row for row in walkmesh.formats()}
+    assert set(rows) >= {"bwm", "trx", "path", "obj", "gltf"}
+    assert "wok" in rows["bwm"]["extensions"]
+    assert all(row["read"] and row["write"] for row in rows.values())
+
+
+def test_formats_equal_the_command_line(cli):
+    assert walkmesh.formats() == json.loads(cli("formats", "--json").stdout)
+
+
+# Hand-computed in corpora/manifest.ron (independent of the code under test).
+MANIFEST = {
+    "flat_floor.obj": dict(vertices=20, faces=12, walkable_faces=12, walkable_area=12.0,
+                           components=1, boundary_loops=1, materials={"Stone": 12}),
+    "room_with_hole.obj": dict(vertices=24, faces=12, walkable_area=12.0, components=1,
+                               boundary_loops=2, hole_loops=1, materials={"Stone": 6, "Wood": 6}),
+    "two_rooms.obj": dict(vertices=18, faces=8, walkable_area=8.0, components=2,
+                          boundary_loops=2, materials={"Dirt": 4, "Grass": 4}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_info_matches_the_hand_computed_manifest(name):
+    info = walkmesh.read(FIXTURES / "obj" / name).info()
+    for key, value in MANIFEST[name].items():
+        if isinstance(value, float):
+            assert info[key] == pytest.approx(value), key
+        else:
+            assert info[key] == value, key
+
+
+@pytest.mark.parametrize("path", obj_fixtures(), ids=lambda p: p.name)
+def test_info_equals_info_json_of_the_command_line(cli, path):
+    ours = walkmesh.read(path).info()
+    theirs = json.loads(cli("info", path, "--json").stdout)
+    assert set(ours) == set(theirs)
+    assert ours == theirs
+
+
+def test_info_equals_the_command_line_on_shared_wok(cli):
+    need_corpora()
+    for path in corpus_files("wok")[:10]:
+        assert walkmesh.read(path).info() == json.loads(cli("info", path, "--json").stdout), path
+
+
+# ---------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("fmt", FORMATS_WRITTEN)
+@pytest.mark.parametrize("path", obj_fixtures(), ids=lambda p: p.name)
+def test_round_trip_through_every_format_keeps_the_walkable_region(tmp_path, path, fmt):
+    source = walkmesh.read(path)
+    before = source.info()
+    out = tmp_path / f"out.{fmt}"
+    try:
+        report = source.write(out)
+    except walkmesh.InvalidOutput as error:
+        # A fixture our validator flags in the target (non-manifold input): refusing it is the
+        # contract; the findings must say why.
+        assert error.findings and error.code == "cli.invalid_output"
+        assert not out.exists()
+        return
+    assert out.is_file()
+    assert report["to"] == walkmesh.read(out).source_format
+    after = walkmesh.read(out).info()
+    assert report["written"]["faces"] == after["faces"]
+    assert after["walkable_area"] == pytest.approx(before["walkable_area"], rel=1e-5)
+    assert after["components"] == before["components"]
+    if fmt != "path":  # PATH merges faces into regions; the rest keep every walkable face
+        assert after["walkable_faces"] >= before["walkable_faces"]
+
+
+@pytest.mark.parametrize("fmt", ["wok", "trx", "path", "glb"])
+def test_to_bytes_equals_the_file_write_writes(tmp_path, fmt):
+    mesh = walkmesh.read(FIXTURES / "obj" / "room_with_hole.obj")
+    out = tmp_path / f"room.{fmt}"
+    mesh.write(out)
+    assert mesh.to_bytes(fmt) == out.read_bytes()
+
+
+def test_read_bytes_detects_the_format_by_content():
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    data = mesh.to_bytes("wok")
+    again = walkmesh.read(data)
+    assert again.source_format == "bwm"
+    assert again.face_count == mesh.face_count
+    assert walkmesh.read(bytearray(data), format="bwm").face_count == mesh.face_count
+
+
+def test_unchanged_shared_wok_is_written_back_byte_for_byte():
+    need_corpora()
+    for path in corpus_files("wok")[:20]:
+        original = path.read_bytes()
+        assert walkmesh.read(path).to_bytes("wok") == original, path
+
+
+def test_rebuild_and_convert_equal_the_command_line(tmp_path, cli):
+    need_corpora()
+    for path in corpus_files("wok")[:5]:
+        ours, theirs = tmp_path / "ours.wok", tmp_path / "theirs.wok"
+        walkmesh.convert(path, ours, rebuild=True)
+        cli("convert", path, theirs, "--rebuild", "--quiet")
+        assert ours.read_bytes() == theirs.read_bytes(), path
+        assert walkmesh.read(path).to_bytes("wok", rebuild=True) == theirs.read_bytes()
+
+
+@pytest.mark.parametrize("fmt", ["wok", "trx", "path", "glb"])
+def test_convert_equals_the_command_line_from_obj(tmp_path, cli, fmt):
+    src = FIXTURES / "obj" / "strip_with_column.obj"
+    ours, theirs = tmp_path / f"ours.{fmt}", tmp_path / f"theirs.{fmt}"
+    report = walkmesh.convert(src, ours)
+    cli("convert", src, theirs, "--quiet")
+    assert ours.read_bytes() == theirs.read_bytes()
+    cli_report = json.loads(cli("convert", src, tmp_path / f"again.{fmt}", "--json").stdout)
+    for key in ("from", "to", "read", "written", "bytes", "sidecars", "output_errors", "output_warnings"):
+        assert report[key] == cli_report[key], key
+    assert [d["code"] for d in report["diagnostics"]] == [d["code"] for d in cli_report["diagnostics"]]
+
+
+def test_convert_options_reach_the_writer(tmp_path):
+    src = FIXTURES / "obj" / "flat_floor.obj"
+    walkmesh.convert(src, tmp_path / "moved.wok", translate=(10, 0, 0), kind="placeable")
+    moved = walkmesh.read(tmp_path / "moved.wok", )
+    info = moved.info()
+    assert info["bbox"]["min"][0] == pytest.approx(10.0)
+    walkmesh.convert(src, tmp_path / "small.path", max_regions=1)
+    assert walkmesh.read(tmp_path / "small.path").face_count == 1
+    walkmesh.convert(src, tmp_path / "z.obj", up="z")
+    text = (tmp_path / "z.obj").read_text()
+    assert "v " in text
+
+
+def test_archive_member_is_read(tmp_path):
+    need_corpora()
+    archives = corpus_files("mod")
+    if not archives:
+        pytest.skip("no .mod archive in the shared corpora")
+    member_names = []
+    for archive in archives:
+        data = archive.read_bytes()
+        # Members are listed in the ERF key table; find a name ending in .wok through the API.
+        for fmt_name in ("wok",):
+            pass
+        member_names.append(archive)
+    archive = archives[0]
+    import subprocess  # noqa: F401  (only the package is used below)
+    listing = walkmesh.area.list(archive) if hasattr(walkmesh.area, "list") else None
+    if not listing:
+        pytest.skip("walkmesh.area.list not available")
+    woks = [m for m in listing if m.lower().endswith(".wok")]
+    mesh = walkmesh.read(f"{archive}:{woks[0]}")
+    assert mesh.source_format == "bwm" and mesh.face_count > 0
+
+
+# ---------------------------------------------------------------- arrays
+
+
+def square_with_transition():
+    # Two triangles of a unit square, counter-clockwise from above; the right edge (1 → 2)
+    # of the first triangle leads to room 3.
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32)
+    transitions = np.array([[-1, 3, -1], [-1, -1, -1]], dtype=np.int32)
+    return vertices, faces, transitions
+
+
+def test_arrays_of_a_read_mesh():
+    mesh = walkmesh.read(FIXTURES / "obj" / "flat_floor.obj")
+    assert mesh.vertices.dtype == np.float32 and mesh.vertices.shape == (20, 3)
+    # Quads: no M×3 array, the CSR arrays instead.
+    assert mesh.faces is None and not mesh.triangles_only
+    offsets, indices = mesh.polygon_offsets, mesh.polygon_indices
+    assert offsets.dtype == np.uint32 and len(offsets) == 13 and offsets[-1] == len(indices) == 48
+    assert list(np.diff(offsets)) == [4] * 12
+    assert mesh.materials == ["Stone"] * 12
+    assert mesh.walkable.dtype == np.bool_ and mesh.walkable.all()
+    assert mesh.transitions.shape == (48,) and (mesh.transitions == -1).all()
+    assert (mesh.material_ids == 4).all()
+
+
+def test_from_arrays_written_to_every_format_and_read_back(tmp_path):
+    vertices, faces, transitions = square_with_transition()
+    mesh = walkmesh.Mesh.from_arrays(
+        vertices, faces, materials=["Grass", "Stone"], transitions=transitions,
+        hooks=[{"name": "use1", "position": (0.5, 0.5, 0)}],
+    )
+    info = mesh.info()
+    assert info["faces"] == 2 and info["walkable_area"] == pytest.approx(1.0)
+    assert info["boundary_loops"] == 1 and info["materials"] == {"Grass": 1, "Stone": 1}
+    mesh.write(tmp_path / "sq.wok")
+    back = walkmesh.read(tmp_path / "sq.wok")
+    # BWM keeps walkable faces first and triangles as given here (both walkable).
+    assert np.array_equal(back.vertices[back.faces], vertices[faces])
+    assert back.materials == ["Grass", "Stone"]
+    assert back.transitions.tolist() == transitions.tolist()
+    assert [h["name"] for h in back.hooks] and back.hooks[0]["position"] == pytest.approx([0.5, 0.5, 0])
+    for fmt in ("trx", "path", "glb", "obj"):
+        out = tmp_path / f"sq.{fmt}"
+        mesh.write(out)
+        assert walkmesh.read(out).info()["walkable_area"] == pytest.approx(1.0), fmt
+    # glTF keeps transitions and hooks (walkmesh extras).
+    glb = walkmesh.read(tmp_path / "sq.glb")
+    assert glb.transitions.tolist() == transitions.tolist()
+
+
+def test_from_arrays_accepts_lists_ngons_and_walkable():
+    mesh = walkmesh.Mesh.from_arrays(
+        [[0, 0, 0], [2, 0, 0], [2, 1, 0], [1, 2, 0], [0, 1, 0]], [[0, 1, 2, 3, 4]],
+        materials="Wood", walkable=[False], kind="placeable",
+    )
+    assert mesh.faces is None and mesh.polygon_indices.tolist() == [0, 1, 2, 3, 4]
+    assert mesh.kind == "placeable" and mesh.walkable.tolist() == [False]
+    assert mesh.transitions.shape == (5,)
+    assert mesh.materials == ["Wood"]
+    # Blender's and kotorblender's material names.
+    blender = walkmesh.Mesh.from_arrays([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], materials=["wok_Grass.001"])
+    assert blender.materials == ["Grass"]
+
+
+def test_from_arrays_refuses_bad_input():
+    with pytest.raises(ValueError, match="vertex 9"):
+        walkmesh.Mesh.from_arrays([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 9]])
+    with pytest.raises(ValueError, match="finite"):
+        walkmesh.Mesh.from_arrays([[0, 0, np.nan], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]])
+    with pytest.raises(ValueError, match="unknown material"):
+        walkmesh.Mesh.from_arrays([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], materials=["Cheese"])
+    with pytest.raises(ValueError, match="2 names for 1 faces|names for 1 faces"):
+        walkmesh.Mesh.from_arrays([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], materials=["Stone", "Dirt"])
+    with pytest.raises(ValueError):
+        walkmesh.Mesh.from_arrays([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]], kind="castle")
+
+
+def test_arrays_are_copies_and_setters_change_the_mesh(tmp_path):
+    vertices, faces, transitions = square_with_transition()
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, transitions=transitions)
+    v = mesh.vertices
+    v[0, 2] = 5.0
+    assert mesh.vertices[0, 2] == 0.0  # the array is a copy
+    mesh.vertices = v
+    assert mesh.vertices[0, 2] == 5.0
+    t = mesh.transitions
+    t[1, 2] = 7
+    mesh.transitions = t
+    mesh.write(tmp_path / "edited.wok")
+    back = walkmesh.read(tmp_path / "edited.wok")
+    assert back.transitions[1, 2] == 7 and back.vertices[0, 2] == 5.0
+    with pytest.raises(ValueError):
+        mesh.vertices = vertices[:2]  # faces would name missing vertices
+    assert mesh.vertex_count == 4
+
+
+def test_edited_wok_is_recomputed_and_validates(tmp_path):
+    need_corpora()
+    path = corpus_files("wok")[0]
+    mesh = walkmesh.read(path)
+    assert mesh.to_bytes("wok") == path.read_bytes()
+    v = mesh.vertices
+    v[0] += np.float32(0.01)
+    mesh.vertices = v
+    data = mesh.to_bytes("wok")
+    assert data != path.read_bytes()
+    back = walkmesh.read(data, format="bwm")
+    assert back.vertices[0].tolist() == v[0].tolist()
+    assert not [f for f in walkmesh.validate(data) if f["severity"] == "error"]
+
+
+def test_copy_and_equality():
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    twin = mesh.copy()
+    assert twin == mesh
+    twin.kind = "door"
+    assert twin != mesh and mesh.kind == "area"
+
+
+# ---------------------------------------------------------------- validate
+
+
+def test_validate_a_file_equals_the_command_line(cli):
+    for path in obj_fixtures():
+        ours = walkmesh.validate(path)
+        report = json.loads(cli("validate", path, "--json", check=False).stdout)
+        theirs = report["errors"] + report["warnings"]
+        assert [(f["code"], f["severity"]) for f in ours] == [(f["code"], f["severity"]) for f in theirs], path
+        assert all(set(f) == {"severity", "code", "message", "file", "offset", "line", "field"} for f in ours)
+
+
+def test_validate_finds_the_non_manifold_fixture():
+    codes = {f["code"] for f in walkmesh.validate(FIXTURES / "obj" / "non_manifold.obj")}
+    assert "mesh.non_manifold_edge" in codes
+
+
+def test_validate_a_mesh_and_as_written():
+    vertices, faces, _ = square_with_transition()
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces)
+    assert not [f for f in walkmesh.validate(mesh) if f["severity"] == "error"]
+    assert not [f for f in walkmesh.validate(mesh, format="wok") if f["severity"] == "error"]
+    assert isinstance(walkmesh.validate(mesh, format="obj"), list)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_truncated_bytes_raise_read_error_with_offset_and_field():
+    data = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj").to_bytes("wok")
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(data[:100], format="bwm")
+    error = caught.value
+    assert isinstance(error, walkmesh.Error)
+    assert error.offset is not None and error.line is None
+    assert error.field and error.code == "cli.input" and error.file is None
+    assert f"{error.offset:#x}" in str(error)
+
+
+def test_obj_error_names_file_line_and_field(tmp_path):
+    bad = tmp_path / "bad.obj"
+    bad.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(bad)
+    error = caught.value
+    assert error.file == str(bad) and error.line == 4 and error.offset is None
+    assert error.field
+
+
+def test_missing_file_and_unknown_format():
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read("/nonexistent/room.wok")
+    assert caught.value.file == "/nonexistent/room.wok"
+    with pytest.raises(walkmesh.ReadError):
+        walkmesh.read(b"hello", format="nope")
+    with pytest.raises(walkmesh.WriteError):
+        walkmesh.read(FIXTURES / "obj" / "two_rooms.obj").write("/tmp/x.unknown-extension")
+
+
+def test_bad_options():
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    with pytest.raises(TypeError, match="unexpected option"):
+        mesh.to_bytes("wok", colour="red")
+    with pytest.raises(ValueError):
+        mesh.to_bytes("path", max_regions=0)
+    with pytest.raises(ValueError):
+        mesh.to_bytes("wok", weld=-1)
+    with pytest.raises(walkmesh.WriteError, match="gltf"):
+        mesh.to_bytes("gltf")  # a .bin sidecar: bytes hold one file
+
+
+def test_strict_refuses_warnings(tmp_path):
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    # PATH cannot store KotOR materials one to one: a warning, so strict refuses.
+    with pytest.raises(walkmesh.WriteError) as caught:
+        mesh.write(tmp_path / "two.path", strict=True)
+    assert caught.value.code == "cli.strict" and caught.value.findings
+    assert not (tmp_path / "two.path").exists()
+
+
+def test_invalid_output_is_refused_unless_allowed(tmp_path):
+    mesh = walkmesh.read(FIXTURES / "obj" / "non_manifold.obj")
+    out = tmp_path / "nm.wok"
+    try:
+        mesh.write(out)
+    except walkmesh.InvalidOutput as error:
+        assert error.code == "cli.invalid_output" and error.file == str(out)
+        assert error.findings and all(f["severity"] == "error" for f in error.findings)
+        assert not out.exists()
+        report = mesh.write(out, allow_invalid=True)
+        assert out.exists() and report["output_errors"] > 0
+    else:
+        pytest.skip("the non-manifold fixture validates as WOK; no refusal to check")

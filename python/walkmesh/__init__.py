@@ -1,0 +1,43 @@
+"""walkmesh: read, write, validate and convert game walkmeshes from Python.
+
+KotOR BWM (.wok/.pwk/.dwk), NWN2 TRN/TRX, Metroid Prime PATH, Wavefront OBJ and glTF, through
+the same Rust code as the ``walkmesh`` command line (same bytes, same findings, same errors).
+
+    import walkmesh
+    mesh = walkmesh.read("room.wok")
+    mesh.vertices, mesh.faces, mesh.materials, mesh.walkable, mesh.transitions
+    mesh.write("room.glb")
+    print(mesh.info())
+
+See python/README.md for the whole API.
+"""
+
+from . import _walkmesh
+from ._walkmesh import (
+    Error,
+    InvalidOutput,
+    Mesh,
+    ReadError,
+    WriteError,
+    convert,
+    formats,
+    material_names,
+    read,
+    validate,
+)
+
+area = _walkmesh.area
+
+__all__ = [
+    "Error",
+    "InvalidOutput",
+    "Mesh",
+    "ReadError",
+    "WriteError",
+    "area",
+    "convert",
+    "formats",
+    "material_names",
+    "read",
+    "validate",
+]
