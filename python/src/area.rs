@@ -32,7 +32,8 @@ fn solve_transitions<'py>(
             mesh: mesh.mesh.clone(),
         });
     }
-    let count = room_count.unwrap_or_else(|| list.iter().map(|r| r.lyt_index + 1).max().unwrap_or(0));
+    let count =
+        room_count.unwrap_or_else(|| list.iter().map(|r| r.lyt_index + 1).max().unwrap_or(0));
     if let Some(bad) = list.iter().find(|r| r.lyt_index >= count) {
         return Err(PyValueError::new_err(format!(
             "room {:?} has LYT index {} but the layout has {count} rooms",
