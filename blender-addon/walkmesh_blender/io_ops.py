@@ -44,9 +44,17 @@ def export_object(context, obj, path, format_id, weld="exact", weld_distance=0.0
     findings = []
     written = False
     try:
-        report = mesh.write(path, format=format_id, weld=weld_option, allow_invalid=allow_invalid)
-        findings = list(report.get("diagnostics", []))
-        written = True
+        # What our validator finds in the bytes as they would be written (errors, warnings),
+        # then the write itself, which checks them again and refuses errors unless allowed.
+        findings = list(walkmesh.validate(mesh, format=format_id, weld=weld_option))
+        errors = any(f.get("severity") == "error" for f in findings)
+        if not errors or allow_invalid:
+            report = mesh.write(path, format=format_id, weld=weld_option,
+                                allow_invalid=allow_invalid)
+            seen = {(f.get("code"), f.get("message")) for f in findings}
+            findings += [f for f in report.get("diagnostics", [])
+                         if (f.get("code"), f.get("message")) not in seen]
+            written = True
     except walkmesh.Error as error:
         findings = list(getattr(error, "findings", None) or [])
         if not findings:

@@ -1,6 +1,7 @@
 """KotOR layouts: import a LYT with its rooms' walkmeshes, and solve room-to-room transitions
 with the package's solver (the one `walkmesh area solve` runs)."""
 
+import json
 import os
 
 import bpy
@@ -52,7 +53,7 @@ def import_lyt(context, path):
     collection = bpy.data.collections.new(name)
     context.scene.collection.children.link(collection)
     collection[PROP_LYT] = path
-    collection[PROP_ROOMS] = rooms
+    collection[PROP_ROOMS] = json.dumps(rooms)  # ID properties hold no string lists
     folder = os.path.dirname(os.path.abspath(path))
     objects, missing = [], []
     walkmesh = vendor.load()
@@ -89,7 +90,7 @@ def solve(context, collection, walkmesh=None):
     for obj in objects:
         mesh, _ = bridge.object_to_walkmesh(obj, walkmesh, depsgraph, apply_modifiers=False)
         rooms.append((int(obj[bridge.PROP_LYT_INDEX]), obj.name, mesh))
-    room_count = len(collection[PROP_ROOMS])
+    room_count = len(json.loads(collection[PROP_ROOMS]))
     result = walkmesh.area.solve_transitions(rooms, room_count=room_count)
     changed = 0
     for obj, solved in zip(objects, result["transitions"]):
