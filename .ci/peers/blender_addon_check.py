@@ -76,7 +76,11 @@ def import_one(path):
 def export_one(obj, path, fmt, **options):
     bpy.context.view_layer.objects.active = obj
     obj.select_set(True)
-    return getattr(bpy.ops.export_scene, f"walkmesh_{fmt}")(filepath=path, **options)
+    try:
+        return getattr(bpy.ops.export_scene, f"walkmesh_{fmt}")(filepath=path, **options)
+    except RuntimeError as error:  # an operator that reports an error raises in scripts
+        say(f"export refused: {str(error).strip()}")
+        return {"CANCELLED"}
 
 
 def cli(*args):
@@ -114,13 +118,14 @@ def edit_case(path):
     # A walkable vertex to move, and a transition edge to repaint.
     walkable = np.asarray(source.walkable)
     faces = np.asarray(source.faces)
-    vertex = int(faces[np.nonzero(walkable)[0][0]][0])
     tagged = np.nonzero(transitions >= 0)[0]
     if len(tagged) == 0:
         return record(f"edit {name}", False, "no transition to repaint")
     corner = int(tagged[0])
     face, edge = divmod(corner, 3)
     a, b = int(faces[face][edge]), int(faces[face][(edge + 1) % 3])
+    # A walkable vertex off the repainted edge, so that each edit is checked on its own.
+    vertex = next(int(v) for f in faces[walkable] for v in f if v not in (a, b))
     old_room = int(transitions[corner])
     new_room = old_room + 1
     moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
@@ -174,10 +179,11 @@ def edit_case(path):
 
 def refusal_case():
     clear_scene()
-    # A walkable triangle with two corners at one place: zero area, an error for KotOR.
+    # A face that names one vertex twice (mesh.repeated_vertex, an error); with Weld Off
+    # nothing removes it.
     mesh = walkmesh.Mesh.from_arrays(
-        np.array([[0, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0]], dtype=np.float32),
-        np.array([[0, 1, 3], [1, 2, 3]], dtype=np.uint32),
+        np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32),
+        np.array([[0, 1, 2], [0, 2, 2]], dtype=np.uint32),
         materials="Stone",
     )
     obj, _ = bridge.mesh_to_object(mesh, "broken", bpy.context.scene.collection)
