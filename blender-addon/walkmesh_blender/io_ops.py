@@ -64,14 +64,15 @@ def export_object(context, obj, path, format_id, weld="exact", weld_distance=0.0
     return written, findings, notes
 
 
-def _report_findings(operator, findings, notes):
+def _report_findings(operator, findings, notes, written):
     for note in notes:
         operator.report({"WARNING"}, note)
     shown = 0
     for finding in findings:
         if finding.get("severity") not in ("error", "warning") or shown >= 12:
             continue
-        level = "ERROR" if finding.get("severity") == "error" else "WARNING"
+        # Errors of a file written anyway (Allow Invalid) are warnings of a finished operator.
+        level = "ERROR" if finding.get("severity") == "error" and not written else "WARNING"
         operator.report({level}, f"{finding.get('code')}: {finding.get('message')}")
         shown += 1
 
@@ -160,7 +161,7 @@ class _ExportBase(ExportHelper):
         except (ValueError, TypeError) as error:
             self.report({"ERROR"}, f"cannot build the walkmesh of {obj.name}: {error}")
             return {"CANCELLED"}
-        _report_findings(self, findings, notes)
+        _report_findings(self, findings, notes, written)
         if not written:
             errors = sum(1 for f in findings if f.get("severity") == "error")
             self.report({"ERROR"}, f"not written: {errors} error(s) (see the Walkmesh panel; "
