@@ -83,13 +83,17 @@ def test_round_trip_through_every_format_keeps_the_walkable_region(tmp_path, pat
     assert report["to"] == walkmesh.read(out).source_format
     after = walkmesh.read(out).info()
     assert report["written"]["faces"] == after["faces"]
-    assert after["walkable_area"] == pytest.approx(before["walkable_area"], rel=1e-5)
-    assert after["components"] == before["components"]
+    if after["walkable_area"] != pytest.approx(before["walkable_area"], rel=1e-5) or (
+        after["components"] != before["components"]
+    ):
+        # Meaning changed: only with a warning saying so (PATH drops vertical walkable faces).
+        assert [d for d in report["diagnostics"] if d["severity"] == "warning"], report["diagnostics"]
+        return
     if fmt != "path":  # PATH merges faces into regions; the rest keep every walkable face
         assert after["walkable_faces"] >= before["walkable_faces"]
 
 
-@pytest.mark.parametrize("fmt", ["wok", "trx", "path", "glb"])
+@pytest.mark.parametrize("fmt", ["wok", "trx", "path"])
 def test_to_bytes_equals_the_file_write_writes(tmp_path, fmt):
     mesh = walkmesh.read(FIXTURES / "obj" / "room_with_hole.obj")
     out = tmp_path / f"room.{fmt}"
@@ -97,13 +101,25 @@ def test_to_bytes_equals_the_file_write_writes(tmp_path, fmt):
     assert mesh.to_bytes(fmt) == out.read_bytes()
 
 
+@pytest.mark.parametrize("fmt", ["wok", "trx", "path", "glb"])
+def test_to_bytes_equals_the_command_line_to_standard_output(cli, fmt):
+    src = FIXTURES / "obj" / "room_with_hole.obj"
+    import subprocess
+
+    from conftest import walkmesh_binary
+
+    theirs = subprocess.run([walkmesh_binary(), "convert", str(src), "-", "--to", fmt, "--quiet"],
+                            capture_output=True, check=True).stdout
+    assert walkmesh.read(src).to_bytes(fmt) == theirs
+
+
 def test_read_bytes_detects_the_format_by_content():
     mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
     data = mesh.to_bytes("wok")
     again = walkmesh.read(data)
     assert again.source_format == "bwm"
-    assert again.face_count == mesh.face_count
-    assert walkmesh.read(bytearray(data), format="bwm").face_count == mesh.face_count
+    assert again.face_count == 16  # 8 quads as triangles
+    assert walkmesh.read(bytearray(data), format="bwm") == again
 
 
 def test_unchanged_shared_wok_is_written_back_byte_for_byte():
@@ -126,11 +142,15 @@ def test_rebuild_and_convert_equal_the_command_line(tmp_path, cli):
 @pytest.mark.parametrize("fmt", ["wok", "trx", "path", "glb"])
 def test_convert_equals_the_command_line_from_obj(tmp_path, cli, fmt):
     src = FIXTURES / "obj" / "strip_with_column.obj"
-    ours, theirs = tmp_path / f"ours.{fmt}", tmp_path / f"theirs.{fmt}"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    # The same file name: glTF names its mesh after the file.
+    ours, theirs = tmp_path / "a" / f"out.{fmt}", tmp_path / "b" / f"out.{fmt}"
     report = walkmesh.convert(src, ours)
     cli("convert", src, theirs, "--quiet")
     assert ours.read_bytes() == theirs.read_bytes()
-    cli_report = json.loads(cli("convert", src, tmp_path / f"again.{fmt}", "--json").stdout)
+    (tmp_path / "c").mkdir()
+    cli_report = json.loads(cli("convert", src, tmp_path / "c" / f"out.{fmt}", "--json").stdout)
     for key in ("from", "to", "read", "written", "bytes", "sidecars", "output_errors", "output_warnings"):
         assert report[key] == cli_report[key], key
     assert [d["code"] for d in report["diagnostics"]] == [d["code"] for d in cli_report["diagnostics"]]
@@ -358,8 +378,9 @@ def test_bad_options():
         mesh.to_bytes("path", max_regions=0)
     with pytest.raises(ValueError):
         mesh.to_bytes("wok", weld=-1)
-    with pytest.raises(walkmesh.WriteError, match="gltf"):
-        mesh.to_bytes("gltf")  # a .bin sidecar: bytes hold one file
+    with pytest.raises(walkmesh.WriteError, match="mtl") as caught:
+        mesh.to_bytes("obj")  # a .mtl sidecar: bytes hold one file
+    assert caught.value.code == "cli.usage"
 
 
 def test_strict_refuses_warnings(tmp_path):
