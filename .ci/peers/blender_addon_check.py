@@ -129,6 +129,11 @@ def edit_case(path):
     old_room = int(transitions[corner])
     new_room = old_room + 1
     moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
+    # The viewport overlay labels every transition edge with its room.
+    from walkmesh_blender import overlay
+
+    labels = sorted(room for _, room in overlay._labels(obj))
+    overlay_ok = labels == sorted(int(transitions[c]) for c in tagged)
 
     bpy.ops.object.mode_set(mode="EDIT")
     import bmesh
@@ -148,7 +153,7 @@ def edit_case(path):
     stem, ext = os.path.splitext(name)
     exported = os.path.join(OUT, f"{stem}.edited{ext}")
     result = export_one(obj, exported, fmt)
-    problems = []
+    problems = [] if overlay_ok else [f"overlay labels {labels}"]
     if result != {"FINISHED"}:
         problems.append(f"export returned {result}")
     else:

@@ -18,9 +18,9 @@ _MODULES = None
 
 
 def _modules():
-    from . import io_ops, lyt, panel, transitions
+    from . import io_ops, lyt, overlay, panel, transitions
 
-    return (panel, io_ops, transitions, lyt)
+    return (panel, io_ops, transitions, lyt, overlay)
 
 
 def register():

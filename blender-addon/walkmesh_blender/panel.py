@@ -21,6 +21,11 @@ class WalkmeshSceneSettings(bpy.types.PropertyGroup):
         min=0,
         max=254,
     )
+    show_rooms: BoolProperty(
+        name="Show Rooms",
+        description="Draw the room number of every transition edge of the selected objects",
+        default=True,
+    )
     findings: CollectionProperty(type=WalkmeshFinding)
     findings_object: StringProperty()
     findings_file: StringProperty()
@@ -63,6 +68,7 @@ class WALKMESH_PT_main(bpy.types.Panel):
         col = layout.column(align=True)
         col.label(text="Transitions")
         col.prop(settings, "room")
+        col.prop(settings, "show_rooms")
         row = col.row(align=True)
         row.operator("walkmesh.transition_apply", text="Apply")
         row.operator("walkmesh.transition_clear", text="Clear")
