@@ -25,7 +25,6 @@ import re
 
 import bpy
 import numpy as np
-from mathutils import Matrix
 
 TRANSITION_ATTR = "walkmesh_transition"
 PROP_FORMAT = "walkmesh_format"
@@ -413,7 +412,6 @@ def _object_to_walkmesh(obj, mesh, walkmesh, notes):
     mesh.edges.foreach_get("use_seam", seams)
     marked = seams & (edge_values >= 0)
     per_corner = corner_transitions(mesh, walkable, edge_values, marked)
-    placed_edges = set()
     edge_of_loop = np.empty(loop_count, dtype=np.int64)
     mesh.loops.foreach_get("edge_index", edge_of_loop)
     edge_of_loop = edge_of_loop[order]
@@ -424,7 +422,8 @@ def _object_to_walkmesh(obj, mesh, walkmesh, notes):
             f"{unplaced} transition edge(s) are not on the walkable boundary and were not written"
         )
     if np.any(per_corner >= 0):
-        wm.transitions = per_corner.astype(np.int32).reshape(wm.transitions.shape) if wm.triangles_only else per_corner.astype(np.int32)
+        values = per_corner.astype(np.int32)
+        wm.transitions = values.reshape(-1, 3) if wm.triangles_only else values
 
     if meta.get("tile_grid") is not None:
         wm.tile_grid = meta["tile_grid"]
