@@ -119,15 +119,25 @@ def edit_case(path):
     walkable = np.asarray(source.walkable)
     faces = np.asarray(source.faces)
     tagged = np.nonzero(transitions >= 0)[0]
-    if len(tagged) == 0:
-        return record(f"edit {name}", False, "no transition to repaint")
-    corner = int(tagged[0])
+    if len(tagged):
+        corner = int(tagged[0])
+    else:
+        # No transition to repaint (the repository's fixtures): paint one on the first
+        # walkable boundary edge (an edge no other walkable face uses).
+        keys = {}
+        for f in np.nonzero(walkable)[0]:
+            for e in range(3):
+                key = frozenset((int(faces[f][e]), int(faces[f][(e + 1) % 3])))
+                keys[key] = keys.get(key, 0) + 1
+        corner = next(3 * int(f) + e for f in np.nonzero(walkable)[0] for e in range(3)
+                      if keys[frozenset((int(faces[f][e]), int(faces[f][(e + 1) % 3])))] == 1)
     face, edge = divmod(corner, 3)
     a, b = int(faces[face][edge]), int(faces[face][(edge + 1) % 3])
     # A walkable vertex off the repainted edge, so that each edit is checked on its own.
     vertex = next(int(v) for f in faces[walkable] for v in f if v not in (a, b))
     old_room = int(transitions[corner])
-    new_room = old_room + 1
+    new_room = old_room + 1 if old_room >= 0 else 1
+    expected_count = len(tagged) if old_room >= 0 else 1
     moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
     # The viewport overlay labels every transition edge with its room.
     from walkmesh_blender import overlay
@@ -176,8 +186,8 @@ def edit_case(path):
                 found.append(int(back_tags[c]))
         if found != [new_room]:
             problems.append(f"the repainted edge holds {found}, not [{new_room}]")
-        if int(np.count_nonzero(back_tags >= 0)) != len(tagged):
-            problems.append(f"{np.count_nonzero(back_tags >= 0)} transitions, not {len(tagged)}")
+        if int(np.count_nonzero(back_tags >= 0)) != expected_count:
+            problems.append(f"{np.count_nonzero(back_tags >= 0)} transitions, not {expected_count}")
     record(f"edit {name} (vertex {vertex} up 0.05, edge {a}-{b}: room {old_room} -> {new_room})",
            not problems, "; ".join(problems) or "validates clean with both edits")
 
@@ -245,8 +255,9 @@ for file in FILES:
         round_trip(file)
     except Exception:
         record(os.path.basename(file), False, traceback.format_exc(limit=3))
-for case in (lambda: edit_case(next(f for f in FILES if format_of(f) == "bwm"
-                                    and (np.asarray(walkmesh.read(f).transitions) >= 0).any())),
+BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
+WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
+for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case):
     try:
         case()
