@@ -691,6 +691,53 @@ impl Mesh {
         json_to_python(py, &text)
     }
 
+    #[setter(material_codes)]
+    fn set_material_codes(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let array = contiguous(value, "uint32")?;
+        let array = array.cast_into::<PyArray1<u32>>().map_err(|_| {
+            PyValueError::new_err("material_codes must be a flat array of integers")
+        })?;
+        let readonly = array.readonly();
+        let codes = slice_of(&readonly)?;
+        if codes.len() != self.mesh.surfaces.len() {
+            return Err(PyValueError::new_err(format!(
+                "material_codes has {} entries for {} faces",
+                codes.len(),
+                self.mesh.surfaces.len()
+            )));
+        }
+        for (surface, &code) in self.mesh.surfaces.iter_mut().zip(codes) {
+            surface.code = code;
+        }
+        Ok(())
+    }
+
+    /// Takes the shape the getter gives ({"nwn2:border": {"Int": 0}, ...}).
+    #[setter(extras)]
+    fn set_extras(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text: String = value
+            .py()
+            .import("json")?
+            .call_method1("dumps", (value,))?
+            .extract()?;
+        self.mesh.extras = serde_json::from_str(&text)
+            .map_err(|e| PyValueError::new_err(format!("extras: {e}")))?;
+        Ok(())
+    }
+
+    /// Takes the dict the getter gives, or None.
+    #[setter(tile_grid)]
+    fn set_tile_grid(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text: String = value
+            .py()
+            .import("json")?
+            .call_method1("dumps", (value,))?
+            .extract()?;
+        self.mesh.tile_grid = serde_json::from_str(&text)
+            .map_err(|e| PyValueError::new_err(format!("tile_grid: {e}")))?;
+        Ok(())
+    }
+
     /// The format id the mesh was read from; None for a mesh built from arrays.
     #[getter]
     fn source_format(&self) -> Option<&'static str> {

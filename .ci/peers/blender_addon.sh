@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Peer check of the Blender add-on (blender-addon/) in Debian's Blender 3.4, headless:
+#  1. builds the `walkmesh` wheel (maturin, in target/peer-venv) and the add-on zip
+#     (blender-addon/build_zip.py, which vendors the wheel's package into the zip);
+#  2. installs the zip into a private Blender user folder (Preferences > Add-ons > Install,
+#     as a user does) and enables it;
+#  3. blender_addon_check.py: File > Import then File > Export of every shared KotOR WOK/PWK/DWK,
+#     four NWN2 TRX/TRN of different sizes and the PATH fixture, each byte-compared with
+#     `walkmesh convert FILE out --rebuild`; an edit (moved vertex, repainted transition) that
+#     must validate clean; a refused invalid export; a layout's transitions solved.
+#     Without the shared corpora, the repository's OBJ fixtures are converted to WOK, TRX and
+#     PATH by the CLI and those go through the same round trip.
+# Exits non-zero on any failure.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+OUT="$TARGET/blender-addon-peer"
+
+if ! command -v blender >/dev/null || ! /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+  install() {
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
+      blender python3-numpy >/dev/null
+  }
+  install || { apt-get update -q >/dev/null && install; }
+fi
+blender --version | head -n 1
+
+(cd "$ROOT" && cargo build --release -q -p walkmesh-cli)
+WALKMESH="$TARGET/release/walkmesh"
+
+VENV="$TARGET/peer-venv"
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q "maturin>=1.9,<2"
+rm -rf "$OUT"
+mkdir -p "$OUT/wheels" "$OUT/files" "$OUT/user/scripts" "$OUT/user/config"
+(cd "$ROOT" && CARGO_TARGET_DIR="$TARGET" "$VENV/bin/maturin" build --release -q \
+  -m python/Cargo.toml -o "$OUT/wheels" >"$OUT/maturin.log" 2>&1) || { cat "$OUT/maturin.log"; exit 1; }
+WHEEL="$(ls "$OUT"/wheels/walkmesh-*.whl | head -n 1)"
+python3 "$ROOT/blender-addon/build_zip.py" --wheel "$WHEEL" --out "$OUT/walkmesh_blender.zip"
+
+# A private user folder: the check installs nothing into the machine's own Blender settings.
+export BLENDER_USER_SCRIPTS="$OUT/user/scripts" BLENDER_USER_CONFIG="$OUT/user/config"
+blender --background --factory-startup --python-exit-code 1 --python-expr "
+import bpy
+bpy.ops.preferences.addon_install(filepath='$OUT/walkmesh_blender.zip', overwrite=True)
+bpy.ops.preferences.addon_enable(module='walkmesh_blender')
+import walkmesh, walkmesh_blender
+print('blender_addon: installed', walkmesh_blender.__file__, 'with', walkmesh.__file__)
+" >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
+grep -E "^blender_addon" "$OUT/install.log"
+
+CORPORA="${WALKMESH_CORPORA:-$ROOT/../shared/corpora}"
+files=()
+if [ -d "$CORPORA/kotor" ]; then
+  while IFS= read -r -d '' f; do files+=("$f"); done < <(
+    find "$CORPORA/kotor" "$CORPORA/kotor-areas" -type f \
+      \( -iname '*.wok' -o -iname '*.pwk' -o -iname '*.dwk' \) -print0 | sort -z)
+  for f in Kaedrin-nwn2cc/dm001_cargohold.trx Kaedrin-nwn2cc/fugue_tunnel.trx \
+    Kaedrin-nwn2cc/fh_settlement.TRN Kaedrin-nwn2cc/shadowdale_mages_guild.trx; do
+    [ -f "$CORPORA/nwn2/$f" ] && files+=("$CORPORA/nwn2/$f")
+  done
+  [ -f "$CORPORA/prime/synthetic/grid_mp1_v4.path" ] && files+=("$CORPORA/prime/synthetic/grid_mp1_v4.path")
+else
+  echo "blender addon peer check: no shared corpora at $CORPORA; the repository's fixtures only"
+fi
+# The repository's own fixtures, made into each format by the CLI.
+for obj in "$ROOT"/corpora/obj/*.obj; do
+  stem="$(basename "$obj" .obj)"
+  for ext in wok trx path; do
+    if "$WALKMESH" convert "$obj" "$OUT/files/$stem.$ext" --quiet >/dev/null 2>&1; then
+      files+=("$OUT/files/$stem.$ext")
+    fi
+  done
+done
+echo "blender addon peer check: ${#files[@]} files"
+
+status=0
+blender --background --factory-startup --python-exit-code 1 \
+  --python "$HERE/blender_addon_check.py" -- "$WALKMESH" "$OUT/check" "${files[@]}" \
+  >"$OUT/blender.log" 2>&1 || status=1
+grep -E "^blender_addon" "$OUT/blender.log" | grep -v " PASS " || true
+if [ "$status" -ne 0 ]; then
+  grep -E "Error|Traceback" -A3 "$OUT/blender.log" | head -n 40 || true
+  echo "blender addon peer check FAILED"
+  exit 1
+fi
+echo "blender addon peer check passed"

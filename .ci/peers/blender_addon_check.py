@@ -1,0 +1,270 @@
+"""Runs inside Blender (headless) with the walkmesh add-on installed:
+
+    blender --background --factory-startup --python blender_addon_check.py -- \
+        WALKMESH_CLI OUT_DIR FILE...
+
+1. Round trip: every FILE is imported with File > Import (the add-on's operator), exported
+   unchanged with File > Export to the same format, and the exported bytes must equal what
+   `walkmesh convert FILE ref --rebuild` writes (the same authored data with every derived
+   table recomputed; byte-identical for BWM, TRX/TRN and PATH: their writers are
+   deterministic and the add-on hands them the same mesh).
+2. Edit: the first BWM with transitions is imported, one walkable vertex moved, one transition
+   repainted (Edit Mode, the panel's Apply) and exported; `walkmesh validate` must report no
+   error and the file must hold the moved vertex and the new transition.
+3. Refusal: a mesh with an error is not written unless Allow Invalid is ticked.
+4. Layout: two rooms meeting at an edge are written as WOKs with a LYT, imported with
+   Import KotOR Layout, solved, and each shared edge must name the other room.
+Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import traceback
+
+import addon_utils
+import bpy
+import numpy as np
+
+argv = sys.argv[sys.argv.index("--") + 1:]
+CLI, OUT = argv[0], argv[1]
+FILES = argv[2:]
+os.makedirs(OUT, exist_ok=True)
+
+addon_utils.enable("walkmesh_blender", default_set=True, handle_error=None)
+import walkmesh  # noqa: E402  (the add-on's vendored copy)
+from walkmesh_blender import bridge  # noqa: E402
+
+results = []
+
+
+def say(text):
+    print(f"blender_addon: {text}", flush=True)
+
+
+def record(name, ok, detail=""):
+    results.append(ok)
+    say(f"{'PASS' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}")
+
+
+def clear_scene():
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj, do_unlink=True)
+    for mesh in list(bpy.data.meshes):
+        bpy.data.meshes.remove(mesh)
+    for collection in list(bpy.data.collections):
+        bpy.data.collections.remove(collection)
+
+
+def format_of(path):
+    ext = os.path.splitext(path)[1].lower()
+    return {".wok": "bwm", ".pwk": "bwm", ".dwk": "bwm", ".bwm": "bwm", ".trx": "trx",
+            ".trn": "trx", ".path": "path"}[ext]
+
+
+def import_one(path):
+    clear_scene()
+    fmt = format_of(path)
+    result = getattr(bpy.ops.import_scene, f"walkmesh_{fmt}")(filepath=path)
+    if result != {"FINISHED"}:
+        raise RuntimeError(f"import returned {result}")
+    obj = bpy.context.view_layer.objects.active
+    return obj, fmt
+
+
+def export_one(obj, path, fmt, **options):
+    bpy.context.view_layer.objects.active = obj
+    obj.select_set(True)
+    try:
+        return getattr(bpy.ops.export_scene, f"walkmesh_{fmt}")(filepath=path, **options)
+    except RuntimeError as error:  # an operator that reports an error raises in scripts
+        say(f"export refused: {str(error).strip()}")
+        return {"CANCELLED"}
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True)
+
+
+def round_trip(path):
+    name = os.path.basename(path)
+    stem, ext = os.path.splitext(name)
+    exported = os.path.join(OUT, f"{stem}.blender{ext}")
+    reference = os.path.join(OUT, f"{stem}.rebuild{ext}")
+    obj, fmt = import_one(path)
+    result = export_one(obj, exported, fmt)
+    if result != {"FINISHED"}:
+        findings = [f"{f.code}: {f.message}" for f in bpy.context.scene.walkmesh.findings][:5]
+        return record(name, False, f"export returned {result}: {findings}")
+    run = cli("convert", path, reference, "--rebuild", "--quiet", "--force")
+    if run.returncode != 0:
+        return record(name, False, f"walkmesh convert --rebuild failed: {run.stderr.strip()}")
+    with open(exported, "rb") as a, open(reference, "rb") as b:
+        ours, theirs = a.read(), b.read()
+    if ours == theirs:
+        return record(name, True, f"{len(ours)} bytes identical to --rebuild")
+    # Say what differs, through the package.
+    left, right = walkmesh.read(exported), walkmesh.read(reference)
+    record(name, False, f"{len(ours)} vs {len(theirs)} bytes; same authored data: {left == right}")
+
+
+def edit_case(path):
+    name = os.path.basename(path)
+    obj, fmt = import_one(path)
+    source = walkmesh.read(path)
+    transitions = np.asarray(source.transitions).reshape(-1)
+    mesh = obj.data
+    # A walkable vertex to move, and a transition edge to repaint.
+    walkable = np.asarray(source.walkable)
+    faces = np.asarray(source.faces)
+    tagged = np.nonzero(transitions >= 0)[0]
+    if len(tagged):
+        corner = int(tagged[0])
+    else:
+        # No transition to repaint (the repository's fixtures): paint one on the first
+        # walkable boundary edge (an edge no other walkable face uses).
+        keys = {}
+        for f in np.nonzero(walkable)[0]:
+            for e in range(3):
+                key = frozenset((int(faces[f][e]), int(faces[f][(e + 1) % 3])))
+                keys[key] = keys.get(key, 0) + 1
+        corner = next(3 * int(f) + e for f in np.nonzero(walkable)[0] for e in range(3)
+                      if keys[frozenset((int(faces[f][e]), int(faces[f][(e + 1) % 3])))] == 1)
+    face, edge = divmod(corner, 3)
+    a, b = int(faces[face][edge]), int(faces[face][(edge + 1) % 3])
+    # A walkable vertex off the repainted edge, so that each edit is checked on its own.
+    vertex = next(int(v) for f in faces[walkable] for v in f if v not in (a, b))
+    old_room = int(transitions[corner])
+    new_room = old_room + 1 if old_room >= 0 else 1
+    expected_count = len(tagged) if old_room >= 0 else 1
+    moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
+    # The viewport overlay labels every transition edge with its room.
+    from walkmesh_blender import overlay
+
+    labels = sorted(room for _, room in overlay._labels(obj))
+    overlay_ok = labels == sorted(int(transitions[c]) for c in tagged)
+
+    bpy.ops.object.mode_set(mode="EDIT")
+    import bmesh
+
+    bm = bmesh.from_edit_mesh(mesh)
+    bm.verts.ensure_lookup_table()
+    bm.verts[vertex].co = moved
+    for e in bm.edges:
+        e.select_set(False)
+    target = [e for e in bm.edges if {v.index for v in e.verts} == {a, b}]
+    target[0].select_set(True)
+    bmesh.update_edit_mesh(mesh)
+    bpy.context.scene.walkmesh.room = new_room
+    bpy.ops.walkmesh.transition_apply()
+    bpy.ops.object.mode_set(mode="OBJECT")
+
+    stem, ext = os.path.splitext(name)
+    exported = os.path.join(OUT, f"{stem}.edited{ext}")
+    result = export_one(obj, exported, fmt)
+    problems = [] if overlay_ok else [f"overlay labels {labels}"]
+    if result != {"FINISHED"}:
+        problems.append(f"export returned {result}")
+    else:
+        run = cli("validate", exported, "--json")
+        report = json.loads(run.stdout)
+        if run.returncode != 0 or report.get("errors"):
+            problems.append(f"validate: {[e.get('code') for e in report.get('errors', [])]}")
+        back = walkmesh.read(exported)
+        positions = np.asarray(back.vertices)
+        if not np.any(np.all(positions == moved.astype(np.float32), axis=1)):
+            problems.append("the moved vertex is not in the file")
+        pa, pb = np.asarray(source.vertices)[a], np.asarray(source.vertices)[b]
+        back_faces = np.asarray(back.faces)
+        back_tags = np.asarray(back.transitions).reshape(-1)
+        found = []
+        for c in np.nonzero(back_tags >= 0)[0]:
+            f, e = divmod(int(c), 3)
+            qa, qb = positions[back_faces[f][e]], positions[back_faces[f][(e + 1) % 3]]
+            if {tuple(qa), tuple(qb)} == {tuple(pa), tuple(pb)}:
+                found.append(int(back_tags[c]))
+        if found != [new_room]:
+            problems.append(f"the repainted edge holds {found}, not [{new_room}]")
+        if int(np.count_nonzero(back_tags >= 0)) != expected_count:
+            problems.append(f"{np.count_nonzero(back_tags >= 0)} transitions, not {expected_count}")
+    record(f"edit {name} (vertex {vertex} up 0.05, edge {a}-{b}: room {old_room} -> {new_room})",
+           not problems, "; ".join(problems) or "validates clean with both edits")
+
+
+def refusal_case():
+    clear_scene()
+    # A face that names one vertex twice (mesh.repeated_vertex, an error); with Weld Off
+    # nothing removes it.
+    mesh = walkmesh.Mesh.from_arrays(
+        np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32),
+        np.array([[0, 1, 2], [0, 2, 2]], dtype=np.uint32),
+        materials="Stone",
+    )
+    obj, _ = bridge.mesh_to_object(mesh, "broken", bpy.context.scene.collection)
+    refused = os.path.join(OUT, "broken.wok")
+    if os.path.exists(refused):
+        os.remove(refused)
+    first = export_one(obj, refused, "bwm", weld="off")
+    errors = [f.code for f in bpy.context.scene.walkmesh.findings if f.severity == "error"]
+    ok = first == {"CANCELLED"} and not os.path.exists(refused) and errors
+    second = export_one(obj, refused, "bwm", weld="off", allow_invalid=True)
+    ok = ok and second == {"FINISHED"} and os.path.exists(refused)
+    record("refusal", bool(ok), f"errors {errors}; refused, then written with Allow Invalid"
+           if ok else f"first {first}, second {second}, errors {errors}")
+
+
+def layout_case():
+    clear_scene()
+    folder = os.path.join(OUT, "layout")
+    os.makedirs(folder, exist_ok=True)
+    square = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0]], dtype=np.float32)
+    tris = np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32)
+    for room, shift in (("room_a", 0.0), ("room_b", 4.0)):
+        mesh = walkmesh.Mesh.from_arrays(square + [shift, 0, 0], tris, materials="Stone")
+        mesh.write(os.path.join(folder, f"{room}.wok"), force=True)
+    with open(os.path.join(folder, "test.lyt"), "w") as handle:
+        handle.write("beginlayout\n   roomcount 2\n      room_a 0 0 0\n      room_b 4 0 0\n"
+                     "   trackcount 0\n   obstaclecount 0\n   doorhookcount 0\ndonelayout\n")
+    result = bpy.ops.walkmesh.import_lyt(filepath=os.path.join(folder, "test.lyt"))
+    rooms = {o.name: o for o in bpy.data.objects if bridge.PROP_LYT_INDEX in o}
+    bpy.context.view_layer.objects.active = rooms.get("room_a")
+    solved = bpy.ops.walkmesh.solve_transitions()
+    problems = []
+    if result != {"FINISHED"} or solved != {"FINISHED"} or len(rooms) != 2:
+        problems.append(f"import {result}, solve {solved}, {len(rooms)} rooms")
+    else:
+        for name, other, x in (("room_a", 1, 4.0), ("room_b", 0, 4.0)):
+            out = os.path.join(folder, f"{name}.solved.wok")
+            export_one(rooms[name], out, "bwm")
+            back = walkmesh.read(out)
+            v, f = np.asarray(back.vertices), np.asarray(back.faces)
+            tags = np.asarray(back.transitions).reshape(-1)
+            shared = []
+            for c in np.nonzero(tags >= 0)[0]:
+                face, e = divmod(int(c), 3)
+                p, q = v[f[face][e]], v[f[face][(e + 1) % 3]]
+                shared.append((int(tags[c]), p[0] == x and q[0] == x))
+            if shared != [(other, True)]:
+                problems.append(f"{name}: transitions {shared}")
+    record("layout solve (two rooms sharing x = 4)", not problems, "; ".join(problems))
+
+
+for file in FILES:
+    try:
+        round_trip(file)
+    except Exception:
+        record(os.path.basename(file), False, traceback.format_exc(limit=3))
+BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
+WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
+for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
+             refusal_case, layout_case):
+    try:
+        case()
+    except Exception:
+        record("case", False, traceback.format_exc(limit=4))
+
+passed = sum(results)
+failed = len(results) - passed
+say(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
