@@ -55,9 +55,21 @@ pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
     vertical: 0.1,
 };
 
+/// Smallest tolerance used (smaller ones are raised to it).
+pub const MIN_TOLERANCE: f32 = 1e-6;
+
 impl Tolerance {
     fn sane(self) -> Tolerance {
-        let ok = |v: f32, d: f32| if v.is_finite() && v > 0.0 { v } else { d };
+        // Below a micrometre a tolerance means nothing for f32 coordinates, and the hash
+        // grid's cells (twice the tolerance) would be so small that the few cells around a
+        // point span billions of cell indices after rounding; such values are raised to it.
+        let ok = |v: f32, d: f32| {
+            if v.is_finite() && v > 0.0 {
+                v.max(MIN_TOLERANCE)
+            } else {
+                d
+            }
+        };
         Tolerance {
             horizontal: ok(self.horizontal, DEFAULT_TOLERANCE.horizontal),
             vertical: ok(self.vertical, DEFAULT_TOLERANCE.vertical),
@@ -548,7 +560,9 @@ fn partial_overlaps(
         d.iter().map(|x| x * x).sum::<f32>().sqrt()
     };
     // Edges with a coordinate that is not finite lie on no line; they are left out.
-    let finite = |e: &PerimeterEdge| e.start.iter().chain(&e.end).all(|c| c.is_finite());
+    let finite = |e: &PerimeterEdge| {
+        e.start.iter().chain(&e.end).all(|c| c.is_finite()) && length(e).is_finite()
+    };
     let lengths: Vec<f32> = lonely
         .iter()
         .filter_map(|&i| edges.get(i))
