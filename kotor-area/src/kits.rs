@@ -56,6 +56,15 @@ pub struct KitComponent {
     pub doorhooks: Vec<KitHook>,
 }
 
+/// A door template of a kit (only its size matters here).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct KitDoor {
+    #[serde(default)]
+    pub width: f64,
+    #[serde(default)]
+    pub height: f64,
+}
+
 /// A kit JSON.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct Kit {
@@ -63,12 +72,23 @@ pub struct Kit {
     pub id: String,
     #[serde(default)]
     pub components: Vec<KitComponent>,
+    #[serde(default)]
+    pub doors: Vec<KitDoor>,
 }
 
 impl Kit {
     /// Reads a kit JSON.
     pub fn parse(bytes: &[u8]) -> Result<Kit, String> {
         serde_json::from_slice(bytes).map_err(|e| format!("not a kit JSON: {e}"))
+    }
+
+    /// Width of the door `hook` opens on, when the kit gives a positive finite one.
+    pub fn door_width(&self, hook: &KitHook) -> Option<f64> {
+        usize::try_from(hook.door)
+            .ok()
+            .and_then(|i| self.doors.get(i))
+            .map(|d| d.width)
+            .filter(|w| w.is_finite() && *w > 0.0)
     }
 
     /// The component named `name` (its `name` or `id`, case-insensitive).
@@ -225,7 +245,13 @@ pub fn transform_mesh(mesh: &NavMesh, transform: &Transform) -> NavMesh {
                 let n = mesh.polygons.get(edge.polygon as usize).len() as u32;
                 // Old edge k runs corner k → k+1; in the reversed polygon that edge runs
                 // between new corners (n-k) % n and n-1-k, i.e. it is new edge n-1-k.
-                let new_edge = (n - 1).saturating_sub(edge.edge);
+                // A tag beyond the polygon's corners (or on a missing polygon) names no edge;
+                // it is kept as it was rather than guessed onto one.
+                let new_edge = if edge.edge < n {
+                    n - 1 - edge.edge
+                } else {
+                    edge.edge
+                };
                 (
                     EdgeRef {
                         polygon: edge.polygon,
@@ -400,6 +426,7 @@ pub fn build_indoor(
     let mut meshes: Vec<Option<NavMesh>> = Vec::with_capacity(map.rooms.len());
     let mut components: Vec<Option<&KitComponent>> = Vec::with_capacity(map.rooms.len());
     let mut hooks: Vec<Vec<[f64; 3]>> = Vec::with_capacity(map.rooms.len());
+    let mut audited = std::collections::HashSet::new();
     for (index, room) in map.rooms.iter().enumerate() {
         let transform = Transform {
             position: room.position,
@@ -442,7 +469,17 @@ pub fn build_indoor(
             },
         };
         match base {
-            Ok(mesh) => meshes.push(Some(transform_mesh(&mesh, &transform))),
+            Ok(mesh) => {
+                // Kit defects that break the builder's own rule; the geometric solve below
+                // repairs what it can, and the findings say where.
+                if let (None, Some(kit), Some(component)) =
+                    (&room.walkmesh_override, kit, component)
+                    && audited.insert((kit.kit.id.clone(), component.id.clone()))
+                {
+                    findings.extend(audit_component(&kit.kit, component, &mesh));
+                }
+                meshes.push(Some(transform_mesh(&mesh, &transform)));
+            }
             Err(message) => {
                 findings.push(finding(
                     Severity::Error,
@@ -544,6 +581,174 @@ pub fn build_indoor(
         solution,
         findings,
     }
+}
+
+/// A hook sits on a door edge when it lies within this distance (XY) of it. The six public
+/// kits put their hooks on the door edge to within 0.026; the hooks they place farther off
+/// (0.147 to 1.16) sit on no edge at all.
+pub const HOOK_SEAT_DISTANCE: f64 = 0.05;
+/// A hook's `rotation` agrees with its door edge when within this many degrees of the edge's
+/// outward direction.
+pub const HOOK_ROTATION_TOLERANCE: f64 = 5.0;
+
+/// Where a hook sits on its component's walkmesh, found from geometry alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookSeat {
+    /// The walkable perimeter edges within [`HOOK_SEAT_DISTANCE`] of the hook (XY), nearest
+    /// first: the door edge, sometimes split in pieces.
+    pub edges: Vec<EdgeRef>,
+    /// XY distance from the hook to the nearest of them.
+    pub distance: f64,
+    /// Outward direction of the nearest edge, in the kits' convention (degrees
+    /// counter-clockwise from +Y, in `[0, 360)`): the way the door leads out of the room.
+    pub facing: f64,
+}
+
+/// XY distance from `p` to segment `a`–`b`.
+fn segment_distance(p: [f64; 2], a: [f32; 3], b: [f32; 3]) -> f64 {
+    let (ax, ay) = (f64::from(a[0]), f64::from(a[1]));
+    let (dx, dy) = (f64::from(b[0]) - ax, f64::from(b[1]) - ay);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((p[0] - ax) * dx + (p[1] - ay) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (ax + t * dx - p[0]).hypot(ay + t * dy - p[1])
+}
+
+/// The door edge under `hook` on `mesh` (the component in its own coordinates), or `None`
+/// when no walkable perimeter edge passes within [`HOOK_SEAT_DISTANCE`].
+///
+/// The door is the nearest such edge plus every other walkable perimeter edge on the same
+/// line (both ends within [`HOOK_SEAT_DISTANCE`] of it), facing the same way, and reaching
+/// into the door's span (`door_width` / 2 either side of the hook; the nearest edge's own
+/// length when the width is unknown): kit doors are sometimes cut in pieces (endarspire's are
+/// a 3.13 edge and a 0.27 one), and the builder marks every piece with the hook's
+/// placeholder. The doorway's short side edges face another way and are not part of it.
+pub fn hook_seat(mesh: &NavMesh, hook: &KitHook, door_width: Option<f64>) -> Option<HookSeat> {
+    let p = [hook.x, hook.y];
+    let perimeter: Vec<transitions::PerimeterEdge> = transitions::perimeter_edges(mesh, 0)
+        .into_iter()
+        .filter(|e| e.start[..2] != e.end[..2])
+        .collect();
+    let (distance, nearest) = perimeter
+        .iter()
+        .map(|e| (segment_distance(p, e.start, e.end), *e))
+        .filter(|(d, _)| *d < HOOK_SEAT_DISTANCE)
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let direction = |e: &transitions::PerimeterEdge| {
+        let dx = f64::from(e.end[0]) - f64::from(e.start[0]);
+        let dy = f64::from(e.end[1]) - f64::from(e.start[1]);
+        let len = dx.hypot(dy);
+        ([dx / len, dy / len], len)
+    };
+    // Faces wind counter-clockwise seen from above, so the room lies left of each perimeter
+    // edge and (dy, −dx) points out of it.
+    let (along, nearest_len) = direction(&nearest);
+    let facing = (-along[1]).atan2(-along[0]).to_degrees().rem_euclid(360.0);
+    let half = door_width.unwrap_or(nearest_len) / 2.0;
+    let origin = [f64::from(nearest.start[0]), f64::from(nearest.start[1])];
+    // Position along the door line (relative to the hook) and distance off it.
+    let hook_at = (p[0] - origin[0]) * along[0] + (p[1] - origin[1]) * along[1];
+    let place = |q: [f32; 3]| {
+        let (x, y) = (f64::from(q[0]) - origin[0], f64::from(q[1]) - origin[1]);
+        (
+            x * along[0] + y * along[1] - hook_at,
+            (x * along[1] - y * along[0]).abs(),
+        )
+    };
+    let mut door: Vec<(f64, EdgeRef)> = perimeter
+        .iter()
+        .filter(|e| {
+            let (a, off_a) = place(e.start);
+            let (b, off_b) = place(e.end);
+            let (dir, _) = direction(e);
+            let same_way = dir[0] * along[0] + dir[1] * along[1] > 0.999;
+            same_way
+                && off_a < HOOK_SEAT_DISTANCE
+                && off_b < HOOK_SEAT_DISTANCE
+                && a.min(b) < half - HOOK_SEAT_DISTANCE
+                && a.max(b) > -half + HOOK_SEAT_DISTANCE
+        })
+        .map(|e| (segment_distance(p, e.start, e.end), e.edge))
+        .collect();
+    if !door.iter().any(|(_, e)| *e == nearest.edge) {
+        door.push((distance, nearest.edge));
+    }
+    door.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    Some(HookSeat {
+        edges: door.into_iter().map(|(_, e)| e).collect(),
+        distance,
+        facing,
+    })
+}
+
+/// Smallest difference between two directions, in degrees.
+pub fn angle_between(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(360.0);
+    d.min(360.0 - d)
+}
+
+/// Checks a kit component's hooks against its walkmesh (in component coordinates), the
+/// defects that make the builder's output wrong:
+/// * `kit.hook_off_edge`: no walkable perimeter edge under the hook, so rooms joined there
+///   leave a gap nobody can cross;
+/// * `kit.hook_rotation_mismatch`: the hook's `rotation` is not the way its door edge faces,
+///   so a room turned by it lands on top of this one;
+/// * `kit.placeholder_missing`: no edge of the WOK carries the hook's placeholder, so the
+///   builder's placeholder rule gives that door no transition;
+/// * `kit.placeholder_off_door`: the placeholder is only on edges other than the one under
+///   the hook (the doorway's short side edges), same effect.
+///
+/// Each finding names the kit, component and hook index (`kit:component#hook`).
+pub fn audit_component(kit: &Kit, component: &KitComponent, mesh: &NavMesh) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (index, hook) in component.doorhooks.iter().enumerate() {
+        let name = format!("{}:{}#{index}", kit.id, component.id);
+        let seat = hook_seat(mesh, hook, kit.door_width(hook));
+        let placeholders = placeholder_edges(mesh, hook.edge);
+        match &seat {
+            None => out.push(finding(
+                Severity::Warning,
+                "kit.hook_off_edge",
+                format!(
+                    "{name}: the hook at ({:.3}, {:.3}) is farther than {HOOK_SEAT_DISTANCE} from every walkable edge",
+                    hook.x, hook.y
+                ),
+            )),
+            Some(seat) if angle_between(seat.facing, hook.rotation) > HOOK_ROTATION_TOLERANCE => {
+                out.push(finding(
+                    Severity::Warning,
+                    "kit.hook_rotation_mismatch",
+                    format!(
+                        "{name}: rotation {} but its door edge faces {:.0}",
+                        hook.rotation, seat.facing
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        if placeholders.is_empty() {
+            out.push(finding(
+                Severity::Warning,
+                "kit.placeholder_missing",
+                format!("{name}: no edge carries its placeholder {}", hook.edge),
+            ));
+        } else if let Some(seat) = &seat
+            && !placeholders.iter().any(|e| seat.edges.contains(e))
+        {
+            out.push(finding(
+                Severity::Warning,
+                "kit.placeholder_off_door",
+                format!(
+                    "{name}: placeholder {} is not on the edge under the hook",
+                    hook.edge
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// Reads a BWM area walkmesh from bytes.

@@ -55,9 +55,21 @@ pub const DEFAULT_TOLERANCE: Tolerance = Tolerance {
     vertical: 0.1,
 };
 
+/// Smallest tolerance used (smaller ones are raised to it).
+pub const MIN_TOLERANCE: f32 = 1e-6;
+
 impl Tolerance {
     fn sane(self) -> Tolerance {
-        let ok = |v: f32, d: f32| if v.is_finite() && v > 0.0 { v } else { d };
+        // Below a micrometre a tolerance means nothing for f32 coordinates, and the hash
+        // grid's cells (twice the tolerance) would be so small that the few cells around a
+        // point span billions of cell indices after rounding; such values are raised to it.
+        let ok = |v: f32, d: f32| {
+            if v.is_finite() && v > 0.0 {
+                v.max(MIN_TOLERANCE)
+            } else {
+                d
+            }
+        };
         Tolerance {
             horizontal: ok(self.horizontal, DEFAULT_TOLERANCE.horizontal),
             vertical: ok(self.vertical, DEFAULT_TOLERANCE.vertical),
@@ -547,15 +559,31 @@ fn partial_overlaps(
         let d: Vec<f32> = e.start.iter().zip(&e.end).map(|(a, b)| b - a).collect();
         d.iter().map(|x| x * x).sum::<f32>().sqrt()
     };
-    let total: f32 = lonely
+    // Edges with a coordinate that is not finite lie on no line; they are left out.
+    let finite = |e: &PerimeterEdge| {
+        e.start.iter().chain(&e.end).all(|c| c.is_finite()) && length(e).is_finite()
+    };
+    let lengths: Vec<f32> = lonely
         .iter()
         .filter_map(|&i| edges.get(i))
+        .filter(|e| finite(e))
         .map(length)
-        .sum();
-    let cell = (total / lonely.len() as f32).max(tolerance.horizontal * 4.0);
+        .filter(|l| l.is_finite())
+        .collect();
+    let total: f32 = lengths.iter().sum();
+    let longest = lengths.iter().copied().fold(0.0f32, f32::max);
+    // Cells about the mean edge length, but never so small that the longest edge's box covers
+    // more than 65 × 65 of them: every edge then goes into a bounded number of cells, and the
+    // work stays linear in the number of edges whatever their lengths (hostile input with one
+    // huge edge would otherwise fill billions of cells).
+    let cell = (total / lengths.len().max(1) as f32)
+        .max(tolerance.horizontal * 4.0)
+        .max(longest / 64.0);
     let mut grid: CellMap<[i64; 2], Vec<u32>> = CellMap::default();
     for &i in &lonely {
-        let Some(e) = edges.get(i) else { continue };
+        let Some(e) = edges.get(i).filter(|e| finite(e)) else {
+            continue;
+        };
         let lo = [e.start[0].min(e.end[0]), e.start[1].min(e.end[1])];
         let hi = [e.start[0].max(e.end[0]), e.start[1].max(e.end[1])];
         let c0 = [(lo[0] / cell).floor() as i64, (lo[1] / cell).floor() as i64];

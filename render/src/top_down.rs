@@ -167,6 +167,52 @@ fn tick_label(value: f64, step: f64) -> String {
 }
 
 /// Words, drawn as strokes with a white halo so they stay readable over faces.
+/// At most this many lines per legend entry.
+const LEGEND_LINES: usize = 3;
+
+/// `text` in lines no wider than `available` pixels at `size`: broken after a space, `/`,
+/// `\\`, `_`, `:` or `,` where one falls in the line, else mid-word; at most
+/// [`LEGEND_LINES`] lines, the last one cut at its start ("...tail": the end of a path or
+/// name says most). Always at least one (possibly shortened) line.
+fn fit_text(text: &str, available: f32, size: f32) -> Vec<String> {
+    let per_line = ((available * 6.0 / size + 2.0) / 6.0).floor().max(4.0) as usize;
+    let chars: Vec<char> = text.chars().collect();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < chars.len() && lines.len() + 1 < LEGEND_LINES {
+        let rest = chars.len() - start;
+        if rest <= per_line {
+            break;
+        }
+        let window = chars.get(start..start + per_line).unwrap_or_default();
+        let cut = window
+            .iter()
+            .rposition(|c| matches!(c, ' ' | '/' | '\\' | '_' | ':' | ','))
+            .filter(|&i| i + 1 >= per_line / 2)
+            .map_or(per_line, |i| i + 1);
+        lines.push(
+            chars
+                .get(start..start + cut)
+                .unwrap_or_default()
+                .iter()
+                .collect::<String>(),
+        );
+        start += cut;
+    }
+    let rest: Vec<char> = chars.get(start..).unwrap_or_default().to_vec();
+    if rest.len() <= per_line {
+        lines.push(rest.into_iter().collect());
+    } else {
+        let tail: String = rest
+            .get(rest.len() - (per_line - 3)..)
+            .unwrap_or_default()
+            .iter()
+            .collect();
+        lines.push(format!("...{tail}"));
+    }
+    lines
+}
+
 fn label(id: String, text: &str, origin: [f32; 2], size: f32, color: Rgba, halo: bool) -> Group {
     let strokes = text_strokes(text, origin, size);
     let mut shapes = Vec::new();
@@ -832,41 +878,32 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     let legend_x = (width - legend_width + s) as f32;
     let line = size * 2.0;
     let mut y = top as f32;
-    let max_chars = ((legend_width - s * 2.0) / (s * 1.0)).max(4.0) as usize;
-    let clip = |text: &str| -> String {
-        if text.chars().count() <= max_chars {
-            text.to_string()
-        } else {
-            let tail: String = text
-                .chars()
-                .rev()
-                .take(max_chars.saturating_sub(3))
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            format!("...{tail}")
-        }
-    };
+    // Every legend line must end inside the picture: text is measured with the stroke font
+    // and wrapped (at most LEGEND_LINES lines per entry, the last one cut at its start).
+    let right_edge = (width - s * 0.5) as f32;
     let mut heading = Vec::new();
     if !overlay {
         if let Some(layer) = layers.first() {
-            heading.push(clip(layer.name));
+            heading.push(layer.name.to_string());
         }
         heading.push(format!("mode: {}", options.mode.name()));
     } else {
         heading.push(format!("{} inputs overlaid", layers.len()));
     }
-    for (i, text) in heading.iter().enumerate() {
-        groups.push(label(
-            format!("legend-heading-{}", i + 1),
-            text,
-            [legend_x, y],
-            size,
-            palette::INK,
-            false,
-        ));
-        y += line;
+    let mut heading_line = 0;
+    for text in &heading {
+        for piece in fit_text(text, right_edge - legend_x, size) {
+            heading_line += 1;
+            groups.push(label(
+                format!("legend-heading-{heading_line}"),
+                &piece,
+                [legend_x, y],
+                size,
+                palette::INK,
+                false,
+            ));
+            y += line;
+        }
     }
     y += size * 0.5;
     let mut entries: Vec<(Option<Rgba>, Option<Pen>, String)> = Vec::new();
@@ -926,15 +963,19 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
             text: None,
             shapes,
         });
-        groups.push(label(
-            format!("legend-text-{index}"),
-            &clip(&text),
-            [legend_x + size * 2.2, y],
-            size,
-            palette::INK,
-            false,
-        ));
-        y += line;
+        let text_x = legend_x + size * 2.2;
+        for (k, piece) in fit_text(&text, right_edge - text_x, size)
+            .iter()
+            .enumerate()
+        {
+            let id = if k == 0 {
+                format!("legend-text-{index}")
+            } else {
+                format!("legend-text-{index}-{k}")
+            };
+            groups.push(label(id, piece, [text_x, y], size, palette::INK, false));
+            y += line;
+        }
     }
     if any(&|m| !m.hooks.is_empty()) {
         groups.push(Group {
@@ -1018,6 +1059,113 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Every point every legend group draws, with the picture's size.
+    fn legend_points(scene: &Scene) -> Vec<[f32; 2]> {
+        let mut points = Vec::new();
+        for group in scene.groups.iter().filter(|g| g.id.starts_with("legend")) {
+            for shape in &group.shapes {
+                match shape {
+                    Shape::Fill { subpaths, .. } => points.extend(subpaths.iter().flatten()),
+                    Shape::Stroke { polylines, pen } => {
+                        // A stroke reaches half its width beyond its points.
+                        let h = pen.width / 2.0;
+                        for p in polylines.iter().flatten() {
+                            points.push([p[0] + h, p[1] + h]);
+                            points.push([p[0] - h, p[1] - h]);
+                        }
+                    }
+                    Shape::Circle { center, radius, .. } => {
+                        points.push([center[0] + radius, center[1] + radius]);
+                        points.push([center[0] - radius, center[1] - radius]);
+                    }
+                }
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn legend_stays_inside_the_picture_for_long_names_and_many_inputs() {
+        // Every material there is (the longest names: "unknown material NNNNN"), each with a
+        // large face count, and a name of 300 characters.
+        let mut many = NavMesh::default();
+        let materials: Vec<u16> = (0..40).chain([999, 65535]).collect();
+        for (k, &m) in materials.iter().enumerate() {
+            let x = k as f32;
+            let base = many.vertices.len() as u32;
+            many.vertices
+                .extend([[x, 0.0, 0.0], [x + 1.0, 0.0, 0.0], [x, 1.0, 0.0]]);
+            many.push_polygon(&[base, base + 1, base + 2], surface(m, true));
+        }
+        let long_name = format!("{}/room.wok", "a_very_long_folder_name".repeat(13));
+        let mesh = split_mesh();
+        let names: Vec<String> = (0..30)
+            .map(|i| format!("/some/deep/folder/with_long_names/input_number_{i:03}_{long_name}"))
+            .collect();
+        for width in [MIN_WIDTH, 333, 700, 1400, 3000] {
+            for mode in [Mode::Materials, Mode::Components] {
+                let single = [Layer {
+                    name: &long_name,
+                    mesh: &many,
+                }];
+                let overlay: Vec<Layer> = names
+                    .iter()
+                    .map(|n| Layer {
+                        name: n,
+                        mesh: &mesh,
+                    })
+                    .collect();
+                for layers in [&single[..], &overlay[..]] {
+                    let options = Options {
+                        mode,
+                        width,
+                        ..Options::default()
+                    };
+                    let scene = top_down(layers, &options).unwrap();
+                    let points = legend_points(&scene);
+                    assert!(points.len() > 100);
+                    let (w, h) = (scene.width as f32, scene.height as f32);
+                    for p in points {
+                        assert!(
+                            (0.0..=w).contains(&p[0]) && (0.0..=h).contains(&p[1]),
+                            "width {width} {mode:?} {} inputs: legend point {p:?} outside {w}x{h}",
+                            layers.len()
+                        );
+                    }
+                    // Wrapped, not lost: the start and the end of a long name are both drawn.
+                    let text: String = scene
+                        .groups
+                        .iter()
+                        .filter(|g| g.id.starts_with("legend"))
+                        .filter_map(|g| g.text.clone())
+                        .collect();
+                    assert!(text.contains("room.wok"), "{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn legend_text_wraps_at_separators_and_cuts_the_last_line() {
+        // 10 characters fit in (6 * 10 - 2) * 6 / 6 = 58 px at size 6.
+        assert_eq!(fit_text("short", 58.0, 6.0), vec!["short"]);
+        assert_eq!(
+            fit_text("abc/defghij/klm", 58.0, 6.0),
+            vec!["abc/defghi", "j/klm"]
+        );
+        assert_eq!(
+            fit_text("folder/name_of_room", 58.0, 6.0),
+            vec!["folder/", "name_of_", "room"]
+        );
+        // At most three lines; the third keeps the end of the text.
+        let lines = fit_text(&"x".repeat(100), 58.0, 6.0);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[2], format!("...{}", "x".repeat(7)));
+        for line in &lines {
+            assert!(text_width(line, 6.0) <= 58.0);
+        }
     }
 
     #[test]

@@ -271,3 +271,54 @@ fn area_help_has_examples() {
     let run = walkmesh(["area", "solve", "--help"]);
     assert!(run.stdout.contains("Example: walkmesh area solve"));
 }
+
+#[test]
+fn info_json_on_both_real_archives_lists_walkmeshes_and_layouts() {
+    let Some((areas, _)) = areas() else { return };
+    // SOURCES.md: member ranges of the walkmesh and layout members.
+    for (archive, walkmesh, wok_offset, faces, layout, lyt_offset, rooms) in [
+        (
+            "KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod",
+            "m12aa_42a.wok",
+            2208290,
+            Some(10),
+            "m12ac.lyt",
+            2218812,
+            18,
+        ),
+        (
+            "KotOR-Mods/K1R_k1r_paztourney_k1r_pazak/k1r_paztourney.mod",
+            "paz_holo.pwk",
+            -1,
+            None,
+            "k1r_pazak.lyt",
+            197885,
+            19,
+        ),
+    ] {
+        let path = areas.join(archive);
+        let run = walkmesh(["info".into(), path.display().to_string(), "--json".into()]);
+        assert_eq!(run.code, 0, "{archive}: {}", run.stderr);
+        let info: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(info["archive"], "MOD");
+        let walkmeshes = info["walkmeshes"].as_array().unwrap();
+        assert_eq!(walkmeshes.len(), 1, "{archive}");
+        assert_eq!(walkmeshes[0]["name"], walkmesh);
+        if wok_offset >= 0 {
+            assert_eq!(walkmeshes[0]["offset"], wok_offset);
+        }
+        if let Some(faces) = faces {
+            assert_eq!(walkmeshes[0]["summary"]["faces"], faces);
+        }
+        assert!(
+            walkmeshes[0].get("summary").is_some() || walkmeshes[0].get("error").is_some(),
+            "{archive}"
+        );
+        let layouts = info["layouts"].as_array().unwrap();
+        assert_eq!(layouts.len(), 1);
+        assert_eq!(layouts[0]["name"], layout);
+        assert_eq!(layouts[0]["offset"], lyt_offset);
+        assert_eq!(layouts[0]["rooms"], rooms);
+        assert_eq!(info["visibility"].as_array().unwrap().len(), 1);
+    }
+}

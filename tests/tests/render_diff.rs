@@ -402,3 +402,162 @@ fn component_mode_of_an_area_with_a_known_split_shows_two_colours() {
     // One material (Stone) in materials mode.
     assert_eq!(colours(walkmesh_render::Mode::Materials), 1);
 }
+
+/// A 10 × 10 square at height 0 (`notched`: without the 2 × 3 corner [8, 10] × [0, 3]), as
+/// triangles in an OBJ. Areas by hand: the L-shape's four triangles are 12 + 40 + 7 + 35 = 94;
+/// the notch's two are 3 + 3.
+fn square_obj(notched: bool) -> String {
+    let mut text = String::from(
+        "v 0 0 0\nv 8 0 0\nv 8 3 0\nv 10 3 0\nv 10 10 0\nv 0 10 0\nv 10 0 0\nusemtl Stone\n\
+         f 1 2 3\nf 1 3 6\nf 3 4 5\nf 3 5 6\n",
+    );
+    if !notched {
+        text.push_str("f 2 7 4\nf 2 4 3\n");
+    }
+    text
+}
+
+/// Checks a report of `A = square, B = notched square` against the hand-computed loss: 6
+/// square units lost, nothing gained, in one piece over [8, 10] × [0, 3] centred at (9, 1.5);
+/// the farthest point of A from B is the corner (10, 0), 2 units from B's edge x = 8.
+fn assert_notch_reported(report: &Value, what: &str) {
+    assert_eq!(report["equal"], false, "{what}");
+    let footprint = &report["footprint"];
+    let close = |v: &Value, want: f64, tol: f64| (v.as_f64().unwrap() - want).abs() < tol;
+    assert!(
+        close(&footprint["area_a"], 100.0, 1e-6),
+        "{what}: {footprint}"
+    );
+    assert!(
+        close(&footprint["area_b"], 94.0, 1e-6),
+        "{what}: {footprint}"
+    );
+    assert!(
+        close(&footprint["only_a_area"], 6.0, 1e-6),
+        "{what}: {footprint}"
+    );
+    assert!(
+        close(&footprint["only_b_area"], 0.0, 1e-6),
+        "{what}: {footprint}"
+    );
+    let pieces: Vec<&Value> = footprint["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["area"].as_f64().unwrap() > 1e-6)
+        .collect();
+    assert_eq!(pieces.len(), 1, "{what}: {pieces:?}");
+    let piece = pieces[0];
+    assert_eq!(piece["side"], "only_a");
+    assert!(close(&piece["area"], 6.0, 1e-6));
+    for (key, want) in [
+        ("centre", [9.0, 1.5]),
+        ("min", [8.0, 0.0]),
+        ("max", [10.0, 3.0]),
+    ] {
+        for k in 0..2 {
+            assert!(
+                close(&piece[key][k], want[k], 1e-6),
+                "{what}: {key} {piece}"
+            );
+        }
+    }
+    let distance = &report["surface_distance"];
+    assert!(
+        close(&distance["hausdorff"], 2.0, 1e-6),
+        "{what}: {distance}"
+    );
+    let total = report["walkable_area"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "total")
+        .unwrap();
+    assert!(close(&total["delta"], -6.0, 1e-6), "{what}: {total}");
+}
+
+#[test]
+fn diff_reports_a_hand_made_loss_with_its_area_and_place() {
+    let dir = temp_dir("notch");
+    let (full, notched) = (dir.join("full.obj"), dir.join("notched.obj"));
+    std::fs::write(&full, square_obj(false)).unwrap();
+    std::fs::write(&notched, square_obj(true)).unwrap();
+    let (code, report) = diff_json(&full, &notched, &[]);
+    assert_eq!(code, 1);
+    assert_notch_reported(&report, "obj");
+    // The same loss through formats: the notched square cooked into a PATH (one region per
+    // convex piece) and written as a KotOR room.
+    for ext in ["path", "wok"] {
+        let out = dir.join(format!("notched.{ext}"));
+        let run = walkmesh(["convert".as_ref(), notched.as_os_str(), out.as_os_str()]);
+        assert_eq!(run.code, 0, "{ext}: {}", run.stderr);
+        let (code, report) = diff_json(&full, &out, &[]);
+        assert_eq!(code, 1);
+        assert_notch_reported(&report, ext);
+    }
+    // The text report names the loss and where it lies.
+    let run = walkmesh(["diff".as_ref(), full.as_os_str(), notched.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("only in A 6.0000") && run.stdout.contains("around (9.00, 1.50)"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_of_dm_dungeon_and_its_512_region_path_reports_the_cookers_loss() {
+    let Some(root) = shared_corpora() else { return };
+    let trx = root.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
+    if !trx.is_file() {
+        eprintln!("notice: {} absent; skipping", trx.display());
+        return;
+    }
+    let dir = temp_dir("dm_dungeon");
+    let path = dir.join("dm_dungeon.path");
+    let run = walkmesh([
+        "convert".as_ref(),
+        trx.as_os_str(),
+        path.as_os_str(),
+        "--max-regions".as_ref(),
+        "512".as_ref(),
+    ]);
+    if run.code != 0 {
+        eprintln!(
+            "notice: the PATH cooker cannot cook dm_dungeon.trx into 512 regions yet; skipping ({})",
+            run.stderr.lines().next().unwrap_or_default()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let (_, report) = diff_json(&trx, &path, &[]);
+    let a = read(&trx);
+    let footprint = &report["footprint"];
+    let lost = footprint["only_a_area"].as_f64().unwrap();
+    let area_a = footprint["area_a"].as_f64().unwrap();
+    // What the cooker gave up is reported, and is a small part of the area.
+    assert!(
+        lost >= 0.0 && lost < 0.05 * area_a,
+        "lost {lost} of {area_a}"
+    );
+    // Each lost piece lies over walkable faces of the TRX.
+    for piece in footprint["pieces"].as_array().unwrap() {
+        if piece["side"] != "only_a" || piece["area"].as_f64().unwrap() < 0.01 {
+            continue;
+        }
+        let min: [f64; 2] = serde_json::from_value(piece["min"].clone()).unwrap();
+        let max: [f64; 2] = serde_json::from_value(piece["max"].clone()).unwrap();
+        let around = area_centred_in(
+            &a,
+            [min[0] - 1.0, min[1] - 1.0],
+            [max[0] + 1.0, max[1] + 1.0],
+        );
+        assert!(around > 0.0, "piece {piece} over no walkable face");
+    }
+    eprintln!(
+        "dm_dungeon.trx -> 512-region PATH: footprint lost {lost:.3} of {area_a:.1} in {} pieces, gained {:.3}; Hausdorff {}",
+        footprint["piece_count"], footprint["only_b_area"], report["surface_distance"]["hausdorff"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -811,7 +811,12 @@ fn indoor(
 }
 
 /// `walkmesh info` on an archive: its summary, when `path` is one.
-pub fn info_for_archive(path: &Path, stdout: &mut dyn Write) -> Option<Result<i32, Failure>> {
+pub fn info_for_archive(
+    registry: &Registry,
+    path: &Path,
+    json: bool,
+    stdout: &mut dyn Write,
+) -> Option<Result<i32, Failure>> {
     let head = {
         use std::io::Read;
         let mut head = [0u8; 8];
@@ -824,10 +829,92 @@ pub fn info_for_archive(path: &Path, stdout: &mut dyn Write) -> Option<Result<i3
     }
     Some((|| {
         let archive = read_archive(path)?;
+        if json {
+            let value = archive_json(registry, path, &archive);
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+            return Ok(0);
+        }
         writeln!(stdout, "file:           {}", path.display())?;
         for line in archive_summary(&archive) {
             writeln!(stdout, "{line}")?;
         }
         Ok(0)
     })())
+}
+
+/// `walkmesh info --json` on an archive: its walkmeshes (each summarised as `info` would a
+/// file, or with the reason it cannot be read), layouts (room and door-hook counts) and
+/// visibility files, each with its byte range in the archive.
+fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_json::Value {
+    let kind = match archive.kind {
+        walkmesh_kotor_area::ArchiveKind::Erf(sig) => {
+            String::from_utf8_lossy(&sig).trim().to_string()
+        }
+        walkmesh_kotor_area::ArchiveKind::Rim => "RIM".into(),
+    };
+    let entry = |m: &walkmesh_kotor_area::erf::Member| {
+        let range = m.source_range().unwrap_or(0..0);
+        serde_json::json!({
+            "name": m.file_name(),
+            "type_id": m.type_id,
+            "offset": range.start,
+            "size": archive.data(m).len(),
+        })
+    };
+    let walkmeshes: Vec<serde_json::Value> = archive
+        .members
+        .iter()
+        .filter(|m| matches!(m.type_id, 2016 | 2052 | 2053))
+        .map(|m| {
+            let mut value = entry(m);
+            let member = PathBuf::from(format!("{}:{}", path.display(), m.file_name()));
+            let mut diag = Diagnostics::new();
+            let read = crate::input::load_with(
+                registry,
+                &member,
+                None,
+                &walkmesh_core::ReadOptions::default(),
+                &mut diag,
+            );
+            match read {
+                Ok((mesh, format)) => {
+                    value["summary"] =
+                        serde_json::to_value(walkmesh_core::summary::summarize(&mesh, format))
+                            .unwrap_or_default();
+                }
+                Err(e) => value["error"] = e.message.into(),
+            }
+            value
+        })
+        .collect();
+    let layouts: Vec<serde_json::Value> = archive
+        .members
+        .iter()
+        .filter(|m| m.type_id == 3000)
+        .map(|m| {
+            let mut value = entry(m);
+            match read_lyt(archive.data(m)) {
+                Ok((lyt, _)) => {
+                    value["rooms"] = lyt.rooms.len().into();
+                    value["door_hooks"] = lyt.door_hooks.len().into();
+                }
+                Err(e) => value["error"] = e.to_string().into(),
+            }
+            value
+        })
+        .collect();
+    let visibility: Vec<serde_json::Value> = archive
+        .members
+        .iter()
+        .filter(|m| m.type_id == 3001)
+        .map(entry)
+        .collect();
+    serde_json::json!({
+        "file": path.display().to_string(),
+        "archive": kind,
+        "members": archive.members.len(),
+        "walkmeshes": walkmeshes,
+        "layouts": layouts,
+        "visibility": visibility,
+    })
 }

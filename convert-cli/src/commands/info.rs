@@ -27,7 +27,7 @@ pub fn run(
 ) -> Result<i32, Failure> {
     let (file, read, json) = (&args.file, &args.read, args.json);
     // A module archive: its walkmeshes and layouts.
-    if !json && let Some(result) = super::area::info_for_archive(file, stdout) {
+    if let Some(result) = super::area::info_for_archive(registry, file, json, stdout) {
         return result;
     }
     let mut diag = Diagnostics::new();
