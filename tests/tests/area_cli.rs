@@ -276,7 +276,7 @@ fn area_help_has_examples() {
 fn info_json_on_both_real_archives_lists_walkmeshes_and_layouts() {
     let Some((areas, _)) = areas() else { return };
     // SOURCES.md: member ranges of the walkmesh and layout members.
-    for (archive, walkmesh, wok_offset, faces, layout, lyt_offset, rooms) in [
+    for (archive, wok_name, wok_offset, faces, layout, lyt_offset, rooms) in [
         (
             "KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod",
             "m12aa_42a.wok",
@@ -303,7 +303,7 @@ fn info_json_on_both_real_archives_lists_walkmeshes_and_layouts() {
         assert_eq!(info["archive"], "MOD");
         let walkmeshes = info["walkmeshes"].as_array().unwrap();
         assert_eq!(walkmeshes.len(), 1, "{archive}");
-        assert_eq!(walkmeshes[0]["name"], walkmesh);
+        assert_eq!(walkmeshes[0]["name"], wok_name);
         if wok_offset >= 0 {
             assert_eq!(walkmeshes[0]["offset"], wok_offset);
         }
