@@ -404,11 +404,12 @@ fn component_mode_of_an_area_with_a_known_split_shows_two_colours() {
 }
 
 /// A 10 × 10 square at height 0 (`notched`: without the 2 × 3 corner [8, 10] × [0, 3]), as
-/// triangles in an OBJ. Areas by hand: the L-shape's four triangles are 12 + 40 + 7 + 35 = 94;
+/// triangles in an OBJ (Y up, as modelling tools write it: the walkmesh's (x, y) is OBJ's
+/// (x, −z)). Areas by hand: the L-shape's four triangles are 12 + 40 + 7 + 35 = 94;
 /// the notch's two are 3 + 3.
 fn square_obj(notched: bool) -> String {
     let mut text = String::from(
-        "v 0 0 0\nv 8 0 0\nv 8 3 0\nv 10 3 0\nv 10 10 0\nv 0 10 0\nv 10 0 0\nusemtl Stone\n\
+        "v 0 0 0\nv 8 0 0\nv 8 0 -3\nv 10 0 -3\nv 10 0 -10\nv 0 0 -10\nv 10 0 0\nusemtl Stone\n\
          f 1 2 3\nf 1 3 6\nf 3 4 5\nf 3 5 6\n",
     );
     if !notched {
