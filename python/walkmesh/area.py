@@ -6,7 +6,10 @@
   (``walkmesh area assemble``);
 - ``solve_transitions(rooms, lyt=None, tolerance=0.05, vertical_tolerance=0.1) -> dict``:
   transitions solved from geometry (``walkmesh area solve``); ``rooms`` in the result maps each
-  room name to its Mesh with the solved transitions (write it with ``Mesh.write``).
+  room name to its Mesh with the solved transitions (write it with ``Mesh.write``);
+- ``solve_mesh_transitions(rooms, room_count=None, tolerance=None, vertical_tolerance=None)
+  -> dict``: the same solver over meshes in memory, ``rooms`` a list of
+  ``(lyt_index, name, Mesh)`` (the Blender add-on uses it).
 
 ``rooms`` is a folder of WOKs or a module archive; ``lyt`` defaults to its single .lyt.
 """
@@ -16,5 +19,6 @@ from ._walkmesh import area as _area
 list = _area.list  # noqa: A001 - the name of `walkmesh area list`
 assemble = _area.assemble
 solve_transitions = _area.solve_transitions
+solve_mesh_transitions = _area.solve_mesh_transitions
 
-__all__ = ["assemble", "list", "solve_transitions"]
+__all__ = ["assemble", "list", "solve_mesh_transitions", "solve_transitions"]
