@@ -7,7 +7,7 @@
 #  3. blender_addon_check.py: File > Import then File > Export of every shared KotOR WOK/PWK/DWK,
 #     four NWN2 TRX/TRN of different sizes and the PATH fixture, each byte-compared with
 #     `walkmesh convert FILE out --rebuild`; an edit (moved vertex, repainted transition) that
-#     must validate clean; a refused invalid export; a layout's transitions solved.
+#     must validate clean; a face repeating a vertex dropped on export (counted) with the file validating clean; a layout's transitions solved.
 #     Without the shared corpora, the repository's OBJ fixtures are converted to WOK, TRX and
 #     PATH by the CLI and those go through the same round trip.
 # Exits non-zero on any failure.
