@@ -156,9 +156,9 @@ mod tests {
     use crate::ir::Surface;
     use crate::material::Material;
 
-    #[test]
-    fn borrows_when_nothing_changes_and_fixes_what_is_asked() {
-        let mut mesh = NavMesh {
+    /// The unit square's corners (no polygons yet) and a walkable and a wall surface.
+    fn unit_square() -> (NavMesh, Surface, Surface) {
+        let mesh = NavMesh {
             vertices: vec![
                 [0.0, 0.0, 0.0],
                 [1.0, 0.0, 0.0],
@@ -177,6 +177,12 @@ mod tests {
             walkable: false,
             code: 7,
         };
+        (mesh, walk, wall)
+    }
+
+    #[test]
+    fn borrows_when_nothing_changes_and_fixes_what_is_asked() {
+        let (mut mesh, walk, wall) = unit_square();
         mesh.push_polygon(&[0, 1, 2], wall);
         mesh.push_polygon(&[0, 1, 2, 3], walk);
         let mut diag = Diagnostics::new();
@@ -200,25 +206,7 @@ mod tests {
     #[test]
     fn triangles_repeating_a_vertex_are_dropped_for_writers_and_counted() {
         use crate::ir::{EdgeRef, EdgeTag};
-        let mut mesh = NavMesh {
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0],
-                [1.0, 1.0, 0.0],
-                [0.0, 1.0, 0.0],
-            ],
-            ..NavMesh::default()
-        };
-        let walk = Surface {
-            material: Material(4),
-            walkable: true,
-            code: 4,
-        };
-        let wall = Surface {
-            material: Material(7),
-            walkable: false,
-            code: 7,
-        };
+        let (mut mesh, walk, wall) = unit_square();
         mesh.push_polygon(&[0, 1, 0], walk);
         mesh.push_polygon(&[0, 1, 2], walk);
         mesh.push_polygon(&[2, 2, 3], wall);
