@@ -24,6 +24,8 @@ const BASE: u32 = 65_521;
 
 /// A compressed chunk: raw deflate bytes, the chunk's Adler-32 and its length.
 type Compressed = (Vec<u8>, u32, usize);
+/// A chunk compressed by the pool, with its index in the body.
+type Numbered = (usize, Compressed);
 
 /// A zlib stream built chunk by chunk.
 #[derive(Debug)]
@@ -35,8 +37,8 @@ pub struct ChunkedZlib {
     spawned: usize,
     /// Where the pool's jobs send their chunk (with its index).
     results: (
-        std::sync::mpsc::Sender<(usize, Compressed)>,
-        std::sync::mpsc::Receiver<(usize, Compressed)>,
+        std::sync::mpsc::Sender<Numbered>,
+        std::sync::mpsc::Receiver<Numbered>,
     ),
     /// How much of `body` the spawned chunks cover.
     covered: usize,
