@@ -408,15 +408,22 @@ def test_strict_refuses_warnings(tmp_path):
 
 
 def test_invalid_output_is_refused_unless_allowed(tmp_path):
-    mesh = walkmesh.read(FIXTURES / "obj" / "non_manifold.obj")
-    out = tmp_path / "nm.wok"
-    try:
+    # A face repeating a vertex, in a file marked as this project's (authored vertex
+    # identity), so the default weld for modelling-tool input does not drop it first: the OBJ
+    # writer keeps it and our validator rejects the output (mesh.repeated_vertex), as in the
+    # CLI test `an_output_our_validator_rejects_is_not_written_unless_allowed`.
+    source = tmp_path / "repeated.obj"
+    source.write_text(
+        "#@walkmesh kind area\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 2 1 4\n"
+    )
+    mesh = walkmesh.read(source)
+    out = tmp_path / "bad.obj"
+    with pytest.raises(walkmesh.InvalidOutput) as caught:
         mesh.write(out)
-    except walkmesh.InvalidOutput as error:
-        assert error.code == "cli.invalid_output" and error.file == str(out)
-        assert error.findings and all(f["severity"] == "error" for f in error.findings)
-        assert not out.exists()
-        report = mesh.write(out, allow_invalid=True)
-        assert out.exists() and report["output_errors"] > 0
-    else:
-        pytest.skip("the non-manifold fixture validates as WOK; no refusal to check")
+    error = caught.value
+    assert error.code == "cli.invalid_output" and error.file == str(out)
+    assert error.findings and all(f["severity"] == "error" for f in error.findings)
+    assert any(f["code"] == "mesh.repeated_vertex" for f in error.findings)
+    assert not out.exists()
+    report = mesh.write(out, allow_invalid=True)
+    assert out.exists() and report["output_errors"] > 0
