@@ -64,82 +64,156 @@ pub fn balanced_aabb_tree(
         second: NO_CHILD,
         split_axis: 0,
     };
-    let node_count = 2 * count - 1;
-    let mut nodes = vec![empty; node_count];
-    // (node index, start, end) of ranges of `items` still to place.
-    let mut stack = vec![(0usize, 0usize, count)];
-    while let Some((node, start, end)) = stack.pop() {
-        let Some(range) = items.get_mut(start..end) else {
-            continue;
-        };
-        if let [(_, item)] = range {
-            let (min, max) = boxes
-                .get(*item as usize)
-                .copied()
-                .unwrap_or(([0.0; 3], [0.0; 3]));
-            if let Some(slot) = nodes.get_mut(node) {
-                slot.min = min.map(|v| v - leaf_padding);
-                slot.max = max.map(|v| v + leaf_padding);
-                slot.item = Some(*item);
-            }
-            continue;
+    let mut nodes = vec![empty; 2 * count - 1];
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    // Each split hands one half to a new thread while this one builds the other, down to
+    // `threads` subtrees.
+    let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
+    let tree = Subtree {
+        boxes,
+        leaf_padding,
+    };
+    tree.build(&mut nodes, 0, &mut items, depth);
+    nodes
+}
+
+/// Smallest subtree worth a thread of its own (items).
+const PARALLEL_SUBTREE: usize = 32 * 1024;
+
+/// What every subtree of [`balanced_aabb_tree`] is built from.
+struct Subtree<'a> {
+    boxes: &'a [Bounds],
+    leaf_padding: f32,
+}
+
+impl Subtree<'_> {
+    /// Builds the subtree of `items` into `nodes` (its `2 · items − 1` nodes in pre-order,
+    /// the first at index `base` of the whole tree): the same tree whatever `threads_depth`,
+    /// since a subtree depends only on its own items. With `threads_depth` > 0 and enough
+    /// items, the second half is built on another thread.
+    fn build(
+        &self,
+        nodes: &mut [AabbNode],
+        base: usize,
+        items: &mut [([f32; 3], u32)],
+        threads_depth: u32,
+    ) {
+        if threads_depth == 0 || items.len() < PARALLEL_SUBTREE {
+            self.build_here(nodes, base, items);
+            return;
         }
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for (c, _) in range.iter() {
-            for k in 0..3 {
-                // Plain comparisons (NaN never wins) compile to branch-free min/max; this
-                // loop is the builder's hot spot.
-                if c[k] < lo[k] {
-                    lo[k] = c[k];
-                }
-                if c[k] > hi[k] {
-                    hi[k] = c[k];
-                }
-            }
-        }
-        let spread = [0, 1, 2].map(|k| hi[k] - lo[k]);
-        let mut axis = 0;
-        for k in 1..3 {
-            // `>`: ties keep the lower axis; NaN spreads are never chosen over a number.
-            if spread[k] > spread[axis] || spread[axis].is_nan() {
-                axis = k;
-            }
-        }
-        let half = range.len() / 2;
-        range.select_nth_unstable_by(half, |a, b| {
-            a.0[axis].total_cmp(&b.0[axis]).then(a.1.cmp(&b.1))
+        let (axis, half) = split(items);
+        let (root, below) = nodes.split_at_mut(1);
+        let (first_nodes, second_nodes) = below.split_at_mut(2 * half - 1);
+        let (first_items, second_items) = items.split_at_mut(half);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                self.build(
+                    second_nodes,
+                    base + 2 * half,
+                    second_items,
+                    threads_depth - 1,
+                )
+            });
+            self.build(first_nodes, base + 1, first_items, threads_depth - 1);
         });
-        let first = node + 1;
-        let second = node + 2 * half;
-        if let Some(slot) = nodes.get_mut(node) {
-            slot.first = first as u32;
-            slot.second = second as u32;
+        if let (Some(slot), Some(a), Some(b)) =
+            (root.first_mut(), first_nodes.first(), second_nodes.first())
+        {
+            slot.first = (base + 1) as u32;
+            slot.second = (base + 2 * half) as u32;
             slot.split_axis = axis as u8;
-        }
-        stack.push((second, start + half, end));
-        stack.push((first, start, start + half));
-    }
-    // Children come after their parent in pre-order: one backward pass fills inner boxes.
-    for node in (0..node_count).rev() {
-        let Some(&current) = nodes.get(node) else {
-            continue;
-        };
-        if current.is_leaf() {
-            continue;
-        }
-        let (Some(&a), Some(&b)) = (
-            nodes.get(current.first as usize),
-            nodes.get(current.second as usize),
-        ) else {
-            continue;
-        };
-        if let Some(slot) = nodes.get_mut(node) {
             slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
             slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
         }
     }
-    nodes
+
+    /// [`Subtree::build`] on this thread.
+    fn build_here(&self, nodes: &mut [AabbNode], base: usize, items: &mut [([f32; 3], u32)]) {
+        let count = items.len();
+        // (node index within `nodes`, start, end) of ranges of `items` still to place.
+        let mut stack = vec![(0usize, 0usize, count)];
+        while let Some((node, start, end)) = stack.pop() {
+            let Some(range) = items.get_mut(start..end) else {
+                continue;
+            };
+            if let [(_, item)] = range {
+                let (min, max) = self
+                    .boxes
+                    .get(*item as usize)
+                    .copied()
+                    .unwrap_or(([0.0; 3], [0.0; 3]));
+                if let Some(slot) = nodes.get_mut(node) {
+                    slot.min = min.map(|v| v - self.leaf_padding);
+                    slot.max = max.map(|v| v + self.leaf_padding);
+                    slot.item = Some(*item);
+                }
+                continue;
+            }
+            let (axis, half) = split(range);
+            let first = node + 1;
+            let second = node + 2 * half;
+            if let Some(slot) = nodes.get_mut(node) {
+                slot.first = (base + first) as u32;
+                slot.second = (base + second) as u32;
+                slot.split_axis = axis as u8;
+            }
+            stack.push((second, start + half, end));
+            stack.push((first, start, start + half));
+        }
+        // Children come after their parent in pre-order: one backward pass fills inner boxes.
+        for node in (0..nodes.len()).rev() {
+            let Some(&current) = nodes.get(node) else {
+                continue;
+            };
+            if current.is_leaf() {
+                continue;
+            }
+            let (Some(&a), Some(&b)) = (
+                nodes.get((current.first as usize).wrapping_sub(base)),
+                nodes.get((current.second as usize).wrapping_sub(base)),
+            ) else {
+                continue;
+            };
+            if let Some(slot) = nodes.get_mut(node) {
+                slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
+                slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+            }
+        }
+    }
+}
+
+/// Splits `range` (at least two items) at its median along the axis of the centroids'
+/// largest spread: returns the axis and the size of the first half, whose items are then
+/// the lower ones.
+fn split(range: &mut [([f32; 3], u32)]) -> (usize, usize) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for (c, _) in range.iter() {
+        for k in 0..3 {
+            // Plain comparisons (NaN never wins) compile to branch-free min/max; this
+            // loop is the builder's hot spot.
+            if c[k] < lo[k] {
+                lo[k] = c[k];
+            }
+            if c[k] > hi[k] {
+                hi[k] = c[k];
+            }
+        }
+    }
+    let spread = [0, 1, 2].map(|k| hi[k] - lo[k]);
+    let mut axis = 0;
+    for k in 1..3 {
+        // `>`: ties keep the lower axis; NaN spreads are never chosen over a number.
+        if spread[k] > spread[axis] || spread[axis].is_nan() {
+            axis = k;
+        }
+    }
+    let half = range.len() / 2;
+    range.select_nth_unstable_by(half, |a, b| {
+        a.0[axis].total_cmp(&b.0[axis]).then(a.1.cmp(&b.1))
+    });
+    (axis, half)
 }
 
 /// Bounding box and centroid of every polygon (centroid = mean of its corners, summed in
@@ -312,6 +386,74 @@ mod tests {
         }
         assert!(seen.iter().all(|&n| n == 1));
         assert!(balanced_aabb_tree(&[], &[], 0.0).is_empty());
+    }
+
+    /// The tree built on several threads equals the one built on one, node for node, and is
+    /// a valid pre-order tree over every item (large enough for the threaded split, with
+    /// repeated centroids so that ties are broken by item number).
+    #[test]
+    fn threaded_build_equals_the_single_threaded_one() {
+        let count = 5 * PARALLEL_SUBTREE + 17;
+        let mut state = 0x9e37_79b9u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 1000) as f32 / 10.0
+        };
+        let centroids: Vec<[f32; 3]> = (0..count)
+            .map(|_| [next(), next(), next() / 50.0])
+            .collect();
+        let boxes: Vec<Bounds> = centroids
+            .iter()
+            .map(|c| (c.map(|v| v - 0.5), c.map(|v| v + 0.5)))
+            .collect();
+        let threaded = balanced_aabb_tree(&boxes, &centroids, 0.01);
+        let mut items: Vec<([f32; 3], u32)> = centroids
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (*c, i as u32))
+            .collect();
+        let empty = AabbNode {
+            min: [0.0; 3],
+            max: [0.0; 3],
+            item: None,
+            first: NO_CHILD,
+            second: NO_CHILD,
+            split_axis: 0,
+        };
+        let mut single = vec![empty; 2 * count - 1];
+        let tree = Subtree {
+            boxes: &boxes,
+            leaf_padding: 0.01,
+        };
+        tree.build(&mut single, 0, &mut items, 0);
+        for depth in [1, 2, 3] {
+            let mut items: Vec<([f32; 3], u32)> = centroids
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (*c, i as u32))
+                .collect();
+            let mut nodes = vec![empty; 2 * count - 1];
+            tree.build(&mut nodes, 0, &mut items, depth);
+            assert!(nodes == single, "depth {depth}");
+        }
+        assert!(threaded == single);
+        let mut seen = vec![false; count];
+        for (i, node) in single.iter().enumerate() {
+            match node.item {
+                Some(item) => seen[item as usize] = true,
+                None => {
+                    let (a, b) = (&single[node.first as usize], &single[node.second as usize]);
+                    assert_eq!(node.first as usize, i + 1);
+                    for k in 0..3 {
+                        assert_eq!(node.min[k], a.min[k].min(b.min[k]));
+                        assert_eq!(node.max[k], a.max[k].max(b.max[k]));
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]
