@@ -26,7 +26,7 @@
 //!
 //! The sample: 8 KotOR and 6 NWN2 files of the shared corpora, the synthetic PATH grid and
 //! PATH files cooked here from KotOR rooms, the OBJ fixtures and glTF files written here
-//! from them.
+//! from them. `WALKMESH_MATRIX=all` adds every KotOR and NWN2 walkmesh of the shared corpora.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -340,6 +340,18 @@ fn samples(dir: &Path) -> Vec<PathBuf> {
             list.push(path);
         } else {
             eprintln!("notice: {} missing; its row is skipped", path.display());
+        }
+    }
+    // Opt-in: every KotOR and NWN2 walkmesh of the shared corpora (126 files, 630
+    // conversions; a few minutes in release), for the whole-corpus figures of issue 12.
+    if std::env::var("WALKMESH_MATRIX").is_ok_and(|v| v == "all") {
+        for path in walkmesh_core::testing::files_with_extensions(
+            &corpora,
+            &["wok", "pwk", "dwk", "trx", "trn"],
+        ) {
+            if !list.contains(&path) {
+                list.push(path);
+            }
         }
     }
     for (rel, name) in [

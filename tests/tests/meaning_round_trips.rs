@@ -282,3 +282,145 @@ fn a_tile_shift_is_reported_exactly_and_translate_undoes_it() {
     assert!(bad.stderr.contains("--translate"), "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `materials` of `walkmesh info --json` on `path`: neutral name → faces.
+fn info_materials(path: &Path) -> BTreeMap<String, u64> {
+    let run = walkmesh(["info", path.to_str().unwrap(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let info: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    info["materials"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, count)| (name.clone(), count.as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn info_json_names_materials_by_neutral_name_in_every_format() {
+    let dir = temp_dir("info");
+    let wok = dir.join("every.wok");
+    let (bytes, _) = write(&every_material(), "bwm", "every.wok");
+    std::fs::write(&wok, bytes).unwrap();
+    // Every neutral material, two faces each: what KotOR, glTF and OBJ keep.
+    let all: BTreeMap<String, u64> = walkmesh_core::material::NEUTRAL_NAMES
+        .iter()
+        .map(|name| (name.to_string(), 2))
+        .collect();
+    assert_eq!(info_materials(&wok), all);
+    for extension in ["glb", "obj"] {
+        let out = dir.join(format!("every.{extension}"));
+        let run = walkmesh(["convert", wok.to_str().unwrap(), out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(info_materials(&out), all, "{extension}");
+    }
+    // NWN2 has twelve footsteps; the rest fall back as `nwn2.ron` says (written out here
+    // by hand from the table in the format note, not from the profile).
+    let trx = dir.join("every.trx");
+    let run = walkmesh(["convert", wok.to_str().unwrap(), trx.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let nwn2: BTreeMap<String, u64> = [
+        // NonWalk itself, Undefined, Obscuring, Transparent, Lava, BottomlessPit,
+        // DeepWater, NonWalkGrass, Surface23-29: 15 materials.
+        ("NonWalk", 30),
+        // Stone, Door, BareBones, StoneBridge, Trigger.
+        ("Stone", 10),
+        // Dirt, Sand.
+        ("Dirt", 4),
+        ("Grass", 2),
+        ("Wood", 2),
+        ("Carpet", 2),
+        ("Metal", 2),
+        ("Swamp", 2),
+        ("Mud", 2),
+        ("Leaves", 2),
+        ("Water", 2),
+        ("Puddles", 2),
+    ]
+    .into_iter()
+    .map(|(name, faces)| (name.to_string(), faces))
+    .collect();
+    assert_eq!(info_materials(&trx), nwn2);
+    // PATH stores walkable regions only, read back as the prime profile's Stone: one square
+    // region per walkable KotOR material (16 of them).
+    let path = dir.join("every.path");
+    let run = walkmesh(["convert", wok.to_str().unwrap(), path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        info_materials(&path),
+        BTreeMap::from([("Stone".to_string(), 16)])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The NWN2 footstep a KotOR material is written as (the `fallbacks` of `nwn2.ron`, written
+/// out by hand here so that the test does not take them from the code it checks).
+fn nwn2_material(kotor: &str) -> &str {
+    match kotor {
+        "Door" | "BareBones" | "StoneBridge" | "Trigger" => "Stone",
+        "Sand" => "Dirt",
+        "Undefined" | "Obscuring" | "Transparent" | "Lava" | "BottomlessPit" | "DeepWater"
+        | "NonWalkGrass" | "Surface23" | "Surface24" | "Surface25" | "Surface26"
+        | "Surface27" | "Surface28" | "Surface29" => "NonWalk",
+        other => other,
+    }
+}
+
+/// Faces of the warning's first figure: "`N face(s)` …".
+fn merged_faces(diag: &Diagnostics, code: &str) -> usize {
+    message(diag, code).map_or(0, |m| {
+        m.split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap()
+    })
+}
+
+#[test]
+fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
+    let Some(corpora) = shared_corpora() else {
+        return;
+    };
+    let woks = walkmesh_core::testing::files_with_extensions(&corpora, &["wok"]);
+    assert!(woks.len() >= 25, "{} WOKs", woks.len());
+    let (mut faces, mut merged) = (0, 0);
+    for path in &woks {
+        let name = path.display().to_string();
+        let source = read(&std::fs::read(path).unwrap(), "source.wok");
+        let before = histogram(&source);
+        faces += source.polygons.len();
+
+        // glTF carries every KotOR material: the round trip is exact, with no warning.
+        let (glb, diag) = write(&source, "gltf", "x.glb");
+        assert!(message(&diag, "gltf.materials_merged").is_none(), "{name}");
+        let (wok, diag) = write(&read(&glb, "x.glb"), "bwm", "back.wok");
+        assert!(message(&diag, "bwm.materials_merged").is_none(), "{name}");
+        assert_eq!(histogram(&read(&wok, "back.wok")), before, "{name} via glTF");
+
+        // NWN2: each material becomes its footstep (or fallback), walkability stays, and
+        // the warning counts exactly the faces whose material changed.
+        let (trx, diag) = write(&source, "trx", "x.trx");
+        let changed: usize = before
+            .iter()
+            .filter(|((material, _), _)| nwn2_material(material) != material)
+            .map(|(_, faces)| faces)
+            .sum();
+        assert_eq!(merged_faces(&diag, "trx.materials_merged"), changed, "{name}");
+        assert!(message(&diag, "trx.walkability_changed").is_none(), "{name}");
+        merged += changed;
+        let (wok, diag) = write(&read(&trx, "x.trx"), "bwm", "back.wok");
+        assert!(message(&diag, "bwm.walkability_changed").is_none(), "{name}");
+        assert_eq!(merged_faces(&diag, "bwm.materials_merged"), 0, "{name}");
+        let mut expected = BTreeMap::new();
+        for ((material, walkable), count) in &before {
+            *expected
+                .entry((nwn2_material(material).to_string(), *walkable))
+                .or_insert(0) += count;
+        }
+        assert_eq!(histogram(&read(&wok, "back.wok")), expected, "{name} via NWN2");
+    }
+    eprintln!(
+        "{} WOKs, {faces} faces: glTF round trips exact; NWN2 round trips merged {merged} face(s), each counted",
+        woks.len()
+    );
+}
