@@ -360,8 +360,8 @@ fn nwn2_material(kotor: &str) -> &str {
         "Door" | "BareBones" | "StoneBridge" | "Trigger" => "Stone",
         "Sand" => "Dirt",
         "Undefined" | "Obscuring" | "Transparent" | "Lava" | "BottomlessPit" | "DeepWater"
-        | "NonWalkGrass" | "Surface23" | "Surface24" | "Surface25" | "Surface26"
-        | "Surface27" | "Surface28" | "Surface29" => "NonWalk",
+        | "NonWalkGrass" | "Surface23" | "Surface24" | "Surface25" | "Surface26" | "Surface27"
+        | "Surface28" | "Surface29" => "NonWalk",
         other => other,
     }
 }
@@ -395,7 +395,11 @@ fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
         assert!(message(&diag, "gltf.materials_merged").is_none(), "{name}");
         let (wok, diag) = write(&read(&glb, "x.glb"), "bwm", "back.wok");
         assert!(message(&diag, "bwm.materials_merged").is_none(), "{name}");
-        assert_eq!(histogram(&read(&wok, "back.wok")), before, "{name} via glTF");
+        assert_eq!(
+            histogram(&read(&wok, "back.wok")),
+            before,
+            "{name} via glTF"
+        );
 
         // NWN2: each material becomes its footstep (or fallback), walkability stays, and
         // the warning counts exactly the faces whose material changed.
@@ -405,11 +409,21 @@ fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
             .filter(|((material, _), _)| nwn2_material(material) != material)
             .map(|(_, faces)| faces)
             .sum();
-        assert_eq!(merged_faces(&diag, "trx.materials_merged"), changed, "{name}");
-        assert!(message(&diag, "trx.walkability_changed").is_none(), "{name}");
+        assert_eq!(
+            merged_faces(&diag, "trx.materials_merged"),
+            changed,
+            "{name}"
+        );
+        assert!(
+            message(&diag, "trx.walkability_changed").is_none(),
+            "{name}"
+        );
         merged += changed;
         let (wok, diag) = write(&read(&trx, "x.trx"), "bwm", "back.wok");
-        assert!(message(&diag, "bwm.walkability_changed").is_none(), "{name}");
+        assert!(
+            message(&diag, "bwm.walkability_changed").is_none(),
+            "{name}"
+        );
         assert_eq!(merged_faces(&diag, "bwm.materials_merged"), 0, "{name}");
         let mut expected = BTreeMap::new();
         for ((material, walkable), count) in &before {
@@ -417,7 +431,11 @@ fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
                 .entry((nwn2_material(material).to_string(), *walkable))
                 .or_insert(0) += count;
         }
-        assert_eq!(histogram(&read(&wok, "back.wok")), expected, "{name} via NWN2");
+        assert_eq!(
+            histogram(&read(&wok, "back.wok")),
+            expected,
+            "{name} via NWN2"
+        );
     }
     eprintln!(
         "{} WOKs, {faces} faces: glTF round trips exact; NWN2 round trips merged {merged} face(s), each counted",

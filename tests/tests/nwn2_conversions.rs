@@ -241,3 +241,83 @@ fn every_trn_bakes_with_its_own_template() {
         assert!(matches!(field(body, "island_count").value, Some(DumpValue::UInt(n)) if n > 0));
     }
 }
+
+/// `[trx.…]` warnings our validator prints for `path`.
+fn trx_warnings(path: &Path) -> Vec<String> {
+    let run = walkmesh(["validate", path.to_str().unwrap(), "--max-per-code", "0"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run.stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter(|l| l.starts_with("warning [trx."))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Triangles of a written TRX whose centre lies exactly on their tile's upper x or y edge.
+fn centres_on_upper_tile_edges(path: &Path) -> usize {
+    let bytes = std::fs::read(path).unwrap();
+    let a = walkmesh_nwn2::file::parse(&bytes, 1 << 30).unwrap().aswm;
+    let w = a.tile_width;
+    let mut on_edge = 0;
+    for (ti, tile) in a.tiles.iter().enumerate() {
+        let (tx, ty) = (
+            (ti as u32 % a.grid_width) as f32,
+            (ti as u32 / a.grid_width) as f32,
+        );
+        let start = tile.triangles_offset as usize;
+        for t in &a.triangles[start..start + tile.triangle_count as usize] {
+            if t.centre[0] == (tx + 1.0) * w || t.centre[1] == (ty + 1.0) * w {
+                on_edge += 1;
+            }
+        }
+    }
+    on_edge
+}
+
+#[test]
+fn bakes_from_kotor_and_from_trn_validate_without_trx_warnings() {
+    let Some(corpora) = shared_corpora() else {
+        return;
+    };
+    let dir = temp_dir("clean-bakes");
+    // Wall slivers of this room stand on tile boundaries: the bake keeps them in the tile
+    // the toolset would (centre on its upper edge), which the validator accepts, as the
+    // 1,462 such triangles of official files show it must.
+    let wok = corpora.join("kotor/k1cp/tslpatchdata/m40aa_18b.wok");
+    if wok.is_file() {
+        let trx = dir.join("m40aa_18b.trx");
+        convert(&["convert", wok.to_str().unwrap(), trx.to_str().unwrap()]);
+        assert!(
+            centres_on_upper_tile_edges(&trx) > 0,
+            "the case is not exercised"
+        );
+        assert_eq!(trx_warnings(&trx), Vec::<String>::new());
+    } else {
+        eprintln!("notice: {} missing; skipped", wok.display());
+    }
+    // A TRN with downward walkable triangles: the TRX bake stores them facing up (the
+    // toolset would store them against their 0x04 flag, where the engine cannot locate a
+    // point on them) and says how many.
+    if let Some(trn) = nwn2("oldskull_descent.TRN") {
+        let trx = dir.join("oldskull_descent.trx");
+        let stderr = convert(&["convert", trn.to_str().unwrap(), trx.to_str().unwrap()]);
+        assert!(
+            stderr.contains("[trx.walkable_winding_flipped]"),
+            "{stderr}"
+        );
+        // Sides shared by three or more triangles are the TRN's own geometry (kept).
+        let (before, after) = (read(&trn), read(&trx));
+        assert!(
+            !walkmesh_core::passes::edge_adjacency(&before, |_| true)
+                .non_manifold
+                .is_empty()
+        );
+        let mut warnings = trx_warnings(&trx);
+        warnings.retain(|w| !w.starts_with("warning [trx.side_shared_by_many]"));
+        assert_eq!(warnings, Vec::<String>::new());
+        // Walkability is what the TRN says.
+        assert_eq!(before.walkable_count(), after.walkable_count());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,21 +60,73 @@ pub fn write_bwm(
 ) -> Result<Output, WriteError> {
     let kind = output_kind(mesh, options);
     // Unchanged authored data (same fingerprint as when read, same kind): the stored tables
-    // still belong to it, so the input is written back as it was.
+    // still belong to it, so the input is written back as it was — unless those tables are
+    // wrong (third-party files with inverted AABB boxes, missing perimeters, one-sided
+    // adjacency). Copying them would write a file our validator rejects, so they are
+    // recomputed from the mesh, which is what they are derived from, and the user is told.
     if !options.rebuild
         && kind == mesh.kind
         && let Some(bytes) = mesh.fresh_provenance("bwm").and_then(|p| p.section("file"))
     {
-        return Ok(Output {
-            main: bytes.to_vec(),
-            sidecars: Vec::new(),
-        });
+        let broken = stored_table_errors(bytes);
+        if broken.is_empty() {
+            return Ok(Output {
+                main: bytes.to_vec(),
+                sidecars: Vec::new(),
+            });
+        }
+        diag.warn(
+            "bwm.stored_tables_rebuilt",
+            format!(
+                "the source's stored tables are invalid ({} error(s): {}); every derived table \
+                 is recomputed from the mesh instead of copied",
+                broken.len(),
+                summarize_codes(&broken)
+            ),
+        );
     }
     let tables = rebuild_tables(mesh, kind, options, diag)?;
     Ok(Output {
         main: serialize(&tables)?,
         sidecars: Vec::new(),
     })
+}
+
+/// Error codes our validator finds in `bytes` (a file about to be written back unchanged).
+fn stored_table_errors(bytes: &[u8]) -> Vec<String> {
+    let input = walkmesh_core::Input { bytes, path: None };
+    match crate::validate::validate_bwm(input, &walkmesh_core::ReadOptions::default()) {
+        Ok(findings) => findings
+            .into_iter()
+            .filter(|d| d.severity == walkmesh_core::Severity::Error)
+            .map(|d| d.code)
+            .collect(),
+        // It was read from these very bytes; a structural error here means they cannot be
+        // copied either.
+        Err(error) => vec![error.to_string()],
+    }
+}
+
+/// `code ×count` for each distinct code, in order of first appearance.
+fn summarize_codes(codes: &[String]) -> String {
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for code in codes {
+        match counted.iter_mut().find(|(c, _)| *c == code.as_str()) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((code.as_str(), 1)),
+        }
+    }
+    counted
+        .iter()
+        .map(|(code, n)| {
+            if *n > 1 {
+                format!("{code} ×{n}")
+            } else {
+                code.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Recomputes every table of `mesh` written as `kind`.

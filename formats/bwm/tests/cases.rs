@@ -259,8 +259,12 @@ fn kind_comes_from_option_then_file_name_then_mesh() {
 fn preserve_falls_back_to_rebuild_after_an_edit_or_on_request() {
     let bytes = write(&square(), &WriteOptions::default());
     let mut tampered = bytes.clone();
-    // Make the stored AABB face field of node 1 wrong; preserve keeps it, rebuild fixes it.
-    tampered[248 + 44 + 24] = 0;
+    // Move face 0's stored normal z (offset 216 + 8) one step below 1.0: still a valid file
+    // (within the validator's tolerance) but not the bytes a rebuild gives. Preserve keeps
+    // it, rebuild recomputes it.
+    tampered[224..228].copy_from_slice(&0x3F7F_FFFFu32.to_le_bytes());
+    assert_ne!(tampered, bytes);
+    assert!(codes(&tampered).is_empty(), "{:?}", codes(&tampered));
     let mut diag = Diagnostics::new();
     let mesh = common::read_ok(&tampered, None, &mut diag);
     assert_eq!(write(&mesh, &WriteOptions::default()), tampered);
@@ -281,6 +285,29 @@ fn preserve_falls_back_to_rebuild_after_an_edit_or_on_request() {
     let rebuilt = write(&edited, &WriteOptions::default());
     assert_ne!(rebuilt, tampered);
     assert_eq!(f32s(&rebuilt, 136 + 36, 1), [-0.5]);
+}
+
+#[test]
+fn stored_tables_that_fail_validation_are_recomputed_not_copied() {
+    let bytes = write(&square(), &WriteOptions::default());
+    let mut tampered = bytes.clone();
+    // Node 1's face field (AABB at 248, 44 bytes a node, face at +24) names the wrong face.
+    tampered[248 + 44 + 24] = 0;
+    assert!(!codes(&tampered).is_empty());
+    let mut diag = Diagnostics::new();
+    let mesh = common::read_ok(&tampered, None, &mut diag);
+    let mut diag = Diagnostics::new();
+    let written = write_bwm(&mesh, &WriteOptions::default(), &mut diag)
+        .unwrap()
+        .main;
+    assert!(written == bytes, "the stored tables were copied");
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "bwm.stored_tables_rebuilt")
+        .unwrap();
+    assert_eq!(warning.severity, Severity::Warning);
+    assert!(warning.message.contains("bwm.aabb_"), "{}", warning.message);
 }
 
 #[test]
@@ -554,6 +581,23 @@ fn pykotor_written_files_are_diagnosed_and_fixed_by_rebuild() {
             .filter(|d| d.severity == Severity::Error)
             .collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+        // Without --rebuild the broken stored tables are not copied: the same rebuild, and a
+        // warning naming what was wrong.
+        let mut diag = Diagnostics::new();
+        let plain = write_bwm(&mesh, &WriteOptions::default(), &mut diag)
+            .unwrap()
+            .main;
+        assert!(plain == rebuilt, "{}: not the rebuilt file", path.display());
+        let warning = diag
+            .items
+            .iter()
+            .find(|d| d.code == "bwm.stored_tables_rebuilt")
+            .unwrap_or_else(|| panic!("{}: no warning in {diag:?}", path.display()));
+        assert!(
+            warning.message.contains("bwm.perimeters_missing"),
+            "{}",
+            warning.message
+        );
         if path == &floor {
             assert!(findings.is_empty(), "{findings:#?}");
         } else {
@@ -727,7 +771,19 @@ fn a_walkable_block_that_contradicts_the_profile_is_kept_until_rebuild() {
         assert_eq!(surface.walkable, i < block);
     }
     assert!(mesh.surfaces.iter().take(block).any(|s| s.code == 0));
-    assert_eq!(write(&mesh, &WriteOptions::default()), bytes);
+    // The file's block contradicts its own header (bwm.adjacency_count_mismatch): its tables
+    // cannot be copied into a valid file, so even a plain write recomputes them, saying so.
+    let mut diag = Diagnostics::new();
+    let plain = write_bwm(&mesh, &WriteOptions::default(), &mut diag)
+        .unwrap()
+        .main;
+    assert_ne!(plain, bytes);
+    assert!(
+        diag.items
+            .iter()
+            .any(|d| d.code == "bwm.stored_tables_rebuilt"
+                && d.message.contains("bwm.adjacency_count_mismatch"))
+    );
     let mut diag = Diagnostics::new();
     let options = WriteOptions {
         rebuild: true,

@@ -256,10 +256,16 @@ pub fn bake_mesh(
         // reverses every TRX triangle and sets 0x04 (its non-walkable downward pieces then
         // disagree, harmlessly); a walkable triangle that faces down in the mesh is stored
         // the way up instead, so it can be stood on, and reported.
-        // A mesh read from NWN2 keeps the stored order (the reader's reversal is undone
-        // exactly), so a rebake matches the toolset's tables.
+        // A triangle read from NWN2 in the target's own convention (a TRX triangle with
+        // 0x04 into a TRX, a TRN one without into a TRN) keeps the stored order (the
+        // reader's reversal is undone exactly), so a rebake matches the toolset's tables.
+        // Baking a TRN into a TRX is where the toolset would store a downward walkable
+        // triangle against its flag; ours is stored facing up and reported, as for other
+        // engines' meshes.
+        let stored_as_target =
+            from_nwn2.is_some_and(|f| (f & flags::CLOCKWISE != 0) == (style == Style::Trx));
         let faces_down =
-            from_nwn2.is_none() && walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
+            !stored_as_target && walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
         if faces_down {
             flipped.0 += 1;
             flipped.1 += walkmesh_core::passes::polygon_area(mesh, p);
