@@ -293,6 +293,12 @@ impl Staged {
     }
 }
 
+/// The path a single-file output will be written to (links followed), which is also the
+/// path its check reads it as ([`Staged::read_path`] without sidecars).
+pub fn final_path(out: &Path, settings: OutputSettings) -> Result<PathBuf, Failure> {
+    resolve(out, settings).map(|target| target.path)
+}
+
 /// Checks the targets of `output` (main file at `out`, sidecars beside it) and writes
 /// everything to temporary files, without touching any target yet.
 pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<Staged, Failure> {

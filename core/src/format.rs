@@ -75,6 +75,11 @@ pub struct ReadOptions {
     /// again proves nothing and doubled the time of a re-bake. Structure, ranges, links and
     /// values are still checked; `walkmesh validate` and the corpus tests run the full check.
     pub recompute_derived: bool,
+    /// Readers record where the mesh came from (`NavMesh::provenance`: the file's bytes,
+    /// a fingerprint) so that an unchanged mesh is written back byte for byte. `convert`'s
+    /// check of its own output turns this off: it only counts what it reads, and copying a
+    /// 138 MB output into the provenance was a fifth of the page faults of a large OBJ → WOK.
+    pub keep_provenance: bool,
 }
 
 impl Default for ReadOptions {
@@ -86,6 +91,7 @@ impl Default for ReadOptions {
             max_decompressed: 256 * 1024 * 1024,
             params: BTreeMap::new(),
             recompute_derived: true,
+            keep_provenance: true,
         }
     }
 }

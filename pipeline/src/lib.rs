@@ -184,6 +184,8 @@ pub fn check_options(read: &ReadOptions) -> ReadOptions {
         params: Default::default(),
         // The writer has just computed the derived tables (see ReadOptions).
         recompute_derived: false,
+        // Only counts are taken from the mesh read back.
+        keep_provenance: false,
     }
 }
 

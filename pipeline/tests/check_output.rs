@@ -106,3 +106,31 @@ fn a_face_index_past_the_vertices_is_an_error_at_either_size() {
         );
     }
 }
+
+/// The check only counts what it reads back, so it reads without provenance (no copy of the
+/// output's bytes); an ordinary read keeps it (byte-for-byte re-emission depends on it).
+#[test]
+fn the_check_reads_without_keeping_a_copy_of_the_output() {
+    let bytes = written_wok(&grid(4));
+    let registry = walkmesh_formats::default_registry();
+    let (target, _) = target_for(&registry, "wok").unwrap();
+    let reader = target.reader().unwrap();
+    let read = |options: &ReadOptions| {
+        let mut diag = Diagnostics::new();
+        reader
+            .read(
+                walkmesh_core::Input {
+                    bytes: &bytes,
+                    path: Some(Path::new("grid.wok")),
+                },
+                options,
+                &mut diag,
+            )
+            .unwrap()
+    };
+    let options = check_options(&ReadOptions::default());
+    assert!(!options.keep_provenance);
+    assert!(read(&options).provenance.is_none());
+    let kept = read(&ReadOptions::default()).provenance.unwrap();
+    assert_eq!(kept.section("file").map(<[u8]>::len), Some(bytes.len()));
+}

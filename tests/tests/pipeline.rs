@@ -866,3 +866,52 @@ fn batch_over_the_shared_corpora_round_trips_identically_for_any_job_count() {
         }
     }
 }
+
+/// A `columns` × `rows` grid of unit squares (this project's OBJ, so no default weld), with
+/// `extra` appended (face lines using the first vertices).
+fn large_grid_obj(dir: &Path, name: &str, columns: usize, rows: usize, extra: &str) -> PathBuf {
+    let mut text = String::from("#@walkmesh kind area\n");
+    for r in 0..=rows {
+        for c in 0..=columns {
+            text.push_str(&format!("v {c} 0 {r}\n"));
+        }
+    }
+    for r in 0..rows {
+        for c in 0..columns {
+            let a = r * (columns + 1) + c + 1;
+            let (b, d) = (a + 1, a + columns + 1);
+            text.push_str(&format!("f {a} {} {b}\nf {a} {d} {}\n", d + 1, d + 1));
+        }
+    }
+    text.push_str(extra);
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Outputs of 1 MiB or more without sidecars are written while they are checked: the file
+/// still appears only when the check passes, and a refused one leaves nothing behind.
+#[test]
+fn large_outputs_written_while_checked_appear_only_when_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = large_grid_obj(dir.path(), "good.obj", 400, 200, "");
+    let out = dir.path().join("good.glb");
+    let run = walkmesh(os(&[&"convert", &good, &out]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        std::fs::metadata(&out).unwrap().len() >= 1 << 20,
+        "the output is too small to take the overlapping path"
+    );
+    assert_eq!(walkmesh(os(&[&"validate", &out])).code, 0);
+
+    let bad = large_grid_obj(dir.path(), "bad.obj", 400, 200, "f 1 2 1 4\n");
+    let refused = dir.path().join("bad.glb");
+    let run = walkmesh(os(&[&"convert", &bad, &refused]));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("refusing to write") && run.stderr.contains("mesh.repeated_vertex"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(names(dir.path()), ["bad.obj", "good.glb", "good.obj"]);
+}

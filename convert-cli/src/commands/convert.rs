@@ -365,15 +365,43 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         conversion.to_stdout = Some(written.main);
         return Ok(conversion);
     }
-    let staged = output::stage(output, &written, plan.settings)?;
-    let read_path = staged.read_path().to_path_buf();
-    if let Err(failure) = check_output(
-        plan,
-        &mut conversion,
-        &written.main,
-        Some(&read_path),
-        &mut diag,
-    ) {
+    // Without sidecars the check reads the bytes in memory, so writing the staged file
+    // (a kernel copy of the whole output) and checking it are independent: on large outputs
+    // they overlap (1M-triangle OBJ -> WOK: 138 MB written while the validator runs).
+    let (staged, checked) =
+        if written.sidecars.is_empty() && written.main.len() >= OVERLAP_WRITE_BYTES {
+            let read_path = output::final_path(output, plan.settings)?;
+            std::thread::scope(|scope| {
+                let staging = scope.spawn(|| output::stage(output, &written, plan.settings));
+                let checked = check_output(
+                    plan,
+                    &mut conversion,
+                    &written.main,
+                    Some(&read_path),
+                    &mut diag,
+                );
+                let staged = staging.join().unwrap_or_else(|_| {
+                    Err(Failure::output(format!(
+                        "writing {} failed (the writing thread stopped)",
+                        output.display()
+                    )))
+                });
+                (staged, checked)
+            })
+        } else {
+            let staged = output::stage(output, &written, plan.settings)?;
+            let read_path = staged.read_path().to_path_buf();
+            let checked = check_output(
+                plan,
+                &mut conversion,
+                &written.main,
+                Some(&read_path),
+                &mut diag,
+            );
+            (Ok(staged), checked)
+        };
+    let staged = staged?;
+    if let Err(failure) = checked {
         staged.discard();
         return Err(failure);
     }
@@ -381,6 +409,10 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
     conversion.diagnostics = diag.items;
     Ok(conversion)
 }
+
+/// Outputs at least this large are written while they are checked (below, a thread costs
+/// more than the copy).
+const OVERLAP_WRITE_BYTES: usize = 1 << 20;
 
 fn counts(mesh: &walkmesh_core::NavMesh) -> Counts {
     walkmesh_pipeline::counts(mesh)

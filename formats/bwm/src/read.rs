@@ -227,12 +227,14 @@ pub fn read_bwm(
         extras,
         ..NavMesh::default()
     };
-    mesh.provenance = Some(Provenance {
-        format: "bwm".into(),
-        fingerprint: mesh.fingerprint(),
-        sections: vec![("file".into(), Arc::from(input.bytes))],
-        ..Provenance::default()
-    });
+    if options.keep_provenance {
+        mesh.provenance = Some(Provenance {
+            format: "bwm".into(),
+            fingerprint: mesh.fingerprint(),
+            sections: vec![("file".into(), Arc::from(input.bytes))],
+            ..Provenance::default()
+        });
+    }
     Ok(mesh)
 }
 

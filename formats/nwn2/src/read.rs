@@ -274,19 +274,21 @@ pub fn to_navmesh(
             "the walkmesh is stored without the COMP wrapper; it is accepted, but a rebaked file is compressed",
         );
     }
-    let mut sections: Vec<(String, Arc<[u8]>)> = vec![
-        ("file".into(), Arc::from(bytes)),
-        ("aswm.body".into(), Arc::clone(&file.body)),
-    ];
-    if let Some(stream) = file.stream {
-        sections.push(("aswm.zlib".into(), Arc::from(stream)));
+    if options.keep_provenance {
+        let mut sections: Vec<(String, Arc<[u8]>)> = vec![
+            ("file".into(), Arc::from(bytes)),
+            ("aswm.body".into(), Arc::clone(&file.body)),
+        ];
+        if let Some(stream) = file.stream {
+            sections.push(("aswm.zlib".into(), Arc::from(stream)));
+        }
+        mesh.provenance = Some(Provenance {
+            format: "trx".into(),
+            fingerprint: mesh.fingerprint(),
+            sections,
+            ..Provenance::default()
+        });
     }
-    mesh.provenance = Some(Provenance {
-        format: "trx".into(),
-        fingerprint: mesh.fingerprint(),
-        sections,
-        ..Provenance::default()
-    });
     mesh.check()
         .map_err(|message| ReadError::whole("aswm.triangles", message))?;
     Ok(mesh)
