@@ -10,6 +10,7 @@
 //! #@walkmesh edge 12 0 transition 3     (face 12, 1-based; edge 0 = corner 0 → corner 1)
 //! ```
 
+mod parallel;
 mod read;
 mod write;
 

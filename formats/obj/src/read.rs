@@ -22,11 +22,12 @@ use walkmesh_core::{
 use walkmesh_core::passes::triangulate::MAX_POLYGON_CORNERS;
 
 use crate::DIRECTIVE;
+use crate::parallel;
 
 /// A float token: decimal/exponent forms through nom's recognizer, plus `nan`/`inf`;
 /// converted with the standard library's correctly rounded parser so that printed `f32`s
 /// come back bit-exact.
-fn float_token(token: &str) -> Option<f32> {
+pub(crate) fn float_token(token: &str) -> Option<f32> {
     let recognized: IResult<&str, &str> = alt((
         recognize_float,
         recognize((opt(alt((char('+'), char('-')))), tag_no_case("nan"))),
@@ -45,7 +46,7 @@ fn float_token(token: &str) -> Option<f32> {
 /// One face corner: `v`, `v/vt`, `v//vn` or `v/vt/vn` (1-based, negative = relative).
 type Corner = (i64, Option<i64>, Option<i64>);
 
-fn corner(input: &str) -> IResult<&str, Corner> {
+pub(crate) fn corner(input: &str) -> IResult<&str, Corner> {
     let (input, vertex) = integer(input)?;
     let (input, rest) = opt(preceded(
         char('/'),
@@ -405,6 +406,13 @@ impl<'a> ObjParser<'a> {
                 ),
             ));
         }
+        self.add_face(indices);
+        Ok(())
+    }
+
+    /// Adds a face of resolved vertex indices with the current material and groups (the
+    /// buffer becomes the next face's scratch).
+    fn add_face(&mut self, indices: Vec<u32>) {
         let surface = match self.current_material {
             CurrentMaterial::Known(surface) => surface,
             CurrentMaterial::Missing => {
@@ -421,6 +429,62 @@ impl<'a> ObjParser<'a> {
         self.scratch = indices;
         self.objects.push_polygon();
         self.groups.push_polygon();
+    }
+
+    /// Applies one pre-parsed chunk (see `parallel.rs`) whose first line is `first_line`.
+    /// A record that does not resolve goes through [`ObjParser::line`] with its text, so
+    /// that the error is the serial reader's.
+    fn apply_chunk(
+        &mut self,
+        chunk: &parallel::Chunk<'_>,
+        first_line: u64,
+    ) -> Result<(), ReadError> {
+        let (mut vertices, mut corners, mut needs, mut texts) = (
+            chunk.vertices.iter(),
+            chunk.corners.iter(),
+            chunk.needs.iter(),
+            chunk.texts.iter(),
+        );
+        // The text of line `i` of the chunk, found again only on the error path.
+        let text_of = |i: usize| parallel::lines(chunk.text).nth(i).unwrap_or("");
+        for (i, &kind) in chunk.kinds.iter().enumerate() {
+            let line = first_line + i as u64;
+            match kind {
+                parallel::SKIP => {}
+                parallel::VERTEX => {
+                    if let Some(&v) = vertices.next() {
+                        self.mesh.vertices.push(v);
+                    }
+                }
+                parallel::TEXTURE => self.texture_count += 1,
+                parallel::NORMAL => self.normal_count += 1,
+                parallel::TEXT => {
+                    let text = texts.next().copied().unwrap_or("");
+                    self.line(line, text)?;
+                }
+                count => {
+                    let count = usize::from(count);
+                    let (need_texture, need_normal) = needs.next().copied().unwrap_or((0, 0));
+                    let vertex_count = self.mesh.vertices.len();
+                    let mut indices = std::mem::take(&mut self.scratch);
+                    indices.clear();
+                    for &v in corners.by_ref().take(count) {
+                        if let Some(resolved) = resolve(i64::from(v), vertex_count) {
+                            indices.push(resolved as u32);
+                        }
+                    }
+                    let resolved = indices.len() == count
+                        && need_texture as usize <= self.texture_count
+                        && need_normal as usize <= self.normal_count;
+                    if resolved {
+                        self.add_face(indices);
+                    } else {
+                        self.scratch = indices;
+                        self.line(line, text_of(i))?;
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -628,21 +692,16 @@ impl<'a> ObjParser<'a> {
     }
 }
 
-/// Reads OBJ text.
-pub fn read_obj(
-    input: Input<'_>,
-    options: &ReadOptions,
-    diag: &mut Diagnostics,
-) -> Result<NavMesh, ReadError> {
-    let mut parser = ObjParser::new(options, diag);
+/// Reserves the mesh's tables for `bytes` of OBJ text.
+fn reserve(parser: &mut ObjParser<'_>, bytes: &[u8]) {
     // Reserve once instead of growing by doubling: no reallocation copies, and pages are
     // touched only as they are filled; the unused tail is returned at the end. The estimate is
     // the line count (a vectorised byte count, a few ms for a 1M-face file), capped by what the
     // bytes can hold (a `v` or `f` statement takes at least 8 bytes, a corner 2), so a file of
     // empty lines cannot make us reserve more than a few bytes per input byte. A reservation
     // that fails is simply skipped.
-    let size = input.bytes.len();
-    let lines = input.bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    let size = bytes.len();
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
     let statements = lines.min(size / 8 + 1);
     let _ = parser.mesh.vertices.try_reserve(statements);
     let _ = parser.mesh.surfaces.try_reserve(statements);
@@ -650,6 +709,56 @@ pub fn read_obj(
         .mesh
         .polygons
         .reserve(statements, statements.saturating_mul(3).min(size / 2 + 1));
+}
+
+/// Reads OBJ text.
+pub fn read_obj(
+    input: Input<'_>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<NavMesh, ReadError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(8);
+    read_obj_split(input, options, diag, parallel::PARALLEL_BYTES, threads)
+}
+
+/// [`read_obj`] pre-parsing in `threads` chunks when the input has at least `min_bytes`
+/// (tests compare every split with the serial path).
+pub(crate) fn read_obj_split(
+    input: Input<'_>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+    min_bytes: usize,
+    threads: usize,
+) -> Result<NavMesh, ReadError> {
+    let mut parser = ObjParser::new(options, diag);
+    reserve(&mut parser, input.bytes);
+    if threads > 1
+        && let Some(text) = parallel::eligible(input.bytes, min_bytes)
+    {
+        let up = options.up;
+        // A thread that stopped (it cannot on valid UTF-8, but a lost chunk would lose
+        // faces silently) sends the whole file down the serial path below.
+        let chunks: Option<Vec<parallel::Chunk<'_>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = parallel::cut(text, threads)
+                .into_iter()
+                .map(|part| scope.spawn(move || parallel::pre_parse(part, up)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().ok())
+                .collect()
+        });
+        if let Some(chunks) = chunks {
+            let mut first_line = 1u64;
+            for chunk in &chunks {
+                parser.apply_chunk(chunk, first_line)?;
+                first_line += chunk.kinds.len() as u64;
+            }
+            return parser.finish(diag);
+        }
+    }
     // Only statements continued with a trailing backslash are copied; others are parsed in
     // place.
     let mut pending = String::new();
@@ -725,5 +834,86 @@ mod tests {
         assert_eq!(resolve(-5, 4), None);
         assert_eq!(resolve(0, 4), None);
         assert_eq!(resolve(i64::MIN, 4), None);
+    }
+
+    /// Reads `text` serially and split in 2..=7 chunks: the same mesh and diagnostics, or
+    /// the same error.
+    fn parallel_equals_serial(text: &str, up: UpAxis) {
+        let options = ReadOptions {
+            up,
+            ..ReadOptions::default()
+        };
+        let read = |min_bytes: usize, threads: usize| {
+            let mut diag = Diagnostics::new();
+            let result = read_obj_split(
+                Input {
+                    bytes: text.as_bytes(),
+                    path: None,
+                },
+                &options,
+                &mut diag,
+                min_bytes,
+                threads,
+            );
+            (result.map_err(|e| e.to_string()), diag.items)
+        };
+        let serial = read(usize::MAX, 1);
+        for threads in 2..=7 {
+            assert_eq!(read(0, threads), serial, "{threads} chunks of {text:?}");
+        }
+    }
+
+    #[test]
+    fn split_reading_equals_serial_reading() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/obj");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&fixtures).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "obj") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                parallel_equals_serial(&text, UpAxis::Y);
+                parallel_equals_serial(&text, UpAxis::Z);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 5, "{seen} fixtures");
+        // Texture coordinates and normals, materials, groups, directives, comments, CRLF.
+        let rich = "#@walkmesh kind area\r\nmtllib a.mtl\nv 0 0 0\nv 1 0 0 # c\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvn 0 0 1\no floor\nusemtl Stone\nf 1/1/1 2/2/1 3//1\ng g1\nusemtl Mystery\nf -4 -2 -1\n#@walkmesh edge 1 0 transition 3\ns off\nf 1 2 3 4\n\n";
+        parallel_equals_serial(rich, UpAxis::Z);
+        // Every error reported by the line it is on, whichever chunk it falls in.
+        for bad in [
+            "f 1 2 9",
+            "f 1 2 0",
+            "f 1/3 2/1 3/1",
+            "f 1//2 2//1 3//1",
+            "f 1 2",
+            "f 1 2 x",
+            "v 1 nan 2",
+            "v 1 2",
+            "vt",
+            "vn 0 1",
+            "usemtl",
+            "#@walkmesh bogus",
+            "f -9 1 2",
+        ] {
+            let text =
+                format!("v 0 0 0\nv 1 0 0\nvt 0 0\nvn 0 0 1\nf 1 2 1\n{bad}\nv 1 1 0\nf 1 2 3\n");
+            parallel_equals_serial(&text, UpAxis::Y);
+        }
+        // A face using a vertex defined only in a later chunk.
+        let mut late = String::from("f 1 2 3\n");
+        late.push_str(&"# filler\n".repeat(50));
+        late.push_str("v 0 0 0\nv 1 0 0\nv 1 1 0\n");
+        parallel_equals_serial(&late, UpAxis::Y);
+    }
+
+    #[test]
+    fn a_continued_line_or_a_non_utf8_file_is_read_serially() {
+        assert!(parallel::eligible(b"v 0 0 \\\n0\n", 0).is_none());
+        assert!(parallel::eligible(b"v 0 0 \\\r\n0\n", 0).is_none());
+        assert!(parallel::eligible(b"v 0 0 0\n\xff\n", 0).is_none());
+        assert!(parallel::eligible(b"v 0 0 0\n", 0).is_some());
+        assert!(parallel::eligible(b"v 0 0 0\n", 9).is_none());
+        parallel_equals_serial("v 0 0 \\\n0\nv 1 0 0\nv 1 1 0\nf 1 2 3\n", UpAxis::Y);
     }
 }
