@@ -476,7 +476,7 @@ fn convert_json_reports_what_the_written_file_holds() {
             .iter()
             .any(|d| d["code"] == "path.non_walkable_dropped")
     );
-    // The plain summary line counts the written file too.
+    // The plain summary line counts the written file too, in regions.
     let plain = walkmesh(os(&[
         &"convert",
         &fixture("strip_with_column.obj"),
@@ -484,7 +484,7 @@ fn convert_json_reports_what_the_written_file_holds() {
     ]));
     assert!(
         plain.stdout.contains(&format!(
-            "{} faces (from {} read)",
+            "{} regions (from {} faces read)",
             info["faces"], report["read"]["faces"]
         )),
         "{}",

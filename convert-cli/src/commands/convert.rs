@@ -530,16 +530,18 @@ pub fn run(
 /// `wrote OUT (from → to): N faces, W walkable, B bytes (+ sidecars)`, counted in the file
 /// written.
 pub fn summary_line(c: &Conversion) -> String {
+    // What the target stores: PATH files hold regions (each the union of many faces).
+    let unit = if c.to == "path" { "regions" } else { "faces" };
     format!(
-        "wrote {} ({} → {}): {} faces{}, {} walkable, {} bytes{}",
+        "wrote {} ({} → {}): {} {unit}{}, {} walkable, {} bytes{}",
         c.output.display(),
         c.from,
         c.to,
         c.written.faces,
-        if c.written.faces == c.read.faces {
+        if c.written.faces == c.read.faces && unit == "faces" {
             String::new()
         } else {
-            format!(" (from {} read)", c.read.faces)
+            format!(" (from {} faces read)", c.read.faces)
         },
         c.written.walkable_faces,
         c.bytes,
