@@ -270,8 +270,13 @@ fn flatness_error(points: &[P3], normal: P3, vertical: bool) -> f64 {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct CookReport {
     /// For each polygon of the mesh as cooked (after triangulation, if any), its region or
-    /// `u32::MAX`.
+    /// `u32::MAX`; for a polygon whose patch was triangulated anew (an inner vertex of it
+    /// removed), a region of that patch (all of a patch's regions are linked).
     pub region_of_polygon: Vec<u32>,
+    /// For each region, an input polygon (of the mesh as cooked) it covers part of: every
+    /// region has one, also where a patch was triangulated anew and a region holds none of
+    /// the input polygons whole.
+    pub source_of_region: Vec<u32>,
     /// True when the mesh had to be triangulated first.
     pub triangulated: bool,
     pub dropped_not_walkable: usize,
@@ -280,6 +285,8 @@ pub struct CookReport {
     pub flattened: usize,
     /// Regions after merging under the default height tolerance (before the budget).
     pub first_regions: usize,
+    /// Input vertices inside flat patches removed before merging ([`crate::decimate`]).
+    pub removed_vertices: usize,
     /// The vertical tolerance the region budget needed (`None`: exact merging was enough).
     pub tolerance: Option<f64>,
     /// Largest vertical distance between an input vertex and the region that replaces it.
@@ -483,6 +490,43 @@ fn count_regions(merger: &mut Merger<'_>, cooked: &[bool]) -> usize {
         .count()
 }
 
+/// Whether a polygon (its corners, `repeated` when a vertex index appears twice) can be a
+/// region: `Degenerate` when it has no usable area seen from above (see the module comment),
+/// else `Up` or `Down` by its Newell normal.
+fn shape_class(points: &[P3], repeated: bool) -> Class {
+    let n = newell(points);
+    let len = length(n);
+    let in_range = points
+        .iter()
+        .flatten()
+        .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+    // An edge with no length seen from above, or one shorter than its coordinates'
+    // precision, has no inward normal and no usable width.
+    let short_edge = (0..points.len()).any(|i| {
+        let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
+        let magnitude = p0[0]
+            .abs()
+            .max(p0[1].abs())
+            .max(p1[0].abs())
+            .max(p1[1].abs());
+        let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
+        xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
+    });
+    if repeated
+        || short_edge
+        || !in_range
+        || len == 0.0
+        || !len.is_finite()
+        || (n[2] / len).abs() < MIN_NORMAL_Z
+    {
+        Class::Degenerate
+    } else if n[2] > 0.0 {
+        Class::Up
+    } else {
+        Class::Down
+    }
+}
+
 /// Per-polygon data of a mesh about to be merged: attributes, class, plane, adjacency.
 struct Stage {
     attrs: Vec<Attrs>,
@@ -510,44 +554,21 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
         let a = attrs_of(work, p)?;
         let vertices = work.polygons.get(p);
         let points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
-        let n = newell(&points);
-        let len = length(n);
         let mut sorted = vertices.to_vec();
         sorted.sort_unstable();
         let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
-        let in_range = points
-            .iter()
-            .flatten()
-            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
-        // An edge with no length seen from above, or one shorter than its coordinates'
-        // precision, has no inward normal and no usable width.
-        let short_edge = (0..points.len()).any(|i| {
-            let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
-            let magnitude = p0[0]
-                .abs()
-                .max(p0[1].abs())
-                .max(p1[0].abs())
-                .max(p1[1].abs());
-            let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
-            xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
-        });
         let c = if a.type_mask == 0 {
             dropped_not_walkable += 1;
             Class::Skip
-        } else if repeated
-            || short_edge
-            || !in_range
-            || len == 0.0
-            || !len.is_finite()
-            || (n[2] / len).abs() < MIN_NORMAL_Z
-        {
-            dropped_degenerate += 1;
-            Class::Degenerate
-        } else if n[2] > 0.0 {
-            Class::Up
         } else {
-            Class::Down
+            let c = shape_class(&points, repeated);
+            if c == Class::Degenerate {
+                dropped_degenerate += 1;
+            }
+            c
         };
+        let n = newell(&points);
+        let len = length(n);
         attrs.push(a);
         class.push(c);
         let unit = if len > 0.0 && len.is_finite() {
@@ -583,20 +604,115 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
 }
 
 impl Stage {
-    /// Regions that merging `work` (this stage's mesh) under `flatness` gives.
-    fn count(&self, work: &NavMesh, flatness: Flatness) -> usize {
-        let surface = Surface {
-            mesh: work,
+    fn surface<'a>(&'a self, mesh: &'a NavMesh) -> Surface<'a> {
+        Surface {
+            mesh,
             adjacency: &self.adjacency,
             poly_of: &self.poly_of,
             mergeable: &self.mergeable,
             key: &self.keys,
             planes: &self.planes,
-        };
-        let mut merger = Merger::new(&surface);
-        merger.merge(flatness);
-        count_regions(&mut merger, &self.cooked)
+        }
     }
+}
+
+/// The mesh regions are merged from at one flatness: patches found, their inner vertices
+/// removed (see [`crate::decimate`]), staged again with each patch's key and plane.
+struct Built {
+    /// The mesh over patch outlines (the input mesh itself when merging is off).
+    mesh: NavMesh,
+    /// Per polygon of `mesh`, the input polygon it stands for.
+    source: Vec<u32>,
+    /// Per polygon of `mesh`, true when it is that input polygon unchanged.
+    original: Vec<bool>,
+    stage: Stage,
+    /// Per input polygon, its patch (the root input polygon) or `NONE`.
+    patch: Vec<u32>,
+    /// Per patch root: the patch's input vertices (with repeats), against which the height
+    /// error of its regions is measured.
+    patch_vertices: Vec<Vec<u32>>,
+    /// Input vertices removed.
+    removed: usize,
+}
+
+impl Built {
+    /// Regions of `self` and the merge that made them.
+    fn count(&self) -> usize {
+        let surface = self.stage.surface(&self.mesh);
+        let mut merger = Merger::new(&surface);
+        merger.merge(Flatness::Given);
+        count_regions(&mut merger, &self.stage.cooked)
+    }
+}
+
+/// Finds the patches of `work` (staged as `base`) under `flatness`, removes their inner
+/// vertices and stages the result, each patch's polygons keyed by patch and carrying its
+/// plane, so that the merge that follows ([`Flatness::Given`]) stays inside patches.
+fn build(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    flatness: Flatness,
+    merge: bool,
+) -> Result<Built, WriteError> {
+    let count = work.polygons.len();
+    let surface = base.surface(work);
+    let mut patches = Merger::new(&surface);
+    if merge {
+        patches.merge_patches(flatness);
+    }
+    let mut patch = vec![NONE; count];
+    let mut patch_vertices = vec![Vec::new(); count];
+    for p in 0..count {
+        if !base.mergeable[p] {
+            continue;
+        }
+        let root = patches.root(p);
+        patch[p] = root as u32;
+        if root == p {
+            patch_vertices[root] = patches.vertices(root).to_vec();
+        }
+    }
+    let acceptable = |corners: &[[f32; 3]; 3]| -> bool {
+        shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
+    };
+    let decimated = if merge {
+        crate::decimate::remove_inner_vertices(work, &patch, &acceptable)
+    } else {
+        crate::decimate::Decimated {
+            mesh: work.clone(),
+            source: (0..count as u32).collect(),
+            original: vec![true; count],
+            removed: 0,
+        }
+    };
+    let source = decimated.source;
+    let of_source = |_: &NavMesh, p: usize| -> Result<Attrs, WriteError> {
+        let s = source.get(p).copied().unwrap_or(p as u32) as usize;
+        attrs_of(work, s)
+    };
+    let mut stage = stage(&decimated.mesh, &of_source, merge)?;
+    for (p, &s) in source.iter().enumerate() {
+        let s = s as usize;
+        let Some(&root) = patch.get(s) else { continue };
+        if root == NONE || !stage.mergeable[p] {
+            stage.mergeable[p] = false;
+            continue;
+        }
+        stage.keys[p] = u64::from(root);
+        if let Some(plane) = patches.plane(root as usize) {
+            stage.planes[p] = plane;
+        }
+    }
+    Ok(Built {
+        mesh: decimated.mesh,
+        source,
+        original: decimated.original,
+        stage,
+        patch,
+        patch_vertices,
+        removed: decimated.removed,
+    })
 }
 
 /// Cooks `mesh` into a PATH file.
@@ -793,9 +909,12 @@ pub fn cook(
         Flatness::Exact
     };
     let mut flatness = first;
-    report.first_regions = base.count(work, first);
-    if report.first_regions > settings.max_regions && settings.merge {
-        let reachable = base.count(work, Flatness::Vertical(bound));
+    let merge = settings.merge;
+    let mut built = build(work, &base, &attrs_of, first, merge)?;
+    report.first_regions = built.count();
+    if report.first_regions > settings.max_regions && merge {
+        let widest = build(work, &base, &attrs_of, Flatness::Vertical(bound), merge)?;
+        let reachable = widest.count();
         if reachable > settings.max_regions {
             return Err(WriteError::new(
                 "regions",
@@ -805,11 +924,7 @@ pub fn cook(
                 ),
             ));
         }
-        flatness = Flatness::Vertical(bound);
-        report.tolerance = Some(bound);
-    }
-    let current = base;
-    if report.tolerance.is_some() {
+        built = widest;
         // Bisection (geometric) for the smallest tolerance that meets the budget.
         let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
         for _ in 0..BUDGET_STEPS {
@@ -817,8 +932,10 @@ pub fn cook(
             if !(mid > low && mid < high) {
                 break;
             }
-            if current.count(work, Flatness::Vertical(mid)) <= settings.max_regions {
+            let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge)?;
+            if candidate.count() <= settings.max_regions {
                 high = mid;
+                built = candidate;
             } else {
                 low = mid;
             }
@@ -826,6 +943,19 @@ pub fn cook(
         flatness = Flatness::Vertical(high);
         report.tolerance = Some(high);
     }
+    report.removed_vertices = built.removed;
+    let Built {
+        mesh: merged_mesh,
+        source,
+        original,
+        stage: current,
+        patch,
+        patch_vertices,
+        ..
+    } = built;
+    let mut patch_measured = vec![false; patch_vertices.len()];
+    let work_polygons = polygon_count;
+    let work = &merged_mesh;
     let Stage {
         attrs,
         class,
@@ -848,7 +978,7 @@ pub fn cook(
         planes: &planes,
     };
     let mut merger = Merger::new(&surface);
-    merger.merge(flatness);
+    merger.merge(Flatness::Given);
 
     // Regions in order of their smallest polygon.
     let mut region_of = vec![NONE; polygon_count];
@@ -946,11 +1076,12 @@ pub fn cook(
                 "internal error: a region outline has fewer than 3 corners",
             ));
         }
+        let input = source.get(seed).copied().unwrap_or(NONE) as usize;
         let plane = match flatness {
-            Flatness::Vertical(_) => merger.plane(seed),
-            Flatness::Exact => flatten_plane(seed),
+            Flatness::Vertical(_) | Flatness::Given => merger.plane(seed),
+            Flatness::Exact => flatten_plane(input),
         };
-        if flatten_plane(seed).is_some() {
+        if flatten_plane(input).is_some() {
             report.flattened += 1;
         }
         let position = |v: u32| -> [f32; 3] {
@@ -1033,7 +1164,21 @@ pub fn cook(
             normal: unit,
             origin: ccw.first().copied().unwrap_or([0.0; 3]),
         };
-        for &v in merger.vertices(seed) {
+        // Regions of a patch replace all of the patch's input vertices (those inside it were
+        // removed); they share its plane, so the patch is measured once.
+        let in_patch = patch.get(input).copied().unwrap_or(NONE) as usize;
+        let replaced: &[u32] = match patch_vertices.get(in_patch) {
+            Some(vertices) if !vertices.is_empty() => {
+                if patch_measured[in_patch] {
+                    &[]
+                } else {
+                    patch_measured[in_patch] = true;
+                    vertices
+                }
+            }
+            _ => merger.vertices(seed),
+        };
+        for &v in replaced {
             let error = written.vertical(point(work, v)).abs();
             if error.is_finite() {
                 report.max_height_error = report.max_height_error.max(error);
@@ -1109,7 +1254,42 @@ pub fn cook(
     }
     let len = file.encode().len();
     file.trailing = vec![0xFF; len.next_multiple_of(32) - len];
-    report.region_of_polygon = region_of;
+    // Per input polygon: the region of its unchanged copy, else a region of its patch (a
+    // polygon whose inner vertex was removed is spread over its patch's regions, all of
+    // which are linked).
+    let mut by_input = vec![NONE; work_polygons];
+    let mut patch_region = vec![NONE; work_polygons];
+    for (q, &r) in region_of.iter().enumerate() {
+        let s = source.get(q).copied().unwrap_or(NONE) as usize;
+        if original.get(q).copied().unwrap_or(false)
+            && let Some(slot) = by_input.get_mut(s)
+        {
+            *slot = r;
+        }
+        if let Some(&root) = patch.get(s)
+            && let Some(slot) = patch_region.get_mut(root as usize)
+            && *slot == NONE
+        {
+            *slot = r;
+        }
+    }
+    report.source_of_region = region_seed
+        .iter()
+        .map(|&seed| source.get(seed).copied().unwrap_or(NONE))
+        .collect();
+    report.region_of_polygon = (0..work_polygons)
+        .map(|p| {
+            let direct = by_input.get(p).copied().unwrap_or(NONE);
+            if direct != NONE {
+                return direct;
+            }
+            patch
+                .get(p)
+                .and_then(|&root| patch_region.get(root as usize))
+                .copied()
+                .unwrap_or(NONE)
+        })
+        .collect();
     report_quality(&report, &settings, diag);
     Ok((file, report))
 }

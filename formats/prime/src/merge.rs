@@ -51,6 +51,9 @@ pub enum Flatness {
     /// Every input vertex within this vertical distance of the region's plane; the region's
     /// corners are then moved onto that plane.
     Vertical(f64),
+    /// Flatness was settled before (polygons with equal keys lie on one patch and carry its
+    /// plane): never tested, never refitted.
+    Given,
 }
 
 pub type P3 = [f64; 3];
@@ -220,6 +223,18 @@ impl<'a> Merger<'a> {
     /// Glues the regions on both sides of every inner edge where the union stays convex and
     /// flat, longest edges first, until nothing changes.
     pub fn merge(&mut self, flatness: Flatness) {
+        self.merge_with(flatness, true);
+    }
+
+    /// Glues flat neighbours whether or not the union stays convex: the patches of
+    /// [`crate::cook`] (connected, same key, flat together), whose outlines are then dropped.
+    /// Outline lists stay consistent (a union along one shared run is one loop; runs the two
+    /// shared elsewhere stay on it as edges with both sides in the region).
+    pub fn merge_patches(&mut self, flatness: Flatness) {
+        self.merge_with(flatness, false);
+    }
+
+    fn merge_with(&mut self, flatness: Flatness, convex: bool) {
         let surface = self.surface;
         let mesh = surface.mesh;
         let indices = mesh.polygons.indices();
@@ -268,7 +283,7 @@ impl<'a> Merger<'a> {
                 }) {
                     continue;
                 }
-                merged |= self.glue(r, h as u32, t as u32, q, flatness);
+                merged |= self.glue(r, h as u32, t as u32, q, flatness, convex);
             }
             if !merged {
                 break;
@@ -300,12 +315,21 @@ impl<'a> Merger<'a> {
             Flatness::Vertical(tolerance) => self.vertices[small]
                 .iter()
                 .all(|&v| plane.vertical(point(mesh, v)).abs() <= tolerance),
+            Flatness::Given => true,
         }
     }
 
     /// Glues region `q` (outline half-edge `t`) to region `r` (outline half-edge `h`, the
     /// twin of `t`) when the union is convex seen from +Z. True when glued.
-    fn glue(&mut self, r: usize, h: u32, t: u32, q: usize, flatness: Flatness) -> bool {
+    fn glue(
+        &mut self,
+        r: usize,
+        h: u32,
+        t: u32,
+        q: usize,
+        flatness: Flatness,
+        convex: bool,
+    ) -> bool {
         let q_len = self.boundary_len[q];
         let r_len = self.boundary_len[r];
         let (next, prev) = (&self.next, &self.prev);
@@ -356,7 +380,7 @@ impl<'a> Merger<'a> {
         let w = self.start(next[w_edge as usize]);
         let x = self.start(x_edge);
         let y = self.start(next[y_edge as usize]);
-        if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+        if convex && (!turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y)) {
             return false;
         }
         // Flatness last: it costs the smaller side's vertex count, convexity O(1).
