@@ -76,6 +76,9 @@ pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 /// Default vertical tolerance of every merge (see the module comment): well inside the
 /// engine's 0.3 margin, and above the centimetre ripples of modelled floors.
 pub const DEFAULT_HEIGHT_TOLERANCE: f64 = 0.05;
+/// Default bound on the walkable area (seen from above) a region budget may change by
+/// straightening the walkable border, as a fraction of the cooked footprint.
+pub const DEFAULT_MAX_AREA_CHANGE: f64 = 0.05;
 /// Polygons whose unit normal has a smaller z are treated as vertical and dropped.
 const MIN_NORMAL_Z: f64 = 1e-3;
 /// An edge shorter than this fraction of its coordinates' magnitude (seen from above) is
@@ -287,6 +290,12 @@ pub struct CookReport {
     pub first_regions: usize,
     /// Input vertices inside flat patches removed before merging ([`crate::decimate`]).
     pub removed_vertices: usize,
+    /// Area of the cooked input polygons seen from above (square units).
+    pub footprint_in: f64,
+    /// The largest area of one border corner a budget straightened (`None`: not needed).
+    pub border_area: Option<f64>,
+    /// What straightening the border changed (vertices, area cut off and filled in).
+    pub border: crate::decimate::Border,
     /// The vertical tolerance the region budget needed (`None`: exact merging was enough).
     pub tolerance: Option<f64>,
     /// Largest vertical distance between an input vertex and the region that replaces it.
@@ -327,6 +336,7 @@ struct Settings {
     max_regions: usize,
     max_height_error: f64,
     height_tolerance: f64,
+    max_area_change: f64,
 }
 
 fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteError> {
@@ -392,7 +402,16 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
             format!("the height tolerance must be a finite number ≥ 0, not {height_tolerance}"),
         ));
     }
+    let max_area_change =
+        parse_param::<f64>(options, "prime:max_area_change")?.unwrap_or(DEFAULT_MAX_AREA_CHANGE);
+    if !max_area_change.is_finite() || !(0.0..=1.0).contains(&max_area_change) {
+        return Err(WriteError::new(
+            "prime:max_area_change",
+            format!("the area-change bound must be a fraction between 0 and 1, not {max_area_change}"),
+        ));
+    }
     Ok(Settings {
+        max_area_change,
         merge,
         version,
         height,
@@ -633,6 +652,8 @@ struct Built {
     patch_vertices: Vec<Vec<u32>>,
     /// Input vertices removed.
     removed: usize,
+    /// The border simplification of a budget (none otherwise).
+    border: crate::decimate::Border,
 }
 
 impl Built {
@@ -641,6 +662,54 @@ impl Built {
         let surface = self.stage.surface(&self.mesh);
         let mut merger = Merger::new(&surface);
         merger.merge(Flatness::Given);
+        let work = &self.mesh;
+        let (patch, indices, poly_of, adjacency, keys, mergeable) = (&self.patch, work.polygons.indices(), &self.stage.poly_of, &self.stage.adjacency, &self.stage.keys, &self.stage.mergeable);
+    if std::env::var_os("WALKMESH_DEBUG_COOK").is_some() {
+        let mut roots: Vec<u32> = patch.iter().copied().filter(|&r| r != NONE).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        // Outline corners of regions: strict reflex corners of patches are counted through
+        // the region outlines' half-edges whose twin is in another patch or none.
+        let mut boundary = 0usize;
+        let mut reflex = 0usize;
+        let mut buckets = [0usize; 6];
+        for h in 0..indices.len() {
+            let p = poly_of[h] as usize;
+            if !mergeable[p] { continue; }
+            let same = |t: usize| mergeable[poly_of[t] as usize] && keys[poly_of[t] as usize] == keys[p];
+            if adjacency.across(h).is_some_and(same) { continue; }
+            boundary += 1;
+            // next boundary half-edge around the end vertex
+            let first = work.polygons.first_index(p);
+            let len = work.polygons.get(p).len();
+            let mut n = first + (h - first + 1) % len;
+            let mut guard = 0;
+            while let Some(t) = adjacency.across(n).filter(|&t| same(t)) {
+                let q = poly_of[t] as usize;
+                let f = work.polygons.first_index(q);
+                let l = work.polygons.get(q).len();
+                n = f + (t - f + 1) % l;
+                guard += 1;
+                if guard > 1000 { break; }
+            }
+            let a = point(work, indices[h]);
+            let b = point(work, indices[n]);
+            let c = point(work, indices[work.polygons.first_index(poly_of[n] as usize) + (n - work.polygons.first_index(poly_of[n] as usize) + 1) % work.polygons.get(poly_of[n] as usize).len()]);
+            if !turns_left_or_straight(a, b, c) {
+                reflex += 1;
+                let t1 = (b[1]-a[1]).atan2(b[0]-a[0]);
+                let t2 = (c[1]-b[1]).atan2(c[0]-b[0]);
+                let mut d = (t2 - t1).to_degrees();
+                while d > 180.0 { d -= 360.0; }
+                while d <= -180.0 { d += 360.0; }
+                let d = -d;
+                let k = if d < 0.5 {0} else if d < 2.0 {1} else if d < 10.0 {2} else if d < 30.0 {3} else if d < 60.0 {4} else {5};
+                buckets[k] += 1;
+            }
+        }
+        eprintln!("debug: {} input polygons, {} patches, {} polygons after removing {} vertices, {} boundary edges, {} reflex corners {:?} (<0.5,<2,<10,<30,<60,>=60 deg), {} regions", self.patch.len(), roots.len(), work.polygons.len(), self.removed, boundary, reflex, buckets, count_regions(&mut merger, &self.stage.cooked));
+    }
+
         count_regions(&mut merger, &self.stage.cooked)
     }
 }
@@ -654,6 +723,7 @@ fn build(
     attrs_of: &AttrsOf<'_>,
     flatness: Flatness,
     merge: bool,
+    border_area: f64,
 ) -> Result<Built, WriteError> {
     let count = work.polygons.len();
     let surface = base.surface(work);
@@ -662,6 +732,25 @@ fn build(
         patches.merge_patches(flatness);
     }
     let mut patch = vec![NONE; count];
+    if std::env::var_os("WALKMESH_DEBUG_COOK").is_some() {
+        let mut unglued = 0;
+        let mut shown = 0;
+        for h in 0..base.poly_of.len() {
+            let p = base.poly_of[h] as usize;
+            let Some(t) = base.adjacency.across(h) else { continue };
+            let q = base.poly_of[t] as usize;
+            if !base.mergeable[p] || !base.mergeable[q] || base.keys[p] != base.keys[q] { continue; }
+            if patches.root(p) != patches.root(q) {
+                unglued += 1;
+                if shown < 3 {
+                    shown += 1;
+                    let (rp, rq) = (patches.root(p), patches.root(q));
+                    eprintln!("debug unglued: polys {p} {q} on_boundary {} {} roots {} {} planes {:?} {:?} verts {:?} {:?}", patches.on_boundary[h], patches.on_boundary[t], rp, rq, patches.plane(rp), patches.plane(rq), work.polygons.get(p), work.polygons.get(q));
+                }
+            }
+        }
+        eprintln!("debug: {unglued} unglued inner half-edges");
+    }
     let mut patch_vertices = vec![Vec::new(); count];
     for p in 0..count {
         if !base.mergeable[p] {
@@ -677,15 +766,23 @@ fn build(
         shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
     };
     let decimated = if merge {
-        crate::decimate::remove_inner_vertices(work, &patch, &acceptable)
+        crate::decimate::remove_inner_vertices(
+            work,
+            &patch,
+            &base.cooked,
+            border_area,
+            &acceptable,
+        )
     } else {
         crate::decimate::Decimated {
             mesh: work.clone(),
             source: (0..count as u32).collect(),
             original: vec![true; count],
             removed: 0,
+            border: crate::decimate::Border::default(),
         }
     };
+    let border = decimated.border;
     let source = decimated.source;
     let of_source = |_: &NavMesh, p: usize| -> Result<Attrs, WriteError> {
         let s = source.get(p).copied().unwrap_or(p as u32) as usize;
@@ -712,6 +809,7 @@ fn build(
         patch,
         patch_vertices,
         removed: decimated.removed,
+        border,
     })
 }
 
@@ -897,9 +995,21 @@ pub fn cook(
             length(newell(&points)) / 2.0
         })
         .sum();
+    report.footprint_in = (0..polygon_count)
+        .filter(|&p| base.cooked[p])
+        .map(|p| {
+            let points: Vec<P3> = work
+                .polygons
+                .get(p)
+                .iter()
+                .map(|&v| point(work, v))
+                .collect();
+            newell(&points)[2].abs() / 2.0
+        })
+        .sum();
 
-    // Merging under the default tolerance, then the budget: a wider tolerance, then notches
-    // of the outline filled.
+    // Merging under the default tolerance, then the budget: a wider tolerance, then the
+    // walkable border straightened.
     let bound = settings.max_height_error;
     let first_tolerance = settings.height_tolerance.min(bound);
     // Regions kept as they are (from PATH, or merging off) keep their corners' heights.
@@ -910,39 +1020,91 @@ pub fn cook(
     };
     let mut flatness = first;
     let merge = settings.merge;
-    let mut built = build(work, &base, &attrs_of, first, merge)?;
+    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?;
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
-        let widest = build(work, &base, &attrs_of, Flatness::Vertical(bound), merge)?;
+        let widest = build(work, &base, &attrs_of, Flatness::Vertical(bound), merge, 0.0)?;
         let reachable = widest.count();
         if reachable > settings.max_regions {
-            return Err(WriteError::new(
-                "regions",
-                format!(
-                    "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: the walkable outline has too many reflex corners for that budget (a convex partition needs at least half as many regions); raise the height-error bound (--max-height-error) or simplify the walkable outline",
-                    report.first_regions, settings.max_regions
-                ),
-            ));
-        }
-        built = widest;
-        // Bisection (geometric) for the smallest tolerance that meets the budget.
-        let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
-        for _ in 0..BUDGET_STEPS {
-            let mid = (low * high).sqrt();
-            if !(mid > low && mid < high) {
-                break;
+            // Flatness alone cannot meet the budget: the outline's reflex corners need
+            // regions of their own. Straighten the free border (see `decimate`), the
+            // smallest change first, as far as needed and within the area bound.
+            let limit = settings.max_area_change * report.footprint_in;
+            let straighten =
+                |area: f64| build(work, &base, &attrs_of, Flatness::Vertical(bound), merge, area);
+            let changed = |b: &Built| b.border.dropped + b.border.added;
+            // Reachable at all: every corner up to the whole bound straightened.
+            let straightest = straighten(limit)?;
+            let straight_count = straightest.count();
+            let refuse = |count: usize, changed: f64, what: &str| {
+                WriteError::new(
+                    "regions",
+                    format!(
+                        "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); raise --max-height-error or --max-area-change, or simplify the walkable outline",
+                        report.first_regions,
+                        100.0 * changed / report.footprint_in.max(f64::MIN_POSITIVE),
+                        100.0 * settings.max_area_change,
+                        settings.max_regions
+                    ),
+                )
+            };
+            if straight_count > settings.max_regions {
+                return Err(refuse(
+                    straight_count,
+                    changed(&straightest),
+                    "wherever it can be",
+                ));
             }
-            let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge)?;
-            if candidate.count() <= settings.max_regions {
-                high = mid;
-                built = candidate;
-            } else {
-                low = mid;
+            // Bisection (geometric) for the smallest area per straightened corner that meets
+            // the budget; the total change must then be within the bound.
+            let mut best = straightest;
+            let (mut low, mut high) = (limit * 1e-9, limit);
+            for _ in 0..BUDGET_STEPS + 4 {
+                let mid = (low * high).sqrt();
+                if !(mid > low && mid < high) {
+                    break;
+                }
+                let b = straighten(mid)?;
+                if b.count() <= settings.max_regions {
+                    high = mid;
+                    best = b;
+                } else {
+                    low = mid;
+                }
             }
+            if changed(&best) > limit {
+                return Err(refuse(
+                    best.count(),
+                    changed(&best),
+                    &format!("at corners of up to {high:.3} square units"),
+                ));
+            }
+            report.border_area = Some(high);
+            report.tolerance = Some(bound);
+            flatness = Flatness::Vertical(bound);
+            built = best;
+        } else {
+            built = widest;
+            // Bisection (geometric) for the smallest tolerance that meets the budget.
+            let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
+            for _ in 0..BUDGET_STEPS {
+                let mid = (low * high).sqrt();
+                if !(mid > low && mid < high) {
+                    break;
+                }
+                let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge, 0.0)?;
+                if candidate.count() <= settings.max_regions {
+                    high = mid;
+                    built = candidate;
+                } else {
+                    low = mid;
+                }
+            }
+            flatness = Flatness::Vertical(high);
+            report.tolerance = Some(high);
         }
-        flatness = Flatness::Vertical(high);
-        report.tolerance = Some(high);
     }
+    report.border = built.border;
     report.removed_vertices = built.removed;
     let Built {
         mesh: merged_mesh,
@@ -979,7 +1141,6 @@ pub fn cook(
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);
-
     // Regions in order of their smallest polygon.
     let mut region_of = vec![NONE; polygon_count];
     let mut region_seed: Vec<usize> = Vec::new();

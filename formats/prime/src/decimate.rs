@@ -43,8 +43,10 @@ pub struct Decimated {
     pub source: Vec<u32>,
     /// Per polygon of `mesh`: true when it is an input polygon kept as it was.
     pub original: Vec<bool>,
-    /// Vertices removed.
+    /// Inner vertices removed.
     pub removed: usize,
+    /// Border simplification (budget only).
+    pub border: Border,
 }
 
 const NONE: u32 = u32::MAX;
@@ -61,198 +63,275 @@ fn xy_area2(points: &[[f32; 3]]) -> f64 {
         .sum()
 }
 
-/// Removes the vertices inside patches. `patch[p]` is polygon `p`'s patch (`u32::MAX` for
-/// polygons that must be kept as they are: not mergeable). `acceptable` says whether a new
-/// triangle (its three corners) could be cooked as it is (faces up, not degenerate).
+/// A vertex's fan: the cooked polygons around it, in order counter-clockwise.
+struct Fan {
+    polygons: Vec<u32>,
+    /// The fan's outline without the vertex: closed (the vertex is inside the patch) or open
+    /// (`first` … `last`, the vertex on the patch's border between them).
+    outline: Vec<u32>,
+    closed: bool,
+    patch: u32,
+}
+
+/// The mesh being changed: polygons with their patch and input polygon, and for every vertex
+/// the cooked polygons that use it.
+struct State<'a> {
+    mesh: &'a NavMesh,
+    polygons: Vec<Vec<u32>>,
+    alive: Vec<bool>,
+    patch_of: Vec<u32>,
+    source: Vec<u32>,
+    incident: Vec<Vec<u32>>,
+    acceptable: &'a dyn Fn(&[[f32; 3]; 3]) -> bool,
+}
+
+impl State<'_> {
+    fn position(&self, v: u32) -> [f32; 3] {
+        self.mesh.vertex(v)
+    }
+
+    fn area2_of(&self, vertices: &[u32]) -> f64 {
+        let points: Vec<[f32; 3]> = vertices.iter().map(|&w| self.position(w)).collect();
+        xy_area2(&points)
+    }
+
+    /// The fan of `v` when every cooked polygon around it is in one patch, uses `v` once, and
+    /// the polygons form one chain (open) or one cycle (closed) around it.
+    fn fan(&mut self, v: u32) -> Option<Fan> {
+        let alive = &self.alive;
+        let list = self.incident.get_mut(v as usize)?;
+        list.retain(|&p| alive.get(p as usize).copied().unwrap_or(false));
+        list.dedup();
+        let fan: Vec<u32> = list.clone();
+        let &first = fan.first()?;
+        let patch = self.patch_of.get(first as usize).copied().unwrap_or(NONE);
+        if patch == NONE
+            || fan
+                .iter()
+                .any(|&p| self.patch_of.get(p as usize).copied() != Some(patch))
+        {
+            return None;
+        }
+        // Each polygon as (before v, after v, polygon, position of v).
+        let mut ends: Vec<(u32, u32, u32, usize)> = Vec::with_capacity(fan.len());
+        for &p in &fan {
+            let polygon = self.polygons.get(p as usize)?;
+            let n = polygon.len();
+            let mut at = polygon.iter().enumerate().filter(|&(_, &w)| w == v);
+            let (Some((k, _)), None) = (at.next(), at.next()) else {
+                return None;
+            };
+            ends.push((polygon[(k + n - 1) % n], polygon[(k + 1) % n], p, k));
+        }
+        ends.sort_unstable_by_key(|&(_, after, _, _)| after);
+        if ends.windows(2).any(|w| w[0].1 == w[1].1) {
+            return None;
+        }
+        let mut befores: Vec<u32> = ends.iter().map(|e| e.0).collect();
+        befores.sort_unstable();
+        if befores.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        // After polygon (v, b, …, a) comes the one whose edge from v runs to a.
+        let next_of = |i: usize| -> Option<usize> {
+            let before = ends.get(i)?.0;
+            ends.binary_search_by_key(&before, |&(_, after, _, _)| after)
+                .ok()
+        };
+        // An open fan starts at the polygon whose edge from v has no twin.
+        let starts: Vec<usize> = (0..ends.len())
+            .filter(|&i| befores.binary_search(&ends[i].1).is_err())
+            .collect();
+        let (start, closed) = match starts.as_slice() {
+            [] => (0, true),
+            [one] => (*one, false),
+            _ => return None,
+        };
+        let mut order = Vec::with_capacity(ends.len());
+        let mut current = start;
+        loop {
+            order.push(current);
+            match next_of(current) {
+                Some(next) if closed && next == start => break,
+                Some(next) if order.len() < ends.len() => current = next,
+                Some(_) => return None,
+                None if closed => return None,
+                None => break,
+            }
+        }
+        if order.len() != ends.len() {
+            return None;
+        }
+        let mut outline = Vec::new();
+        for &i in &order {
+            let (_, _, p, k) = ends[i];
+            let polygon = self.polygons.get(p as usize)?;
+            let n = polygon.len();
+            for step in 1..n - 1 {
+                outline.push(polygon[(k + step) % n]);
+            }
+        }
+        if !closed {
+            outline.push(ends[*order.last()?].0);
+        }
+        let mut sorted = outline.clone();
+        sorted.sort_unstable();
+        if outline.len() < 3 || sorted.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        Some(Fan {
+            polygons: order.iter().map(|&i| ends[i].2).collect(),
+            outline,
+            closed,
+            patch,
+        })
+    }
+
+    /// Replaces the fan's polygons by a triangulation of its outline when that is simple,
+    /// every triangle faces up and is cookable, and the triangles cover `expected` (twice the
+    /// area seen from above). True when replaced.
+    fn replace(&mut self, v: u32, fan: &Fan, expected: f64) -> bool {
+        let flat: Vec<[f32; 3]> = fan
+            .outline
+            .iter()
+            .map(|&w| {
+                let p = self.position(w);
+                [p[0], p[1], 0.0]
+            })
+            .collect();
+        let split = triangulate_polygon(&flat);
+        if !split.simple || split.dropped != 0 || split.triangles.len() != fan.outline.len() - 2
+        {
+            return false;
+        }
+        let mut after = 0.0;
+        let mut triangles: Vec<[u32; 3]> = Vec::with_capacity(split.triangles.len());
+        for t in &split.triangles {
+            let (Some(&a), Some(&b), Some(&c)) = (
+                fan.outline.get(t[0]),
+                fan.outline.get(t[1]),
+                fan.outline.get(t[2]),
+            ) else {
+                return false;
+            };
+            let corners = [self.position(a), self.position(b), self.position(c)];
+            let area = xy_area2(&corners);
+            if area <= 0.0 || !(self.acceptable)(&corners) {
+                return false;
+            }
+            after += area;
+            triangles.push([a, b, c]);
+        }
+        if !(expected > 0.0) || (after - expected).abs() > AREA_RELATIVE * expected {
+            return false;
+        }
+        let first = fan.polygons.first().copied().unwrap_or(0);
+        let origin = self.source.get(first as usize).copied().unwrap_or(first);
+        for &p in &fan.polygons {
+            if let Some(slot) = self.alive.get_mut(p as usize) {
+                *slot = false;
+            }
+        }
+        for triangle in triangles {
+            let id = self.polygons.len() as u32;
+            self.polygons.push(triangle.to_vec());
+            self.alive.push(true);
+            self.patch_of.push(fan.patch);
+            self.source.push(origin);
+            for w in triangle {
+                if let Some(list) = self.incident.get_mut(w as usize) {
+                    list.push(id);
+                }
+            }
+        }
+        if let Some(list) = self.incident.get_mut(v as usize) {
+            list.clear();
+        }
+        true
+    }
+
+    /// True when some cooked polygon has an edge between `a` and `b` (either way).
+    fn joined(&self, a: u32, b: u32) -> bool {
+        self.incident.get(a as usize).is_some_and(|list| {
+            list.iter().any(|&p| {
+                self.alive.get(p as usize).copied().unwrap_or(false)
+                    && self.polygons.get(p as usize).is_some_and(|polygon| {
+                        let n = polygon.len();
+                        (0..n).any(|i| {
+                            let (x, y) = (polygon[i], polygon[(i + 1) % n]);
+                            (x == a && y == b) || (x == b && y == a)
+                        })
+                    })
+            })
+        })
+    }
+}
+
+/// Removes the vertices inside patches, and with `border_area` > 0 also the vertices of the
+/// patches' free border (edges with no cooked polygon on the other side) whose removal
+/// changes the footprint by at most `border_area` (see [`simplify_border`]). `patch[p]` is
+/// polygon `p`'s patch (`u32::MAX` for polygons kept as they are), `cooked[p]` whether it is
+/// cooked at all (others are ignored). `acceptable` says whether a new triangle (its three
+/// corners) could be cooked as it is (faces up, not degenerate).
 pub fn remove_inner_vertices(
     mesh: &NavMesh,
     patch: &[u32],
+    cooked: &[bool],
+    border_area: f64,
     acceptable: &dyn Fn(&[[f32; 3]; 3]) -> bool,
 ) -> Decimated {
     let count = mesh.polygons.len();
-    let mut polygons: Vec<Vec<u32>> = (0..count).map(|p| mesh.polygons.get(p).to_vec()).collect();
-    let mut alive = vec![true; count];
-    let mut patch_of: Vec<u32> = (0..count)
-        .map(|p| patch.get(p).copied().unwrap_or(NONE))
-        .collect();
-    let mut source: Vec<u32> = (0..count as u32).collect();
-    let mut incident: Vec<Vec<u32>> = vec![Vec::new(); mesh.vertices.len()];
-    for (p, polygon) in polygons.iter().enumerate() {
-        for &v in polygon {
-            if let Some(list) = incident.get_mut(v as usize) {
+    let mut state = State {
+        mesh,
+        polygons: (0..count).map(|p| mesh.polygons.get(p).to_vec()).collect(),
+        alive: vec![true; count],
+        patch_of: (0..count)
+            .map(|p| patch.get(p).copied().unwrap_or(NONE))
+            .collect(),
+        source: (0..count as u32).collect(),
+        incident: vec![Vec::new(); mesh.vertices.len()],
+        acceptable,
+    };
+    for p in 0..count {
+        if !cooked.get(p).copied().unwrap_or(false) {
+            continue;
+        }
+        for &v in mesh.polygons.get(p) {
+            if let Some(list) = state.incident.get_mut(v as usize) {
                 list.push(p as u32);
             }
         }
     }
-    let position = |v: u32| mesh.vertex(v);
     let mut removed = 0usize;
-    let mut fan: Vec<u32> = Vec::new();
-    let mut outline: Vec<u32> = Vec::new();
-    let mut order: Vec<u32> = Vec::new();
     for _ in 0..PASSES {
         let mut changed = false;
         for v in 0..mesh.vertices.len() as u32 {
-            let Some(list) = incident.get_mut(v as usize) else {
-                continue;
-            };
-            list.retain(|&p| alive.get(p as usize).copied().unwrap_or(false));
-            list.dedup();
-            fan.clear();
-            fan.extend_from_slice(list);
-            if fan.len() < 3 {
+            let Some(fan) = state.fan(v) else { continue };
+            if !fan.closed {
                 continue;
             }
-            let Some(&first) = fan.first() else {
-                continue;
-            };
-            let the_patch = patch_of.get(first as usize).copied().unwrap_or(NONE);
-            if the_patch == NONE
-                || fan
-                    .iter()
-                    .any(|&p| patch_of.get(p as usize).copied() != Some(the_patch))
-            {
-                continue;
-            }
-            // Each incident polygon as (before v, after v); v must appear once in it.
-            let mut ends: Vec<(u32, u32, u32)> = Vec::with_capacity(fan.len());
-            let mut ok = true;
-            for &p in &fan {
-                let polygon = &polygons[p as usize];
-                let n = polygon.len();
-                let mut at = polygon.iter().enumerate().filter(|&(_, &w)| w == v);
-                let (Some((k, _)), None) = (at.next(), at.next()) else {
-                    ok = false;
-                    break;
-                };
-                ends.push((polygon[(k + n - 1) % n], polygon[(k + 1) % n], p));
-            }
-            if !ok {
-                continue;
-            }
-            // Walk the fan: after polygon (v, b, …, a) comes the one whose edge from v runs
-            // to a. Every "after" vertex must be unique (one polygon per edge from v).
-            ends.sort_unstable_by_key(|&(_, after, _)| after);
-            if ends.windows(2).any(|w| w[0].1 == w[1].1) {
-                continue;
-            }
-            order.clear();
-            let mut current = 0usize;
-            for _ in 0..ends.len() {
-                order.push(current as u32);
-                let before = ends[current].0;
-                match ends.binary_search_by_key(&before, |&(_, after, _)| after) {
-                    Ok(next) => current = next,
-                    Err(_) => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            // A single cycle through every polygon (a boundary vertex or two fans fail here).
-            if !ok || current != 0 {
-                continue;
-            }
-            let mut seen: Vec<u32> = order.clone();
-            seen.sort_unstable();
-            seen.dedup();
-            if seen.len() != ends.len() {
-                continue;
-            }
-            // The fan's outline: each polygon's corners from after v up to (not including)
-            // before v, which the next polygon starts with.
-            outline.clear();
-            for &i in &order {
-                let (_, _, p) = ends[i as usize];
-                let polygon = &polygons[p as usize];
-                let n = polygon.len();
-                let Some(k) = polygon.iter().position(|&w| w == v) else {
-                    ok = false;
-                    break;
-                };
-                for step in 1..n - 1 {
-                    outline.push(polygon[(k + step) % n]);
-                }
-            }
-            if !ok || outline.len() < 3 {
-                continue;
-            }
-            let mut sorted = outline.clone();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                continue;
-            }
-            let flat: Vec<[f32; 3]> = outline
-                .iter()
-                .map(|&w| {
-                    let p = position(w);
-                    [p[0], p[1], 0.0]
-                })
-                .collect();
-            let split = triangulate_polygon(&flat);
-            if !split.simple
-                || split.dropped != 0
-                || split.triangles.len() != outline.len() - 2
-            {
-                continue;
-            }
-            // Same footprint, every triangle counter-clockwise seen from above and cookable.
             let before: f64 = fan
+                .polygons
                 .iter()
                 .map(|&p| {
-                    let points: Vec<[f32; 3]> =
-                        polygons[p as usize].iter().map(|&w| position(w)).collect();
-                    xy_area2(&points)
+                    let polygon = state.polygons.get(p as usize).cloned().unwrap_or_default();
+                    state.area2_of(&polygon)
                 })
                 .sum();
-            let mut after = 0.0;
-            let mut triangles: Vec<[u32; 3]> = Vec::with_capacity(split.triangles.len());
-            for t in &split.triangles {
-                let (Some(&a), Some(&b), Some(&c)) =
-                    (outline.get(t[0]), outline.get(t[1]), outline.get(t[2]))
-                else {
-                    ok = false;
-                    break;
-                };
-                let corners = [position(a), position(b), position(c)];
-                let area = xy_area2(&corners);
-                if area <= 0.0 || !acceptable(&corners) {
-                    ok = false;
-                    break;
-                }
-                after += area;
-                triangles.push([a, b, c]);
+            if state.replace(v, &fan, before) {
+                removed += 1;
+                changed = true;
             }
-            if !ok || (after - before).abs() > AREA_RELATIVE * before.abs() {
-                continue;
-            }
-            let origin = source.get(first as usize).copied().unwrap_or(first);
-            for &p in &fan {
-                if let Some(slot) = alive.get_mut(p as usize) {
-                    *slot = false;
-                }
-            }
-            for triangle in triangles {
-                let id = polygons.len() as u32;
-                polygons.push(triangle.to_vec());
-                alive.push(true);
-                patch_of.push(the_patch);
-                source.push(origin);
-                for w in triangle {
-                    if let Some(list) = incident.get_mut(w as usize) {
-                        list.push(id);
-                    }
-                }
-            }
-            if let Some(list) = incident.get_mut(v as usize) {
-                list.clear();
-            }
-            removed += 1;
-            changed = true;
         }
         if !changed {
             break;
         }
     }
+    let border = if border_area > 0.0 {
+        simplify_border(&mut state, cooked, border_area)
+    } else {
+        Border::default()
+    };
     let mut out = NavMesh {
         kind: mesh.kind,
         vertices: mesh.vertices.clone(),
@@ -260,11 +339,11 @@ pub fn remove_inner_vertices(
     };
     let mut kept_source = Vec::new();
     let mut original = Vec::new();
-    for (p, polygon) in polygons.iter().enumerate() {
-        if !alive[p] {
+    for (p, polygon) in state.polygons.iter().enumerate() {
+        if !state.alive[p] {
             continue;
         }
-        let origin = source[p];
+        let origin = state.source[p];
         // Every input polygon has a surface (`NavMesh::check`); the fallback is never used.
         let surface = mesh.surfaces.get(origin as usize).copied().unwrap_or(Surface {
             material: Material(0),
@@ -280,5 +359,207 @@ pub fn remove_inner_vertices(
         source: kept_source,
         original,
         removed,
+        border,
+    }
+}
+
+/// What [`simplify_border`] changed, seen from above (square units).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Border {
+    /// Border vertices removed.
+    pub removed: usize,
+    /// Area cut off at convex corners.
+    pub dropped: f64,
+    /// Area filled in at reflex corners (notches).
+    pub added: f64,
+}
+
+/// Removes border vertices smallest change first (Visvalingam–Whyatt): a vertex v between
+/// free border edges a → v → b is replaced by the edge a → b, cutting off the triangle
+/// (a, v, b) at a convex corner or filling it in at a reflex one, while that triangle's area
+/// is at most `max_area`. Each removal keeps its fan's outline edges (so links and
+/// components stay as they were), is refused when a and b are already joined by an edge, when
+/// the fan is a single triangle (it would vanish), and, for a filled notch, when a cooked
+/// vertex lies inside the triangle (the fill would reach over other ground). Straightening a
+/// border removes its reflex corners, which is what a convex partition needs.
+fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Border {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mesh = state.mesh;
+    let mut border = Border::default();
+    // Cooked vertices in a uniform grid, for the notch test.
+    let mut used = vec![false; mesh.vertices.len()];
+    for p in 0..mesh.polygons.len() {
+        if cooked.get(p).copied().unwrap_or(false) {
+            for &v in mesh.polygons.get(p) {
+                if let Some(u) = used.get_mut(v as usize) {
+                    *u = true;
+                }
+            }
+        }
+    }
+    let points: Vec<u32> = (0..mesh.vertices.len() as u32)
+        .filter(|&v| used[v as usize])
+        .collect();
+    let grid = Grid::new(mesh, &points);
+    let mut version = vec![0u32; mesh.vertices.len()];
+    let mut heap: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
+    let candidate = |state: &mut State<'_>, v: u32| -> Option<(Fan, f64)> {
+        let fan = state.fan(v)?;
+        if fan.closed {
+            return None;
+        }
+        let (&b, &a) = (fan.outline.first()?, fan.outline.last()?);
+        let cut = xy_area2(&[state.position(v), state.position(b), state.position(a)]);
+        Some((fan, cut))
+    };
+    for &v in &points {
+        if let Some((_, cut)) = candidate(state, v)
+            && cut.abs() / 2.0 <= max_area
+        {
+            heap.push(Reverse(((cut.abs() / 2.0).to_bits(), v, 0)));
+        }
+    }
+    while let Some(Reverse((_, v, seen))) = heap.pop() {
+        if version.get(v as usize).copied() != Some(seen) {
+            continue;
+        }
+        let Some((fan, cut)) = candidate(state, v) else {
+            continue;
+        };
+        if cut.abs() / 2.0 > max_area {
+            continue;
+        }
+        let (Some(&b), Some(&a)) = (fan.outline.first(), fan.outline.last()) else {
+            continue;
+        };
+        if state.joined(a, b) {
+            continue;
+        }
+        if cut < 0.0 {
+            let triangle = [state.position(a), state.position(v), state.position(b)];
+            if grid.any_inside(mesh, &triangle, [a, v, b]) {
+                continue;
+            }
+        }
+        let before: f64 = fan
+            .polygons
+            .iter()
+            .map(|&p| {
+                let polygon = state.polygons.get(p as usize).cloned().unwrap_or_default();
+                state.area2_of(&polygon)
+            })
+            .sum();
+        if !state.replace(v, &fan, before - cut) {
+            continue;
+        }
+        border.removed += 1;
+        if cut > 0.0 {
+            border.dropped += cut / 2.0;
+        } else {
+            border.added += -cut / 2.0;
+        }
+        for w in [a, b] {
+            if let Some(slot) = version.get_mut(w as usize) {
+                *slot += 1;
+                let tag = *slot;
+                if let Some((_, cut)) = candidate(state, w)
+                    && cut.abs() / 2.0 <= max_area
+                {
+                    heap.push(Reverse(((cut.abs() / 2.0).to_bits(), w, tag)));
+                }
+            }
+        }
+    }
+    border
+}
+
+/// Vertices bucketed in a uniform grid over their box seen from above.
+struct Grid {
+    min: [f64; 2],
+    cell: f64,
+    size: usize,
+    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
+}
+
+impl Grid {
+    fn new(mesh: &NavMesh, points: &[u32]) -> Grid {
+        let mut min = [f64::INFINITY; 2];
+        let mut max = [f64::NEG_INFINITY; 2];
+        for &v in points {
+            let p = mesh.vertex(v);
+            for k in 0..2 {
+                min[k] = min[k].min(f64::from(p[k]));
+                max[k] = max[k].max(f64::from(p[k]));
+            }
+        }
+        let size = ((points.len() as f64).sqrt() as usize).clamp(1, 4096);
+        let extent = (max[0] - min[0]).max(max[1] - min[1]);
+        let cell = if extent.is_finite() && extent > 0.0 {
+            extent / size as f64
+        } else {
+            1.0
+        };
+        let mut grid = Grid {
+            min,
+            cell,
+            size,
+            cells: std::collections::HashMap::new(),
+        };
+        for &v in points {
+            let p = mesh.vertex(v);
+            let key = grid.cell_of([f64::from(p[0]), f64::from(p[1])]);
+            grid.cells.entry(key).or_default().push(v);
+        }
+        grid
+    }
+
+    fn cell_of(&self, p: [f64; 2]) -> (usize, usize) {
+        let at = |k: usize| {
+            let f = ((p[k] - self.min[k]) / self.cell).floor();
+            if f.is_nan() || f < 0.0 {
+                0
+            } else {
+                (f as usize).min(self.size - 1)
+            }
+        };
+        (at(0), at(1))
+    }
+
+    /// True when a vertex other than `skip` lies inside or on the triangle (any winding).
+    fn any_inside(&self, mesh: &NavMesh, triangle: &[[f32; 3]; 3], skip: [u32; 3]) -> bool {
+        let t = triangle.map(|p| [f64::from(p[0]), f64::from(p[1])]);
+        let lo = [
+            t[0][0].min(t[1][0]).min(t[2][0]),
+            t[0][1].min(t[1][1]).min(t[2][1]),
+        ];
+        let hi = [
+            t[0][0].max(t[1][0]).max(t[2][0]),
+            t[0][1].max(t[1][1]).max(t[2][1]),
+        ];
+        let (x0, y0) = self.cell_of(lo);
+        let (x1, y1) = self.cell_of(hi);
+        let cross = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
+            (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        };
+        let orientation = cross(t[0], t[1], t[2]).signum();
+        for x in x0..=x1 {
+            for y in y0..=y1 {
+                let Some(list) = self.cells.get(&(x, y)) else {
+                    continue;
+                };
+                for &w in list {
+                    if skip.contains(&w) {
+                        continue;
+                    }
+                    let p = mesh.vertex(w);
+                    let p = [f64::from(p[0]), f64::from(p[1])];
+                    if (0..3).all(|i| cross(t[i], t[(i + 1) % 3], p) * orientation >= 0.0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }

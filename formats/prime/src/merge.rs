@@ -367,21 +367,26 @@ impl<'a> Merger<'a> {
                 break;
             }
         }
-        if shared >= q_len || shared >= r_len {
+        // One side's whole outline is a run of the other's: a hole of the other side that
+        // this side fills (only patches, which need not be convex, can surround another).
+        let enclosed = shared >= q_len || shared >= r_len;
+        if enclosed && (convex || (shared >= q_len && shared >= r_len)) {
             return false;
         }
         let u_edge = prev[h_first as usize];
         let w_edge = next[t_first as usize];
         let x_edge = prev[t_last as usize];
         let y_edge = next[h_last as usize];
-        let a = self.start(h_first);
-        let b = self.start(y_edge);
-        let u = self.start(u_edge);
-        let w = self.start(next[w_edge as usize]);
-        let x = self.start(x_edge);
-        let y = self.start(next[y_edge as usize]);
-        if convex && (!turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y)) {
-            return false;
+        if convex {
+            let a = self.start(h_first);
+            let b = self.start(y_edge);
+            let u = self.start(u_edge);
+            let w = self.start(next[w_edge as usize]);
+            let x = self.start(x_edge);
+            let y = self.start(next[y_edge as usize]);
+            if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+                return false;
+            }
         }
         // Flatness last: it costs the smaller side's vertex count, convexity O(1).
         if !self.flat_union(r, q, flatness) {
@@ -397,14 +402,29 @@ impl<'a> Merger<'a> {
             hr = self.next[hr as usize];
             tq = self.prev[tq as usize];
         }
-        self.next[u_edge as usize] = w_edge;
-        self.prev[w_edge as usize] = u_edge;
-        self.next[x_edge as usize] = y_edge;
-        self.prev[y_edge as usize] = x_edge;
+        let anchor = if enclosed {
+            // The run is a closed stretch of the enclosing side's outline: close it up.
+            let (first, last) = if shared >= q_len {
+                (h_first, h_last)
+            } else {
+                (t_last, t_first)
+            };
+            let before = self.prev[first as usize];
+            let after = self.next[last as usize];
+            self.next[before as usize] = after;
+            self.prev[after as usize] = before;
+            before
+        } else {
+            self.next[u_edge as usize] = w_edge;
+            self.prev[w_edge as usize] = u_edge;
+            self.next[x_edge as usize] = y_edge;
+            self.prev[y_edge as usize] = x_edge;
+            u_edge
+        };
         let (low, high) = (r.min(q), r.max(q));
         self.parent[high] = low as u32;
         self.boundary_len[low] = r_len + q_len - 2 * shared;
-        self.anchor[low] = u_edge;
+        self.anchor[low] = anchor;
         // The larger vertex set keeps its plane; the smaller one moves (small to large).
         let (small, large) = if self.vertices[r].len() < self.vertices[q].len() {
             (r, q)
