@@ -48,7 +48,7 @@
 
 use std::borrow::Cow;
 
-use walkmesh_core::passes::{edge_adjacency, triangulate};
+use walkmesh_core::passes::{connected_components, edge_adjacency, triangulate};
 use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
@@ -78,7 +78,7 @@ pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 pub const DEFAULT_HEIGHT_TOLERANCE: f64 = 0.05;
 /// Default bound on the walkable area (seen from above) a region budget may change by
 /// straightening the walkable border, as a fraction of the cooked footprint.
-pub const DEFAULT_MAX_AREA_CHANGE: f64 = 0.05;
+pub const DEFAULT_MAX_AREA_CHANGE: f64 = 0.25;
 /// Polygons whose unit normal has a smaller z are treated as vertical and dropped.
 const MIN_NORMAL_Z: f64 = 1e-3;
 /// An edge shorter than this fraction of its coordinates' magnitude (seen from above) is
@@ -311,11 +311,7 @@ pub struct CookReport {
 impl CookReport {
     /// Regions written.
     pub fn regions(&self) -> usize {
-        self.region_of_polygon
-            .iter()
-            .filter(|&&r| r != NONE)
-            .max()
-            .map_or(0, |&r| r as usize + 1)
+        self.source_of_region.len()
     }
 
     /// Relative change of the covered 3-D area.
@@ -556,6 +552,8 @@ struct Stage {
     poly_of: Vec<u32>,
     mergeable: Vec<bool>,
     keys: Vec<u64>,
+    /// Per half-edge merge rank (see [`Surface::rank`]); empty: all equal.
+    rank: Vec<u8>,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
 }
@@ -617,6 +615,7 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
         poly_of,
         mergeable,
         keys,
+        rank: Vec::new(),
         dropped_not_walkable,
         dropped_degenerate,
     })
@@ -631,6 +630,7 @@ impl Stage {
             mergeable: &self.mergeable,
             key: &self.keys,
             planes: &self.planes,
+            rank: &self.rank,
         }
     }
 }
@@ -662,56 +662,58 @@ impl Built {
         let surface = self.stage.surface(&self.mesh);
         let mut merger = Merger::new(&surface);
         merger.merge(Flatness::Given);
-        let work = &self.mesh;
-        let (patch, indices, poly_of, adjacency, keys, mergeable) = (&self.patch, work.polygons.indices(), &self.stage.poly_of, &self.stage.adjacency, &self.stage.keys, &self.stage.mergeable);
-    if std::env::var_os("WALKMESH_DEBUG_COOK").is_some() {
-        let mut roots: Vec<u32> = patch.iter().copied().filter(|&r| r != NONE).collect();
-        roots.sort_unstable();
-        roots.dedup();
-        // Outline corners of regions: strict reflex corners of patches are counted through
-        // the region outlines' half-edges whose twin is in another patch or none.
-        let mut boundary = 0usize;
-        let mut reflex = 0usize;
-        let mut buckets = [0usize; 6];
-        for h in 0..indices.len() {
-            let p = poly_of[h] as usize;
-            if !mergeable[p] { continue; }
-            let same = |t: usize| mergeable[poly_of[t] as usize] && keys[poly_of[t] as usize] == keys[p];
-            if adjacency.across(h).is_some_and(same) { continue; }
-            boundary += 1;
-            // next boundary half-edge around the end vertex
-            let first = work.polygons.first_index(p);
-            let len = work.polygons.get(p).len();
-            let mut n = first + (h - first + 1) % len;
-            let mut guard = 0;
-            while let Some(t) = adjacency.across(n).filter(|&t| same(t)) {
-                let q = poly_of[t] as usize;
-                let f = work.polygons.first_index(q);
-                let l = work.polygons.get(q).len();
-                n = f + (t - f + 1) % l;
-                guard += 1;
-                if guard > 1000 { break; }
-            }
-            let a = point(work, indices[h]);
-            let b = point(work, indices[n]);
-            let c = point(work, indices[work.polygons.first_index(poly_of[n] as usize) + (n - work.polygons.first_index(poly_of[n] as usize) + 1) % work.polygons.get(poly_of[n] as usize).len()]);
-            if !turns_left_or_straight(a, b, c) {
-                reflex += 1;
-                let t1 = (b[1]-a[1]).atan2(b[0]-a[0]);
-                let t2 = (c[1]-b[1]).atan2(c[0]-b[0]);
-                let mut d = (t2 - t1).to_degrees();
-                while d > 180.0 { d -= 360.0; }
-                while d <= -180.0 { d += 360.0; }
-                let d = -d;
-                let k = if d < 0.5 {0} else if d < 2.0 {1} else if d < 10.0 {2} else if d < 30.0 {3} else if d < 60.0 {4} else {5};
-                buckets[k] += 1;
-            }
-        }
-        eprintln!("debug: {} input polygons, {} patches, {} polygons after removing {} vertices, {} boundary edges, {} reflex corners {:?} (<0.5,<2,<10,<30,<60,>=60 deg), {} regions", self.patch.len(), roots.len(), work.polygons.len(), self.removed, boundary, reflex, buckets, count_regions(&mut merger, &self.stage.cooked));
-    }
-
         count_regions(&mut merger, &self.stage.cooked)
     }
+}
+
+/// Per half-edge, how many of its two ends are reflex corners of its patch's outline (the
+/// patch's polygons around the vertex span more than a half turn seen from above). The merge
+/// removes edges of rank 0 first, then those at one reflex corner, and last those joining
+/// two: an edge that must stay to keep a reflex corner convex is then more often one that
+/// serves two reflex corners at once, so fewer regions are needed (Hertel–Mehlhorn keeps
+/// every edge whose removal would make a reflex corner; which ones it keeps depends on the
+/// order).
+fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+    let indices = mesh.polygons.indices();
+    let mut angle: std::collections::HashMap<(u32, u64), f64> = Default::default();
+    for p in 0..mesh.polygons.len() {
+        if !stage.mergeable[p] {
+            continue;
+        }
+        let polygon = mesh.polygons.get(p);
+        let n = polygon.len();
+        for i in 0..n {
+            let (u, a, w) = (
+                point(mesh, polygon[(i + n - 1) % n]),
+                point(mesh, polygon[i]),
+                point(mesh, polygon[(i + 1) % n]),
+            );
+            let (d1, d2) = ([u[0] - a[0], u[1] - a[1]], [w[0] - a[0], w[1] - a[1]]);
+            // Interior angle at a of a counter-clockwise polygon: from a→w round to a→u.
+            let inner = (d2[0] * d1[1] - d2[1] * d1[0])
+                .atan2(d2[0] * d1[0] + d2[1] * d1[1])
+                .rem_euclid(std::f64::consts::TAU);
+            *angle.entry((polygon[i], stage.keys[p])).or_default() += inner;
+        }
+    }
+    let reflex = |v: u32, key: u64| {
+        angle
+            .get(&(v, key))
+            .is_some_and(|&a| a > std::f64::consts::PI * (1.0 + 1e-9) && a < std::f64::consts::TAU * (1.0 - 1e-9))
+    };
+    let mut rank = vec![0u8; indices.len()];
+    for p in 0..mesh.polygons.len() {
+        if !stage.mergeable[p] {
+            continue;
+        }
+        let first = mesh.polygons.first_index(p);
+        let n = mesh.polygons.get(p).len();
+        for i in 0..n {
+            let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
+            rank[first + i] = u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
+        }
+    }
+    rank
 }
 
 /// Finds the patches of `work` (staged as `base`) under `flatness`, removes their inner
@@ -725,6 +727,19 @@ fn build(
     merge: bool,
     border_area: f64,
 ) -> Result<Built, WriteError> {
+    build_with(work, base, attrs_of, flatness, merge, border_area, true)
+}
+
+/// [`build`], removing patch vertices only when `decimate`.
+fn build_with(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    flatness: Flatness,
+    merge: bool,
+    border_area: f64,
+    decimate: bool,
+) -> Result<Built, WriteError> {
     let count = work.polygons.len();
     let surface = base.surface(work);
     let mut patches = Merger::new(&surface);
@@ -732,40 +747,23 @@ fn build(
         patches.merge_patches(flatness);
     }
     let mut patch = vec![NONE; count];
-    if std::env::var_os("WALKMESH_DEBUG_COOK").is_some() {
-        let mut unglued = 0;
-        let mut shown = 0;
-        for h in 0..base.poly_of.len() {
-            let p = base.poly_of[h] as usize;
-            let Some(t) = base.adjacency.across(h) else { continue };
-            let q = base.poly_of[t] as usize;
-            if !base.mergeable[p] || !base.mergeable[q] || base.keys[p] != base.keys[q] { continue; }
-            if patches.root(p) != patches.root(q) {
-                unglued += 1;
-                if shown < 3 {
-                    shown += 1;
-                    let (rp, rq) = (patches.root(p), patches.root(q));
-                    eprintln!("debug unglued: polys {p} {q} on_boundary {} {} roots {} {} planes {:?} {:?} verts {:?} {:?}", patches.on_boundary[h], patches.on_boundary[t], rp, rq, patches.plane(rp), patches.plane(rq), work.polygons.get(p), work.polygons.get(q));
-                }
-            }
-        }
-        eprintln!("debug: {unglued} unglued inner half-edges");
-    }
     let mut patch_vertices = vec![Vec::new(); count];
-    for p in 0..count {
-        if !base.mergeable[p] {
+    for (p, slot) in patch.iter_mut().enumerate() {
+        if !base.mergeable.get(p).copied().unwrap_or(false) {
             continue;
         }
         let root = patches.root(p);
-        patch[p] = root as u32;
-        if root == p {
-            patch_vertices[root] = patches.vertices(root).to_vec();
+        *slot = root as u32;
+        if root == p
+            && let Some(vertices) = patch_vertices.get_mut(root)
+        {
+            *vertices = patches.vertices(root).to_vec();
         }
     }
     let acceptable = |corners: &[[f32; 3]; 3]| -> bool {
         shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
     };
-    let decimated = if merge {
+    let decimated = if merge && decimate {
         crate::decimate::remove_inner_vertices(
             work,
             &patch,
@@ -799,6 +797,18 @@ fn build(
         stage.keys[p] = u64::from(root);
         if let Some(plane) = patches.plane(root as usize) {
             stage.planes[p] = plane;
+        }
+    }
+    stage.rank = reflex_rank(&decimated.mesh, &stage);
+    // Safety net: removing vertices keeps every edge between polygons (see `decimate`), so
+    // the walkable components cannot change; if they ever did, cook the patches over their
+    // input polygons instead.
+    if merge && decimate {
+        let before = connected_components(work, &base.adjacency, |p| base.cooked[p]).count;
+        let after =
+            connected_components(&decimated.mesh, &stage.adjacency, |p| stage.cooked[p]).count;
+        if before != after {
+            return build_with(work, base, attrs_of, flatness, merge, border_area, false);
         }
     }
     Ok(Built {
@@ -1040,7 +1050,7 @@ pub fn cook(
                 WriteError::new(
                     "regions",
                     format!(
-                        "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); raise --max-height-error or --max-area-change, or simplify the walkable outline",
+                        "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within these bounds is {count}; raise --max-height-error or --max-area-change, or simplify the walkable outline",
                         report.first_regions,
                         100.0 * changed / report.footprint_in.max(f64::MIN_POSITIVE),
                         100.0 * settings.max_area_change,
@@ -1127,6 +1137,7 @@ pub fn cook(
         mergeable,
         keys,
         planes,
+        rank,
         ..
     } = current;
     let polygon_count = work.polygons.len();
@@ -1138,21 +1149,23 @@ pub fn cook(
         mergeable: &mergeable,
         key: &keys,
         planes: &planes,
+        rank: &rank,
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);
-    // Regions in order of their smallest polygon.
+    // Regions in order of the input polygon their root stands for (then of the root), so
+    // that regions keep the input's order where vertex removal appended new triangles.
+    let mut region_seed: Vec<usize> = (0..polygon_count)
+        .filter(|&p| cooked[p] && merger.root(p) == p)
+        .collect();
+    region_seed.sort_unstable_by_key(|&p| (source.get(p).copied().unwrap_or(NONE), p));
     let mut region_of = vec![NONE; polygon_count];
-    let mut region_seed: Vec<usize> = Vec::new();
+    for (r, &seed) in region_seed.iter().enumerate() {
+        region_of[seed] = r as u32;
+    }
     for p in 0..polygon_count {
-        if !cooked[p] {
-            continue;
-        }
-        let root = merger.root(p);
-        if root == p {
-            region_of[p] = region_seed.len() as u32;
-            region_seed.push(p);
-        } else {
+        if cooked[p] {
+            let root = merger.root(p);
             region_of[p] = region_of[root];
         }
     }
@@ -1502,6 +1515,22 @@ fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnosti
             ),
         );
     }
+    if let Some(corner) = report.border_area {
+        let border = report.border;
+        diag.warn(
+            "path.border_straightened",
+            format!(
+                "merging within the height-error bound still gives more regions than the budget of {}: the walkable border was straightened at {} corner(s) of up to {corner:.4} square units each, cutting off {:.3} and filling in {:.3} square units seen from above ({:.3}% of the walkable {:.3}, bound {}%); links and connectivity unchanged",
+                settings.max_regions,
+                border.removed,
+                border.dropped,
+                border.added,
+                100.0 * (border.dropped + border.added) / report.footprint_in.max(f64::MIN_POSITIVE),
+                report.footprint_in,
+                100.0 * settings.max_area_change
+            ),
+        );
+    }
     diag.push(
         Severity::Info,
         "path.cook_quality",
@@ -1538,15 +1567,18 @@ fn simplify_outline(mesh: &NavMesh, corners: &[u32], others: &[u32]) -> (Vec<u32
         return (corners.to_vec(), others.to_vec());
     }
     let k = kept.len();
-    // A strict corner first (a straight one remains where the neighbour changes).
+    // A strict corner first (a straight one remains where the neighbour changes): the one
+    // with the smallest vertex index, so that the start does not depend on which polygon
+    // the outline was traced from.
     let start = (0..k)
-        .find(|&s| {
+        .filter(|&s| {
             !straight(
                 at(kept[(s + k - 1) % k]),
                 at(kept[s]),
                 at(kept[(s + 1) % k]),
             )
         })
+        .min_by_key(|&s| corners[kept[s]])
         .unwrap_or(0);
     let order: Vec<usize> = (0..k).map(|s| kept[(start + s) % k]).collect();
     (

@@ -204,6 +204,24 @@ impl State<'_> {
         {
             return false;
         }
+        // A new diagonal must not repeat an edge the mesh already has elsewhere (stacked or
+        // folded ground seen from above): the edge would join three polygons and lose its
+        // link, splitting what was connected.
+        let m = fan.outline.len();
+        let on_outline = |i: usize, j: usize| {
+            let (lo, hi) = (i.min(j), i.max(j));
+            hi - lo == 1 || (fan.closed && lo == 0 && hi == m - 1)
+        };
+        for t in &split.triangles {
+            for (i, j) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                if !on_outline(i, j)
+                    && let (Some(&x), Some(&y)) = (fan.outline.get(i), fan.outline.get(j))
+                    && self.joined(x, y)
+                {
+                    return false;
+                }
+            }
+        }
         let mut after = 0.0;
         let mut triangles: Vec<[u32; 3]> = Vec::with_capacity(split.triangles.len());
         for t in &split.triangles {
@@ -222,7 +240,7 @@ impl State<'_> {
             after += area;
             triangles.push([a, b, c]);
         }
-        if !(expected > 0.0) || (after - expected).abs() > AREA_RELATIVE * expected {
+        if expected.is_nan() || expected <= 0.0 || (after - expected).abs() > AREA_RELATIVE * expected {
             return false;
         }
         let first = fan.polygons.first().copied().unwrap_or(0);
@@ -327,11 +345,9 @@ pub fn remove_inner_vertices(
             break;
         }
     }
-    let border = if border_area > 0.0 {
-        simplify_border(&mut state, cooked, border_area)
-    } else {
-        Border::default()
-    };
+    // Always at least the exactly straight border corners (no area change): they are no
+    // corner of any region, but as corners of the triangulation they make fans.
+    let border = simplify_border(&mut state, cooked, border_area.max(0.0));
     let mut out = NavMesh {
         kind: mesh.kind,
         vertices: mesh.vertices.clone(),
@@ -438,7 +454,13 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
         }
         if cut < 0.0 {
             let triangle = [state.position(a), state.position(v), state.position(b)];
-            if grid.any_inside(mesh, &triangle, [a, v, b]) {
+            let live = |w: u32| {
+                state.incident.get(w as usize).is_some_and(|list| {
+                    list.iter()
+                        .any(|&p| state.alive.get(p as usize).copied().unwrap_or(false))
+                })
+            };
+            if grid.any_inside(mesh, &triangle, [a, v, b], &live) {
                 continue;
             }
         }
@@ -526,8 +548,15 @@ impl Grid {
         (at(0), at(1))
     }
 
-    /// True when a vertex other than `skip` lies inside or on the triangle (any winding).
-    fn any_inside(&self, mesh: &NavMesh, triangle: &[[f32; 3]; 3], skip: [u32; 3]) -> bool {
+    /// True when a live vertex (still used by a cooked polygon) other than `skip` lies inside
+    /// or on the triangle (any winding).
+    fn any_inside(
+        &self,
+        mesh: &NavMesh,
+        triangle: &[[f32; 3]; 3],
+        skip: [u32; 3],
+        live: &dyn Fn(u32) -> bool,
+    ) -> bool {
         let t = triangle.map(|p| [f64::from(p[0]), f64::from(p[1])]);
         let lo = [
             t[0][0].min(t[1][0]).min(t[2][0]),
@@ -549,7 +578,7 @@ impl Grid {
                     continue;
                 };
                 for &w in list {
-                    if skip.contains(&w) {
+                    if skip.contains(&w) || !live(w) {
                         continue;
                     }
                     let p = mesh.vertex(w);

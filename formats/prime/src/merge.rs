@@ -124,6 +124,9 @@ pub struct Surface<'a> {
     pub key: &'a [u64],
     /// Every polygon's plane.
     pub planes: &'a [Plane],
+    /// Per half-edge, a rank: inner edges of lower rank are visited first (then longest
+    /// first). Empty: all equal.
+    pub rank: &'a [u8],
 }
 
 /// Region outlines as doubly linked lists of input half-edges, and the gluing of two
@@ -238,7 +241,7 @@ impl<'a> Merger<'a> {
         let surface = self.surface;
         let mesh = surface.mesh;
         let indices = mesh.polygons.indices();
-        let mut edges: Vec<(f64, u32)> = Vec::new();
+        let mut edges: Vec<(u8, f64, u32)> = Vec::new();
         for (h, &p) in surface.poly_of.iter().enumerate() {
             let Some(t) = surface.adjacency.across(h) else {
                 continue;
@@ -255,12 +258,17 @@ impl<'a> Merger<'a> {
             }
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
-            edges.push(((b[0] - a[0]).hypot(b[1] - a[1]), h as u32));
+            let rank = surface.rank.get(h).copied().unwrap_or(0);
+            edges.push((rank, (b[0] - a[0]).hypot(b[1] - a[1]), h as u32));
         }
-        edges.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        edges.sort_unstable_by(|x, y| {
+            x.0.cmp(&y.0)
+                .then(y.1.total_cmp(&x.1))
+                .then(x.2.cmp(&y.2))
+        });
         for _ in 0..MERGE_PASSES {
             let mut merged = false;
-            for &(_, h) in &edges {
+            for &(_, _, h) in &edges {
                 let h = h as usize;
                 if !self.on_boundary[h] {
                     continue;

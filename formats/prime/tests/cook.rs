@@ -497,11 +497,16 @@ fn tiled_floors_merge_into_whole_rectangles() {
         true,
     );
     let checked = check_cooked(&l_room, &WriteOptions::default(), POINTS, 6);
-    // Two pieces; where the bar's side meets the other piece's end, its corner stays
-    // (the neighbour changes there): 4 + 5 corners.
+    // Two pieces: two rectangles (where the bar's side meets the other piece's end its
+    // corner stays, the neighbour changes there: 4 + 5 corners) or, cut along the diagonal
+    // from the reflex corner, two quadrilaterals (4 + 4).
     assert_eq!(checked.regions, 2);
-    assert_eq!(checked.report.max_corners, 5);
-    assert_eq!(checked.report.corners, 9);
+    assert!(checked.report.max_corners <= 5, "{:?}", checked.report);
+    assert!(
+        (8..=9).contains(&checked.report.corners),
+        "{:?}",
+        checked.report
+    );
 }
 
 /// A 24 × 24 grid whose heights ripple by up to `amplitude`.
