@@ -488,7 +488,8 @@ fn check_file(path: &Path, format_id: &str, tally: &mut Tally) {
         "{name}: footprint {footprint} vs walkable {source_footprint} - {cut} + {filled}"
     );
     assert!(
-        cut + filled <= walkmesh_prime::cook::DEFAULT_MAX_AREA_CHANGE * source_footprint * (1.0 + 1e-9),
+        cut + filled
+            <= walkmesh_prime::cook::DEFAULT_MAX_AREA_CHANGE * source_footprint * (1.0 + 1e-9),
         "{name}: border changed by {cut} + {filled} of {source_footprint}"
     );
 

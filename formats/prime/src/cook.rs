@@ -403,7 +403,9 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
     if !max_area_change.is_finite() || !(0.0..=1.0).contains(&max_area_change) {
         return Err(WriteError::new(
             "prime:max_area_change",
-            format!("the area-change bound must be a fraction between 0 and 1, not {max_area_change}"),
+            format!(
+                "the area-change bound must be a fraction between 0 and 1, not {max_area_change}"
+            ),
         ));
     }
     Ok(Settings {
@@ -554,6 +556,8 @@ struct Stage {
     keys: Vec<u64>,
     /// Per half-edge merge rank (see [`Surface::rank`]); empty: all equal.
     rank: Vec<u8>,
+    /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
+    flat: Vec<Option<Plane>>,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
 }
@@ -561,7 +565,14 @@ struct Stage {
 type AttrsOf<'a> = dyn Fn(&NavMesh, usize) -> Result<Attrs, WriteError> + 'a;
 
 /// Classifies every polygon of `work` (see the module comment) and links the cooked ones.
-fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, WriteError> {
+/// `flat[p]`, when given, is the plane polygon `p` is moved onto (a PATH region flat only
+/// within the height-error bound): it is classified as it will be written.
+fn stage(
+    work: &NavMesh,
+    attrs_of: &AttrsOf<'_>,
+    merge: bool,
+    flat: &[Option<Plane>],
+) -> Result<Stage, WriteError> {
     let polygon_count = work.polygons.len();
     let mut attrs = Vec::with_capacity(polygon_count);
     let mut class = Vec::with_capacity(polygon_count);
@@ -570,7 +581,12 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
     for p in 0..polygon_count {
         let a = attrs_of(work, p)?;
         let vertices = work.polygons.get(p);
-        let points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
+        let mut points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
+        if let Some(Some(plane)) = flat.get(p) {
+            for q in &mut points {
+                q[2] = plane.z_at(q[0], q[1]);
+            }
+        }
         let mut sorted = vertices.to_vec();
         sorted.sort_unstable();
         let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
@@ -616,6 +632,7 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
         mergeable,
         keys,
         rank: Vec::new(),
+        flat: Vec::new(),
         dropped_not_walkable,
         dropped_degenerate,
     })
@@ -697,9 +714,9 @@ fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         }
     }
     let reflex = |v: u32, key: u64| {
-        angle
-            .get(&(v, key))
-            .is_some_and(|&a| a > std::f64::consts::PI * (1.0 + 1e-9) && a < std::f64::consts::TAU * (1.0 - 1e-9))
+        angle.get(&(v, key)).is_some_and(|&a| {
+            a > std::f64::consts::PI * (1.0 + 1e-9) && a < std::f64::consts::TAU * (1.0 - 1e-9)
+        })
     };
     let mut rank = vec![0u8; indices.len()];
     for p in 0..mesh.polygons.len() {
@@ -710,7 +727,8 @@ fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         let n = mesh.polygons.get(p).len();
         for i in 0..n {
             let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
-            rank[first + i] = u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
+            rank[first + i] =
+                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
         }
     }
     rank
@@ -760,17 +778,12 @@ fn build_with(
             *vertices = patches.vertices(root).to_vec();
         }
     }
+    // New triangles must be cookable as they are.
     let acceptable = |corners: &[[f32; 3]; 3]| -> bool {
         shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
     };
     let decimated = if merge && decimate {
-        crate::decimate::remove_inner_vertices(
-            work,
-            &patch,
-            &base.cooked,
-            border_area,
-            &acceptable,
-        )
+        crate::decimate::remove_inner_vertices(work, &patch, &base.cooked, border_area, &acceptable)
     } else {
         crate::decimate::Decimated {
             mesh: work.clone(),
@@ -786,7 +799,8 @@ fn build_with(
         let s = source.get(p).copied().unwrap_or(p as u32) as usize;
         attrs_of(work, s)
     };
-    let mut stage = stage(&decimated.mesh, &of_source, merge)?;
+    let flat: &[Option<Plane>] = if merge && decimate { &[] } else { &base.flat };
+    let mut stage = stage(&decimated.mesh, &of_source, merge, flat)?;
     for (p, &s) in source.iter().enumerate() {
         let s = s as usize;
         let Some(&root) = patch.get(s) else { continue };
@@ -891,8 +905,33 @@ pub fn cook(
     // that are flat within the height-error bound are moved onto their plane instead.
     let shape = |p: usize| -> Shape {
         let vertices = mesh.polygons.get(p);
-        if vertices.len() <= 3 || !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
+        if !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
             return Shape::Fine;
+        }
+        if vertices.len() <= 3 {
+            // A kept region (from PATH) that is a sliver can come back steep when its
+            // corners were welded to neighbours cooked onto other planes: laid level (at its
+            // corners' mean height) when that is within the height-error bound.
+            let points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
+            let normal = newell(&points);
+            let len = length(normal);
+            let sliver = len > 0.0 && (normal[2] / len).abs() < MIN_NORMAL_Z && normal[2] != 0.0;
+            if settings.merge || !sliver {
+                return Shape::Fine;
+            }
+            let mean = points.iter().map(|q| q[2]).sum::<f64>() / points.len() as f64;
+            let worst = points
+                .iter()
+                .map(|q| (q[2] - mean).abs())
+                .fold(0.0, f64::max);
+            return if worst <= settings.max_height_error {
+                Shape::Flatten(Plane {
+                    normal: [0.0, 0.0, normal[2].signum()],
+                    origin: [points[0][0], points[0][1], mean],
+                })
+            } else {
+                Shape::Fine
+            };
         }
         let mut points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
         let normal = newell(&points);
@@ -955,7 +994,9 @@ pub fn cook(
         triangulated: needs_triangles,
         ..CookReport::default()
     };
-    let base = stage(work, &attrs_of, settings.merge)?;
+    let flat: Vec<Option<Plane>> = (0..work.polygons.len()).map(flatten_plane).collect();
+    let mut base = stage(work, &attrs_of, settings.merge, &flat)?;
+    base.flat = flat;
     report.dropped_not_walkable = base.dropped_not_walkable;
     report.dropped_degenerate = base.dropped_degenerate;
     if report.dropped_not_walkable > 0 {
@@ -1033,15 +1074,30 @@ pub fn cook(
     let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?;
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
-        let widest = build(work, &base, &attrs_of, Flatness::Vertical(bound), merge, 0.0)?;
+        let widest = build(
+            work,
+            &base,
+            &attrs_of,
+            Flatness::Vertical(bound),
+            merge,
+            0.0,
+        )?;
         let reachable = widest.count();
         if reachable > settings.max_regions {
             // Flatness alone cannot meet the budget: the outline's reflex corners need
             // regions of their own. Straighten the free border (see `decimate`), the
             // smallest change first, as far as needed and within the area bound.
             let limit = settings.max_area_change * report.footprint_in;
-            let straighten =
-                |area: f64| build(work, &base, &attrs_of, Flatness::Vertical(bound), merge, area);
+            let straighten = |area: f64| {
+                build(
+                    work,
+                    &base,
+                    &attrs_of,
+                    Flatness::Vertical(bound),
+                    merge,
+                    area,
+                )
+            };
             let changed = |b: &Built| b.border.dropped + b.border.added;
             // Reachable at all: every corner up to the whole bound straightened.
             let straightest = straighten(limit)?;

@@ -200,8 +200,7 @@ impl State<'_> {
             })
             .collect();
         let split = triangulate_polygon(&flat);
-        if !split.simple || split.dropped != 0 || split.triangles.len() != fan.outline.len() - 2
-        {
+        if !split.simple || split.dropped != 0 || split.triangles.len() != fan.outline.len() - 2 {
             return false;
         }
         // A new diagonal must not repeat an edge the mesh already has elsewhere (stacked or
@@ -240,7 +239,10 @@ impl State<'_> {
             after += area;
             triangles.push([a, b, c]);
         }
-        if expected.is_nan() || expected <= 0.0 || (after - expected).abs() > AREA_RELATIVE * expected {
+        if expected.is_nan()
+            || expected <= 0.0
+            || (after - expected).abs() > AREA_RELATIVE * expected
+        {
             return false;
         }
         let first = fan.polygons.first().copied().unwrap_or(0);
@@ -361,11 +363,15 @@ pub fn remove_inner_vertices(
         }
         let origin = state.source[p];
         // Every input polygon has a surface (`NavMesh::check`); the fallback is never used.
-        let surface = mesh.surfaces.get(origin as usize).copied().unwrap_or(Surface {
-            material: Material(0),
-            walkable: true,
-            code: 0,
-        });
+        let surface = mesh
+            .surfaces
+            .get(origin as usize)
+            .copied()
+            .unwrap_or(Surface {
+                material: Material(0),
+                walkable: true,
+                code: 0,
+            });
         out.push_polygon(polygon, surface);
         kept_source.push(origin);
         original.push(p < count);
@@ -418,6 +424,33 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
         .filter(|&v| used[v as usize])
         .collect();
     let grid = Grid::new(mesh, &points);
+    // Ground the fills must not reach over: every cooked polygon still there (convex: input
+    // polygons are, the cooker triangulates otherwise), by its id in `state`.
+    let mut ground = Shapes::new(&grid);
+    let shape_of = |state: &State<'_>, p: usize| -> Vec<[f64; 2]> {
+        state
+            .polygons
+            .get(p)
+            .map(|polygon| {
+                polygon
+                    .iter()
+                    .map(|&v| {
+                        let q = mesh.vertex(v);
+                        [f64::from(q[0]), f64::from(q[1])]
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for p in 0..state.polygons.len() {
+        let is_cooked = p >= mesh.polygons.len() || cooked.get(p).copied().unwrap_or(false);
+        let shape = if is_cooked && state.alive[p] {
+            shape_of(state, p)
+        } else {
+            Vec::new()
+        };
+        ground.insert(shape);
+    }
     let mut version = vec![0u32; mesh.vertices.len()];
     let mut heap: BinaryHeap<Reverse<(u64, u32, u32)>> = BinaryHeap::new();
     let candidate = |state: &mut State<'_>, v: u32| -> Option<(Fan, f64)> {
@@ -460,7 +493,10 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
                         .any(|&p| state.alive.get(p as usize).copied().unwrap_or(false))
                 })
             };
-            if grid.any_inside(mesh, &triangle, [a, v, b], &live) {
+            let flat = triangle.map(|q| [f64::from(q[0]), f64::from(q[1])]);
+            if grid.any_inside(mesh, &triangle, [a, v, b], &live)
+                || ground.overlaps(&flat, &state.alive)
+            {
                 continue;
             }
         }
@@ -472,8 +508,13 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
                 state.area2_of(&polygon)
             })
             .sum();
+        let first_new = state.polygons.len();
         if !state.replace(v, &fan, before - cut) {
             continue;
+        }
+        for p in first_new..state.polygons.len() {
+            let shape = shape_of(state, p);
+            ground.insert(shape);
         }
         border.removed += 1;
         if cut > 0.0 {
@@ -494,6 +535,110 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
         }
     }
     border
+}
+
+/// Convex shapes seen from above, bucketed in the cells of a [`Grid`] their boxes cover.
+struct Shapes<'g> {
+    grid: &'g Grid,
+    shapes: Vec<Vec<[f64; 2]>>,
+    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
+}
+
+impl<'g> Shapes<'g> {
+    fn new(grid: &'g Grid) -> Shapes<'g> {
+        Shapes {
+            grid,
+            shapes: Vec::new(),
+            cells: std::collections::HashMap::new(),
+        }
+    }
+
+    fn cells_of(&self, shape: &[[f64; 2]]) -> ((usize, usize), (usize, usize)) {
+        let mut lo = [f64::INFINITY; 2];
+        let mut hi = [f64::NEG_INFINITY; 2];
+        for p in shape {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        (self.grid.cell_of(lo), self.grid.cell_of(hi))
+    }
+
+    /// Adds the next shape (ids count from 0; an empty shape takes its id and no cell).
+    fn insert(&mut self, shape: Vec<[f64; 2]>) {
+        let id = self.shapes.len() as u32;
+        if shape.is_empty() {
+            self.shapes.push(shape);
+            return;
+        }
+        let ((x0, y0), (x1, y1)) = self.cells_of(&shape);
+        for x in x0..=x1 {
+            for y in y0..=y1 {
+                self.cells.entry((x, y)).or_default().push(id);
+            }
+        }
+        self.shapes.push(shape);
+    }
+
+    /// True when the triangle's interior overlaps that of a shape whose id is `alive`
+    /// (touching is not overlapping).
+    fn overlaps(&self, triangle: &[[f64; 2]; 3], alive: &[bool]) -> bool {
+        let ((x0, y0), (x1, y1)) = self.cells_of(triangle);
+        let mut seen = std::collections::HashSet::new();
+        for x in x0..=x1 {
+            for y in y0..=y1 {
+                let Some(list) = self.cells.get(&(x, y)) else {
+                    continue;
+                };
+                for &id in list {
+                    if alive.get(id as usize).copied().unwrap_or(false)
+                        && seen.insert(id)
+                        && let Some(shape) = self.shapes.get(id as usize)
+                        && convex_overlap(triangle, shape)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Separating-axis test of two convex polygons (either winding): true when their interiors
+/// overlap by more than rounding (a relative 1e-9 of their extent) along every edge normal.
+fn convex_overlap(a: &[[f64; 2]], b: &[[f64; 2]]) -> bool {
+    let extent = a
+        .iter()
+        .chain(b)
+        .flat_map(|p| [p[0].abs(), p[1].abs()])
+        .fold(1.0f64, f64::max);
+    let slack = 1e-9 * extent;
+    for shape in [a, b] {
+        let n = shape.len();
+        for i in 0..n {
+            let (p, q) = (shape[i], shape[(i + 1) % n]);
+            let (nx, ny) = (q[1] - p[1], p[0] - q[0]);
+            let len = nx.hypot(ny);
+            if len == 0.0 {
+                continue;
+            }
+            let project = |poly: &[[f64; 2]]| {
+                poly.iter()
+                    .map(|r| (r[0] * nx + r[1] * ny) / len)
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
+                        (lo.min(d), hi.max(d))
+                    })
+            };
+            let (a_lo, a_hi) = project(a);
+            let (b_lo, b_hi) = project(b);
+            if a_hi <= b_lo + slack || b_hi <= a_lo + slack {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Vertices bucketed in a uniform grid over their box seen from above.

@@ -261,11 +261,7 @@ impl<'a> Merger<'a> {
             let rank = surface.rank.get(h).copied().unwrap_or(0);
             edges.push((rank, (b[0] - a[0]).hypot(b[1] - a[1]), h as u32));
         }
-        edges.sort_unstable_by(|x, y| {
-            x.0.cmp(&y.0)
-                .then(y.1.total_cmp(&x.1))
-                .then(x.2.cmp(&y.2))
-        });
+        edges.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)).then(x.2.cmp(&y.2)));
         for _ in 0..MERGE_PASSES {
             let mut merged = false;
             for &(_, _, h) in &edges {
