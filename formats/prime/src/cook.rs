@@ -734,30 +734,33 @@ fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
     rank
 }
 
-/// Finds the patches of `work` (staged as `base`) under `flatness`, removes their inner
-/// vertices and stages the result, each patch's polygons keyed by patch and carrying its
-/// plane, so that the merge that follows ([`Flatness::Given`]) stays inside patches.
-fn build(
-    work: &NavMesh,
-    base: &Stage,
-    attrs_of: &AttrsOf<'_>,
-    flatness: Flatness,
-    merge: bool,
-    border_area: f64,
-) -> Result<Built, WriteError> {
-    build_with(work, base, attrs_of, flatness, merge, border_area, true)
+/// New triangles of vertex removal must be cookable as they are.
+fn acceptable(corners: &[[f32; 3]; 3]) -> bool {
+    shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
 }
 
-/// [`build`], removing patch vertices only when `decimate`.
-fn build_with(
-    work: &NavMesh,
+/// The patches of `work` under one flatness and, when `decimate`, their inner vertices
+/// removed (see [`crate::decimate`]); a region budget finishes this for several border
+/// bounds.
+struct Patched<'a> {
+    flatness: Flatness,
+    /// Per input polygon, its patch (the root input polygon) or `NONE`.
+    patch: Vec<u32>,
+    /// Per patch root: the patch's input vertices, and its plane.
+    patch_vertices: Vec<Vec<u32>>,
+    planes: Vec<Option<Plane>>,
+    inner: Option<crate::decimate::Inner<'a>>,
+}
+
+/// Finds the patches of `work` (staged as `base`) under `flatness`: connected polygons with
+/// equal keys that are flat together (the merge without its convexity test).
+fn patch_up<'a>(
+    work: &'a NavMesh,
     base: &Stage,
-    attrs_of: &AttrsOf<'_>,
     flatness: Flatness,
     merge: bool,
-    border_area: f64,
     decimate: bool,
-) -> Result<Built, WriteError> {
+) -> Patched<'a> {
     let count = work.polygons.len();
     let surface = base.surface(work);
     let mut patches = Merger::new(&surface);
@@ -766,32 +769,69 @@ fn build_with(
     }
     let mut patch = vec![NONE; count];
     let mut patch_vertices = vec![Vec::new(); count];
+    let mut planes = vec![None; count];
     for (p, slot) in patch.iter_mut().enumerate() {
         if !base.mergeable.get(p).copied().unwrap_or(false) {
             continue;
         }
         let root = patches.root(p);
         *slot = root as u32;
-        if root == p
-            && let Some(vertices) = patch_vertices.get_mut(root)
-        {
-            *vertices = patches.vertices(root).to_vec();
+        if root == p {
+            if let Some(vertices) = patch_vertices.get_mut(root) {
+                *vertices = patches.vertices(root).to_vec();
+            }
+            if let Some(plane) = planes.get_mut(root) {
+                *plane = patches.plane(root);
+            }
         }
     }
-    // New triangles must be cookable as they are.
-    let acceptable = |corners: &[[f32; 3]; 3]| -> bool {
-        shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
-    };
-    let decimated = if merge && decimate {
-        crate::decimate::remove_inner_vertices(work, &patch, &base.cooked, border_area, &acceptable)
-    } else {
-        crate::decimate::Decimated {
+    let inner = (merge && decimate)
+        .then(|| crate::decimate::remove_inner(work, &patch, &base.cooked, &acceptable));
+    Patched {
+        flatness,
+        patch,
+        patch_vertices,
+        planes,
+        inner,
+    }
+}
+
+/// The mesh regions are merged from: `work`'s patches found, their vertices removed and
+/// their border straightened up to `border_area` per corner, staged again with each
+/// patch's key and plane, so that the merge that follows ([`Flatness::Given`]) stays inside
+/// patches.
+fn build(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    flatness: Flatness,
+    merge: bool,
+    border_area: f64,
+) -> Result<Built, WriteError> {
+    let patched = patch_up(work, base, flatness, merge, true);
+    finish(work, base, attrs_of, &patched, merge, border_area)
+}
+
+/// [`build`] from patches found before.
+fn finish(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    patched: &Patched<'_>,
+    merge: bool,
+    border_area: f64,
+) -> Result<Built, WriteError> {
+    let count = work.polygons.len();
+    let patch = &patched.patch;
+    let decimated = match &patched.inner {
+        Some(inner) => inner.finish(border_area),
+        None => crate::decimate::Decimated {
             mesh: work.clone(),
             source: (0..count as u32).collect(),
             original: vec![true; count],
             removed: 0,
             border: crate::decimate::Border::default(),
-        }
+        },
     };
     let border = decimated.border;
     let source = decimated.source;
@@ -799,7 +839,8 @@ fn build_with(
         let s = source.get(p).copied().unwrap_or(p as u32) as usize;
         attrs_of(work, s)
     };
-    let flat: &[Option<Plane>] = if merge && decimate { &[] } else { &base.flat };
+    let decimate = patched.inner.is_some();
+    let flat: &[Option<Plane>] = if decimate { &[] } else { &base.flat };
     let mut stage = stage(&decimated.mesh, &of_source, merge, flat)?;
     for (p, &s) in source.iter().enumerate() {
         let s = s as usize;
@@ -809,20 +850,21 @@ fn build_with(
             continue;
         }
         stage.keys[p] = u64::from(root);
-        if let Some(plane) = patches.plane(root as usize) {
-            stage.planes[p] = plane;
+        if let Some(Some(plane)) = patched.planes.get(root as usize) {
+            stage.planes[p] = *plane;
         }
     }
     stage.rank = reflex_rank(&decimated.mesh, &stage);
     // Safety net: removing vertices keeps every edge between polygons (see `decimate`), so
     // the walkable components cannot change; if they ever did, cook the patches over their
     // input polygons instead.
-    if merge && decimate {
+    if decimate {
         let before = connected_components(work, &base.adjacency, |p| base.cooked[p]).count;
         let after =
             connected_components(&decimated.mesh, &stage.adjacency, |p| stage.cooked[p]).count;
         if before != after {
-            return build_with(work, base, attrs_of, flatness, merge, border_area, false);
+            let plain = patch_up(work, base, patched.flatness, merge, false);
+            return finish(work, base, attrs_of, &plain, merge, border_area);
         }
     }
     Ok(Built {
@@ -830,8 +872,8 @@ fn build_with(
         source,
         original: decimated.original,
         stage,
-        patch,
-        patch_vertices,
+        patch: patched.patch.clone(),
+        patch_vertices: patched.patch_vertices.clone(),
         removed: decimated.removed,
         border,
     })
@@ -1125,7 +1167,7 @@ pub fn cook(
             // the budget; the total change must then be within the bound.
             let mut best = straightest;
             let (mut low, mut high) = (limit * 1e-9, limit);
-            for _ in 0..BUDGET_STEPS + 4 {
+            for _ in 0..BUDGET_STEPS {
                 let mid = (low * high).sqrt();
                 if !(mid > low && mid < high) {
                     break;

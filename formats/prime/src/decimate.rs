@@ -75,6 +75,7 @@ struct Fan {
 
 /// The mesh being changed: polygons with their patch and input polygon, and for every vertex
 /// the cooked polygons that use it.
+#[derive(Clone)]
 struct State<'a> {
     mesh: &'a NavMesh,
     polygons: Vec<Vec<u32>>,
@@ -287,19 +288,25 @@ impl State<'_> {
     }
 }
 
-/// Removes the vertices inside patches, and with `border_area` > 0 also the vertices of the
-/// patches' free border (edges with no cooked polygon on the other side) whose removal
-/// changes the footprint by at most `border_area` (see [`simplify_border`]). `patch[p]` is
-/// polygon `p`'s patch (`u32::MAX` for polygons kept as they are), `cooked[p]` whether it is
-/// cooked at all (others are ignored). `acceptable` says whether a new triangle (its three
-/// corners) could be cooked as it is (faces up, not degenerate).
-pub fn remove_inner_vertices(
-    mesh: &NavMesh,
+/// A mesh with the vertices inside its patches removed, ready for [`Inner::finish`] (which
+/// a region budget runs for several border bounds).
+#[derive(Clone)]
+pub struct Inner<'a> {
+    state: State<'a>,
+    cooked: Vec<bool>,
+    removed: usize,
+}
+
+/// Removes the vertices inside patches. `patch[p]` is polygon `p`'s patch (`u32::MAX` for
+/// polygons kept as they are), `cooked[p]` whether it is cooked at all (others are ignored).
+/// `acceptable` says whether a new triangle (its three corners) could be cooked as it is
+/// (faces up, not degenerate).
+pub fn remove_inner<'a>(
+    mesh: &'a NavMesh,
     patch: &[u32],
     cooked: &[bool],
-    border_area: f64,
-    acceptable: &dyn Fn(&[[f32; 3]; 3]) -> bool,
-) -> Decimated {
+    acceptable: &'a dyn Fn(&[[f32; 3]; 3]) -> bool,
+) -> Inner<'a> {
     let count = mesh.polygons.len();
     let mut state = State {
         mesh,
@@ -347,41 +354,67 @@ pub fn remove_inner_vertices(
             break;
         }
     }
-    // Always at least the exactly straight border corners (no area change): they are no
-    // corner of any region, but as corners of the triangulation they make fans.
-    let border = simplify_border(&mut state, cooked, border_area.max(0.0));
-    let mut out = NavMesh {
-        kind: mesh.kind,
-        vertices: mesh.vertices.clone(),
-        ..NavMesh::default()
-    };
-    let mut kept_source = Vec::new();
-    let mut original = Vec::new();
-    for (p, polygon) in state.polygons.iter().enumerate() {
-        if !state.alive[p] {
-            continue;
-        }
-        let origin = state.source[p];
-        // Every input polygon has a surface (`NavMesh::check`); the fallback is never used.
-        let surface = mesh
-            .surfaces
-            .get(origin as usize)
-            .copied()
-            .unwrap_or(Surface {
-                material: Material(0),
-                walkable: true,
-                code: 0,
-            });
-        out.push_polygon(polygon, surface);
-        kept_source.push(origin);
-        original.push(p < count);
-    }
-    Decimated {
-        mesh: out,
-        source: kept_source,
-        original,
+    Inner {
+        state,
+        cooked: cooked.to_vec(),
         removed,
-        border,
+    }
+}
+
+impl std::fmt::Debug for Inner<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inner")
+            .field("polygons", &self.state.polygons.len())
+            .field("removed", &self.removed)
+            .finish()
+    }
+}
+
+impl Inner<'_> {
+    /// Straightens the patches' free border (edges with no cooked polygon on the other
+    /// side) where that changes the footprint by at most `border_area` per corner (see
+    /// [`simplify_border`]; 0: only exactly straight corners) and returns the mesh.
+    pub fn finish(&self, border_area: f64) -> Decimated {
+        let mut state = self.state.clone();
+        let mesh = state.mesh;
+        let count = mesh.polygons.len();
+        // Always at least the exactly straight border corners (no area change): they are no
+        // corner of any region, but as corners of the triangulation they make fans.
+        let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
+        let mut out = NavMesh {
+            kind: mesh.kind,
+            vertices: mesh.vertices.clone(),
+            ..NavMesh::default()
+        };
+        let mut kept_source = Vec::new();
+        let mut original = Vec::new();
+        for (p, polygon) in state.polygons.iter().enumerate() {
+            if !state.alive[p] {
+                continue;
+            }
+            let origin = state.source[p];
+            // Every input polygon has a surface (`NavMesh::check`); the fallback is never
+            // used.
+            let surface = mesh
+                .surfaces
+                .get(origin as usize)
+                .copied()
+                .unwrap_or(Surface {
+                    material: Material(0),
+                    walkable: true,
+                    code: 0,
+                });
+            out.push_polygon(polygon, surface);
+            kept_source.push(origin);
+            original.push(p < count);
+        }
+        Decimated {
+            mesh: out,
+            source: kept_source,
+            original,
+            removed: self.removed,
+            border,
+        }
     }
 }
 
@@ -541,7 +574,8 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
 struct Shapes<'g> {
     grid: &'g Grid,
     shapes: Vec<Vec<[f64; 2]>>,
-    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
+    /// Cell (x, y) is `cells[y * size + x]`.
+    cells: Vec<Vec<u32>>,
 }
 
 impl<'g> Shapes<'g> {
@@ -549,7 +583,7 @@ impl<'g> Shapes<'g> {
         Shapes {
             grid,
             shapes: Vec::new(),
-            cells: std::collections::HashMap::new(),
+            cells: vec![Vec::new(); grid.size * grid.size],
         }
     }
 
@@ -573,9 +607,11 @@ impl<'g> Shapes<'g> {
             return;
         }
         let ((x0, y0), (x1, y1)) = self.cells_of(&shape);
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                self.cells.entry((x, y)).or_default().push(id);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                if let Some(cell) = self.cells.get_mut(y * self.grid.size + x) {
+                    cell.push(id);
+                }
             }
         }
         self.shapes.push(shape);
@@ -585,15 +621,13 @@ impl<'g> Shapes<'g> {
     /// (touching is not overlapping).
     fn overlaps(&self, triangle: &[[f64; 2]; 3], alive: &[bool]) -> bool {
         let ((x0, y0), (x1, y1)) = self.cells_of(triangle);
-        let mut seen = std::collections::HashSet::new();
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                let Some(list) = self.cells.get(&(x, y)) else {
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let Some(list) = self.cells.get(y * self.grid.size + x) else {
                     continue;
                 };
                 for &id in list {
                     if alive.get(id as usize).copied().unwrap_or(false)
-                        && seen.insert(id)
                         && let Some(shape) = self.shapes.get(id as usize)
                         && convex_overlap(triangle, shape)
                     {
@@ -660,7 +694,7 @@ impl Grid {
                 max[k] = max[k].max(f64::from(p[k]));
             }
         }
-        let size = ((points.len() as f64).sqrt() as usize).clamp(1, 4096);
+        let size = ((points.len() as f64).sqrt() as usize).clamp(1, 1024);
         let extent = (max[0] - min[0]).max(max[1] - min[1]);
         let cell = if extent.is_finite() && extent > 0.0 {
             extent / size as f64
