@@ -92,6 +92,10 @@ const MIN_EDGE: f64 = 1e-36;
 const MAX_COORDINATE: f64 = 1e15;
 /// Bisection steps of the budget search.
 const BUDGET_STEPS: usize = 8;
+/// Bisection steps of the border search, over areas per corner from [`BORDER_RANGE`] of the
+/// bound to the bound (a step of about 3.7% in area at the end).
+const BORDER_STEPS: usize = 8;
+const BORDER_RANGE: f64 = 1e-4;
 /// Smallest tolerance the budget search tries (below it merging is exact in practice).
 const MIN_TOLERANCE: f64 = 1e-4;
 
@@ -1166,8 +1170,8 @@ pub fn cook(
             // Bisection (geometric) for the smallest area per straightened corner that meets
             // the budget; the total change must then be within the bound.
             let mut best = straightest;
-            let (mut low, mut high) = (limit * 1e-9, limit);
-            for _ in 0..BUDGET_STEPS {
+            let (mut low, mut high) = (limit * BORDER_RANGE, limit);
+            for _ in 0..BORDER_STEPS {
                 let mid = (low * high).sqrt();
                 if !(mid > low && mid < high) {
                     break;
@@ -1181,10 +1185,17 @@ pub fn cook(
                 }
             }
             if changed(&best) > limit {
-                return Err(refuse(
-                    best.count(),
-                    changed(&best),
-                    &format!("at corners of up to {high:.3} square units"),
+                let needed = changed(&best) / report.footprint_in.max(f64::MIN_POSITIVE);
+                return Err(WriteError::new(
+                    "regions",
+                    format!(
+                        "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height; straightening the walkable border meets the budget of {} regions only by changing {:.1} square units, {:.2}% of the walkable area seen from above, more than the bound of {}%; raise --max-area-change to at least {needed:.3} (or --max-height-error), or simplify the walkable outline",
+                        report.first_regions,
+                        settings.max_regions,
+                        changed(&best),
+                        100.0 * needed,
+                        100.0 * settings.max_area_change
+                    ),
                 ));
             }
             report.border_area = Some(high);
