@@ -970,7 +970,7 @@ pub fn cook(
                 .iter()
                 .map(|q| (q[2] - mean).abs())
                 .fold(0.0, f64::max);
-            return if worst <= settings.max_height_error {
+            return if worst <= 2.0 * settings.max_height_error {
                 Shape::Flatten(Plane {
                     normal: [0.0, 0.0, normal[2].signum()],
                     origin: [points[0][0], points[0][1], mean],
@@ -1013,7 +1013,9 @@ pub fn cook(
             .iter()
             .map(|&q| plane.vertical(q).abs())
             .fold(0.0, f64::max);
-        if worst <= settings.max_height_error {
+        // A corner welded to a linked neighbour's takes the neighbour's height; each side was
+        // within the bound of the source surface, so the two differ by at most twice it.
+        if worst <= 2.0 * settings.max_height_error {
             Shape::Flatten(plane)
         } else {
             Shape::Triangulate
