@@ -560,6 +560,8 @@ struct Stage {
     keys: Vec<u64>,
     /// Per half-edge merge rank (see [`Surface::rank`]); empty: all equal.
     rank: Vec<u8>,
+    /// Per polygon merge order (see [`Surface::order`]); empty: all 0.
+    order: Vec<u8>,
     /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
     flat: Vec<Option<Plane>>,
     dropped_not_walkable: usize,
@@ -636,6 +638,7 @@ fn stage(
         mergeable,
         keys,
         rank: Vec::new(),
+        order: Vec::new(),
         flat: Vec::new(),
         dropped_not_walkable,
         dropped_degenerate,
@@ -652,6 +655,7 @@ impl Stage {
             key: &self.keys,
             planes: &self.planes,
             rank: &self.rank,
+            order: &self.order,
         }
     }
 }
@@ -678,6 +682,16 @@ struct Built {
 }
 
 impl Built {
+    /// Chooses each patch's merge order (see [`best_orders`]). Searches count with the
+    /// first order alone (an upper bound: it is one of the choices) and choose for the
+    /// result only.
+    fn choose_orders(mut self) -> Built {
+        if self.stage.order.is_empty() {
+            self.stage.order = best_orders(&self.mesh, &self.stage);
+        }
+        self
+    }
+
     /// Regions of `self` and the merge that made them.
     fn count(&self) -> usize {
         let surface = self.stage.surface(&self.mesh);
@@ -754,6 +768,47 @@ struct Patched<'a> {
     patch_vertices: Vec<Vec<u32>>,
     planes: Vec<Option<Plane>>,
     inner: Option<crate::decimate::Inner<'a>>,
+}
+
+/// Per polygon, the merge order (see [`crate::merge::ORDERS`]) that gives its patch the
+/// fewest regions: Hertel–Mehlhorn's result depends on the order edges are removed in, and
+/// no one order is best for every patch (longest first fuses tiled floors into rectangles,
+/// shortest first keeps long diagonals that serve two reflex corners). Each order is one
+/// linear merge.
+fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+    use std::collections::HashMap;
+    let polygons = mesh.polygons.len();
+    let mut best: HashMap<u64, (usize, u8)> = HashMap::new();
+    for order in 0..crate::merge::ORDERS {
+        let orders = vec![order; polygons];
+        let surface = Surface {
+            order: &orders,
+            ..stage.surface(mesh)
+        };
+        let mut merger = Merger::new(&surface);
+        merger.merge(Flatness::Given);
+        let mut counts: HashMap<u64, usize> = HashMap::new();
+        for p in 0..polygons {
+            if stage.mergeable[p] && merger.root(p) == p {
+                *counts.entry(stage.keys[p]).or_default() += 1;
+            }
+        }
+        for (key, count) in counts {
+            let entry = best.entry(key).or_insert((count, order));
+            if count < entry.0 {
+                *entry = (count, order);
+            }
+        }
+    }
+    (0..polygons)
+        .map(|p| {
+            if stage.mergeable[p] {
+                best.get(&stage.keys[p]).map_or(0, |&(_, order)| order)
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 /// Finds the patches of `work` (staged as `base`) under `flatness`: connected polygons with
@@ -1119,7 +1174,7 @@ pub fn cook(
     };
     let mut flatness = first;
     let merge = settings.merge;
-    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?;
+    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
         let widest = build(
@@ -1129,7 +1184,8 @@ pub fn cook(
             Flatness::Vertical(bound),
             merge,
             0.0,
-        )?;
+        )?
+        .choose_orders();
         let reachable = widest.count();
         if reachable > settings.max_regions {
             // Flatness alone cannot meet the budget: the outline's reflex corners need
@@ -1225,6 +1281,7 @@ pub fn cook(
             report.tolerance = Some(high);
         }
     }
+    let built = built.choose_orders();
     report.border = built.border;
     report.removed_vertices = built.removed;
     let Built {
@@ -1249,6 +1306,7 @@ pub fn cook(
         keys,
         planes,
         rank,
+        order,
         ..
     } = current;
     let polygon_count = work.polygons.len();
@@ -1261,6 +1319,7 @@ pub fn cook(
         key: &keys,
         planes: &planes,
         rank: &rank,
+        order: &order,
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);

@@ -127,7 +127,13 @@ pub struct Surface<'a> {
     /// Per half-edge, a rank: inner edges of lower rank are visited first (then longest
     /// first). Empty: all equal.
     pub rank: &'a [u8],
+    /// Per polygon, the order its inner edges are visited in ([`ORDERS`]); empty: 0.
+    pub order: &'a [u8],
 }
+
+/// Orders of the merge, per patch: 0 = rank, then longest first; 1 = rank, then shortest
+/// first; 2 = longest first; 3 = shortest first.
+pub const ORDERS: u8 = 4;
 
 /// Region outlines as doubly linked lists of input half-edges, and the gluing of two
 /// regions across a run of shared edges.
@@ -258,8 +264,15 @@ impl<'a> Merger<'a> {
             }
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
-            let rank = surface.rank.get(h).copied().unwrap_or(0);
-            edges.push((rank, (b[0] - a[0]).hypot(b[1] - a[1]), h as u32));
+            let order = surface.order.get(p).copied().unwrap_or(0);
+            let rank = if order < 2 {
+                surface.rank.get(h).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            let length = (b[0] - a[0]).hypot(b[1] - a[1]);
+            let length = if order % 2 == 1 { -length } else { length };
+            edges.push((rank, length, h as u32));
         }
         edges.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)).then(x.2.cmp(&y.2)));
         for _ in 0..MERGE_PASSES {
