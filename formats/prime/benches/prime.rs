@@ -97,7 +97,7 @@ fn cook_under_budget(c: &mut Criterion) {
     });
 }
 
-/// A diamond of unit cells (|i − c| + |j − c| ≤ r) with a square pillar every 12 cells: a
+/// A diamond of unit cells (|i − c| + |j − c| ≤ r) with a square pillar every 8 cells: a
 /// staircase border and many holes, so that a budget of 512 regions needs the border
 /// straightened after the widest height tolerance (vertex removal, the border search and
 /// its bisection all run).
@@ -118,7 +118,7 @@ fn stepped_diamond(cells: usize) -> NavMesh {
     for j in 0..cells {
         for i in 0..cells {
             let inside = (i as i64 - centre).abs() + (j as i64 - centre).abs() <= centre - 2;
-            let pillar = i % 12 == 5 && j % 12 == 5;
+            let pillar = i % 8 == 3 && j % 8 == 3;
             if !inside || pillar {
                 continue;
             }

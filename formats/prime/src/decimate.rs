@@ -21,16 +21,17 @@
 //! Why this rather than tracing each patch's outline loops and triangulating them with holes
 //! bridged: each removal is local (a star polygon without holes), so there is no outer/hole
 //! assignment, no bridging and no global failure on a patch that touches itself or overlaps
-//! itself seen from above (a spiral ramp): such places simply keep their vertices. Each
-//! vertex is looked at twice (a second pass retries vertices whose fan was blocked by an
-//! earlier state), and a removal costs its fan's size (ear clipping is near linear with
-//! core's grid), so the pass is near linear in practice.
+//! itself seen from above (a spiral ramp): such places simply keep their vertices. Vertices
+//! are removed in rounds of independent small fans (see `remove_inner`), so fans stay small
+//! and the whole is about n log n.
 
 use walkmesh_core::passes::triangulate::triangulate_polygon;
 use walkmesh_core::{Material, NavMesh, Surface};
 
-/// Passes over the vertices.
+/// Tries per vertex whose fan could not be replaced.
 const PASSES: usize = 2;
+/// Largest fan (polygons) removed in the first rounds (see `remove_inner`).
+const FAN_CAP: usize = 12;
 /// Relative tolerance of the area check of a removal (sums of `f64` products of `f32`
 /// coordinates: rounding only).
 const AREA_RELATIVE: f64 = 1e-9;
@@ -329,12 +330,41 @@ pub fn remove_inner<'a>(
             }
         }
     }
+    // Rounds over the vertices still to look at. Within a round, a vertex next to one just
+    // removed waits for the next round (the removals of a round are independent), and a fan
+    // larger than the round's cap waits too; the cap doubles when a round removes nothing.
+    // Planar triangulations always have many small fans, so the fans removed stay small and
+    // the rounds few (the Kirkpatrick hierarchy's argument): about n log n in all, where
+    // removing vertices in index order let fans grow along a row (n √n on grids).
     let mut removed = 0usize;
-    for _ in 0..PASSES {
-        let mut changed = false;
-        for v in 0..mesh.vertices.len() as u32 {
+    let vertex_count = mesh.vertices.len();
+    let mut candidates: Vec<u32> = (0..vertex_count as u32)
+        .filter(|&v| {
+            state
+                .incident
+                .get(v as usize)
+                .is_some_and(|l| !l.is_empty())
+        })
+        .collect();
+    let mut touched = vec![0u32; vertex_count];
+    let mut failures = vec![0u8; vertex_count];
+    let mut cap = FAN_CAP;
+    let mut round = 0u32;
+    while !candidates.is_empty() {
+        round += 1;
+        let mut next = Vec::new();
+        let mut removed_now = 0usize;
+        for &v in &candidates {
+            if touched.get(v as usize) == Some(&round) {
+                next.push(v);
+                continue;
+            }
             let Some(fan) = state.fan(v) else { continue };
             if !fan.closed {
+                continue;
+            }
+            if fan.polygons.len() > cap {
+                next.push(v);
                 continue;
             }
             let before: f64 = fan
@@ -347,12 +377,27 @@ pub fn remove_inner<'a>(
                 .sum();
             if state.replace(v, &fan, before) {
                 removed += 1;
-                changed = true;
+                removed_now += 1;
+                for &w in &fan.outline {
+                    if let Some(t) = touched.get_mut(w as usize) {
+                        *t = round;
+                    }
+                }
+            } else if let Some(f) = failures.get_mut(v as usize) {
+                // The outline may turn simple once neighbours are gone: a few retries.
+                *f += 1;
+                if usize::from(*f) < PASSES {
+                    next.push(v);
+                }
             }
         }
-        if !changed {
-            break;
+        if removed_now == 0 {
+            if cap >= vertex_count {
+                break;
+            }
+            cap = cap.saturating_mul(2);
         }
+        candidates = next;
     }
     Inner {
         state,
