@@ -811,6 +811,93 @@ fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         .collect()
 }
 
+/// Moves polygons that stick out of their patch into the neighbouring patch they share most
+/// edges with, when every corner of the polygon is flat with that patch too (within the
+/// same tolerance): the greedy gluing leaves patch borders zigzagging through the
+/// triangles, and every tooth of a zigzag is a reflex corner on one side that needs a
+/// region of its own. Three passes; each looks at every polygon's edges once.
+fn smooth_patch_borders(
+    work: &NavMesh,
+    base: &Stage,
+    flatness: Flatness,
+    patch: &mut [u32],
+    patch_vertices: &mut [Vec<u32>],
+    planes: &[Option<Plane>],
+) {
+    let indices = work.polygons.indices();
+    for _ in 0..3 {
+        let mut moved = 0;
+        for p in 0..work.polygons.len() {
+            let Some(&own) = patch.get(p) else { continue };
+            if own == NONE {
+                continue;
+            }
+            let first = work.polygons.first_index(p);
+            let n = work.polygons.get(p).len();
+            // Neighbours across p's edges, by patch.
+            let mut same = 0usize;
+            let mut others: Vec<u32> = Vec::with_capacity(n);
+            for h in first..first + n {
+                let Some(t) = base.adjacency.across(h) else {
+                    continue;
+                };
+                let q = base.poly_of.get(t).copied().unwrap_or(NONE) as usize;
+                match patch.get(q) {
+                    Some(&other) if other == own => same += 1,
+                    Some(&other) if other != NONE && base.keys.get(q) == base.keys.get(p) => {
+                        others.push(other)
+                    }
+                    _ => {}
+                }
+            }
+            others.sort_unstable();
+            let Some((target, count)) = others
+                .chunk_by(|a, b| a == b)
+                .map(|run| (run[0], run.len()))
+                .max_by_key(|&(_, c)| c)
+            else {
+                continue;
+            };
+            if count <= same {
+                continue;
+            }
+            let Some(Some(plane)) = planes.get(target as usize) else {
+                continue;
+            };
+            let corners = || {
+                indices
+                    .get(first..first + n)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&v| point(work, v))
+            };
+            let flat = match flatness {
+                Flatness::Vertical(t) => corners().all(|c| plane.vertical(c).abs() <= t),
+                Flatness::Exact => {
+                    let own_normal = base.planes.get(p).map_or([0.0; 3], |pl| pl.normal);
+                    let dot = (0..3).map(|k| own_normal[k] * plane.normal[k]).sum::<f64>();
+                    dot >= crate::merge::NORMAL_DOT
+                        && corners().all(|c| plane.distance(c).abs() <= PLANE_DISTANCE)
+                }
+                Flatness::Given => false,
+            };
+            if !flat {
+                continue;
+            }
+            if let Some(slot) = patch.get_mut(p) {
+                *slot = target;
+            }
+            if let Some(list) = patch_vertices.get_mut(target as usize) {
+                list.extend(indices.get(first..first + n).unwrap_or(&[]));
+            }
+            moved += 1;
+        }
+        if moved == 0 {
+            break;
+        }
+    }
+}
+
 /// Finds the patches of `work` (staged as `base`) under `flatness`: connected polygons with
 /// equal keys that are flat together (the merge without its convexity test).
 fn patch_up<'a>(
@@ -843,6 +930,16 @@ fn patch_up<'a>(
                 *plane = patches.plane(root);
             }
         }
+    }
+    if merge {
+        smooth_patch_borders(
+            work,
+            base,
+            flatness,
+            &mut patch,
+            &mut patch_vertices,
+            &planes,
+        );
     }
     let inner = (merge && decimate)
         .then(|| crate::decimate::remove_inner(work, &patch, &base.cooked, &acceptable));
