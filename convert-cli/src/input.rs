@@ -44,6 +44,19 @@ pub struct ReadArgs {
 const MAX_DECOMPRESSED_MIB: u64 = 64 * 1024;
 
 /// Parses a finite, non-negative distance (`--weld`).
+/// A fraction between 0 and 1.
+pub fn fraction(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if value.is_finite() && (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is not a fraction between 0 and 1"))
+    }
+}
+
 pub fn non_negative_distance(text: &str) -> Result<f32, String> {
     let value = finite(text)?;
     if value < 0.0 {

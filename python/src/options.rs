@@ -33,6 +33,7 @@ pub const WRITE_KEYS: &[&str] = &[
     "region_height",
     "max_regions",
     "max_height_error",
+    "max_area_change",
     "translate",
     "strict",
     "allow_invalid",
@@ -54,6 +55,7 @@ pub struct Options {
     pub region_height: Option<f32>,
     pub max_regions: Option<u32>,
     pub max_height_error: Option<f32>,
+    pub max_area_change: Option<f64>,
     pub translate: Option<[f32; 3]>,
     pub strict: bool,
     pub allow_invalid: bool,
@@ -159,6 +161,16 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 }
                 parsed.max_height_error = Some(error);
             }
+            "max_area_change" => {
+                let fraction: f64 = value.extract()?;
+                if !fraction.is_finite() || !(0.0..=1.0).contains(&fraction) {
+                    return Err(bad(
+                        &key,
+                        format!("{fraction} is not a fraction within 0–1"),
+                    ));
+                }
+                parsed.max_area_change = Some(fraction);
+            }
             "translate" => {
                 let offset = if let Ok(text) = value.extract::<String>() {
                     walkmesh_core::passes::parse_offset(&text).map_err(|e| bad(&key, e))?
@@ -230,6 +242,11 @@ impl Options {
             write
                 .params
                 .insert("prime:max_height_error".into(), error.to_string());
+        }
+        if let Some(fraction) = self.max_area_change {
+            write
+                .params
+                .insert("prime:max_area_change".into(), fraction.to_string());
         }
         write
     }

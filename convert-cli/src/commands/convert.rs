@@ -71,6 +71,11 @@ pub struct Args {
     /// ≥ 0; default 0.05; 0 merges exactly coplanar surfaces only).
     #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
     pub height_tolerance: Option<f32>,
+    /// Metroid Prime: largest fraction of the walkable area (seen from above) that meeting
+    /// --max-regions may change by straightening the walkable border, once the height-error
+    /// bound is not enough (0–1; default 0.05).
+    #[arg(long, value_name = "FRACTION", value_parser = crate::input::fraction, allow_hyphen_values = true)]
+    pub max_area_change: Option<f64>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
     /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
@@ -237,6 +242,11 @@ pub fn plan<'r>(
         write
             .params
             .insert("prime:height_tolerance".into(), tolerance.to_string());
+    }
+    if let Some(fraction) = args.max_area_change {
+        write
+            .params
+            .insert("prime:max_area_change".into(), fraction.to_string());
     }
     let check = walkmesh_pipeline::check_options(&read);
     Ok(Plan {

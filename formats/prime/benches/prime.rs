@@ -97,9 +97,67 @@ fn cook_under_budget(c: &mut Criterion) {
     });
 }
 
+/// A diamond of unit cells (|i − c| + |j − c| ≤ r) with a square pillar every 8 cells: a
+/// staircase border and many holes, so that a budget of 512 regions needs the border
+/// straightened after the widest height tolerance (vertex removal, the border search and
+/// its bisection all run).
+fn stepped_diamond(cells: usize) -> NavMesh {
+    let walk = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    let mut mesh = NavMesh::default();
+    for j in 0..=cells {
+        for i in 0..=cells {
+            mesh.vertices.push([i as f32, j as f32, 0.0]);
+        }
+    }
+    let centre = (cells / 2) as i64;
+    let v = |i: usize, j: usize| (j * (cells + 1) + i) as u32;
+    for j in 0..cells {
+        for i in 0..cells {
+            let inside = (i as i64 - centre).abs() + (j as i64 - centre).abs() <= centre - 2;
+            let pillar = i % 8 == 3 && j % 8 == 3;
+            if !inside || pillar {
+                continue;
+            }
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            if (i + j) % 2 == 0 {
+                mesh.push_polygon(&[a, b, c], walk);
+                mesh.push_polygon(&[a, c, d], walk);
+            } else {
+                mesh.push_polygon(&[a, b, d], walk);
+                mesh.push_polygon(&[b, c, d], walk);
+            }
+        }
+    }
+    mesh
+}
+
+fn cook_straightened(c: &mut Criterion) {
+    let mesh = stepped_diamond(160);
+    let options = WriteOptions::default();
+    let report = walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new())
+        .map(|(_, report)| report);
+    match &report {
+        Ok(report) => println!(
+            "cooked {} triangles: {} regions at the default tolerance, {} written; border: {:?}",
+            mesh.polygons.len(),
+            report.first_regions,
+            report.regions(),
+            report.border
+        ),
+        Err(error) => println!("cooking the stepped diamond failed: {error}"),
+    }
+    c.bench_function("cook a stepped diamond under 512 regions", |b| {
+        b.iter(|| walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()))
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = cook, cook_under_budget
+    targets = cook, cook_under_budget, cook_straightened
 }
 criterion_main!(benches);

@@ -48,7 +48,7 @@
 
 use std::borrow::Cow;
 
-use walkmesh_core::passes::{edge_adjacency, triangulate};
+use walkmesh_core::passes::{connected_components, edge_adjacency, triangulate};
 use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
@@ -76,6 +76,9 @@ pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 /// Default vertical tolerance of every merge (see the module comment): well inside the
 /// engine's 0.3 margin, and above the centimetre ripples of modelled floors.
 pub const DEFAULT_HEIGHT_TOLERANCE: f64 = 0.05;
+/// Default bound on the walkable area (seen from above) a region budget may change by
+/// straightening the walkable border, as a fraction of the cooked footprint.
+pub const DEFAULT_MAX_AREA_CHANGE: f64 = 0.25;
 /// Polygons whose unit normal has a smaller z are treated as vertical and dropped.
 const MIN_NORMAL_Z: f64 = 1e-3;
 /// An edge shorter than this fraction of its coordinates' magnitude (seen from above) is
@@ -89,6 +92,10 @@ const MIN_EDGE: f64 = 1e-36;
 const MAX_COORDINATE: f64 = 1e15;
 /// Bisection steps of the budget search.
 const BUDGET_STEPS: usize = 8;
+/// Bisection steps of the border search, over areas per corner from [`BORDER_RANGE`] of the
+/// bound to the bound (a step of about 3.7% in area at the end).
+const BORDER_STEPS: usize = 8;
+const BORDER_RANGE: f64 = 1e-4;
 /// Smallest tolerance the budget search tries (below it merging is exact in practice).
 const MIN_TOLERANCE: f64 = 1e-4;
 
@@ -270,8 +277,13 @@ fn flatness_error(points: &[P3], normal: P3, vertical: bool) -> f64 {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct CookReport {
     /// For each polygon of the mesh as cooked (after triangulation, if any), its region or
-    /// `u32::MAX`.
+    /// `u32::MAX`; for a polygon whose patch was triangulated anew (an inner vertex of it
+    /// removed), a region of that patch (all of a patch's regions are linked).
     pub region_of_polygon: Vec<u32>,
+    /// For each region, an input polygon (of the mesh as cooked) it covers part of: every
+    /// region has one, also where a patch was triangulated anew and a region holds none of
+    /// the input polygons whole.
+    pub source_of_region: Vec<u32>,
     /// True when the mesh had to be triangulated first.
     pub triangulated: bool,
     pub dropped_not_walkable: usize,
@@ -280,6 +292,14 @@ pub struct CookReport {
     pub flattened: usize,
     /// Regions after merging under the default height tolerance (before the budget).
     pub first_regions: usize,
+    /// Input vertices inside flat patches removed before merging ([`crate::decimate`]).
+    pub removed_vertices: usize,
+    /// Area of the cooked input polygons seen from above (square units).
+    pub footprint_in: f64,
+    /// The largest area of one border corner a budget straightened (`None`: not needed).
+    pub border_area: Option<f64>,
+    /// What straightening the border changed (vertices, area cut off and filled in).
+    pub border: crate::decimate::Border,
     /// The vertical tolerance the region budget needed (`None`: exact merging was enough).
     pub tolerance: Option<f64>,
     /// Largest vertical distance between an input vertex and the region that replaces it.
@@ -295,11 +315,7 @@ pub struct CookReport {
 impl CookReport {
     /// Regions written.
     pub fn regions(&self) -> usize {
-        self.region_of_polygon
-            .iter()
-            .filter(|&&r| r != NONE)
-            .max()
-            .map_or(0, |&r| r as usize + 1)
+        self.source_of_region.len()
     }
 
     /// Relative change of the covered 3-D area.
@@ -320,6 +336,7 @@ struct Settings {
     max_regions: usize,
     max_height_error: f64,
     height_tolerance: f64,
+    max_area_change: f64,
 }
 
 fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteError> {
@@ -385,7 +402,18 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
             format!("the height tolerance must be a finite number ≥ 0, not {height_tolerance}"),
         ));
     }
+    let max_area_change =
+        parse_param::<f64>(options, "prime:max_area_change")?.unwrap_or(DEFAULT_MAX_AREA_CHANGE);
+    if !max_area_change.is_finite() || !(0.0..=1.0).contains(&max_area_change) {
+        return Err(WriteError::new(
+            "prime:max_area_change",
+            format!(
+                "the area-change bound must be a fraction between 0 and 1, not {max_area_change}"
+            ),
+        ));
+    }
     Ok(Settings {
+        max_area_change,
         merge,
         version,
         height,
@@ -483,6 +511,43 @@ fn count_regions(merger: &mut Merger<'_>, cooked: &[bool]) -> usize {
         .count()
 }
 
+/// Whether a polygon (its corners, `repeated` when a vertex index appears twice) can be a
+/// region: `Degenerate` when it has no usable area seen from above (see the module comment),
+/// else `Up` or `Down` by its Newell normal.
+fn shape_class(points: &[P3], repeated: bool) -> Class {
+    let n = newell(points);
+    let len = length(n);
+    let in_range = points
+        .iter()
+        .flatten()
+        .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+    // An edge with no length seen from above, or one shorter than its coordinates'
+    // precision, has no inward normal and no usable width.
+    let short_edge = (0..points.len()).any(|i| {
+        let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
+        let magnitude = p0[0]
+            .abs()
+            .max(p0[1].abs())
+            .max(p1[0].abs())
+            .max(p1[1].abs());
+        let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
+        xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
+    });
+    if repeated
+        || short_edge
+        || !in_range
+        || len == 0.0
+        || !len.is_finite()
+        || (n[2] / len).abs() < MIN_NORMAL_Z
+    {
+        Class::Degenerate
+    } else if n[2] > 0.0 {
+        Class::Up
+    } else {
+        Class::Down
+    }
+}
+
 /// Per-polygon data of a mesh about to be merged: attributes, class, plane, adjacency.
 struct Stage {
     attrs: Vec<Attrs>,
@@ -493,6 +558,12 @@ struct Stage {
     poly_of: Vec<u32>,
     mergeable: Vec<bool>,
     keys: Vec<u64>,
+    /// Per half-edge merge rank (see [`Surface::rank`]); empty: all equal.
+    rank: Vec<u8>,
+    /// Per polygon merge order (see [`Surface::order`]); empty: all 0.
+    order: Vec<u8>,
+    /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
+    flat: Vec<Option<Plane>>,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
 }
@@ -500,7 +571,14 @@ struct Stage {
 type AttrsOf<'a> = dyn Fn(&NavMesh, usize) -> Result<Attrs, WriteError> + 'a;
 
 /// Classifies every polygon of `work` (see the module comment) and links the cooked ones.
-fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, WriteError> {
+/// `flat[p]`, when given, is the plane polygon `p` is moved onto (a PATH region flat only
+/// within the height-error bound): it is classified as it will be written.
+fn stage(
+    work: &NavMesh,
+    attrs_of: &AttrsOf<'_>,
+    merge: bool,
+    flat: &[Option<Plane>],
+) -> Result<Stage, WriteError> {
     let polygon_count = work.polygons.len();
     let mut attrs = Vec::with_capacity(polygon_count);
     let mut class = Vec::with_capacity(polygon_count);
@@ -509,45 +587,27 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
     for p in 0..polygon_count {
         let a = attrs_of(work, p)?;
         let vertices = work.polygons.get(p);
-        let points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
-        let n = newell(&points);
-        let len = length(n);
+        let mut points: Vec<P3> = vertices.iter().map(|&v| point(work, v)).collect();
+        if let Some(Some(plane)) = flat.get(p) {
+            for q in &mut points {
+                q[2] = plane.z_at(q[0], q[1]);
+            }
+        }
         let mut sorted = vertices.to_vec();
         sorted.sort_unstable();
         let repeated = sorted.windows(2).any(|w| w[0] == w[1]);
-        let in_range = points
-            .iter()
-            .flatten()
-            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
-        // An edge with no length seen from above, or one shorter than its coordinates'
-        // precision, has no inward normal and no usable width.
-        let short_edge = (0..points.len()).any(|i| {
-            let (p0, p1) = (points[i], points[(i + 1) % points.len()]);
-            let magnitude = p0[0]
-                .abs()
-                .max(p0[1].abs())
-                .max(p1[0].abs())
-                .max(p1[1].abs());
-            let xy = (p1[0] - p0[0]).hypot(p1[1] - p0[1]);
-            xy == 0.0 || xy < MIN_EDGE || xy < MIN_RELATIVE_EDGE * magnitude
-        });
         let c = if a.type_mask == 0 {
             dropped_not_walkable += 1;
             Class::Skip
-        } else if repeated
-            || short_edge
-            || !in_range
-            || len == 0.0
-            || !len.is_finite()
-            || (n[2] / len).abs() < MIN_NORMAL_Z
-        {
-            dropped_degenerate += 1;
-            Class::Degenerate
-        } else if n[2] > 0.0 {
-            Class::Up
         } else {
-            Class::Down
+            let c = shape_class(&points, repeated);
+            if c == Class::Degenerate {
+                dropped_degenerate += 1;
+            }
+            c
         };
+        let n = newell(&points);
+        let len = length(n);
         attrs.push(a);
         class.push(c);
         let unit = if len > 0.0 && len.is_finite() {
@@ -577,26 +637,402 @@ fn stage(work: &NavMesh, attrs_of: &AttrsOf<'_>, merge: bool) -> Result<Stage, W
         poly_of,
         mergeable,
         keys,
+        rank: Vec::new(),
+        order: Vec::new(),
+        flat: Vec::new(),
         dropped_not_walkable,
         dropped_degenerate,
     })
 }
 
 impl Stage {
-    /// Regions that merging `work` (this stage's mesh) under `flatness` gives.
-    fn count(&self, work: &NavMesh, flatness: Flatness) -> usize {
-        let surface = Surface {
-            mesh: work,
+    fn surface<'a>(&'a self, mesh: &'a NavMesh) -> Surface<'a> {
+        Surface {
+            mesh,
             adjacency: &self.adjacency,
             poly_of: &self.poly_of,
             mergeable: &self.mergeable,
             key: &self.keys,
             planes: &self.planes,
+            rank: &self.rank,
+            order: &self.order,
+        }
+    }
+}
+
+/// The mesh regions are merged from at one flatness: patches found, their inner vertices
+/// removed (see [`crate::decimate`]), staged again with each patch's key and plane.
+struct Built {
+    /// The mesh over patch outlines (the input mesh itself when merging is off).
+    mesh: NavMesh,
+    /// Per polygon of `mesh`, the input polygon it stands for.
+    source: Vec<u32>,
+    /// Per polygon of `mesh`, true when it is that input polygon unchanged.
+    original: Vec<bool>,
+    stage: Stage,
+    /// Per input polygon, its patch (the root input polygon) or `NONE`.
+    patch: Vec<u32>,
+    /// Per patch root: the patch's input vertices (with repeats), against which the height
+    /// error of its regions is measured.
+    patch_vertices: Vec<Vec<u32>>,
+    /// Input vertices removed.
+    removed: usize,
+    /// The border simplification of a budget (none otherwise).
+    border: crate::decimate::Border,
+}
+
+impl Built {
+    /// Chooses each patch's merge order (see [`best_orders`]). Searches count with the
+    /// first order alone (an upper bound: it is one of the choices) and choose for the
+    /// result only.
+    fn choose_orders(mut self) -> Built {
+        if self.stage.order.is_empty() {
+            self.stage.order = best_orders(&self.mesh, &self.stage);
+        }
+        self
+    }
+
+    /// Regions of `self` and the merge that made them.
+    fn count(&self) -> usize {
+        let surface = self.stage.surface(&self.mesh);
+        let mut merger = Merger::new(&surface);
+        merger.merge(Flatness::Given);
+        count_regions(&mut merger, &self.stage.cooked)
+    }
+}
+
+/// Per half-edge, how many of its two ends are reflex corners of its patch's outline (the
+/// patch's polygons around the vertex span more than a half turn seen from above). The merge
+/// removes edges of rank 0 first, then those at one reflex corner, and last those joining
+/// two: an edge that must stay to keep a reflex corner convex is then more often one that
+/// serves two reflex corners at once, so fewer regions are needed (Hertel–Mehlhorn keeps
+/// every edge whose removal would make a reflex corner; which ones it keeps depends on the
+/// order).
+fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+    let indices = mesh.polygons.indices();
+    let mut angle: std::collections::HashMap<(u32, u64), f64> = Default::default();
+    for p in 0..mesh.polygons.len() {
+        if !stage.mergeable[p] {
+            continue;
+        }
+        let polygon = mesh.polygons.get(p);
+        let n = polygon.len();
+        for i in 0..n {
+            let (u, a, w) = (
+                point(mesh, polygon[(i + n - 1) % n]),
+                point(mesh, polygon[i]),
+                point(mesh, polygon[(i + 1) % n]),
+            );
+            let (d1, d2) = ([u[0] - a[0], u[1] - a[1]], [w[0] - a[0], w[1] - a[1]]);
+            // Interior angle at a of a counter-clockwise polygon: from a→w round to a→u.
+            let inner = (d2[0] * d1[1] - d2[1] * d1[0])
+                .atan2(d2[0] * d1[0] + d2[1] * d1[1])
+                .rem_euclid(std::f64::consts::TAU);
+            *angle.entry((polygon[i], stage.keys[p])).or_default() += inner;
+        }
+    }
+    let reflex = |v: u32, key: u64| {
+        angle.get(&(v, key)).is_some_and(|&a| {
+            a > std::f64::consts::PI * (1.0 + 1e-9) && a < std::f64::consts::TAU * (1.0 - 1e-9)
+        })
+    };
+    let mut rank = vec![0u8; indices.len()];
+    for p in 0..mesh.polygons.len() {
+        if !stage.mergeable[p] {
+            continue;
+        }
+        let first = mesh.polygons.first_index(p);
+        let n = mesh.polygons.get(p).len();
+        for i in 0..n {
+            let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
+            rank[first + i] =
+                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
+        }
+    }
+    rank
+}
+
+/// New triangles of vertex removal must be cookable as they are.
+fn acceptable(corners: &[[f32; 3]; 3]) -> bool {
+    shape_class(&corners.map(|c| c.map(f64::from)), false) == Class::Up
+}
+
+/// The patches of `work` under one flatness and, when `decimate`, their inner vertices
+/// removed (see [`crate::decimate`]); a region budget finishes this for several border
+/// bounds.
+struct Patched<'a> {
+    flatness: Flatness,
+    /// Per input polygon, its patch (the root input polygon) or `NONE`.
+    patch: Vec<u32>,
+    /// Per patch root: the patch's input vertices, and its plane.
+    patch_vertices: Vec<Vec<u32>>,
+    planes: Vec<Option<Plane>>,
+    inner: Option<crate::decimate::Inner<'a>>,
+}
+
+/// Per polygon, the merge order (see [`crate::merge::ORDERS`]) that gives its patch the
+/// fewest regions: Hertel–Mehlhorn's result depends on the order edges are removed in, and
+/// no one order is best for every patch (longest first fuses tiled floors into rectangles,
+/// shortest first keeps long diagonals that serve two reflex corners). Each order is one
+/// linear merge.
+fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+    use std::collections::HashMap;
+    let polygons = mesh.polygons.len();
+    let mut best: HashMap<u64, (usize, u8)> = HashMap::new();
+    for order in 0..crate::merge::ORDERS {
+        let orders = vec![order; polygons];
+        let surface = Surface {
+            order: &orders,
+            ..stage.surface(mesh)
         };
         let mut merger = Merger::new(&surface);
-        merger.merge(flatness);
-        count_regions(&mut merger, &self.cooked)
+        merger.merge(Flatness::Given);
+        let mut counts: HashMap<u64, usize> = HashMap::new();
+        for p in 0..polygons {
+            if stage.mergeable[p] && merger.root(p) == p {
+                *counts.entry(stage.keys[p]).or_default() += 1;
+            }
+        }
+        for (key, count) in counts {
+            let entry = best.entry(key).or_insert((count, order));
+            if count < entry.0 {
+                *entry = (count, order);
+            }
+        }
     }
+    (0..polygons)
+        .map(|p| {
+            if stage.mergeable[p] {
+                best.get(&stage.keys[p]).map_or(0, |&(_, order)| order)
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// Moves polygons that stick out of their patch into the neighbouring patch they share most
+/// edges with, when every corner of the polygon is flat with that patch too (within the
+/// same tolerance): the greedy gluing leaves patch borders zigzagging through the
+/// triangles, and every tooth of a zigzag is a reflex corner on one side that needs a
+/// region of its own. Three passes; each looks at every polygon's edges once.
+fn smooth_patch_borders(
+    work: &NavMesh,
+    base: &Stage,
+    flatness: Flatness,
+    patch: &mut [u32],
+    patch_vertices: &mut [Vec<u32>],
+    planes: &[Option<Plane>],
+) {
+    let indices = work.polygons.indices();
+    for _ in 0..3 {
+        let mut moved = 0;
+        for p in 0..work.polygons.len() {
+            let Some(&own) = patch.get(p) else { continue };
+            if own == NONE {
+                continue;
+            }
+            let first = work.polygons.first_index(p);
+            let n = work.polygons.get(p).len();
+            // Neighbours across p's edges, by patch.
+            let mut same = 0usize;
+            let mut others: Vec<u32> = Vec::with_capacity(n);
+            for h in first..first + n {
+                let Some(t) = base.adjacency.across(h) else {
+                    continue;
+                };
+                let q = base.poly_of.get(t).copied().unwrap_or(NONE) as usize;
+                match patch.get(q) {
+                    Some(&other) if other == own => same += 1,
+                    Some(&other) if other != NONE && base.keys.get(q) == base.keys.get(p) => {
+                        others.push(other)
+                    }
+                    _ => {}
+                }
+            }
+            others.sort_unstable();
+            let Some((target, count)) = others
+                .chunk_by(|a, b| a == b)
+                .map(|run| (run[0], run.len()))
+                .max_by_key(|&(_, c)| c)
+            else {
+                continue;
+            };
+            if count <= same {
+                continue;
+            }
+            let Some(Some(plane)) = planes.get(target as usize) else {
+                continue;
+            };
+            let corners = || {
+                indices
+                    .get(first..first + n)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&v| point(work, v))
+            };
+            let flat = match flatness {
+                Flatness::Vertical(t) => corners().all(|c| plane.vertical(c).abs() <= t),
+                Flatness::Exact => {
+                    let own_normal = base.planes.get(p).map_or([0.0; 3], |pl| pl.normal);
+                    let dot = (0..3).map(|k| own_normal[k] * plane.normal[k]).sum::<f64>();
+                    dot >= crate::merge::NORMAL_DOT
+                        && corners().all(|c| plane.distance(c).abs() <= PLANE_DISTANCE)
+                }
+                Flatness::Given => false,
+            };
+            if !flat {
+                continue;
+            }
+            if let Some(slot) = patch.get_mut(p) {
+                *slot = target;
+            }
+            if let Some(list) = patch_vertices.get_mut(target as usize) {
+                list.extend(indices.get(first..first + n).unwrap_or(&[]));
+            }
+            moved += 1;
+        }
+        if moved == 0 {
+            break;
+        }
+    }
+}
+
+/// Finds the patches of `work` (staged as `base`) under `flatness`: connected polygons with
+/// equal keys that are flat together (the merge without its convexity test).
+fn patch_up<'a>(
+    work: &'a NavMesh,
+    base: &Stage,
+    flatness: Flatness,
+    merge: bool,
+    decimate: bool,
+) -> Patched<'a> {
+    let count = work.polygons.len();
+    let surface = base.surface(work);
+    let mut patches = Merger::new(&surface);
+    if merge {
+        patches.merge_patches(flatness);
+    }
+    let mut patch = vec![NONE; count];
+    let mut patch_vertices = vec![Vec::new(); count];
+    let mut planes = vec![None; count];
+    for (p, slot) in patch.iter_mut().enumerate() {
+        if !base.mergeable.get(p).copied().unwrap_or(false) {
+            continue;
+        }
+        let root = patches.root(p);
+        *slot = root as u32;
+        if root == p {
+            if let Some(vertices) = patch_vertices.get_mut(root) {
+                *vertices = patches.vertices(root).to_vec();
+            }
+            if let Some(plane) = planes.get_mut(root) {
+                *plane = patches.plane(root);
+            }
+        }
+    }
+    if merge {
+        smooth_patch_borders(
+            work,
+            base,
+            flatness,
+            &mut patch,
+            &mut patch_vertices,
+            &planes,
+        );
+    }
+    let inner = (merge && decimate)
+        .then(|| crate::decimate::remove_inner(work, &patch, &base.cooked, &acceptable));
+    Patched {
+        flatness,
+        patch,
+        patch_vertices,
+        planes,
+        inner,
+    }
+}
+
+/// The mesh regions are merged from: `work`'s patches found, their vertices removed and
+/// their border straightened up to `border_area` per corner, staged again with each
+/// patch's key and plane, so that the merge that follows ([`Flatness::Given`]) stays inside
+/// patches.
+fn build(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    flatness: Flatness,
+    merge: bool,
+    border_area: f64,
+) -> Result<Built, WriteError> {
+    let patched = patch_up(work, base, flatness, merge, true);
+    finish(work, base, attrs_of, &patched, merge, border_area)
+}
+
+/// [`build`] from patches found before.
+fn finish(
+    work: &NavMesh,
+    base: &Stage,
+    attrs_of: &AttrsOf<'_>,
+    patched: &Patched<'_>,
+    merge: bool,
+    border_area: f64,
+) -> Result<Built, WriteError> {
+    let count = work.polygons.len();
+    let patch = &patched.patch;
+    let decimated = match &patched.inner {
+        Some(inner) => inner.finish(border_area),
+        None => crate::decimate::Decimated {
+            mesh: work.clone(),
+            source: (0..count as u32).collect(),
+            original: vec![true; count],
+            removed: 0,
+            border: crate::decimate::Border::default(),
+        },
+    };
+    let border = decimated.border;
+    let source = decimated.source;
+    let of_source = |_: &NavMesh, p: usize| -> Result<Attrs, WriteError> {
+        let s = source.get(p).copied().unwrap_or(p as u32) as usize;
+        attrs_of(work, s)
+    };
+    let decimate = patched.inner.is_some();
+    let flat: &[Option<Plane>] = if decimate { &[] } else { &base.flat };
+    let mut stage = stage(&decimated.mesh, &of_source, merge, flat)?;
+    for (p, &s) in source.iter().enumerate() {
+        let s = s as usize;
+        let Some(&root) = patch.get(s) else { continue };
+        if root == NONE || !stage.mergeable[p] {
+            stage.mergeable[p] = false;
+            continue;
+        }
+        stage.keys[p] = u64::from(root);
+        if let Some(Some(plane)) = patched.planes.get(root as usize) {
+            stage.planes[p] = *plane;
+        }
+    }
+    stage.rank = reflex_rank(&decimated.mesh, &stage);
+    // Safety net: removing vertices keeps every edge between polygons (see `decimate`), so
+    // the walkable components cannot change; if they ever did, cook the patches over their
+    // input polygons instead.
+    if decimate {
+        let before = connected_components(work, &base.adjacency, |p| base.cooked[p]).count;
+        let after =
+            connected_components(&decimated.mesh, &stage.adjacency, |p| stage.cooked[p]).count;
+        if before != after {
+            let plain = patch_up(work, base, patched.flatness, merge, false);
+            return finish(work, base, attrs_of, &plain, merge, border_area);
+        }
+    }
+    Ok(Built {
+        mesh: decimated.mesh,
+        source,
+        original: decimated.original,
+        stage,
+        patch: patched.patch.clone(),
+        patch_vertices: patched.patch_vertices.clone(),
+        removed: decimated.removed,
+        border,
+    })
 }
 
 /// Cooks `mesh` into a PATH file.
@@ -667,8 +1103,33 @@ pub fn cook(
     // that are flat within the height-error bound are moved onto their plane instead.
     let shape = |p: usize| -> Shape {
         let vertices = mesh.polygons.get(p);
-        if vertices.len() <= 3 || !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
+        if !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
             return Shape::Fine;
+        }
+        if vertices.len() <= 3 {
+            // A kept region (from PATH) that is a sliver can come back steep when its
+            // corners were welded to neighbours cooked onto other planes: laid level (at its
+            // corners' mean height) when that is within the height-error bound.
+            let points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
+            let normal = newell(&points);
+            let len = length(normal);
+            let sliver = len > 0.0 && (normal[2] / len).abs() < MIN_NORMAL_Z && normal[2] != 0.0;
+            if settings.merge || !sliver {
+                return Shape::Fine;
+            }
+            let mean = points.iter().map(|q| q[2]).sum::<f64>() / points.len() as f64;
+            let worst = points
+                .iter()
+                .map(|q| (q[2] - mean).abs())
+                .fold(0.0, f64::max);
+            return if worst <= 2.0 * settings.max_height_error {
+                Shape::Flatten(Plane {
+                    normal: [0.0, 0.0, normal[2].signum()],
+                    origin: [points[0][0], points[0][1], mean],
+                })
+            } else {
+                Shape::Fine
+            };
         }
         let mut points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
         let normal = newell(&points);
@@ -704,7 +1165,9 @@ pub fn cook(
             .iter()
             .map(|&q| plane.vertical(q).abs())
             .fold(0.0, f64::max);
-        if worst <= settings.max_height_error {
+        // A corner welded to a linked neighbour's takes the neighbour's height; each side was
+        // within the bound of the source surface, so the two differ by at most twice it.
+        if worst <= 2.0 * settings.max_height_error {
             Shape::Flatten(plane)
         } else {
             Shape::Triangulate
@@ -731,7 +1194,9 @@ pub fn cook(
         triangulated: needs_triangles,
         ..CookReport::default()
     };
-    let base = stage(work, &attrs_of, settings.merge)?;
+    let flat: Vec<Option<Plane>> = (0..work.polygons.len()).map(flatten_plane).collect();
+    let mut base = stage(work, &attrs_of, settings.merge, &flat)?;
+    base.flat = flat;
     report.dropped_not_walkable = base.dropped_not_walkable;
     report.dropped_degenerate = base.dropped_degenerate;
     if report.dropped_not_walkable > 0 {
@@ -781,9 +1246,21 @@ pub fn cook(
             length(newell(&points)) / 2.0
         })
         .sum();
+    report.footprint_in = (0..polygon_count)
+        .filter(|&p| base.cooked[p])
+        .map(|p| {
+            let points: Vec<P3> = work
+                .polygons
+                .get(p)
+                .iter()
+                .map(|&v| point(work, v))
+                .collect();
+            newell(&points)[2].abs() / 2.0
+        })
+        .sum();
 
-    // Merging under the default tolerance, then the budget: a wider tolerance, then notches
-    // of the outline filled.
+    // Merging under the default tolerance, then the budget: a wider tolerance, then the
+    // walkable border straightened.
     let bound = settings.max_height_error;
     let first_tolerance = settings.height_tolerance.min(bound);
     // Regions kept as they are (from PATH, or merging off) keep their corners' heights.
@@ -793,39 +1270,129 @@ pub fn cook(
         Flatness::Exact
     };
     let mut flatness = first;
-    report.first_regions = base.count(work, first);
-    if report.first_regions > settings.max_regions && settings.merge {
-        let reachable = base.count(work, Flatness::Vertical(bound));
+    let merge = settings.merge;
+    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?.choose_orders();
+    report.first_regions = built.count();
+    if report.first_regions > settings.max_regions && merge {
+        let widest = build(
+            work,
+            &base,
+            &attrs_of,
+            Flatness::Vertical(bound),
+            merge,
+            0.0,
+        )?
+        .choose_orders();
+        let reachable = widest.count();
         if reachable > settings.max_regions {
-            return Err(WriteError::new(
-                "regions",
-                format!(
-                    "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height, but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within that height error is {reachable}: the walkable outline has too many reflex corners for that budget (a convex partition needs at least half as many regions); raise the height-error bound (--max-height-error) or simplify the walkable outline",
-                    report.first_regions, settings.max_regions
-                ),
-            ));
-        }
-        flatness = Flatness::Vertical(bound);
-        report.tolerance = Some(bound);
-    }
-    let current = base;
-    if report.tolerance.is_some() {
-        // Bisection (geometric) for the smallest tolerance that meets the budget.
-        let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
-        for _ in 0..BUDGET_STEPS {
-            let mid = (low * high).sqrt();
-            if !(mid > low && mid < high) {
-                break;
+            // Flatness alone cannot meet the budget: the outline's reflex corners need
+            // regions of their own. Straighten the free border (see `decimate`), the
+            // smallest change first, as far as needed and within the area bound.
+            let limit = settings.max_area_change * report.footprint_in;
+            let straighten = |area: f64| {
+                build(
+                    work,
+                    &base,
+                    &attrs_of,
+                    Flatness::Vertical(bound),
+                    merge,
+                    area,
+                )
+            };
+            let changed = |b: &Built| b.border.dropped + b.border.added;
+            // Reachable at all: every corner up to the whole bound straightened.
+            let straightest = straighten(limit)?;
+            let straight_count = straightest.count();
+            let refuse = |count: usize, changed: f64, what: &str| {
+                WriteError::new(
+                    "regions",
+                    format!(
+                        "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within these bounds is {count}; raise --max-height-error or --max-area-change, or simplify the walkable outline",
+                        report.first_regions,
+                        100.0 * changed / report.footprint_in.max(f64::MIN_POSITIVE),
+                        100.0 * settings.max_area_change,
+                        settings.max_regions
+                    ),
+                )
+            };
+            if straight_count > settings.max_regions {
+                return Err(refuse(
+                    straight_count,
+                    changed(&straightest),
+                    "wherever it can be",
+                ));
             }
-            if current.count(work, Flatness::Vertical(mid)) <= settings.max_regions {
-                high = mid;
-            } else {
-                low = mid;
+            // Bisection (geometric) for the smallest area per straightened corner that meets
+            // the budget; the total change must then be within the bound.
+            let mut best = straightest;
+            let (mut low, mut high) = (limit * BORDER_RANGE, limit);
+            for _ in 0..BORDER_STEPS {
+                let mid = (low * high).sqrt();
+                if !(mid > low && mid < high) {
+                    break;
+                }
+                let b = straighten(mid)?;
+                if b.count() <= settings.max_regions {
+                    high = mid;
+                    best = b;
+                } else {
+                    low = mid;
+                }
             }
+            if changed(&best) > limit {
+                let needed = changed(&best) / report.footprint_in.max(f64::MIN_POSITIVE);
+                return Err(WriteError::new(
+                    "regions",
+                    format!(
+                        "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height; straightening the walkable border meets the budget of {} regions only by changing {:.1} square units, {:.2}% of the walkable area seen from above, more than the bound of {}%; raise --max-area-change to at least {needed:.3} (or --max-height-error), or simplify the walkable outline",
+                        report.first_regions,
+                        settings.max_regions,
+                        changed(&best),
+                        100.0 * needed,
+                        100.0 * settings.max_area_change
+                    ),
+                ));
+            }
+            report.border_area = Some(high);
+            report.tolerance = Some(bound);
+            flatness = Flatness::Vertical(bound);
+            built = best;
+        } else {
+            built = widest;
+            // Bisection (geometric) for the smallest tolerance that meets the budget.
+            let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
+            for _ in 0..BUDGET_STEPS {
+                let mid = (low * high).sqrt();
+                if !(mid > low && mid < high) {
+                    break;
+                }
+                let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge, 0.0)?;
+                if candidate.count() <= settings.max_regions {
+                    high = mid;
+                    built = candidate;
+                } else {
+                    low = mid;
+                }
+            }
+            flatness = Flatness::Vertical(high);
+            report.tolerance = Some(high);
         }
-        flatness = Flatness::Vertical(high);
-        report.tolerance = Some(high);
     }
+    let built = built.choose_orders();
+    report.border = built.border;
+    report.removed_vertices = built.removed;
+    let Built {
+        mesh: merged_mesh,
+        source,
+        original,
+        stage: current,
+        patch,
+        patch_vertices,
+        ..
+    } = built;
+    let mut patch_measured = vec![false; patch_vertices.len()];
+    let work_polygons = polygon_count;
+    let work = &merged_mesh;
     let Stage {
         attrs,
         class,
@@ -835,6 +1402,8 @@ pub fn cook(
         mergeable,
         keys,
         planes,
+        rank,
+        order,
         ..
     } = current;
     let polygon_count = work.polygons.len();
@@ -846,22 +1415,24 @@ pub fn cook(
         mergeable: &mergeable,
         key: &keys,
         planes: &planes,
+        rank: &rank,
+        order: &order,
     };
     let mut merger = Merger::new(&surface);
-    merger.merge(flatness);
-
-    // Regions in order of their smallest polygon.
+    merger.merge(Flatness::Given);
+    // Regions in order of the input polygon their root stands for (then of the root), so
+    // that regions keep the input's order where vertex removal appended new triangles.
+    let mut region_seed: Vec<usize> = (0..polygon_count)
+        .filter(|&p| cooked[p] && merger.root(p) == p)
+        .collect();
+    region_seed.sort_unstable_by_key(|&p| (source.get(p).copied().unwrap_or(NONE), p));
     let mut region_of = vec![NONE; polygon_count];
-    let mut region_seed: Vec<usize> = Vec::new();
+    for (r, &seed) in region_seed.iter().enumerate() {
+        region_of[seed] = r as u32;
+    }
     for p in 0..polygon_count {
-        if !cooked[p] {
-            continue;
-        }
-        let root = merger.root(p);
-        if root == p {
-            region_of[p] = region_seed.len() as u32;
-            region_seed.push(p);
-        } else {
+        if cooked[p] {
+            let root = merger.root(p);
             region_of[p] = region_of[root];
         }
     }
@@ -946,11 +1517,12 @@ pub fn cook(
                 "internal error: a region outline has fewer than 3 corners",
             ));
         }
+        let input = source.get(seed).copied().unwrap_or(NONE) as usize;
         let plane = match flatness {
-            Flatness::Vertical(_) => merger.plane(seed),
-            Flatness::Exact => flatten_plane(seed),
+            Flatness::Vertical(_) | Flatness::Given => merger.plane(seed),
+            Flatness::Exact => flatten_plane(input),
         };
-        if flatten_plane(seed).is_some() {
+        if flatten_plane(input).is_some() {
             report.flattened += 1;
         }
         let position = |v: u32| -> [f32; 3] {
@@ -1033,7 +1605,21 @@ pub fn cook(
             normal: unit,
             origin: ccw.first().copied().unwrap_or([0.0; 3]),
         };
-        for &v in merger.vertices(seed) {
+        // Regions of a patch replace all of the patch's input vertices (those inside it were
+        // removed); they share its plane, so the patch is measured once.
+        let in_patch = patch.get(input).copied().unwrap_or(NONE) as usize;
+        let replaced: &[u32] = match patch_vertices.get(in_patch) {
+            Some(vertices) if !vertices.is_empty() => {
+                if patch_measured[in_patch] {
+                    &[]
+                } else {
+                    patch_measured[in_patch] = true;
+                    vertices
+                }
+            }
+            _ => merger.vertices(seed),
+        };
+        for &v in replaced {
             let error = written.vertical(point(work, v)).abs();
             if error.is_finite() {
                 report.max_height_error = report.max_height_error.max(error);
@@ -1109,7 +1695,42 @@ pub fn cook(
     }
     let len = file.encode().len();
     file.trailing = vec![0xFF; len.next_multiple_of(32) - len];
-    report.region_of_polygon = region_of;
+    // Per input polygon: the region of its unchanged copy, else a region of its patch (a
+    // polygon whose inner vertex was removed is spread over its patch's regions, all of
+    // which are linked).
+    let mut by_input = vec![NONE; work_polygons];
+    let mut patch_region = vec![NONE; work_polygons];
+    for (q, &r) in region_of.iter().enumerate() {
+        let s = source.get(q).copied().unwrap_or(NONE) as usize;
+        if original.get(q).copied().unwrap_or(false)
+            && let Some(slot) = by_input.get_mut(s)
+        {
+            *slot = r;
+        }
+        if let Some(&root) = patch.get(s)
+            && let Some(slot) = patch_region.get_mut(root as usize)
+            && *slot == NONE
+        {
+            *slot = r;
+        }
+    }
+    report.source_of_region = region_seed
+        .iter()
+        .map(|&seed| source.get(seed).copied().unwrap_or(NONE))
+        .collect();
+    report.region_of_polygon = (0..work_polygons)
+        .map(|p| {
+            let direct = by_input.get(p).copied().unwrap_or(NONE);
+            if direct != NONE {
+                return direct;
+            }
+            patch
+                .get(p)
+                .and_then(|&root| patch_region.get(root as usize))
+                .copied()
+                .unwrap_or(NONE)
+        })
+        .collect();
     report_quality(&report, &settings, diag);
     Ok((file, report))
 }
@@ -1161,6 +1782,22 @@ fn report_quality(report: &CookReport, settings: &Settings, diag: &mut Diagnosti
             ),
         );
     }
+    if let Some(corner) = report.border_area {
+        let border = report.border;
+        diag.warn(
+            "path.border_straightened",
+            format!(
+                "merging within the height-error bound still gives more regions than the budget of {}: the walkable border was straightened at {} corner(s) of up to {corner:.4} square units each, cutting off {:.3} and filling in {:.3} square units seen from above ({:.3}% of the walkable {:.3}, bound {}%); links and connectivity unchanged",
+                settings.max_regions,
+                border.removed,
+                border.dropped,
+                border.added,
+                100.0 * (border.dropped + border.added) / report.footprint_in.max(f64::MIN_POSITIVE),
+                report.footprint_in,
+                100.0 * settings.max_area_change
+            ),
+        );
+    }
     diag.push(
         Severity::Info,
         "path.cook_quality",
@@ -1197,15 +1834,18 @@ fn simplify_outline(mesh: &NavMesh, corners: &[u32], others: &[u32]) -> (Vec<u32
         return (corners.to_vec(), others.to_vec());
     }
     let k = kept.len();
-    // A strict corner first (a straight one remains where the neighbour changes).
+    // A strict corner first (a straight one remains where the neighbour changes): the one
+    // with the smallest vertex index, so that the start does not depend on which polygon
+    // the outline was traced from.
     let start = (0..k)
-        .find(|&s| {
+        .filter(|&s| {
             !straight(
                 at(kept[(s + k - 1) % k]),
                 at(kept[s]),
                 at(kept[(s + 1) % k]),
             )
         })
+        .min_by_key(|&s| corners[kept[s]])
         .unwrap_or(0);
     let order: Vec<usize> = (0..k).map(|s| kept[(start + s) % k]).collect();
     (

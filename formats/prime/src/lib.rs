@@ -9,6 +9,7 @@
 //! - [`dump`]: every field with its byte offset.
 
 pub mod cook;
+pub mod decimate;
 pub mod dump;
 pub mod merge;
 pub mod model;

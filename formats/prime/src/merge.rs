@@ -51,6 +51,9 @@ pub enum Flatness {
     /// Every input vertex within this vertical distance of the region's plane; the region's
     /// corners are then moved onto that plane.
     Vertical(f64),
+    /// Flatness was settled before (polygons with equal keys lie on one patch and carry its
+    /// plane): never tested, never refitted.
+    Given,
 }
 
 pub type P3 = [f64; 3];
@@ -121,7 +124,16 @@ pub struct Surface<'a> {
     pub key: &'a [u64],
     /// Every polygon's plane.
     pub planes: &'a [Plane],
+    /// Per half-edge, a rank: inner edges of lower rank are visited first (then longest
+    /// first). Empty: all equal.
+    pub rank: &'a [u8],
+    /// Per polygon, the order its inner edges are visited in ([`ORDERS`]); empty: 0.
+    pub order: &'a [u8],
 }
+
+/// Orders of the merge, per patch: 0 = rank, then longest first; 1 = rank, then shortest
+/// first; 2 = longest first; 3 = shortest first.
+pub const ORDERS: u8 = 4;
 
 /// Region outlines as doubly linked lists of input half-edges, and the gluing of two
 /// regions across a run of shared edges.
@@ -220,10 +232,22 @@ impl<'a> Merger<'a> {
     /// Glues the regions on both sides of every inner edge where the union stays convex and
     /// flat, longest edges first, until nothing changes.
     pub fn merge(&mut self, flatness: Flatness) {
+        self.merge_with(flatness, true);
+    }
+
+    /// Glues flat neighbours whether or not the union stays convex: the patches of
+    /// [`crate::cook`] (connected, same key, flat together), whose outlines are then dropped.
+    /// Outline lists stay consistent (a union along one shared run is one loop; runs the two
+    /// shared elsewhere stay on it as edges with both sides in the region).
+    pub fn merge_patches(&mut self, flatness: Flatness) {
+        self.merge_with(flatness, false);
+    }
+
+    fn merge_with(&mut self, flatness: Flatness, convex: bool) {
         let surface = self.surface;
         let mesh = surface.mesh;
         let indices = mesh.polygons.indices();
-        let mut edges: Vec<(f64, u32)> = Vec::new();
+        let mut edges: Vec<(u8, f64, u32)> = Vec::new();
         for (h, &p) in surface.poly_of.iter().enumerate() {
             let Some(t) = surface.adjacency.across(h) else {
                 continue;
@@ -240,12 +264,20 @@ impl<'a> Merger<'a> {
             }
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
-            edges.push(((b[0] - a[0]).hypot(b[1] - a[1]), h as u32));
+            let order = surface.order.get(p).copied().unwrap_or(0);
+            let rank = if order < 2 {
+                surface.rank.get(h).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            let length = (b[0] - a[0]).hypot(b[1] - a[1]);
+            let length = if order % 2 == 1 { -length } else { length };
+            edges.push((rank, length, h as u32));
         }
-        edges.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        edges.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)).then(x.2.cmp(&y.2)));
         for _ in 0..MERGE_PASSES {
             let mut merged = false;
-            for &(_, h) in &edges {
+            for &(_, _, h) in &edges {
                 let h = h as usize;
                 if !self.on_boundary[h] {
                     continue;
@@ -268,7 +300,7 @@ impl<'a> Merger<'a> {
                 }) {
                     continue;
                 }
-                merged |= self.glue(r, h as u32, t as u32, q, flatness);
+                merged |= self.glue(r, h as u32, t as u32, q, flatness, convex);
             }
             if !merged {
                 break;
@@ -300,12 +332,21 @@ impl<'a> Merger<'a> {
             Flatness::Vertical(tolerance) => self.vertices[small]
                 .iter()
                 .all(|&v| plane.vertical(point(mesh, v)).abs() <= tolerance),
+            Flatness::Given => true,
         }
     }
 
     /// Glues region `q` (outline half-edge `t`) to region `r` (outline half-edge `h`, the
     /// twin of `t`) when the union is convex seen from +Z. True when glued.
-    fn glue(&mut self, r: usize, h: u32, t: u32, q: usize, flatness: Flatness) -> bool {
+    fn glue(
+        &mut self,
+        r: usize,
+        h: u32,
+        t: u32,
+        q: usize,
+        flatness: Flatness,
+        convex: bool,
+    ) -> bool {
         let q_len = self.boundary_len[q];
         let r_len = self.boundary_len[r];
         let (next, prev) = (&self.next, &self.prev);
@@ -343,21 +384,26 @@ impl<'a> Merger<'a> {
                 break;
             }
         }
-        if shared >= q_len || shared >= r_len {
+        // One side's whole outline is a run of the other's: a hole of the other side that
+        // this side fills (only patches, which need not be convex, can surround another).
+        let enclosed = shared >= q_len || shared >= r_len;
+        if enclosed && (convex || (shared >= q_len && shared >= r_len)) {
             return false;
         }
         let u_edge = prev[h_first as usize];
         let w_edge = next[t_first as usize];
         let x_edge = prev[t_last as usize];
         let y_edge = next[h_last as usize];
-        let a = self.start(h_first);
-        let b = self.start(y_edge);
-        let u = self.start(u_edge);
-        let w = self.start(next[w_edge as usize]);
-        let x = self.start(x_edge);
-        let y = self.start(next[y_edge as usize]);
-        if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
-            return false;
+        if convex {
+            let a = self.start(h_first);
+            let b = self.start(y_edge);
+            let u = self.start(u_edge);
+            let w = self.start(next[w_edge as usize]);
+            let x = self.start(x_edge);
+            let y = self.start(next[y_edge as usize]);
+            if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+                return false;
+            }
         }
         // Flatness last: it costs the smaller side's vertex count, convexity O(1).
         if !self.flat_union(r, q, flatness) {
@@ -373,14 +419,29 @@ impl<'a> Merger<'a> {
             hr = self.next[hr as usize];
             tq = self.prev[tq as usize];
         }
-        self.next[u_edge as usize] = w_edge;
-        self.prev[w_edge as usize] = u_edge;
-        self.next[x_edge as usize] = y_edge;
-        self.prev[y_edge as usize] = x_edge;
+        let anchor = if enclosed {
+            // The run is a closed stretch of the enclosing side's outline: close it up.
+            let (first, last) = if shared >= q_len {
+                (h_first, h_last)
+            } else {
+                (t_last, t_first)
+            };
+            let before = self.prev[first as usize];
+            let after = self.next[last as usize];
+            self.next[before as usize] = after;
+            self.prev[after as usize] = before;
+            before
+        } else {
+            self.next[u_edge as usize] = w_edge;
+            self.prev[w_edge as usize] = u_edge;
+            self.next[x_edge as usize] = y_edge;
+            self.prev[y_edge as usize] = x_edge;
+            u_edge
+        };
         let (low, high) = (r.min(q), r.max(q));
         self.parent[high] = low as u32;
         self.boundary_len[low] = r_len + q_len - 2 * shared;
-        self.anchor[low] = u_edge;
+        self.anchor[low] = anchor;
         // The larger vertex set keeps its plane; the smaller one moves (small to large).
         let (small, large) = if self.vertices[r].len() < self.vertices[q].len() {
             (r, q)

@@ -497,11 +497,16 @@ fn tiled_floors_merge_into_whole_rectangles() {
         true,
     );
     let checked = check_cooked(&l_room, &WriteOptions::default(), POINTS, 6);
-    // Two pieces; where the bar's side meets the other piece's end, its corner stays
-    // (the neighbour changes there): 4 + 5 corners.
+    // Two pieces: two rectangles (where the bar's side meets the other piece's end its
+    // corner stays, the neighbour changes there: 4 + 5 corners) or, cut along the diagonal
+    // from the reflex corner, two quadrilaterals (4 + 4).
     assert_eq!(checked.regions, 2);
-    assert_eq!(checked.report.max_corners, 5);
-    assert_eq!(checked.report.corners, 9);
+    assert!(checked.report.max_corners <= 5, "{:?}", checked.report);
+    assert!(
+        (8..=9).contains(&checked.report.corners),
+        "{:?}",
+        checked.report
+    );
 }
 
 /// A 24 × 24 grid whose heights ripple by up to `amplitude`.
@@ -802,4 +807,111 @@ fn links_are_the_only_connectivity_when_reading_back() {
         checked.bytes,
         "the rebuild gives the same file"
     );
+}
+
+#[test]
+fn vertices_inside_a_flat_patch_are_removed_before_merging() {
+    // An L-shaped floor fanned from an inner point off its diagonal: Hertel–Mehlhorn over
+    // these triangles keeps the inner point as a corner of every region around it (their
+    // angles there sum to a full turn, so at least three regions meet there with the
+    // reflex corner); with the point removed the L is two regions.
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [10.0, 0.0, 0.0],
+            [10.0, 4.0, 0.0],
+            [4.0, 4.0, 0.0],
+            [4.0, 10.0, 0.0],
+            [0.0, 10.0, 0.0],
+            [1.0, 3.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
+    for i in 0..6u32 {
+        mesh.push_polygon(&[6, i, (i + 1) % 6], WALK);
+    }
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 21);
+    assert_eq!(checked.report.removed_vertices, 1);
+    assert_eq!(checked.regions, 2);
+    // The inner point is no corner of any region.
+    for r in 0..checked.file.regions.len() {
+        assert!(!region_nodes(&checked.file, r).contains(&[1.0, 3.0, 0.0]));
+    }
+}
+
+/// A diamond of unit cells: its border is a staircase with a reflex corner at every step.
+fn diamond() -> NavMesh {
+    grid(
+        20,
+        20,
+        1.0,
+        [0.0, 0.0],
+        |_, _| 0.0,
+        |i, j| (i as i64 - 10).abs() + (j as i64 - 10).abs() <= 8,
+        true,
+    )
+}
+
+#[test]
+fn a_budget_beyond_the_height_bound_straightens_the_border_and_says_by_how_much() {
+    let mesh = diamond();
+    let exact = check_cooked(&mesh, &WriteOptions::default(), 1_000, 22);
+    assert!(exact.regions > 12, "{}", exact.regions);
+    assert!(exact.report.border_area.is_none());
+    let mut options = WriteOptions::default();
+    options
+        .params
+        .insert("prime:max_regions".into(), "6".into());
+    let checked = common::check_cooked_within(&mesh, &options, POINTS, 23, 0.25);
+    assert!(checked.regions <= 6, "{}", checked.regions);
+    assert_eq!(checked.components, 1);
+    let border = checked.report.border;
+    assert!(border.removed > 0, "{border:?}");
+    assert!(checked.report.border_area.is_some());
+    // The footprint written is the source's with what the report says was cut off and
+    // filled in, and that change is within the default bound.
+    // 2·8² + 2·8 + 1 unit cells.
+    let source: f64 = 145.0;
+    let footprint: f64 = (0..checked.file.regions.len())
+        .map(|r| {
+            let nodes = region_nodes(&checked.file, r);
+            let m = nodes.len();
+            (0..m)
+                .map(|i| {
+                    let (a, b) = (nodes[i], nodes[(i + 1) % m]);
+                    f64::from(b[0]) * f64::from(a[1]) - f64::from(a[0]) * f64::from(b[1])
+                })
+                .sum::<f64>()
+                / 2.0
+        })
+        .sum();
+    assert!(
+        (checked.report.footprint_in - source).abs() < 1e-9,
+        "{}",
+        checked.report.footprint_in
+    );
+    assert!(
+        (footprint - (source - border.dropped + border.added)).abs() < 1e-6,
+        "{footprint} vs {source} - {} + {}",
+        border.dropped,
+        border.added
+    );
+    assert!(border.dropped + border.added <= 0.25 * source);
+    let codes: Vec<&str> = checked.diag.items.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.contains(&"path.border_straightened"), "{codes:?}");
+
+    // A bound too small: a clear error naming the smallest budget reachable.
+    options
+        .params
+        .insert("prime:max_area_change".into(), "0.001".into());
+    let error = cook(&mesh, &options, &mut Diagnostics::new()).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("smallest budget reachable"), "{text}");
+    assert!(text.contains("straightening the walkable border"), "{text}");
+    for bad in ["-0.1", "1.5", "much"] {
+        options
+            .params
+            .insert("prime:max_area_change".into(), bad.into());
+        assert!(cook(&mesh, &options, &mut Diagnostics::new()).is_err());
+    }
 }

@@ -187,6 +187,17 @@ pub fn check_cooked_within(
         );
         label[r as usize] = l;
     }
+    // Every region covers part of some input polygon (regions of a patch triangulated anew
+    // may hold no input polygon whole).
+    assert_eq!(report.source_of_region.len(), n);
+    for (r, &p) in report.source_of_region.iter().enumerate() {
+        let l = components.label[p as usize];
+        assert!(
+            label[r] == u32::MAX || label[r] == l,
+            "region {r} spans two components"
+        );
+        label[r] = l;
+    }
     for i in 0..n {
         for j in i + 1..n {
             let same = label[i] == label[j];
