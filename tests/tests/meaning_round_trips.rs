@@ -442,3 +442,41 @@ fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
         woks.len()
     );
 }
+
+#[test]
+fn a_path_cook_that_changes_the_walkable_components_says_so() {
+    let Some(corpora) = shared_corpora() else {
+        return;
+    };
+    let dir = temp_dir("components");
+    // Three walkable components in the room: the floor and two groups of walkable polygons
+    // with no area seen from above, which PATH cannot hold.
+    let room = corpora.join("kotor/pykotor-kits/blackvulkar/room_1.wok");
+    let out = dir.join("room_1.path");
+    let run = walkmesh(["convert", room.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("[path.components_changed]"))
+        .unwrap_or_else(|| panic!("no warning: {}", run.stderr));
+    assert!(
+        line.contains("3 in the mesh, 1 in the file written")
+            && line.contains("no area seen from above"),
+        "{line}"
+    );
+    // Unchanged components: no such warning.
+    let hall = corpora.join("kotor/pykotor-kits/sithbase/hall_1.wok");
+    let run = walkmesh([
+        "convert",
+        hall.to_str().unwrap(),
+        dir.join("hall_1.path").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("path.components_changed"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -119,11 +119,66 @@ impl Writer for PathWriter {
             });
         }
         let (file, _) = cook::cook(mesh, options, diag)?;
+        let main = file.encode();
+        report_component_change(mesh, &file, &main, options, diag);
         Ok(Output {
-            main: file.encode(),
+            main,
             sidecars: Vec::new(),
         })
     }
+}
+
+/// Walkable components as `walkmesh info` counts them: walkable polygons joined through
+/// shared vertices, over the polygons `include` keeps.
+fn walkable_components(mesh: &NavMesh, include: impl Fn(usize) -> bool) -> usize {
+    let keep = |p: usize| mesh.is_walkable(p) && include(p);
+    let adjacency = walkmesh_core::passes::edge_adjacency(mesh, keep);
+    walkmesh_core::passes::connected_components(mesh, &adjacency, keep).count
+}
+
+/// PATH keeps walkable ground seen from above, joined where region edges meet. When the
+/// written file, read back, has another number of walkable components than the mesh, says
+/// so (`path.components_changed`) with the counts and what caused it: walkable polygons with
+/// no area seen from above (walls marked walkable, collapsed faces) are dropped, and with
+/// them the components they made up or the joins they made.
+fn report_component_change(
+    mesh: &NavMesh,
+    file: &PathFile,
+    bytes: &[u8],
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) {
+    let profile = read::profile_for(options.materials.as_ref());
+    let Ok(back) = read::to_navmesh(file, bytes, &profile, &mut Diagnostics::new()) else {
+        return;
+    };
+    let before = walkable_components(mesh, |_| true);
+    let after = walkable_components(&back, |_| true);
+    if before == after {
+        return;
+    }
+    // The same mesh without the polygons PATH cannot hold (no area seen from above).
+    let seen_from_above = |p: usize| {
+        let n = walkmesh_core::passes::polygon_normal(mesh, p);
+        let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        length > 0.0 && (n[2] / length).abs() >= 1e-3
+    };
+    let without_walls = walkable_components(mesh, seen_from_above);
+    let cause = if without_walls == after {
+        "the walkable polygons with no area seen from above (path.degenerate_dropped) made up \
+         or joined the difference"
+            .to_string()
+    } else {
+        format!(
+            "{without_walls} without the walkable polygons that have no area seen from above; \
+             the rest comes from regions linked where their edges meet (also where the mesh's \
+             faces share no vertex) or from border straightening"
+        )
+    };
+    diag.warn(
+        "path.components_changed",
+        format!("walkable components: {before} in the mesh, {after} in the file written: {cause}"),
+    );
 }
 
 impl Format for PathFormat {
