@@ -43,8 +43,7 @@ pub struct ReadArgs {
 /// byte count cannot overflow.
 const MAX_DECOMPRESSED_MIB: u64 = 64 * 1024;
 
-/// Parses a finite, non-negative distance (`--weld`).
-/// A fraction between 0 and 1.
+/// Parses a fraction between 0 and 1 (`--max-area-change`).
 pub fn fraction(text: &str) -> Result<f64, String> {
     let value: f64 = text
         .trim()
@@ -57,6 +56,7 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a finite, non-negative distance (`--weld`).
 pub fn non_negative_distance(text: &str) -> Result<f32, String> {
     let value = finite(text)?;
     if value < 0.0 {

@@ -73,7 +73,7 @@ pub struct Args {
     pub height_tolerance: Option<f32>,
     /// Metroid Prime: largest fraction of the walkable area (seen from above) that meeting
     /// --max-regions may change by straightening the walkable border, once the height-error
-    /// bound is not enough (0–1; default 0.05).
+    /// bound is not enough (0–1; default 0.25).
     #[arg(long, value_name = "FRACTION", value_parser = crate::input::fraction, allow_hyphen_values = true)]
     pub max_area_change: Option<f64>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
