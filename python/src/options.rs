@@ -34,6 +34,7 @@ pub const WRITE_KEYS: &[&str] = &[
     "max_regions",
     "max_height_error",
     "max_area_change",
+    "height_tolerance",
     "translate",
     "strict",
     "allow_invalid",
@@ -56,6 +57,7 @@ pub struct Options {
     pub max_regions: Option<u32>,
     pub max_height_error: Option<f32>,
     pub max_area_change: Option<f64>,
+    pub height_tolerance: Option<f32>,
     pub translate: Option<[f32; 3]>,
     pub strict: bool,
     pub allow_invalid: bool,
@@ -171,6 +173,13 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 }
                 parsed.max_area_change = Some(fraction);
             }
+            "height_tolerance" => {
+                let tolerance: f32 = value.extract()?;
+                if !tolerance.is_finite() || tolerance < 0.0 {
+                    return Err(bad(&key, format!("{tolerance} is not a finite number ≥ 0")));
+                }
+                parsed.height_tolerance = Some(tolerance);
+            }
             "translate" => {
                 let offset = if let Ok(text) = value.extract::<String>() {
                     walkmesh_core::passes::parse_offset(&text).map_err(|e| bad(&key, e))?
@@ -247,6 +256,11 @@ impl Options {
             write
                 .params
                 .insert("prime:max_area_change".into(), fraction.to_string());
+        }
+        if let Some(tolerance) = self.height_tolerance {
+            write
+                .params
+                .insert("prime:height_tolerance".into(), tolerance.to_string());
         }
         write
     }

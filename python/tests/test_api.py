@@ -169,6 +169,21 @@ def test_convert_options_reach_the_writer(tmp_path):
     assert "v " in text
 
 
+def test_height_tolerance_reaches_the_cooker(tmp_path):
+    # Two triangles 1 cm out of plane: merged into one region within the default 0.05,
+    # kept apart when only exactly coplanar faces may merge.
+    src = tmp_path / "ripple.obj"
+    src.write_text(
+        "v 0 0 0\nv 1 0 0\nv 1 1 0.01\nv 0 1 0\nusemtl Stone\nf 1 2 3\nf 1 3 4\n"
+    )
+    walkmesh.convert(src, tmp_path / "merged.path", up="z")
+    assert walkmesh.read(tmp_path / "merged.path").face_count == 1
+    walkmesh.convert(src, tmp_path / "exact.path", up="z", height_tolerance=0)
+    assert walkmesh.read(tmp_path / "exact.path").face_count == 2
+    with pytest.raises(ValueError):
+        walkmesh.convert(src, tmp_path / "bad.path", height_tolerance=-1)
+
+
 def test_archive_member_is_read():
     need_corpora()
     archives = corpus_files("mod")
