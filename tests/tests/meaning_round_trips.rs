@@ -480,3 +480,94 @@ fn a_path_cook_that_changes_the_walkable_components_says_so() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Walkable components as `walkmesh info` counts them.
+fn components(mesh: &NavMesh) -> usize {
+    walkmesh_core::summary::summarize(mesh, "").components
+}
+
+/// Writes `mesh` as `target` with `rebuild`, returning the bytes and the warning codes with
+/// their messages; `None` when the writer refuses.
+fn write_with(
+    mesh: &NavMesh,
+    target: &str,
+    file_name: &str,
+    rebuild: bool,
+) -> Option<(Vec<u8>, Diagnostics)> {
+    let registry = walkmesh_formats::default_registry();
+    let writer = registry.by_id(target).unwrap().writer().unwrap();
+    let options = WriteOptions {
+        file_name: Some(file_name.to_string()),
+        rebuild,
+        ..WriteOptions::default()
+    };
+    let mut diag = Diagnostics::new();
+    let prepared = passes::prepare(mesh, &writer.requirements(&options), &mut diag);
+    let out = writer.write(&prepared, &options, &mut diag).ok()?;
+    Some((out.main, diag))
+}
+
+/// Every shared walkmesh that cooks keeps its walkable components (counted as `info` counts
+/// them) through → .path, → .path --rebuild and → .path → .wok/.trx; where the cook changes
+/// them, it says so with the counts (`path.components_changed`), and that happens only where
+/// walkable polygons with no area seen from above (which PATH cannot hold) made the
+/// difference.
+#[test]
+fn every_shared_mesh_that_cooks_keeps_its_components_through_path() {
+    let Some(corpora) = shared_corpora() else {
+        return;
+    };
+    let files = walkmesh_core::testing::files_with_extensions(
+        &corpora,
+        &["wok", "pwk", "bwm", "trx", "trn"],
+    );
+    let (mut cooked, mut kept, mut warned) = (0, 0, Vec::new());
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let source = read(&std::fs::read(path).unwrap(), &name);
+        let Some((bytes, diag)) = write_with(&source, "path", "x.path", false) else {
+            continue;
+        };
+        cooked += 1;
+        let cooked_mesh = read(&bytes, "x.path");
+        let (before, after) = (components(&source), components(&cooked_mesh));
+        if before == after {
+            assert!(
+                message(&diag, "path.components_changed").is_none(),
+                "{name}"
+            );
+            kept += 1;
+        } else {
+            let text = message(&diag, "path.components_changed")
+                .unwrap_or_else(|| panic!("{name}: {before} → {after} components, silently"));
+            assert!(
+                text.contains(&format!(
+                    "{before} in the mesh, {after} in the file written"
+                )) && text.contains("no area seen from above (path.degenerate_dropped) made up"),
+                "{name}: {text}"
+            );
+            warned.push(format!("{name} {before} → {after}"));
+        }
+        // From the .path on, nothing changes.
+        let (rebuilt, _) = write_with(&cooked_mesh, "path", "y.path", true).unwrap();
+        assert_eq!(
+            components(&read(&rebuilt, "y.path")),
+            after,
+            "{name} --rebuild"
+        );
+        for (target, file) in [("bwm", "z.wok"), ("trx", "z.trx")] {
+            let (out, _) = write_with(&cooked_mesh, target, file, false).unwrap();
+            assert_eq!(
+                components(&read(&out, file)),
+                after,
+                "{name} → .path → {file}"
+            );
+        }
+    }
+    eprintln!(
+        "{cooked} meshes cook; {kept} keep their walkable components exactly, {} change them with path.components_changed (walkable polygons with no area seen from above): {warned:?}",
+        warned.len()
+    );
+    assert!(cooked >= 120, "{cooked}");
+    assert!(warned.len() <= 4, "{warned:?}");
+}
