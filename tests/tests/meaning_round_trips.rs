@@ -21,16 +21,8 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn write(mesh: &NavMesh, target: &str, file_name: &str) -> (Vec<u8>, Diagnostics) {
-    let registry = walkmesh_formats::default_registry();
-    let writer = registry.by_id(target).unwrap().writer().unwrap();
-    let options = WriteOptions {
-        file_name: Some(file_name.to_string()),
-        ..WriteOptions::default()
-    };
-    let mut diag = Diagnostics::new();
-    let prepared = passes::prepare(mesh, &writer.requirements(&options), &mut diag);
-    let out = writer.write(&prepared, &options, &mut diag).unwrap();
-    (out.main, diag)
+    write_with(mesh, target, file_name, false)
+        .unwrap_or_else(|| panic!("the {target} writer refused {file_name}"))
 }
 
 fn read(bytes: &[u8], file_name: &str) -> NavMesh {

@@ -378,18 +378,21 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
     // Without sidecars the check reads the bytes in memory, so writing the staged file
     // (a kernel copy of the whole output) and checking it are independent: on large outputs
     // they overlap (1M-triangle OBJ -> WOK: 138 MB written while the validator runs).
+    let mut check = |read_path: &Path| {
+        check_output(
+            plan,
+            &mut conversion,
+            &written.main,
+            Some(read_path),
+            &mut diag,
+        )
+    };
     let (staged, checked) =
         if written.sidecars.is_empty() && written.main.len() >= OVERLAP_WRITE_BYTES {
             let read_path = output::final_path(output, plan.settings)?;
             std::thread::scope(|scope| {
                 let staging = scope.spawn(|| output::stage(output, &written, plan.settings));
-                let checked = check_output(
-                    plan,
-                    &mut conversion,
-                    &written.main,
-                    Some(&read_path),
-                    &mut diag,
-                );
+                let checked = check(&read_path);
                 let staged = staging.join().unwrap_or_else(|_| {
                     Err(Failure::output(format!(
                         "writing {} failed (the writing thread stopped)",
@@ -400,14 +403,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             })
         } else {
             let staged = output::stage(output, &written, plan.settings)?;
-            let read_path = staged.read_path().to_path_buf();
-            let checked = check_output(
-                plan,
-                &mut conversion,
-                &written.main,
-                Some(&read_path),
-                &mut diag,
-            );
+            let checked = check(staged.read_path());
             (Ok(staged), checked)
         };
     let staged = staged?;

@@ -45,6 +45,21 @@ pub fn balanced_aabb_tree(
     centroids: &[[f32; 3]],
     leaf_padding: f32,
 ) -> Vec<AabbNode> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    // Each split hands one half to a new thread while this one builds the other, down to
+    // `threads` subtrees.
+    let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
+    tree_with_threads_depth(boxes, centroids, leaf_padding, depth)
+}
+
+/// [`balanced_aabb_tree`] with threads down to `threads_depth` levels (0: one thread); the
+/// tree is the same for every depth.
+fn tree_with_threads_depth(
+    boxes: &[Bounds],
+    centroids: &[[f32; 3]],
+    leaf_padding: f32,
+    threads_depth: u32,
+) -> Vec<AabbNode> {
     let count = boxes.len().min(centroids.len());
     if count == 0 {
         return Vec::new();
@@ -65,15 +80,11 @@ pub fn balanced_aabb_tree(
         split_axis: 0,
     };
     let mut nodes = vec![empty; 2 * count - 1];
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    // Each split hands one half to a new thread while this one builds the other, down to
-    // `threads` subtrees.
-    let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
     let tree = Subtree {
         boxes,
         leaf_padding,
     };
-    tree.build(&mut nodes, 0, &mut items, depth);
+    tree.build(&mut nodes, 0, &mut items, threads_depth);
     nodes
 }
 
@@ -409,33 +420,9 @@ mod tests {
             .map(|c| (c.map(|v| v - 0.5), c.map(|v| v + 0.5)))
             .collect();
         let threaded = balanced_aabb_tree(&boxes, &centroids, 0.01);
-        let mut items: Vec<([f32; 3], u32)> = centroids
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u32))
-            .collect();
-        let empty = AabbNode {
-            min: [0.0; 3],
-            max: [0.0; 3],
-            item: None,
-            first: NO_CHILD,
-            second: NO_CHILD,
-            split_axis: 0,
-        };
-        let mut single = vec![empty; 2 * count - 1];
-        let tree = Subtree {
-            boxes: &boxes,
-            leaf_padding: 0.01,
-        };
-        tree.build(&mut single, 0, &mut items, 0);
+        let single = tree_with_threads_depth(&boxes, &centroids, 0.01, 0);
         for depth in [1, 2, 3] {
-            let mut items: Vec<([f32; 3], u32)> = centroids
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (*c, i as u32))
-                .collect();
-            let mut nodes = vec![empty; 2 * count - 1];
-            tree.build(&mut nodes, 0, &mut items, depth);
+            let nodes = tree_with_threads_depth(&boxes, &centroids, 0.01, depth);
             assert!(nodes == single, "depth {depth}");
         }
         assert!(threaded == single);

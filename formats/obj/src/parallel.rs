@@ -65,7 +65,7 @@ pub(crate) fn cut(text: &str, parts: usize) -> Vec<&str> {
     let mut chunks = Vec::with_capacity(parts);
     let mut start = 0;
     for k in 1..parts {
-        let target = (text.len() * k / parts).max(start);
+        let target = (text.len() / parts * k).max(start);
         let Some(offset) = bytes
             .get(target..)
             .and_then(|rest| rest.iter().position(|&b| b == b'\n'))

@@ -1234,8 +1234,9 @@ pub fn cook(
             },
         ));
     }
-    report.area_in = (0..polygon_count)
-        .filter(|&p| base.cooked[p])
+    // 3-D area and area seen from above of the cooked polygons, from one Newell normal each.
+    (report.area_in, report.footprint_in) = (0..polygon_count)
+        .filter(|&p| base.cooked.get(p).copied().unwrap_or(false))
         .map(|p| {
             let points: Vec<P3> = work
                 .polygons
@@ -1243,21 +1244,10 @@ pub fn cook(
                 .iter()
                 .map(|&v| point(work, v))
                 .collect();
-            length(newell(&points)) / 2.0
+            let n = newell(&points);
+            (length(n) / 2.0, n[2].abs() / 2.0)
         })
-        .sum();
-    report.footprint_in = (0..polygon_count)
-        .filter(|&p| base.cooked[p])
-        .map(|p| {
-            let points: Vec<P3> = work
-                .polygons
-                .get(p)
-                .iter()
-                .map(|&v| point(work, v))
-                .collect();
-            newell(&points)[2].abs() / 2.0
-        })
-        .sum();
+        .fold((0.0, 0.0), |sum, one| (sum.0 + one.0, sum.1 + one.1));
 
     // Merging under the default tolerance, then the budget: a wider tolerance, then the
     // walkable border straightened.

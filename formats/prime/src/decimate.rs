@@ -92,6 +92,18 @@ impl State<'_> {
         self.mesh.vertex(v)
     }
 
+    /// Twice the area seen from above of the polygons around a vertex.
+    fn fan_area2(&self, fan: &Fan) -> f64 {
+        fan.polygons
+            .iter()
+            .map(|&p| {
+                self.polygons
+                    .get(p as usize)
+                    .map_or(0.0, |polygon| self.area2_of(polygon))
+            })
+            .sum()
+    }
+
     fn area2_of(&self, vertices: &[u32]) -> f64 {
         let points: Vec<[f32; 3]> = vertices.iter().map(|&w| self.position(w)).collect();
         xy_area2(&points)
@@ -367,14 +379,7 @@ pub fn remove_inner<'a>(
                 next.push(v);
                 continue;
             }
-            let before: f64 = fan
-                .polygons
-                .iter()
-                .map(|&p| {
-                    let polygon = state.polygons.get(p as usize).cloned().unwrap_or_default();
-                    state.area2_of(&polygon)
-                })
-                .sum();
+            let before = state.fan_area2(&fan);
             if state.replace(v, &fan, before) {
                 removed += 1;
                 removed_now += 1;
@@ -704,14 +709,7 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
                 continue;
             }
         }
-        let before: f64 = fan
-            .polygons
-            .iter()
-            .map(|&p| {
-                let polygon = state.polygons.get(p as usize).cloned().unwrap_or_default();
-                state.area2_of(&polygon)
-            })
-            .sum();
+        let before = state.fan_area2(&fan);
         let first_new = state.polygons.len();
         if !state.replace(v, &fan, before - cut) {
             continue;
