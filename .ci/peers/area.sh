@@ -9,6 +9,14 @@ set -euo pipefail
 PY="${WALKMESH_PYTHON:-python3}"
 DIR="${WALKMESH_PEER_DIR:?WALKMESH_PEER_DIR is not set}/area"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CORPORA="${WALKMESH_CORPORA:-$HERE/../../../shared/corpora}"
+if [ ! -d "$DIR" ] && [ ! -d "$CORPORA" ]; then
+  # The area tests write nothing without the real archives, kits and maps (a clone with no
+  # ../shared): nothing to compare, as for the other peers' real-file parts.
+  echo "area peer check: no shared corpora at $CORPORA; skipped"
+  echo "0 passed, 0 failed"
+  exit 0
+fi
 if [ ! -d "$DIR" ]; then
   echo "area peer check: $DIR does not exist (did the walkmesh-kotor-area tests run?)" >&2
   echo "0 passed, 1 failed"
