@@ -237,6 +237,23 @@ pub trait Validator: Send + Sync {
         input: Input<'_>,
         options: &ReadOptions,
     ) -> Result<Vec<Diagnostic>, ReadError>;
+
+    /// [`Validator::validate`] and the format's [`Reader::read`] of the same bytes at once,
+    /// for formats where both would first decode the whole file (an inflated packet): the
+    /// file is decoded once. `None` (the default) when the format does not offer it; callers
+    /// then run both. Read warnings go to `diag`.
+    #[allow(clippy::type_complexity)]
+    fn validate_and_read(
+        &self,
+        _input: Input<'_>,
+        _options: &ReadOptions,
+        _diag: &mut Diagnostics,
+    ) -> Option<(
+        Result<Vec<Diagnostic>, ReadError>,
+        Result<NavMesh, ReadError>,
+    )> {
+        None
+    }
 }
 
 /// Shows every stored field with its position.

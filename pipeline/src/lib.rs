@@ -227,6 +227,15 @@ pub fn check_output(
     let Some(reader) = target.reader() else {
         return Err(CannotCheck { id: target.id() });
     };
+    if let Some((validated, read_back)) = target
+        .validator()
+        .and_then(|validator| validator.validate_and_read(input, options, &mut Diagnostics::new()))
+    {
+        return Ok(checked_from(
+            Some(validated),
+            read_back.map(|mesh| (counts(&mesh), validate::mesh_errors(&mesh))),
+        ));
+    }
     let validate = || {
         target
             .validator()
@@ -257,6 +266,15 @@ pub fn check_output(
     } else {
         (validate(), read())
     };
+    Ok(checked_from(validated, read_back))
+}
+
+/// The validator's findings (`None`: the format has no validator), then the counts and mesh
+/// errors of the mesh read back; what did not decode is `cli.output_unreadable`.
+fn checked_from(
+    validated: Option<Result<Vec<Diagnostic>, ReadError>>,
+    read_back: Result<(Counts, Vec<Diagnostic>), ReadError>,
+) -> Checked {
     let mut checked = Checked::default();
     match validated {
         Some(Ok(found)) => checked.findings.extend(found),
@@ -270,7 +288,7 @@ pub fn check_output(
         }
         Err(error) => checked.findings.push(unreadable(error.to_string())),
     }
-    Ok(checked)
+    checked
 }
 
 /// Outputs at least this large are validated and read back on two threads at once.

@@ -8,11 +8,12 @@
 //! body (combined from each chunk's). Any inflater reads it; the stream's bytes differ from a
 //! one-piece compression, the body it inflates to does not.
 //!
-//! [`ChunkedZlib`] takes the body in pieces as the bake produces it: full chunks are compressed
-//! as soon as they are complete (overlapping the bake), the rest on every core at the end.
+//! [`ChunkedZlib`] takes the body in pieces as the bake produces it and hands every chunk to
+//! rayon's pool as soon as it is complete (overlapping the bake). It never holds the whole
+//! body: only the chunk being filled and the 32 KiB window before it, so a re-bake does not
+//! touch (and have the kernel zero) a second and third copy of a 5 MB body.
 
 use flate2::{Compress, Compression, FlushCompress, Status};
-use rayon::prelude::*;
 
 /// Chunk size used by the writer: large enough that the per-chunk cost (a sync marker and a
 /// primed dictionary) is negligible, small enough that a 5 MB body splits over many cores.
@@ -32,29 +33,34 @@ type Numbered = (usize, Compressed);
 pub struct ChunkedZlib {
     level: u32,
     chunk: usize,
-    body: Vec<u8>,
-    /// How many full chunks have been handed to the thread pool.
+    /// The window (the last bytes of the chunks already handed over, at most [`WINDOW`]),
+    /// then the bytes of the chunk being filled.
+    pending: Vec<u8>,
+    /// How many bytes at the start of `pending` are window.
+    window: usize,
+    /// How many chunks have been handed to the thread pool.
     spawned: usize,
+    /// Bytes pushed so far.
+    length: usize,
     /// Where the pool's jobs send their chunk (with its index).
     results: (
         std::sync::mpsc::Sender<Numbered>,
         std::sync::mpsc::Receiver<Numbered>,
     ),
-    /// How much of `body` the spawned chunks cover.
-    covered: usize,
 }
 
 impl ChunkedZlib {
-    /// `level` 0–9 (larger is clamped), `chunk` bytes per chunk (at least 1), `capacity` the
-    /// body's expected size.
-    pub fn new(level: u32, chunk: usize, capacity: usize) -> Self {
+    /// `level` 0–9 (larger is clamped), `chunk` bytes per chunk (at least 1).
+    pub fn new(level: u32, chunk: usize) -> Self {
+        let chunk = chunk.max(1);
         ChunkedZlib {
             level: level.min(9),
-            chunk: chunk.max(1),
-            body: Vec::with_capacity(capacity),
+            chunk,
+            pending: Vec::new(),
+            window: 0,
             spawned: 0,
+            length: 0,
             results: std::sync::mpsc::channel(),
-            covered: 0,
         }
     }
 
@@ -63,50 +69,55 @@ impl ChunkedZlib {
     /// is always the one `finish` closes.
     ///
     /// Why the pool and not this thread: the bake produces the body faster than one core
-    /// deflates it at level 6 (dm_dungeon: the bake ends at 86 ms, a single compressing
-    /// thread at 160–180 ms), so chunks queue up; in the pool they are deflated on every core
+    /// deflates it at level 6, so chunks queue up; in the pool they are deflated on every core
     /// as soon as the bake's own parallel work leaves one free.
-    pub fn push(&mut self, piece: &[u8]) {
-        self.body.extend_from_slice(piece);
-        while self.body.len() - self.covered > self.chunk {
-            let end = self.covered + self.chunk;
-            let from = self.covered.saturating_sub(WINDOW);
-            // The chunk and the window before it, owned by the job.
-            let owned = self.body.get(from..end).unwrap_or(&[]).to_vec();
-            let start = self.covered - from;
-            let (index, level) = (self.spawned, self.level);
-            let sender = self.results.0.clone();
-            rayon::spawn(move || {
-                let compressed = deflate_chunk(&owned, start, owned.len(), level, false);
-                // The receiver lives until `finish` has every chunk.
-                let _ = sender.send((index, compressed));
-            });
-            self.spawned += 1;
-            self.covered = end;
+    pub fn push(&mut self, mut piece: &[u8]) {
+        self.length += piece.len();
+        while !piece.is_empty() {
+            let full = self.window + self.chunk;
+            if self.pending.len() == full {
+                // A full chunk and more input: hand it over, keep its end as the next window.
+                let keep = full.min(WINDOW);
+                let mut next = Vec::with_capacity(keep + self.chunk.min(CHUNK));
+                next.extend_from_slice(self.pending.get(full - keep..).unwrap_or(&[]));
+                let job = std::mem::replace(&mut self.pending, next);
+                let start = self.window;
+                self.window = keep;
+                let (index, level) = (self.spawned, self.level);
+                let sender = self.results.0.clone();
+                rayon::spawn(move || {
+                    let compressed = deflate_chunk(&job, start, job.len(), level, false);
+                    // The receiver lives until `finish` has every chunk.
+                    let _ = sender.send((index, compressed));
+                });
+                self.spawned += 1;
+            }
+            let room = full - self.pending.len();
+            let (now, later) = piece.split_at(room.min(piece.len()));
+            if self.pending.capacity() == 0 {
+                self.pending.reserve(full.min(WINDOW + CHUNK));
+            }
+            self.pending.extend_from_slice(now);
+            piece = later;
         }
     }
 
-    /// The body so far.
-    pub fn body(&self) -> &[u8] {
-        &self.body
+    /// How many bytes have been pushed.
+    pub fn len(&self) -> usize {
+        self.length
     }
 
-    /// Compresses what is left (chunks side by side on rayon's threads), collects the chunks
-    /// handed over by `push`, and returns the whole zlib stream and the body.
-    pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
-        let starts: Vec<usize> = (self.covered..self.body.len().max(self.covered + 1))
-            .step_by(self.chunk)
-            .collect();
-        let body = &self.body;
-        let (level, chunk) = (self.level, self.chunk);
-        let total = body.len();
-        let rest: Vec<Compressed> = starts
-            .par_iter()
-            .map(|&start| {
-                let end = (start + chunk).min(total);
-                deflate_chunk(body, start, end, level, end == total)
-            })
-            .collect();
+    /// Whether nothing has been pushed.
+    pub fn is_empty(&self) -> bool {
+        self.length == 0
+    }
+
+    /// Compresses the last chunk, collects the chunks handed over by `push`, and returns the
+    /// whole zlib stream and the body's length; `None` if a chunk went missing (a job of the
+    /// pool panicked, which rayon turns into an abort, so only in theory).
+    pub fn finish(self) -> Option<(Vec<u8>, usize)> {
+        let level = self.level;
+        let last = deflate_chunk(&self.pending, self.window, self.pending.len(), level, true);
         let (sender, receiver) = self.results;
         drop(sender);
         let mut early: Vec<Option<Compressed>> = vec![None; self.spawned];
@@ -116,34 +127,54 @@ impl ChunkedZlib {
                 *slot = Some(compressed);
             }
         }
-        let mut done: Vec<Compressed> = Vec::with_capacity(early.len() + rest.len());
-        for (index, compressed) in early.into_iter().enumerate() {
-            // A job cannot fail to send short of a panic, which aborts the process; compress
-            // the chunk here rather than write a stream with a hole.
-            done.push(compressed.unwrap_or_else(|| {
-                let start = index * chunk;
-                deflate_chunk(body, start, start + chunk, level, false)
-            }));
+        if early.iter().any(Option::is_none) {
+            return None;
         }
-        done.extend(rest);
-        let size = done.iter().map(|(c, _, _)| c.len()).sum::<usize>() + 6;
+        let size = early
+            .iter()
+            .flatten()
+            .map(|(c, _, _)| c.len())
+            .sum::<usize>()
+            + last.0.len()
+            + 6;
         let mut stream = Vec::with_capacity(size);
         stream.extend_from_slice(&zlib_header(level));
         let mut adler = 1u32;
-        for (compressed, chunk_adler, length) in &done {
+        for (compressed, chunk_adler, length) in early.iter().flatten().chain([&last]) {
             stream.extend_from_slice(compressed);
             adler = adler32_combine(adler, *chunk_adler, *length);
         }
         stream.extend_from_slice(&adler.to_be_bytes());
-        (stream, self.body)
+        Some((stream, self.length))
     }
 }
 
 /// The zlib stream of `body` at `level`, compressed in [`CHUNK`]s on every core.
 pub fn zlib(body: &[u8], level: u32) -> Vec<u8> {
-    let mut encoder = ChunkedZlib::new(level, CHUNK, 0);
-    encoder.body = body.to_vec();
-    encoder.finish().0
+    let mut encoder = ChunkedZlib::new(level, CHUNK);
+    encoder.push(body);
+    match encoder.finish() {
+        Some((stream, _)) => stream,
+        None => one_piece(body, level),
+    }
+}
+
+/// The zlib stream of `body` compressed on this thread in one piece.
+fn one_piece(body: &[u8], level: u32) -> Vec<u8> {
+    let mut compress = Compress::new(Compression::new(level.min(9)), true);
+    let mut out = Vec::with_capacity(body.len() / 2 + 1024);
+    while let Ok(status) = compress.compress_vec(
+        body.get((compress.total_in() as usize).min(body.len())..)
+            .unwrap_or(&[]),
+        &mut out,
+        FlushCompress::Finish,
+    ) {
+        if status == Status::StreamEnd {
+            break;
+        }
+        out.reserve(out.capacity().max(1024));
+    }
+    out
 }
 
 /// The two zlib header bytes: deflate with a 32 KiB window, the level class zlib writes, and
@@ -290,12 +321,13 @@ mod tests {
                 }
                 for level in [0u32, 1, 6, 9] {
                     // Fed in uneven pieces, as the bake hands them over.
-                    let mut encoder = ChunkedZlib::new(level, chunk, 0);
+                    let mut encoder = ChunkedZlib::new(level, chunk);
                     for piece in body.chunks(3001) {
                         encoder.push(piece);
                     }
-                    let (stream, kept) = encoder.finish();
-                    assert_eq!(kept, body);
+                    assert_eq!(encoder.len(), body.len());
+                    let (stream, length) = encoder.finish().unwrap();
+                    assert_eq!(length, body.len());
                     assert_eq!(
                         inflate(&stream),
                         body,

@@ -106,6 +106,20 @@ impl Validator for TrxFormat {
     ) -> Result<Vec<Diagnostic>, ReadError> {
         validate::validate_bytes(input.bytes, options)
     }
+
+    /// One inflate and one parse for both: checking a re-baked area's output otherwise
+    /// inflates its multi-megabyte packet twice.
+    fn validate_and_read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Option<(
+        Result<Vec<Diagnostic>, ReadError>,
+        Result<NavMesh, ReadError>,
+    )> {
+        Some(validate::validate_and_read(input, options, diag))
+    }
 }
 
 impl Dumper for TrxFormat {

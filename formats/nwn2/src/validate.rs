@@ -71,6 +71,44 @@ pub fn validate_bytes(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Diagnos
     Ok(validate_parsed(&parsed, options.recompute_derived))
 }
 
+/// [`validate_bytes`] and [`crate::read::read_trx`] of the same bytes, parsing (and inflating)
+/// them once; the two then run side by side on a large file. A file that does not parse
+/// gives the same error to both.
+#[allow(clippy::type_complexity)]
+pub fn validate_and_read(
+    input: walkmesh_core::Input<'_>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> (
+    Result<Vec<Diagnostic>, ReadError>,
+    Result<walkmesh_core::NavMesh, ReadError>,
+) {
+    let parsed = match file::parse(input.bytes, options.max_decompressed) {
+        Ok(parsed) => parsed,
+        Err(error) => return (Err(error.clone()), Err(error)),
+    };
+    let validate = || validate_parsed(&parsed, options.recompute_derived);
+    let read =
+        |diag: &mut Diagnostics| crate::read::to_navmesh(&parsed, input.bytes, options, diag);
+    // Below this many triangles a thread costs more than it saves.
+    if parsed.aswm.triangles.len() < PARALLEL_TRIANGLES {
+        let findings = validate();
+        return (Ok(findings), read(diag));
+    }
+    std::thread::scope(|scope| {
+        let validating = scope.spawn(validate);
+        let mesh = read(diag);
+        // A panic in the validator is a bug: passed on, not hidden.
+        let findings = validating
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (Ok(findings), mesh)
+    })
+}
+
+/// Files with at least this many triangles are validated and read on two threads.
+const PARALLEL_TRIANGLES: usize = 4096;
+
 /// Validates a parsed file, path tables and island paths included.
 pub fn validate_file(file: &TrxFile<'_>) -> Vec<Diagnostic> {
     validate_parsed(file, true)

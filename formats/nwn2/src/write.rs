@@ -410,16 +410,11 @@ fn bake_and_compress(
     old_stream: Option<&[u8]>,
 ) -> (Result<bake::Baked, WriteError>, Vec<u8>) {
     let compress = |pieces: std::sync::mpsc::Receiver<Vec<u8>>| {
-        let mut encoder = crate::deflate::ChunkedZlib::new(
-            level,
-            crate::deflate::CHUNK,
-            input.triangles.len() * 160,
-        );
+        let mut encoder = crate::deflate::ChunkedZlib::new(level, crate::deflate::CHUNK);
         for piece in pieces {
             encoder.push(&piece);
         }
-        let (stream, body) = encoder.finish();
-        (stream, body.len())
+        encoder.finish()
     };
     // How many bytes of the new body equal the old one so far; `None` once they differ (or
     // when there is no old body).
@@ -445,7 +440,7 @@ fn bake_and_compress(
         };
         let baked = bake::bake_streaming(input, config, Some(&mut sink));
         drop(sink);
-        (baked, worker.join().ok())
+        (baked, worker.join().ok().flatten())
     });
     let Ok(baked) = baked else {
         return (baked, Vec::new());

@@ -328,3 +328,59 @@ fn every_compression_level_inflates_to_the_same_body() {
         }
     }
 }
+
+/// The combined check (`Validator::validate_and_read`, one inflate) gives exactly what the
+/// validator and the reader give on their own: on every real file, with and without the
+/// derived-table checks, and on a file cut short (the same error for both).
+#[test]
+fn validate_and_read_equals_validate_then_read() {
+    use walkmesh_core::Validator;
+    let Some(files) = common::corpus_files() else {
+        println!("NOTICE: shared NWN2 corpus not found; skipping");
+        return;
+    };
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        for recompute_derived in [true, false] {
+            let options = ReadOptions {
+                recompute_derived,
+                keep_provenance: recompute_derived,
+                ..ReadOptions::default()
+            };
+            let input = Input {
+                bytes: &bytes,
+                path: None,
+            };
+            let mut alone_diag = Diagnostics::new();
+            let alone = (
+                TrxFormat.validate(input, &options),
+                TrxFormat.read(input, &options, &mut alone_diag),
+            );
+            let mut both_diag = Diagnostics::new();
+            let both = TrxFormat
+                .validate_and_read(input, &options, &mut both_diag)
+                .expect("TRX offers the combined check");
+            assert_eq!(both.0, alone.0, "{}: findings", path.display());
+            let (a, b) = (alone.1.as_ref().unwrap(), both.1.as_ref().unwrap());
+            assert!(a == b, "{}: the meshes differ", path.display());
+            assert_eq!(alone_diag.items, both_diag.items, "{}", path.display());
+        }
+        let cut = &bytes[..bytes.len() / 2];
+        let input = Input {
+            bytes: cut,
+            path: None,
+        };
+        let options = ReadOptions::default();
+        let (validated, read) = TrxFormat
+            .validate_and_read(input, &options, &mut Diagnostics::new())
+            .unwrap();
+        let alone = TrxFormat.validate(input, &options).unwrap_err();
+        assert_eq!(validated.unwrap_err(), alone, "{}", path.display());
+        assert_eq!(
+            read.unwrap_err(),
+            TrxFormat
+                .read(input, &options, &mut Diagnostics::new())
+                .unwrap_err()
+        );
+    }
+}
