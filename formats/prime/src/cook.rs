@@ -53,9 +53,7 @@ use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
 
-use crate::merge::{
-    Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight, turns_left_or_straight,
-};
+use crate::merge::{Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight};
 use crate::model::{
     Link, Node, PathFile, PointGraph, Region, VERSION_MP1, VERSION_MP2, VERSION_MP3, bitset_words,
     has_reserved_words, pair_bit, reserved_words,
@@ -222,7 +220,9 @@ fn length(v: P3) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
-/// Convex (left turns or straight, winding once) seen from +Z, for corners counter-clockwise.
+/// Convex (left turns or straight, winding once) seen from +Z, for corners counter-clockwise;
+/// corners bent the wrong way by f32 rounding (within [`crate::merge::CONVEX_EPSILON`]) count
+/// as straight, as the merge takes them, so that a cooked file read back is not triangulated.
 fn convex_ccw(points: &[P3]) -> bool {
     let n = points.len();
     let mut turning = 0.0f64;
@@ -234,7 +234,7 @@ fn convex_ccw(points: &[P3]) -> bool {
         ) else {
             return false;
         };
-        if !turns_left_or_straight(*u, *a, *w) {
+        if !crate::merge::convex_corner(*u, *a, *w) {
             return false;
         }
         let d1 = (a[1] - u[1]).atan2(a[0] - u[0]);
@@ -708,7 +708,11 @@ impl Built {
 /// serves two reflex corners at once, so fewer regions are needed (Hertel–Mehlhorn keeps
 /// every edge whose removal would make a reflex corner; which ones it keeps depends on the
 /// order).
-fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+fn reflex_rank(
+    mesh: &NavMesh,
+    stage: &Stage,
+    kept: &std::collections::HashSet<(u32, u32)>,
+) -> Vec<u8> {
     let indices = mesh.polygons.indices();
     let mut angle: std::collections::HashMap<(u32, u64), f64> = Default::default();
     for p in 0..mesh.polygons.len() {
@@ -745,8 +749,11 @@ fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         let n = mesh.polygons.get(p).len();
         for i in 0..n {
             let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
-            rank[first + i] =
-                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
+            rank[first + i] = if kept.contains(&(a.min(b), a.max(b))) {
+                crate::merge::KEPT_RANK
+            } else {
+                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]))
+            };
         }
     }
     rank
@@ -987,6 +994,7 @@ fn finish(
             original: vec![true; count],
             removed: 0,
             border: crate::decimate::Border::default(),
+            kept: Default::default(),
         },
     };
     let border = decimated.border;
@@ -1010,7 +1018,7 @@ fn finish(
             stage.planes[p] = *plane;
         }
     }
-    stage.rank = reflex_rank(&decimated.mesh, &stage);
+    stage.rank = reflex_rank(&decimated.mesh, &stage, &decimated.kept);
     // Safety net: removing vertices keeps every edge between polygons (see `decimate`), so
     // the walkable components cannot change; if they ever did, cook the patches over their
     // input polygons instead.

@@ -25,6 +25,8 @@
 //! are removed in rounds of independent small fans (see `remove_inner`), so fans stay small
 //! and the whole is about n log n.
 
+mod partition;
+
 use walkmesh_core::passes::triangulate::triangulate_polygon;
 use walkmesh_core::{Material, NavMesh, Surface};
 
@@ -48,6 +50,9 @@ pub struct Decimated {
     pub removed: usize,
     /// Border simplification (budget only).
     pub border: Border,
+    /// Diagonals chosen to resolve reflex corners (see [`partition`]), lower vertex first:
+    /// the merge removes them last.
+    pub kept: std::collections::HashSet<(u32, u32)>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -432,6 +437,7 @@ impl Inner<'_> {
         // corner of any region, but as corners of the triangulation they make fans.
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
         pair_reflex_corners(&mut state);
+        let kept = partition::resolve_reflex_corners(&mut state);
         let mut out = NavMesh {
             kind: mesh.kind,
             vertices: mesh.vertices.clone(),
@@ -465,6 +471,7 @@ impl Inner<'_> {
             original,
             removed: self.removed,
             border,
+            kept,
         }
     }
 }

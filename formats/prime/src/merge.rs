@@ -102,6 +102,23 @@ pub fn turns_left_or_straight(u: P3, a: P3, w: P3) -> bool {
     cross >= -TURN_EPSILON * scale && d1x * d2x + d1y * d2y > 0.0
 }
 
+/// Largest reflex turn (sine of the angle) the merge still takes for straight: a corner
+/// this close to straight is where f32 rounding bent a straight outline (NWN2 areas have
+/// hundreds, each would otherwise cost a region). A hundredth of the validator's
+/// `path.region_not_convex` tolerance (1e-4); the engine's inside test then misses a sliver
+/// at most this fraction of an edge wide, below the coordinates' own rounding.
+pub const CONVEX_EPSILON: f64 = 1e-5;
+
+/// True when the corner u → a → w turns left, goes straight on, or turns right by less
+/// than [`CONVEX_EPSILON`] (sine of the angle), seen from +Z.
+pub fn convex_corner(u: P3, a: P3, w: P3) -> bool {
+    let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
+    let (d2x, d2y) = (w[0] - a[0], w[1] - a[1]);
+    let cross = d1x * d2y - d1y * d2x;
+    let scale = (d1x.hypot(d1y) * d2x.hypot(d2y)).max(f64::MIN_POSITIVE);
+    cross >= -CONVEX_EPSILON * scale && (cross > 0.0 || d1x * d2x + d1y * d2y > 0.0)
+}
+
 /// True when the corner u → a → w goes straight on (within [`TURN_EPSILON`]), seen from +Z.
 pub fn straight(u: P3, a: P3, w: P3) -> bool {
     let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
@@ -130,6 +147,11 @@ pub struct Surface<'a> {
     /// Per polygon, the order its inner edges are visited in ([`ORDERS`]); empty: 0.
     pub order: &'a [u8],
 }
+
+/// Rank of the diagonals chosen to resolve reflex corners (see
+/// `crate::decimate::partition`): removed last, in every order, so that every other inner
+/// edge goes first.
+pub const KEPT_RANK: u8 = 3;
 
 /// Orders of the merge, per patch: 0 = rank, then longest first; 1 = rank, then shortest
 /// first; 2 = longest first; 3 = shortest first.
@@ -265,8 +287,9 @@ impl<'a> Merger<'a> {
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
             let order = surface.order.get(p).copied().unwrap_or(0);
-            let rank = if order < 2 {
-                surface.rank.get(h).copied().unwrap_or(0)
+            let rank = surface.rank.get(h).copied().unwrap_or(0);
+            let rank = if order < 2 || rank >= KEPT_RANK {
+                rank
             } else {
                 0
             };
@@ -401,7 +424,7 @@ impl<'a> Merger<'a> {
             let w = self.start(next[w_edge as usize]);
             let x = self.start(x_edge);
             let y = self.start(next[y_edge as usize]);
-            if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+            if !convex_corner(u, a, w) || !convex_corner(x, b, y) {
                 return false;
             }
         }

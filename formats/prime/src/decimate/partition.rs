@@ -1,0 +1,646 @@
+//! Diagonals that resolve two reflex corners at once, forced into each patch's
+//! triangulation before the merge.
+//!
+//! **Why.** Hertel–Mehlhorn ([`crate::merge`]) keeps, at every reflex corner of a patch
+//! outline, at least one edge of the triangulation, and which edge depends on the
+//! triangulation: an ear-clipped patch rarely has an edge that joins two reflex corners and
+//! splits both of their angles into parts of at most a half turn, so most reflex corners
+//! cost a region of their own (about 0.73 extra region per reflex corner over the corpus,
+//! where an optimal partition approaches 0.5). A patch cut along a set of non-crossing
+//! diagonals in which every reflex corner has one diagonal that *resolves* it (both parts
+//! of its angle ≤ 180°) falls into convex pieces, and their number is one more than the
+//! diagonals (less one per hole the diagonals join to the outline), so every diagonal that
+//! resolves two corners saves a region.
+//!
+//! **Algorithm.**
+//! 1. *Reflex corners.* Per patch, outline half-edges are those without a twin in the same
+//!    patch; a corner is a vertex with exactly one outline edge in and one out (vertices
+//!    where a patch touches itself are left to the merge), reflex when the patch's
+//!    triangles around it span more than a half turn seen from above.
+//! 2. *Candidates.* Pairs of reflex corners of one patch whose segment lies in the
+//!    resolving cone of both (between the extensions of the two outline edges; exactly
+//!    along an extension counts: the piece then has a straight corner, which the records
+//!    drop), at most [`NEAREST`] nearest per corner, all pairs tested by the two cone tests
+//!    (a few products each).
+//! 3. *Greedy matching, shortest first.* Each candidate whose two corners are still
+//!    unmatched is traced through the current triangulation from one corner to the other
+//!    (a walk across the triangles the segment crosses, seen from above): it is visible
+//!    when it meets no outline edge, no diagonal already chosen and no vertex on the way.
+//!    Then it is forced into the triangulation by edge flips (Sloan's constrained-edge
+//!    insertion: flip the crossed edges whose quadrilateral is strictly convex until the
+//!    segment is an edge) and kept. Shortest first because short diagonals cross fewest
+//!    others, so more fit side by side; a diagonal chosen blocks every later one that
+//!    would cross it, so the kept ones never cross.
+//! 4. *One diagonal for every other reflex corner.* A reflex corner left unmatched keeps an
+//!    edge of its fan that lies in its resolving cone when there is one; otherwise the
+//!    nearest vertex of the patch in its cone that it can see (tried in order of distance,
+//!    among the vertices of the triangles its cone's bisector crosses) is joined to it the
+//!    same way. Without it Hertel–Mehlhorn may keep two edges at that corner.
+//!
+//! The kept diagonals are returned; the cook gives them the last rank of the merge
+//! ([`crate::merge::KEPT_RANK`]), so that Hertel–Mehlhorn removes every other inner edge
+//! first (at a resolved corner all of them can go) and then the kept ones where the union
+//! is still convex. All of the merge's machinery (links, T-junctions, flatness, budgets)
+//! is unchanged.
+//!
+//! Flips keep every outline edge and the footprint, and each new triangle must face up,
+//! be cookable and not repeat an edge the mesh has elsewhere (stacked ground), as in
+//! [`super::pair_reflex_corners`]. *Cost:* the cone tests are quadratic in the reflex
+//! corners of one patch (a few products each), walks and insertions are linear in the
+//! triangles crossed and bounded ([`WALK_LIMIT`], quadratic flip budget per insertion).
+//! An insertion that runs out of budget leaves a valid triangulation and no diagonal.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::{NONE, State, orient};
+
+/// Candidate partners per reflex corner (nearest first).
+const NEAREST: usize = 16;
+/// Triangles a walk may cross.
+const WALK_LIMIT: usize = 4096;
+/// Vertices tried per unmatched reflex corner.
+const SINGLE_TRIES: usize = 6;
+/// A directed edge seen in two triangles (stacked or folded ground): never walked across.
+const POISON: u32 = u32::MAX - 1;
+
+type Edge = (u32, u32);
+
+fn undirected(a: u32, b: u32) -> Edge {
+    (a.min(b), a.max(b))
+}
+
+/// A reflex corner: `v` with outline edges `prev → v → next` in `patch`.
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    v: u32,
+    prev: u32,
+    next: u32,
+    patch: u32,
+}
+
+/// What a segment from a corner meets in the triangulation.
+enum Sight {
+    /// The segment is an edge already.
+    Edge,
+    /// It crosses these edges (each as directed in the triangle on the corner's side) and
+    /// nothing else.
+    Clear(Vec<Edge>),
+    /// It meets the outline, a kept diagonal, a vertex, or leaves the patch.
+    Blocked,
+}
+
+struct Partition<'s, 'a> {
+    state: &'s mut State<'a>,
+    /// Directed edge → live patch triangle that has it ([`POISON`] when two do).
+    edges: HashMap<Edge, u32>,
+    kept: HashSet<Edge>,
+}
+
+fn xy(state: &State<'_>, v: u32) -> [f64; 2] {
+    let p = state.position(v);
+    [f64::from(p[0]), f64::from(p[1])]
+}
+
+fn cross(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+
+fn sub(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+/// Twice the signed area of a, b, c (seen from above).
+fn orient2(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    cross(sub(b, a), sub(c, a))
+}
+
+/// The live triangle `p` of a patch, or `None`.
+fn triangle(state: &State<'_>, p: u32) -> Option<[u32; 3]> {
+    let polygon = state.polygons.get(p as usize)?;
+    (state.alive.get(p as usize).copied() == Some(true)
+        && polygon.len() == 3
+        && state.patch_of.get(p as usize).copied().unwrap_or(NONE) != NONE)
+        .then(|| [polygon[0], polygon[1], polygon[2]])
+}
+
+/// The triangle rotated so that it starts at `v`.
+fn from(t: [u32; 3], v: u32) -> Option<[u32; 3]> {
+    let i = t.iter().position(|&w| w == v)?;
+    Some([t[i], t[(i + 1) % 3], t[(i + 2) % 3]])
+}
+
+impl Partition<'_, '_> {
+    fn patch(&self, p: u32) -> u32 {
+        self.state.patch_of.get(p as usize).copied().unwrap_or(NONE)
+    }
+
+    /// The live triangle with directed edge `e`.
+    fn owner(&self, e: Edge) -> Option<u32> {
+        let &p = self.edges.get(&e)?;
+        (p != POISON && triangle(self.state, p).is_some()).then_some(p)
+    }
+
+    /// True when `a → b` has a twin in the same patch (an inner edge of the patch).
+    fn inner(&self, a: u32, b: u32) -> bool {
+        match (self.owner((a, b)), self.owner((b, a))) {
+            (Some(p), Some(q)) => self.patch(p) == self.patch(q),
+            _ => false,
+        }
+    }
+
+    /// Live triangles of `patch` around `v`, each rotated to start at `v`.
+    fn fan(&mut self, v: u32, patch: u32) -> Vec<[u32; 3]> {
+        let state = &mut *self.state;
+        let Some(list) = state.incident.get_mut(v as usize) else {
+            return Vec::new();
+        };
+        let alive = &state.alive;
+        list.retain(|&p| alive.get(p as usize).copied().unwrap_or(false));
+        list.dedup();
+        let list = list.clone();
+        list.into_iter()
+            .filter(|&p| self.patch(p) == patch)
+            .filter_map(|p| triangle(self.state, p).and_then(|t| from(t, v)))
+            .collect()
+    }
+
+    /// Traces the segment from corner `u` (of `patch`) to vertex `v`.
+    fn sight(&mut self, u: u32, patch: u32, v: u32) -> Sight {
+        let (pu, pv) = (xy(self.state, u), xy(self.state, v));
+        let d = sub(pv, pu);
+        let mut start = None;
+        for [_, x, y] in self.fan(u, patch) {
+            if x == v || y == v {
+                return if self.inner(u, v) {
+                    Sight::Edge
+                } else {
+                    Sight::Blocked
+                };
+            }
+            let (px, py) = (sub(xy(self.state, x), pu), sub(xy(self.state, y), pu));
+            let (cx, cy) = (cross(px, d), cross(d, py));
+            if cx > 0.0 && cy > 0.0 {
+                start = Some((x, y));
+            }
+        }
+        // Along an edge to another vertex, or outside every triangle of the fan.
+        let Some((mut r, mut l)) = start else {
+            return Sight::Blocked;
+        };
+        let mut crossed = Vec::new();
+        for _ in 0..WALK_LIMIT {
+            // The segment leaves the triangle through r → l: v must lie beyond it.
+            let (pr, pl) = (xy(self.state, r), xy(self.state, l));
+            if orient2(pr, pl, pv) >= 0.0
+                || self.kept.contains(&undirected(r, l))
+                || !self.inner(r, l)
+            {
+                return Sight::Blocked;
+            }
+            crossed.push((r, l));
+            let Some(t) = self.owner((l, r)).and_then(|q| triangle(self.state, q)) else {
+                return Sight::Blocked;
+            };
+            let Some([_, _, z]) = from(t, l) else {
+                return Sight::Blocked;
+            };
+            if z == v {
+                return Sight::Clear(crossed);
+            }
+            let side = orient2(pu, pv, xy(self.state, z));
+            if side > 0.0 {
+                l = z;
+            } else if side < 0.0 {
+                r = z;
+            } else {
+                return Sight::Blocked;
+            }
+        }
+        Sight::Blocked
+    }
+
+    /// Replaces the triangles on both sides of `a → b` by the two across the other
+    /// diagonal, when their quadrilateral is strictly convex and the new triangles are
+    /// cookable; returns the new diagonal.
+    fn flip(&mut self, a: u32, b: u32) -> Option<Edge> {
+        let (p, q) = (self.owner((a, b))?, self.owner((b, a))?);
+        if self.patch(p) != self.patch(q) {
+            return None;
+        }
+        let [_, _, x] = from(triangle(self.state, p)?, a)?;
+        let [_, _, y] = from(triangle(self.state, q)?, b)?;
+        if x == y {
+            return None;
+        }
+        let state = &mut *self.state;
+        let [pa, pb, px, py] = [a, b, x, y].map(|v| state.position(v));
+        // p = (a, b, x), q = (b, a, y): the quadrilateral a, y, b, x must be strictly convex
+        // at a and b for x–y to lie inside.
+        if orient(px, pa, py) <= 0.0 || orient(py, pb, px) <= 0.0 || state.joined(x, y) {
+            return None;
+        }
+        let (t1, t2) = ([a, y, x], [y, b, x]);
+        let ok = [t1, t2].iter().all(|t| {
+            let corners = t.map(|v| state.position(v));
+            orient(corners[0], corners[1], corners[2]) > 0.0 && (state.acceptable)(&corners)
+        });
+        if !ok {
+            return None;
+        }
+        let origin = state.source.get(p as usize).copied().unwrap_or(p);
+        let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
+        for dead in [p, q] {
+            if let Some(slot) = state.alive.get_mut(dead as usize) {
+                *slot = false;
+            }
+        }
+        self.edges.remove(&(a, b));
+        self.edges.remove(&(b, a));
+        for t in [t1, t2] {
+            let id = state.polygons.len() as u32;
+            state.polygons.push(t.to_vec());
+            state.alive.push(true);
+            state.patch_of.push(patch);
+            state.source.push(origin);
+            for i in 0..3 {
+                self.edges.insert((t[i], t[(i + 1) % 3]), id);
+                if let Some(list) = state.incident.get_mut(t[i] as usize) {
+                    list.push(id);
+                }
+            }
+        }
+        Some((x, y))
+    }
+
+    /// Makes u–v an edge by flipping the edges it crosses (Sloan): a crossed edge whose
+    /// quadrilateral is convex is flipped, and its new diagonal goes back in the queue while
+    /// it still crosses u–v. True when u–v is an edge at the end.
+    fn insert(&mut self, u: u32, v: u32, crossed: Vec<Edge>) -> bool {
+        let (pu, pv) = (xy(self.state, u), xy(self.state, v));
+        let n = crossed.len();
+        let mut budget = 4 * n * n + 64;
+        let mut queue: VecDeque<Edge> = crossed.into();
+        while let Some((a, b)) = queue.pop_front() {
+            if budget == 0 {
+                return false;
+            }
+            budget -= 1;
+            match self.flip(a, b) {
+                None => queue.push_back((a, b)),
+                Some((x, y)) => {
+                    if undirected(x, y) == undirected(u, v) {
+                        continue;
+                    }
+                    let (px, py) = (xy(self.state, x), xy(self.state, y));
+                    let apart = |s: f64, t: f64| (s > 0.0 && t < 0.0) || (s < 0.0 && t > 0.0);
+                    if apart(orient2(pu, pv, px), orient2(pu, pv, py))
+                        && apart(orient2(px, py, pu), orient2(px, py, pv))
+                    {
+                        queue.push_back((x, y));
+                    }
+                }
+            }
+        }
+        self.owner((u, v)).is_some() || self.owner((v, u)).is_some()
+    }
+
+    /// Joins corner `c` to `v` when visible: an existing edge is kept, a crossing segment
+    /// inserted. True when kept.
+    fn join(&mut self, c: &Corner, v: u32) -> bool {
+        let ok = match self.sight(c.v, c.patch, v) {
+            Sight::Edge => true,
+            Sight::Clear(crossed) => self.insert(c.v, v, crossed),
+            Sight::Blocked => false,
+        };
+        if ok {
+            self.kept.insert(undirected(c.v, v));
+        }
+        ok
+    }
+
+    /// True when some kept edge or inner edge from corner `c` lies in its resolving cone;
+    /// keeps the first such edge.
+    fn keep_resolving_edge(&mut self, c: &Corner) -> bool {
+        let pu = xy(self.state, c.v);
+        let mut found = None;
+        for [_, x, _] in self.fan(c.v, c.patch) {
+            if resolves(self.state, c, sub(xy(self.state, x), pu)) && self.inner(c.v, x) {
+                if self.kept.contains(&undirected(c.v, x)) {
+                    return true;
+                }
+                found = found.or(Some(x));
+            }
+        }
+        if let Some(x) = found {
+            self.kept.insert(undirected(c.v, x));
+            return true;
+        }
+        false
+    }
+
+    /// Vertices in the resolving cone of corner `c`, nearest first, among the vertices of
+    /// the triangles its bisector crosses.
+    fn cone_vertices(&mut self, c: &Corner) -> Vec<u32> {
+        let pu = xy(self.state, c.v);
+        let ea = sub(pu, xy(self.state, c.prev));
+        let eb = sub(pu, xy(self.state, c.next));
+        let unit = |e: [f64; 2]| {
+            let n = e[0].hypot(e[1]);
+            if n > 0.0 { [e[0] / n, e[1] / n] } else { e }
+        };
+        let (ea, eb) = (unit(ea), unit(eb));
+        let bisector = [ea[0] + eb[0], ea[1] + eb[1]];
+        if bisector[0] == 0.0 && bisector[1] == 0.0 {
+            return Vec::new();
+        }
+        let mut start = None;
+        let mut found: Vec<u32> = Vec::new();
+        for [_, x, y] in self.fan(c.v, c.patch) {
+            let (px, py) = (sub(xy(self.state, x), pu), sub(xy(self.state, y), pu));
+            if cross(px, bisector) >= 0.0 && cross(bisector, py) >= 0.0 {
+                start = Some((x, y));
+            }
+        }
+        let Some((mut r, mut l)) = start else {
+            return Vec::new();
+        };
+        let far = [pu[0] + bisector[0], pu[1] + bisector[1]];
+        for _ in 0..WALK_LIMIT {
+            found.push(r);
+            found.push(l);
+            if self.kept.contains(&undirected(r, l)) || !self.inner(r, l) {
+                break;
+            }
+            let Some(t) = self.owner((l, r)).and_then(|q| triangle(self.state, q)) else {
+                break;
+            };
+            let Some([_, _, z]) = from(t, l) else { break };
+            let side = orient2(pu, far, xy(self.state, z));
+            if side > 0.0 {
+                l = z;
+            } else if side < 0.0 {
+                r = z;
+            } else {
+                found.push(z);
+                break;
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        let state = &*self.state;
+        let mut in_cone: Vec<(f64, u32)> = found
+            .into_iter()
+            .filter(|&w| w != c.v)
+            .filter_map(|w| {
+                let d = sub(xy(state, w), pu);
+                resolves(state, c, d).then(|| (d[0].hypot(d[1]), w))
+            })
+            .collect();
+        in_cone.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        in_cone.into_iter().map(|(_, w)| w).collect()
+    }
+}
+
+/// True when direction `d` from corner `c` splits its angle into two parts of at most a
+/// half turn each (it lies between the extensions of the corner's two outline edges).
+fn resolves(state: &State<'_>, c: &Corner, d: [f64; 2]) -> bool {
+    let pu = xy(state, c.v);
+    let to_next = sub(xy(state, c.next), pu);
+    let to_prev = sub(xy(state, c.prev), pu);
+    (d[0] != 0.0 || d[1] != 0.0) && cross(to_next, d) >= 0.0 && cross(d, to_prev) >= 0.0
+}
+
+/// Reflex corners of every patch outline (see the module comment).
+fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
+    let state = &*p.state;
+    // Per (vertex, patch): outline edges out and in, and the patch's angle there.
+    let mut out: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    let mut into: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    let mut angle: HashMap<(u32, u32), f64> = HashMap::new();
+    for t in 0..state.polygons.len() as u32 {
+        let Some(tri) = triangle(state, t) else {
+            continue;
+        };
+        let patch = p.patch(t);
+        for i in 0..3 {
+            let (a, b, c) = (tri[i], tri[(i + 1) % 3], tri[(i + 2) % 3]);
+            let (d1, d2) = (
+                sub(xy(state, b), xy(state, a)),
+                sub(xy(state, c), xy(state, a)),
+            );
+            let inner = cross(d1, d2).atan2(d1[0] * d2[0] + d1[1] * d2[1]);
+            *angle.entry((a, patch)).or_default() += inner.abs();
+            if !p.inner(a, b) {
+                let entry = out.entry((a, patch)).or_insert((b, 0));
+                entry.1 += 1;
+                let entry = into.entry((b, patch)).or_insert((a, 0));
+                entry.1 += 1;
+            }
+        }
+    }
+    let mut corners: Vec<Corner> = out
+        .iter()
+        .filter_map(|(&(v, patch), &(next, outs))| {
+            let &(prev, ins) = into.get(&(v, patch))?;
+            let a = angle.get(&(v, patch)).copied()?;
+            (outs == 1
+                && ins == 1
+                && a > std::f64::consts::PI + crate::merge::CONVEX_EPSILON.asin()
+                && a < std::f64::consts::TAU * (1.0 - 1e-9))
+                .then_some(Corner {
+                    v,
+                    prev,
+                    next,
+                    patch,
+                })
+        })
+        .collect();
+    corners.sort_unstable_by_key(|c| (c.patch, c.v));
+    corners
+}
+
+/// Chooses and inserts the diagonals (see the module comment); returns them (lower vertex
+/// first).
+pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
+    let mut edges: HashMap<Edge, u32> = HashMap::new();
+    for p in 0..state.polygons.len() as u32 {
+        if let Some(t) = triangle(state, p) {
+            for i in 0..3 {
+                edges
+                    .entry((t[i], t[(i + 1) % 3]))
+                    .and_modify(|q| *q = POISON)
+                    .or_insert(p);
+            }
+        }
+    }
+    let mut part = Partition {
+        state,
+        edges,
+        kept: HashSet::new(),
+    };
+    let corners = reflex_corners(&part);
+    // Candidate pairs per patch: both cone tests, the nearest few per corner.
+    let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
+    let mut base = 0;
+    for group in corners.chunk_by(|a, b| a.patch == b.patch) {
+        let points: Vec<[f64; 2]> = group.iter().map(|c| xy(part.state, c.v)).collect();
+        for (i, ci) in group.iter().enumerate() {
+            let mut near: Vec<(f64, usize)> = Vec::new();
+            for (j, cj) in group.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let d = sub(points[j], points[i]);
+                if resolves(part.state, ci, d) && resolves(part.state, cj, [-d[0], -d[1]]) {
+                    near.push((d[0].hypot(d[1]), j));
+                }
+            }
+            near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            for &(length, j) in near.iter().take(NEAREST) {
+                let (a, b) = (base + i.min(j), base + i.max(j));
+                candidates.push((length, a, b));
+            }
+        }
+        base += group.len();
+    }
+    candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    candidates.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
+    let mut matched = vec![false; corners.len()];
+    // Pairs that see each other in the triangulation as it is.
+    let visible: Vec<(f64, usize, usize)> = candidates
+        .into_iter()
+        .filter(|&(_, i, j)| {
+            !matches!(
+                part.sight(corners[i].v, corners[i].patch, corners[j].v),
+                Sight::Blocked
+            )
+        })
+        .collect();
+    let chosen = choose_pairs(part.state, &corners, &visible);
+    for (i, j) in chosen {
+        let (ci, cj) = (corners[i], corners[j]);
+        if part.join(&ci, cj.v) {
+            matched[i] = true;
+            matched[j] = true;
+        }
+    }
+    // Every other reflex corner: one resolving diagonal.
+    for (i, c) in corners.iter().enumerate() {
+        if matched[i] || part.keep_resolving_edge(c) {
+            continue;
+        }
+        for w in part.cone_vertices(c).into_iter().take(SINGLE_TRIES) {
+            if part.join(c, w) {
+                break;
+            }
+        }
+    }
+    part.kept
+}
+
+/// A large matching of reflex corners over the pairs that see each other (`pairs`, by
+/// length), no two segments crossing. Greedy shortest first (short segments cross fewest
+/// others; taking the corners with fewest partners first gave fewer pairs over the corpus,
+/// 836 against 909), then augmenting paths of three pairs: an unmatched corner i that sees
+/// corner j, matched to k, takes j when k can take another unmatched corner x instead,
+/// neither new segment crossing a chosen one. Each augmentation adds a pair, so it ends;
+/// passes are bounded anyway. Returned shortest first (the order they are inserted in).
+fn choose_pairs(
+    state: &State<'_>,
+    corners: &[Corner],
+    pairs: &[(f64, usize, usize)],
+) -> Vec<(usize, usize)> {
+    let n = corners.len();
+    let mut partners: Vec<Vec<(f64, usize)>> = vec![Vec::new(); n];
+    for &(length, i, j) in pairs {
+        partners[i].push((length, j));
+        partners[j].push((length, i));
+    }
+    let mut mate: Vec<Option<usize>> = vec![None; n];
+    // Chosen segments per patch (corner pairs), for the crossing test.
+    let mut segments: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
+    let crosses = |segments: &HashMap<u32, Vec<(usize, usize)>>,
+                   i: usize,
+                   j: usize,
+                   skip: (usize, usize)|
+     -> bool {
+        let (a, b) = (corners[i].v, corners[j].v);
+        let (pa, pb) = (xy(state, a), xy(state, b));
+        segments.get(&corners[i].patch).is_some_and(|list| {
+            list.iter().any(|&(x, y)| {
+                if (x, y) == skip || (y, x) == skip {
+                    return false;
+                }
+                let (c, d) = (corners[x].v, corners[y].v);
+                if c == a || c == b || d == a || d == b {
+                    return false;
+                }
+                let (pc, pd) = (xy(state, c), xy(state, d));
+                let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+                apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
+                    && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
+            })
+        })
+    };
+    for &(_, i, j) in pairs {
+        if mate[i].is_none() && mate[j].is_none() && !crosses(&segments, i, j, (n, n)) {
+            mate[i] = Some(j);
+            mate[j] = Some(i);
+            segments.entry(corners[i].patch).or_default().push((i, j));
+        }
+    }
+    for _ in 0..3 {
+        let mut grown = false;
+        for i in 0..n {
+            if mate[i].is_some() {
+                continue;
+            }
+            'partner: for &(_, j) in &partners[i] {
+                let Some(k) = mate[j] else { continue };
+                for &(_, x) in &partners[k] {
+                    if x == i || x == j || mate[x].is_some() {
+                        continue;
+                    }
+                    if crosses(&segments, i, j, (j, k)) || crosses(&segments, k, x, (j, k)) {
+                        continue;
+                    }
+                    // i–j and k–x must not cross each other either.
+                    let (pi, pj, pk, px) = (
+                        xy(state, corners[i].v),
+                        xy(state, corners[j].v),
+                        xy(state, corners[k].v),
+                        xy(state, corners[x].v),
+                    );
+                    let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+                    if apart(orient2(pi, pj, pk), orient2(pi, pj, px))
+                        && apart(orient2(pk, px, pi), orient2(pk, px, pj))
+                    {
+                        continue;
+                    }
+                    let list = segments.entry(corners[i].patch).or_default();
+                    list.retain(|&s| s != (j, k) && s != (k, j));
+                    list.push((i, j));
+                    list.push((k, x));
+                    mate[i] = Some(j);
+                    mate[j] = Some(i);
+                    mate[k] = Some(x);
+                    mate[x] = Some(k);
+                    grown = true;
+                    break 'partner;
+                }
+            }
+        }
+        if !grown {
+            break;
+        }
+    }
+    let length = |i: usize, j: usize| {
+        let d = sub(xy(state, corners[j].v), xy(state, corners[i].v));
+        d[0].hypot(d[1])
+    };
+    let mut chosen: Vec<(f64, usize, usize)> = (0..n)
+        .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (length(i, j), i, j)))
+        .collect();
+    chosen.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    chosen.into_iter().map(|(_, i, j)| (i, j)).collect()
+}
