@@ -749,10 +749,12 @@ fn reflex_rank(
         let n = mesh.polygons.get(p).len();
         for i in 0..n {
             let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
+            let reflex_ends =
+                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
             rank[first + i] = if kept.contains(&(a.min(b), a.max(b))) {
-                crate::merge::KEPT_RANK
+                crate::merge::KEPT_RANK + reflex_ends
             } else {
-                u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]))
+                reflex_ends
             };
         }
     }

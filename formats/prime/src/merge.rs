@@ -148,14 +148,17 @@ pub struct Surface<'a> {
     pub order: &'a [u8],
 }
 
-/// Rank of the diagonals chosen to resolve reflex corners (see
-/// `crate::decimate::partition`): removed last, in every order, so that every other inner
-/// edge goes first.
+/// Added to the rank of the diagonals chosen to resolve reflex corners (see
+/// `crate::decimate::partition`): in orders below 4 they are removed last, so that every
+/// other inner edge goes first.
 pub const KEPT_RANK: u8 = 3;
 
 /// Orders of the merge, per patch: 0 = rank, then longest first; 1 = rank, then shortest
-/// first; 2 = longest first; 3 = shortest first.
-pub const ORDERS: u8 = 4;
+/// first; 2 = longest first; 3 = shortest first; in each, the chosen diagonals last
+/// ([`KEPT_RANK`]). 4–7: the same without treating the chosen diagonals apart (where a
+/// reflex corner cannot be resolved by one diagonal, the forced ones can cost more than
+/// plain Hertel–Mehlhorn's choice; each patch takes the better).
+pub const ORDERS: u8 = 8;
 
 /// Region outlines as doubly linked lists of input half-edges, and the gluing of two
 /// regions across a run of shared edges.
@@ -288,10 +291,16 @@ impl<'a> Merger<'a> {
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
             let order = surface.order.get(p).copied().unwrap_or(0);
             let rank = surface.rank.get(h).copied().unwrap_or(0);
-            let rank = if order < 2 || rank >= KEPT_RANK {
-                rank
+            let (kept, reflex) = if rank >= KEPT_RANK {
+                (KEPT_RANK, rank - KEPT_RANK)
             } else {
-                0
+                (0, rank)
+            };
+            let rank = match order {
+                0 | 1 => kept + reflex,
+                2 | 3 => kept,
+                4 | 5 => reflex,
+                _ => 0,
             };
             let length = (b[0] - a[0]).hypot(b[1] - a[1]);
             let length = if order % 2 == 1 { -length } else { length };

@@ -53,9 +53,12 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::{NONE, State, orient};
+use crate::merge::CONVEX_EPSILON;
 
 /// Candidate partners per reflex corner (nearest first).
 const NEAREST: usize = 16;
+/// Corners looked at per corner when looking for its nearest candidates.
+const NEAREST_SCAN: usize = 256;
 /// Triangles a walk may cross.
 const WALK_LIMIT: usize = 4096;
 /// Vertices tried per unmatched reflex corner.
@@ -401,13 +404,119 @@ impl Partition<'_, '_> {
     }
 }
 
+/// A corner's position and the directions of its outline edges, for [`resolves`] without
+/// looking the vertices up again.
+struct Cone {
+    at: [f64; 2],
+    to_next: [f64; 2],
+    to_prev: [f64; 2],
+}
+
+impl Cone {
+    fn of(state: &State<'_>, c: &Corner) -> Cone {
+        let at = xy(state, c.v);
+        Cone {
+            at,
+            to_next: sub(xy(state, c.next), at),
+            to_prev: sub(xy(state, c.prev), at),
+        }
+    }
+
+    /// See [`resolves`].
+    fn holds(&self, d: [f64; 2]) -> bool {
+        let length = d[0].hypot(d[1]);
+        let slack = |e: [f64; 2]| -CONVEX_EPSILON * length * e[0].hypot(e[1]);
+        length > 0.0
+            && cross(self.to_next, d) >= slack(self.to_next)
+            && cross(d, self.to_prev) >= slack(self.to_prev)
+    }
+}
+
+/// Points of one patch in a uniform grid over their box (about two per cell).
+struct Buckets {
+    min: [f64; 2],
+    cell: f64,
+    size: usize,
+    cells: Vec<Vec<usize>>,
+}
+
+impl Buckets {
+    fn new(points: &[[f64; 2]]) -> Buckets {
+        let mut min = [f64::INFINITY; 2];
+        let mut max = [f64::NEG_INFINITY; 2];
+        for p in points {
+            for k in 0..2 {
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
+            }
+        }
+        let size = ((points.len() as f64 / 2.0).sqrt().ceil() as usize).clamp(1, 256);
+        let extent = (max[0] - min[0]).max(max[1] - min[1]);
+        let cell = if extent.is_finite() && extent > 0.0 {
+            extent / size as f64
+        } else {
+            1.0
+        };
+        let mut grid = Buckets {
+            min,
+            cell,
+            size,
+            cells: vec![Vec::new(); size * size],
+        };
+        for (i, &p) in points.iter().enumerate() {
+            let (x, y) = grid.cell_of(p);
+            if let Some(list) = grid.cells.get_mut(y * size + x) {
+                list.push(i);
+            }
+        }
+        grid
+    }
+
+    fn cell_of(&self, p: [f64; 2]) -> (usize, usize) {
+        let at = |k: usize| {
+            let f = ((p[k] - self.min[k]) / self.cell).floor();
+            if f.is_nan() || f < 0.0 {
+                0
+            } else {
+                (f as usize).min(self.size - 1)
+            }
+        };
+        (at(0), at(1))
+    }
+
+    /// Calls `visit(point, distance)` for the points ring by ring around `p` (Chebyshev rings
+    /// of cells), where `distance` is a lower bound of how far every point not visited yet
+    /// is (those of the current ring included); stops when `visit` returns false.
+    fn rings(&self, p: [f64; 2], mut visit: impl FnMut(usize, f64) -> bool) {
+        let (cx, cy) = self.cell_of(p);
+        let (cx, cy) = (cx as isize, cy as isize);
+        let size = self.size as isize;
+        for ring in 0..size {
+            let beyond = (ring - 1).max(0) as f64 * self.cell;
+            for y in cy - ring..=cy + ring {
+                for x in cx - ring..=cx + ring {
+                    let on_ring = (y - cy).abs() == ring || (x - cx).abs() == ring;
+                    if !on_ring || x < 0 || y < 0 || x >= size || y >= size {
+                        continue;
+                    }
+                    let Some(list) = self.cells.get((y * size + x) as usize) else {
+                        continue;
+                    };
+                    for &i in list {
+                        if !visit(i, beyond) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// True when direction `d` from corner `c` splits its angle into two parts of at most a
 /// half turn each (it lies between the extensions of the corner's two outline edges).
 fn resolves(state: &State<'_>, c: &Corner, d: [f64; 2]) -> bool {
-    let pu = xy(state, c.v);
-    let to_next = sub(xy(state, c.next), pu);
-    let to_prev = sub(xy(state, c.prev), pu);
-    (d[0] != 0.0 || d[1] != 0.0) && cross(to_next, d) >= 0.0 && cross(d, to_prev) >= 0.0
+    Cone::of(state, c).holds(d)
 }
 
 /// Reflex corners of every patch outline (see the module comment).
@@ -479,26 +588,44 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
         kept: HashSet::new(),
     };
     let corners = reflex_corners(&part);
-    // Candidate pairs per patch: both cone tests, the nearest few per corner.
+    // Candidate pairs per patch: both cone tests, the nearest few per corner, found ring by
+    // ring in a grid of the patch's corners.
+    let cones: Vec<Cone> = corners.iter().map(|c| Cone::of(part.state, c)).collect();
     let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
     let mut base = 0;
     for group in corners.chunk_by(|a, b| a.patch == b.patch) {
-        let points: Vec<[f64; 2]> = group.iter().map(|c| xy(part.state, c.v)).collect();
-        for (i, ci) in group.iter().enumerate() {
+        let cones = &cones[base..base + group.len()];
+        let points: Vec<[f64; 2]> = cones.iter().map(|c| c.at).collect();
+        let grid = Buckets::new(&points);
+        for (i, ci) in cones.iter().enumerate() {
             let mut near: Vec<(f64, usize)> = Vec::new();
-            for (j, cj) in group.iter().enumerate() {
-                if i == j {
-                    continue;
+            let mut seen = 0usize;
+            grid.rings(points[i], |j, ring_distance| {
+                if j != i {
+                    seen += 1;
+                    let d = sub(points[j], points[i]);
+                    if ci.holds(d) && cones[j].holds([-d[0], -d[1]]) {
+                        near.push((d[0] * d[0] + d[1] * d[1], j));
+                    }
                 }
-                let d = sub(points[j], points[i]);
-                if resolves(part.state, ci, d) && resolves(part.state, cj, [-d[0], -d[1]]) {
-                    near.push((d[0].hypot(d[1]), j));
+                // Stop when the nearest few are known (nothing nearer lies beyond the rings
+                // done), or after enough corners were looked at.
+                if seen >= NEAREST_SCAN {
+                    return false;
                 }
-            }
+                if near.len() >= NEAREST {
+                    near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                    near.truncate(NEAREST);
+                    return near
+                        .last()
+                        .is_none_or(|&(d2, _)| d2 > ring_distance * ring_distance);
+                }
+                true
+            });
             near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for &(length, j) in near.iter().take(NEAREST) {
+            for &(length2, j) in near.iter().take(NEAREST) {
                 let (a, b) = (base + i.min(j), base + i.max(j));
-                candidates.push((length, a, b));
+                candidates.push((length2.sqrt(), a, b));
             }
         }
         base += group.len();
@@ -516,13 +643,51 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
             )
         })
         .collect();
+    let visible_dbg: Vec<(u32, u32)> = visible
+        .iter()
+        .map(|&(_, i, j)| (corners[i].v, corners[j].v))
+        .collect();
     let chosen = choose_pairs(part.state, &corners, &visible);
+    if std::env::var_os("PARTITION_STATS").is_some() {
+        let mut with = vec![false; corners.len()];
+        for &(_, i, j) in &visible {
+            with[i] = true;
+            with[j] = true;
+        }
+        let mut patches: Vec<u32> = (0..part.state.polygons.len() as u32)
+            .filter(|&p| triangle(part.state, p).is_some())
+            .map(|p| part.patch(p))
+            .collect();
+        patches.sort_unstable();
+        patches.dedup();
+        let mut tri_counts: HashMap<u32, usize> = HashMap::new();
+        for p in 0..part.state.polygons.len() as u32 {
+            if triangle(part.state, p).is_some() {
+                *tri_counts.entry(part.patch(p)).or_default() += 1;
+            }
+        }
+        let small = tri_counts.values().filter(|&&c| c <= 2).count();
+        eprintln!(
+            "PARTITION corners {} with_visible {} chosen {} patches {} small_patches {}",
+            corners.len(),
+            with.iter().filter(|&&x| x).count(),
+            chosen.len(),
+            patches.len(),
+            small
+        );
+    }
+    let mut failed = 0;
     for (i, j) in chosen {
         let (ci, cj) = (corners[i], corners[j]);
         if part.join(&ci, cj.v) {
             matched[i] = true;
             matched[j] = true;
+        } else {
+            failed += 1;
         }
+    }
+    if std::env::var_os("PARTITION_STATS").is_some() {
+        eprintln!("PARTITION_FAILED {failed}");
     }
     // Every other reflex corner: one resolving diagonal.
     for (i, c) in corners.iter().enumerate() {
@@ -534,6 +699,17 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
                 break;
             }
         }
+    }
+    if std::env::var_os("PARTITION_DEBUG").is_some() {
+        eprintln!(
+            "corners {:?}\nvisible {:?}\nkept {:?}",
+            corners
+                .iter()
+                .map(|c| (c.v, part.state.position(c.v)))
+                .collect::<Vec<_>>(),
+            visible_dbg,
+            part.kept
+        );
     }
     part.kept
 }
@@ -557,39 +733,50 @@ fn choose_pairs(
         partners[j].push((length, i));
     }
     let mut mate: Vec<Option<usize>> = vec![None; n];
-    // Chosen segments per patch (corner pairs), for the crossing test.
-    let mut segments: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
-    let crosses = |segments: &HashMap<u32, Vec<(usize, usize)>>,
-                   i: usize,
-                   j: usize,
-                   skip: (usize, usize)|
-     -> bool {
-        let (a, b) = (corners[i].v, corners[j].v);
-        let (pa, pb) = (xy(state, a), xy(state, b));
-        segments.get(&corners[i].patch).is_some_and(|list| {
-            list.iter().any(|&(x, y)| {
-                if (x, y) == skip || (y, x) == skip {
-                    return false;
-                }
-                let (c, d) = (corners[x].v, corners[y].v);
-                if c == a || c == b || d == a || d == b {
-                    return false;
-                }
-                let (pc, pd) = (xy(state, c), xy(state, d));
-                let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
-                apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
-                    && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
-            })
-        })
+    // Chosen segments (corner pairs) in a grid over the corners, for the crossing test.
+    let points: Vec<[f64; 2]> = corners.iter().map(|c| xy(state, c.v)).collect();
+    let mut segments = Segments {
+        grid: Buckets::new(&points),
+        points: &points,
+        corners,
+        cells: Vec::new(),
     };
+    segments.cells = vec![Vec::new(); segments.grid.cells.len()];
+    let crosses = |segments: &Segments<'_>, i: usize, j: usize, skip: (usize, usize)| {
+        segments.crosses(i, j, skip)
+    };
+    // Fewest conflicts first: the pairs a pair excludes are those it crosses and those
+    // sharing one of its corners.
+    let mut all = Segments {
+        grid: Buckets::new(&points),
+        points: &points,
+        corners,
+        cells: Vec::new(),
+    };
+    all.cells = vec![Vec::new(); all.grid.cells.len()];
+    let mut degree = vec![0usize; n];
     for &(_, i, j) in pairs {
+        all.insert(i, j);
+        degree[i] += 1;
+        degree[j] += 1;
+    }
+    let mut order: Vec<(usize, f64, usize, usize)> = pairs
+        .iter()
+        .map(|&(length, i, j)| (all.count(i, j) + degree[i] + degree[j], length, i, j))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then((a.2, a.3).cmp(&(b.2, b.3)))
+    });
+    for &(_, _, i, j) in &order {
         if mate[i].is_none() && mate[j].is_none() && !crosses(&segments, i, j, (n, n)) {
             mate[i] = Some(j);
             mate[j] = Some(i);
-            segments.entry(corners[i].patch).or_default().push((i, j));
+            segments.insert(i, j);
         }
     }
-    for _ in 0..3 {
+    for _ in 0..12 {
         let mut grown = false;
         for i in 0..n {
             if mate[i].is_some() {
@@ -617,10 +804,9 @@ fn choose_pairs(
                     {
                         continue;
                     }
-                    let list = segments.entry(corners[i].patch).or_default();
-                    list.retain(|&s| s != (j, k) && s != (k, j));
-                    list.push((i, j));
-                    list.push((k, x));
+                    segments.remove(j, k);
+                    segments.insert(i, j);
+                    segments.insert(k, x);
                     mate[i] = Some(j);
                     mate[j] = Some(i);
                     mate[k] = Some(x);
@@ -643,4 +829,94 @@ fn choose_pairs(
         .collect();
     chosen.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
     chosen.into_iter().map(|(_, i, j)| (i, j)).collect()
+}
+
+/// Chosen segments between corners, bucketed in the cells their boxes cover.
+struct Segments<'c> {
+    grid: Buckets,
+    points: &'c [[f64; 2]],
+    corners: &'c [Corner],
+    cells: Vec<Vec<(usize, usize)>>,
+}
+
+impl Segments<'_> {
+    fn cells_of(&self, i: usize, j: usize) -> impl Iterator<Item = usize> + use<> {
+        let (a, b) = (self.points[i], self.points[j]);
+        let (x0, y0) = self.grid.cell_of([a[0].min(b[0]), a[1].min(b[1])]);
+        let (x1, y1) = self.grid.cell_of([a[0].max(b[0]), a[1].max(b[1])]);
+        let size = self.grid.size;
+        (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| y * size + x))
+    }
+
+    fn insert(&mut self, i: usize, j: usize) {
+        for cell in self.cells_of(i, j) {
+            if let Some(list) = self.cells.get_mut(cell) {
+                list.push((i, j));
+            }
+        }
+    }
+
+    fn remove(&mut self, i: usize, j: usize) {
+        for cell in self.cells_of(i, j) {
+            if let Some(list) = self.cells.get_mut(cell) {
+                list.retain(|&s| s != (i, j) && s != (j, i));
+            }
+        }
+    }
+
+    fn count(&self, i: usize, j: usize) -> usize {
+        let (pa, pb) = (self.points[i], self.points[j]);
+        let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        for cell in self.cells_of(i, j) {
+            if let Some(list) = self.cells.get(cell) {
+                for &(x, y) in list {
+                    if x == i
+                        || x == j
+                        || y == i
+                        || y == j
+                        || self.corners[x].patch != self.corners[i].patch
+                    {
+                        continue;
+                    }
+                    let (pc, pd) = (self.points[x], self.points[y]);
+                    if apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
+                        && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
+                    {
+                        found.push((x, y));
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found.len()
+    }
+
+    /// True when segment i–j crosses or touches a chosen segment of the same patch other
+    /// than `skip` (segments sharing a corner do not count).
+    fn crosses(&self, i: usize, j: usize, skip: (usize, usize)) -> bool {
+        let (pa, pb) = (self.points[i], self.points[j]);
+        let patch = self.corners[i].patch;
+        let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+        self.cells_of(i, j).any(|cell| {
+            self.cells.get(cell).is_some_and(|list| {
+                list.iter().any(|&(x, y)| {
+                    if (x, y) == skip
+                        || (y, x) == skip
+                        || x == i
+                        || x == j
+                        || y == i
+                        || y == j
+                        || self.corners[x].patch != patch
+                    {
+                        return false;
+                    }
+                    let (pc, pd) = (self.points[x], self.points[y]);
+                    apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
+                        && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
+                })
+            })
+        })
+    }
 }
