@@ -90,11 +90,17 @@ struct State<'a> {
     source: Vec<u32>,
     incident: Vec<Vec<u32>>,
     acceptable: &'a dyn Fn(&[[f32; 3]; 3]) -> bool,
+    /// Vertices added after the mesh's (Steiner points of [`partition`]), numbered on.
+    extra: Vec<[f32; 3]>,
 }
 
 impl State<'_> {
     fn position(&self, v: u32) -> [f32; 3] {
-        self.mesh.vertex(v)
+        let count = self.mesh.vertices.len();
+        match (v as usize).checked_sub(count) {
+            Some(k) => self.extra.get(k).copied().unwrap_or([0.0; 3]),
+            None => self.mesh.vertex(v),
+        }
     }
 
     /// Twice the area seen from above of the polygons around a vertex.
@@ -336,6 +342,7 @@ pub fn remove_inner<'a>(
         source: (0..count as u32).collect(),
         incident: vec![Vec::new(); mesh.vertices.len()],
         acceptable,
+        extra: Vec::new(),
     };
     for p in 0..count {
         if !cooked.get(p).copied().unwrap_or(false) {
@@ -444,7 +451,7 @@ impl Inner<'_> {
         };
         let mut out = NavMesh {
             kind: mesh.kind,
-            vertices: mesh.vertices.clone(),
+            vertices: mesh.vertices.iter().chain(&state.extra).copied().collect(),
             ..NavMesh::default()
         };
         let mut kept_source = Vec::new();

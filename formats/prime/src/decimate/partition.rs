@@ -341,6 +341,193 @@ impl Partition<'_, '_> {
         false
     }
 
+    /// The edge (as directed in the triangle before it) where the ray from corner `c`
+    /// along its cone's bisector first meets the outline or a kept diagonal, with the
+    /// bisector; `None` when it runs into a vertex or out of bounds.
+    fn bisector_hit(&mut self, c: &Corner) -> Option<(Edge, [f64; 2])> {
+        let cone = Cone::of(self.state, c);
+        let unit = |e: [f64; 2]| {
+            let n = e[0].hypot(e[1]);
+            if n > 0.0 { [e[0] / n, e[1] / n] } else { e }
+        };
+        let (ea, eb) = (unit(cone.to_prev), unit(cone.to_next));
+        // Between the extensions of the two edges: opposite the sum of the edge directions.
+        let bisector = [-(ea[0] + eb[0]), -(ea[1] + eb[1])];
+        if !cone.holds(bisector) {
+            return None;
+        }
+        let pu = cone.at;
+        let mut start = None;
+        for [_, x, y] in self.fan(c.v, c.patch) {
+            let (px, py) = (sub(xy(self.state, x), pu), sub(xy(self.state, y), pu));
+            if cross(px, bisector) > 0.0 && cross(bisector, py) > 0.0 {
+                start = Some((x, y));
+            }
+        }
+        let (mut r, mut l) = start?;
+        let far = [pu[0] + bisector[0], pu[1] + bisector[1]];
+        for _ in 0..WALK_LIMIT {
+            if self.kept.contains(&undirected(r, l)) || !self.inner(r, l) {
+                return Some(((r, l), bisector));
+            }
+            let t = self.owner((l, r)).and_then(|q| triangle(self.state, q))?;
+            let [_, _, z] = from(t, l)?;
+            let side = orient2(pu, far, xy(self.state, z));
+            if side > 0.0 {
+                l = z;
+            } else if side < 0.0 {
+                r = z;
+            } else {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// A Steiner point for corner `c` that no single diagonal can resolve: where its
+    /// bisector meets the outline (or a kept diagonal), the edge r → l is split at a new
+    /// vertex s (height interpolated along the edge, so it lies on every polygon that has
+    /// the edge), and the triangles on both sides are split at s (a cooked polygon across
+    /// the edge that is no triangle of a patch gets s as a straight corner): adjacency by
+    /// shared vertices, hence links and components, stays. Refused when s would lie within
+    /// a hundredth of the edge of its ends, when the edge has more than one polygon on
+    /// the far side or one running the same way, or when a new triangle is not cookable.
+    fn steiner(&mut self, c: &Corner) -> Option<u32> {
+        let ((r, l), bisector) = self.bisector_hit(c)?;
+        let pu = xy(self.state, c.v);
+        let (pr, pl) = (xy(self.state, r), xy(self.state, l));
+        let denominator = cross(bisector, sub(pl, pr));
+        let lambda = cross(bisector, sub(pu, pr)) / denominator;
+        if !lambda.is_finite() || !(0.01..=0.99).contains(&lambda) {
+            return None;
+        }
+        let near = self.owner((r, l))?;
+        let [_, _, y] = from(triangle(self.state, near)?, r)?;
+        // Every other live cooked polygon with this edge.
+        let mut far: Vec<(u32, bool)> = Vec::new();
+        for p in self.fan_polygons(r) {
+            if p == near {
+                continue;
+            }
+            let Some(polygon) = self.state.polygons.get(p as usize) else {
+                continue;
+            };
+            let n = polygon.len();
+            for k in 0..n {
+                let (a, b) = (polygon[k], polygon[(k + 1) % n]);
+                if (a, b) == (l, r) {
+                    far.push((p, true));
+                } else if (a, b) == (r, l) {
+                    far.push((p, false));
+                }
+            }
+        }
+        if far.len() > 1 || far.iter().any(|&(_, opposite)| !opposite) {
+            return None;
+        }
+        let (r3, l3) = (self.state.position(r), self.state.position(l));
+        let at = |k: usize| f64::from(r3[k]) + lambda * (f64::from(l3[k]) - f64::from(r3[k]));
+        let point = [at(0) as f32, at(1) as f32, at(2) as f32];
+        let new_id = (self.state.mesh.vertices.len() + self.state.extra.len()) as u32;
+        let position = |v: u32| {
+            if v == new_id {
+                point
+            } else {
+                self.state.position(v)
+            }
+        };
+        let cookable = |t: [u32; 3]| {
+            let corners = t.map(position);
+            orient(corners[0], corners[1], corners[2]) > 0.0 && (self.state.acceptable)(&corners)
+        };
+        let near_split = [[r, new_id, y], [new_id, l, y]];
+        if !near_split.iter().all(|&t| cookable(t)) {
+            return None;
+        }
+        let far_split = match far.first() {
+            Some(&(q, _)) => match triangle(self.state, q).and_then(|t| from(t, l)) {
+                Some([_, _, x]) => {
+                    let split = [[l, new_id, x], [new_id, r, x]];
+                    if !split.iter().all(|&t| cookable(t)) {
+                        return None;
+                    }
+                    Some((q, Some(split)))
+                }
+                None => Some((q, None)),
+            },
+            None => None,
+        };
+        // Commit.
+        self.state.extra.push(point);
+        self.state.incident.push(Vec::new());
+        self.edges.remove(&(r, l));
+        self.edges.remove(&(l, r));
+        self.replace_polygon(near, &near_split.map(|t| t.to_vec()));
+        if let Some((q, split)) = far_split {
+            match split {
+                Some(split) => self.replace_polygon(q, &split.map(|t| t.to_vec())),
+                None => {
+                    let Some(polygon) = self.state.polygons.get(q as usize) else {
+                        return Some(new_id);
+                    };
+                    let n = polygon.len();
+                    let mut with: Vec<u32> = Vec::with_capacity(n + 1);
+                    for k in 0..n {
+                        with.push(polygon[k]);
+                        if (polygon[k], polygon[(k + 1) % n]) == (l, r) {
+                            with.push(new_id);
+                        }
+                    }
+                    self.replace_polygon(q, &[with]);
+                }
+            }
+        }
+        if self.kept.remove(&undirected(r, l)) {
+            self.kept.insert(undirected(r, new_id));
+            self.kept.insert(undirected(new_id, l));
+        }
+        Some(new_id)
+    }
+
+    /// Live polygons around `v` (cooked ones: those the incident lists hold).
+    fn fan_polygons(&mut self, v: u32) -> Vec<u32> {
+        let state = &mut *self.state;
+        let Some(list) = state.incident.get_mut(v as usize) else {
+            return Vec::new();
+        };
+        let alive = &state.alive;
+        list.retain(|&p| alive.get(p as usize).copied().unwrap_or(false));
+        list.dedup();
+        list.clone()
+    }
+
+    /// Replaces polygon `p` by `pieces` (same patch and input polygon), keeping the edge
+    /// map and incident lists.
+    fn replace_polygon(&mut self, p: u32, pieces: &[Vec<u32>]) {
+        let state = &mut *self.state;
+        let origin = state.source.get(p as usize).copied().unwrap_or(p);
+        let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
+        if let Some(slot) = state.alive.get_mut(p as usize) {
+            *slot = false;
+        }
+        for piece in pieces {
+            let id = state.polygons.len() as u32;
+            state.polygons.push(piece.clone());
+            state.alive.push(true);
+            state.patch_of.push(patch);
+            state.source.push(origin);
+            let n = piece.len();
+            for k in 0..n {
+                if n == 3 && patch != NONE {
+                    self.edges.insert((piece[k], piece[(k + 1) % n]), id);
+                }
+                if let Some(list) = state.incident.get_mut(piece[k] as usize) {
+                    list.push(id);
+                }
+            }
+        }
+    }
+
     /// Vertices in the resolving cone of corner `c`, nearest first, among the vertices of
     /// the triangles its bisector crosses.
     fn cone_vertices(&mut self, c: &Corner) -> Vec<u32> {
@@ -694,10 +881,18 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
         if matched[i] || part.keep_resolving_edge(c) {
             continue;
         }
+        let mut done = false;
         for w in part.cone_vertices(c).into_iter().take(SINGLE_TRIES) {
             if part.join(c, w) {
+                done = true;
                 break;
             }
+        }
+        if !done
+            && std::env::var_os("NO_STEINER").is_none()
+            && let Some(s) = part.steiner(c)
+        {
+            part.join(c, s);
         }
     }
     if std::env::var_os("PARTITION_DEBUG").is_some() {
