@@ -50,7 +50,7 @@ pub struct Decimated {
     pub removed: usize,
     /// Border simplification (budget only).
     pub border: Border,
-    /// Diagonals chosen to resolve reflex corners (see [`partition`]), lower vertex first:
+    /// Diagonals chosen to resolve reflex corners (see the `partition` module), lower vertex first:
     /// the merge removes them last.
     pub kept: std::collections::HashSet<(u32, u32)>,
 }
@@ -444,11 +444,7 @@ impl Inner<'_> {
         // corner of any region, but as corners of the triangulation they make fans.
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
         pair_reflex_corners(&mut state);
-        let kept = if std::env::var_os("NO_PARTITION").is_some() {
-            Default::default()
-        } else {
-            partition::resolve_reflex_corners(&mut state)
-        };
+        let kept = partition::resolve_reflex_corners(&mut state);
         let mut out = NavMesh {
             kind: mesh.kind,
             vertices: mesh.vertices.iter().chain(&state.extra).copied().collect(),

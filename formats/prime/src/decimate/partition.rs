@@ -12,43 +12,53 @@
 //! diagonals (less one per hole the diagonals join to the outline), so every diagonal that
 //! resolves two corners saves a region.
 //!
-//! **Algorithm.**
+//! **Algorithm** (a greedy approximation of the fewest convex pieces; the exact problem
+//! is NP-hard with holes, and Keil's dynamic programme for simple polygons is cubic).
 //! 1. *Reflex corners.* Per patch, outline half-edges are those without a twin in the same
 //!    patch; a corner is a vertex with exactly one outline edge in and one out (vertices
 //!    where a patch touches itself are left to the merge), reflex when the patch's
-//!    triangles around it span more than a half turn seen from above.
+//!    triangles around it span more than a half turn (by more than
+//!    [`crate::merge::CONVEX_EPSILON`]: f32 rounding) seen from above.
 //! 2. *Candidates.* Pairs of reflex corners of one patch whose segment lies in the
-//!    resolving cone of both (between the extensions of the two outline edges; exactly
-//!    along an extension counts: the piece then has a straight corner, which the records
-//!    drop), at most [`NEAREST`] nearest per corner, all pairs tested by the two cone tests
-//!    (a few products each).
-//! 3. *Greedy matching, shortest first.* Each candidate whose two corners are still
-//!    unmatched is traced through the current triangulation from one corner to the other
-//!    (a walk across the triangles the segment crosses, seen from above): it is visible
-//!    when it meets no outline edge, no diagonal already chosen and no vertex on the way.
-//!    Then it is forced into the triangulation by edge flips (Sloan's constrained-edge
-//!    insertion: flip the crossed edges whose quadrilateral is strictly convex until the
-//!    segment is an edge) and kept. Shortest first because short diagonals cross fewest
-//!    others, so more fit side by side; a diagonal chosen blocks every later one that
-//!    would cross it, so the kept ones never cross.
-//! 4. *One diagonal for every other reflex corner.* A reflex corner left unmatched keeps an
+//!    resolving cone of both (between the extensions of the two outline edges, within the
+//!    same tolerance; exactly along an extension counts: the piece then has a straight
+//!    corner), the [`NEAREST`] nearest per corner found ring by ring in a grid of the
+//!    patch's corners (at most [`NEAREST_SCAN`] looked at), and visible: traced through
+//!    the triangulation from one corner to the other (a walk across the triangles the
+//!    segment crosses, seen from above), it meets no outline edge and no vertex.
+//! 3. *Matching* ([`choose_pairs`]): greedy, fewest conflicts first (the pairs it crosses
+//!    plus those sharing a corner with it; then shortest), no two crossing; then
+//!    augmenting paths of three pairs and swaps (one chosen pair that alone blocks two
+//!    compatible pairs gives way to them). Over the corpus: shortest first alone 909
+//!    pairs, fewest partners first 836, this 961.
+//! 4. *Insertion.* Each chosen pair is traced again and forced into the triangulation by
+//!    edge flips (Sloan's constrained-edge insertion: flip the crossed edges whose
+//!    quadrilateral is strictly convex until the segment is an edge), and kept.
+//! 5. *One cut for every other reflex corner.* A reflex corner left unmatched keeps an
 //!    edge of its fan that lies in its resolving cone when there is one; otherwise the
-//!    nearest vertex of the patch in its cone that it can see (tried in order of distance,
-//!    among the vertices of the triangles its cone's bisector crosses) is joined to it the
-//!    same way. Without it Hertel–Mehlhorn may keep two edges at that corner.
+//!    nearest vertex of the patch in its cone that it can see (among the vertices of the
+//!    triangles its cone's bisector crosses) is joined to it the same way; and when no
+//!    vertex lies there, a *Steiner point* is added where the bisector meets the outline
+//!    (or a kept diagonal), splitting that edge and the triangles on both of its sides
+//!    (see [`Partition::steiner`]). Without these Hertel–Mehlhorn may keep two edges at
+//!    such a corner.
 //!
 //! The kept diagonals are returned; the cook gives them the last rank of the merge
 //! ([`crate::merge::KEPT_RANK`]), so that Hertel–Mehlhorn removes every other inner edge
 //! first (at a resolved corner all of them can go) and then the kept ones where the union
-//! is still convex. All of the merge's machinery (links, T-junctions, flatness, budgets)
-//! is unchanged.
+//! is still convex; merge orders 4–7 ignore the rank, and each patch takes the order that
+//! gives it the fewest regions (where a corner needs two cuts anyway, plain
+//! Hertel–Mehlhorn sometimes places them better). All of the merge's machinery (links,
+//! T-junctions, flatness, budgets) is unchanged.
 //!
 //! Flips keep every outline edge and the footprint, and each new triangle must face up,
 //! be cookable and not repeat an edge the mesh has elsewhere (stacked ground), as in
-//! [`super::pair_reflex_corners`]. *Cost:* the cone tests are quadratic in the reflex
-//! corners of one patch (a few products each), walks and insertions are linear in the
-//! triangles crossed and bounded ([`WALK_LIMIT`], quadratic flip budget per insertion).
-//! An insertion that runs out of budget leaves a valid triangulation and no diagonal.
+//! [`super::pair_reflex_corners`]. *Cost:* candidates and crossing tests go through uniform
+//! grids (about n log n), walks and insertions are linear in the triangles crossed and
+//! bounded ([`WALK_LIMIT`], a quadratic flip budget per insertion). An insertion that runs
+//! out of budget leaves a valid triangulation and no diagonal. Measured: cooking
+//! `dm_dungeon.trx` under the 512 budget (the partition runs at every step of the budget
+//! search) went from 0.60 s to about 0.72 s user time.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -830,53 +840,15 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
             )
         })
         .collect();
-    let visible_dbg: Vec<(u32, u32)> = visible
-        .iter()
-        .map(|&(_, i, j)| (corners[i].v, corners[j].v))
-        .collect();
-    let chosen = choose_pairs(part.state, &corners, &visible);
-    if std::env::var_os("PARTITION_STATS").is_some() {
-        let mut with = vec![false; corners.len()];
-        for &(_, i, j) in &visible {
-            with[i] = true;
-            with[j] = true;
-        }
-        let mut patches: Vec<u32> = (0..part.state.polygons.len() as u32)
-            .filter(|&p| triangle(part.state, p).is_some())
-            .map(|p| part.patch(p))
-            .collect();
-        patches.sort_unstable();
-        patches.dedup();
-        let mut tri_counts: HashMap<u32, usize> = HashMap::new();
-        for p in 0..part.state.polygons.len() as u32 {
-            if triangle(part.state, p).is_some() {
-                *tri_counts.entry(part.patch(p)).or_default() += 1;
-            }
-        }
-        let small = tri_counts.values().filter(|&&c| c <= 2).count();
-        eprintln!(
-            "PARTITION corners {} with_visible {} chosen {} patches {} small_patches {}",
-            corners.len(),
-            with.iter().filter(|&&x| x).count(),
-            chosen.len(),
-            patches.len(),
-            small
-        );
-    }
-    let mut failed = 0;
-    for (i, j) in chosen {
+    for (i, j) in choose_pairs(part.state, &corners, &visible) {
         let (ci, cj) = (corners[i], corners[j]);
         if part.join(&ci, cj.v) {
             matched[i] = true;
             matched[j] = true;
-        } else {
-            failed += 1;
         }
     }
-    if std::env::var_os("PARTITION_STATS").is_some() {
-        eprintln!("PARTITION_FAILED {failed}");
-    }
-    // Every other reflex corner: one resolving diagonal.
+    // Every other reflex corner: one resolving diagonal, to a vertex or else to a new point
+    // on the outline.
     for (i, c) in corners.iter().enumerate() {
         if matched[i] || part.keep_resolving_edge(c) {
             continue;
@@ -888,23 +860,9 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
                 break;
             }
         }
-        if !done
-            && std::env::var_os("NO_STEINER").is_none()
-            && let Some(s) = part.steiner(c)
-        {
+        if !done && let Some(s) = part.steiner(c) {
             part.join(c, s);
         }
-    }
-    if std::env::var_os("PARTITION_DEBUG").is_some() {
-        eprintln!(
-            "corners {:?}\nvisible {:?}\nkept {:?}",
-            corners
-                .iter()
-                .map(|c| (c.v, part.state.position(c.v)))
-                .collect::<Vec<_>>(),
-            visible_dbg,
-            part.kept
-        );
     }
     part.kept
 }
@@ -1015,6 +973,79 @@ fn choose_pairs(
             break;
         }
     }
+    // Swaps: a chosen pair that alone blocks (crosses) two pairs of unmatched corners that
+    // fit together gives way to them.
+    for _ in 0..4 {
+        let mut blocked_by: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
+        for &(_, i, j) in pairs {
+            if mate[i].is_some() || mate[j].is_some() {
+                continue;
+            }
+            if let [only] = segments.crossing(i, j).as_slice() {
+                blocked_by
+                    .entry((only.0.min(only.1), only.0.max(only.1)))
+                    .or_default()
+                    .push((i, j));
+            }
+        }
+        let mut blockers: Vec<(usize, usize)> = blocked_by.keys().copied().collect();
+        blockers.sort_unstable();
+        let mut swapped = false;
+        for blocker in blockers {
+            if mate[blocker.0] != Some(blocker.1) {
+                continue;
+            }
+            let Some(options) = blocked_by.get(&blocker) else {
+                continue;
+            };
+            let free = |a: (usize, usize)| mate[a.0].is_none() && mate[a.1].is_none();
+            let mut found = None;
+            'search: for (k, &a) in options.iter().enumerate() {
+                if !free(a) || crosses(&segments, a.0, a.1, blocker) {
+                    continue;
+                }
+                for &b in &options[k + 1..] {
+                    if !free(b)
+                        || b.0 == a.0
+                        || b.0 == a.1
+                        || b.1 == a.0
+                        || b.1 == a.1
+                        || crosses(&segments, b.0, b.1, blocker)
+                    {
+                        continue;
+                    }
+                    let (pa, pb, pc, pd) = (
+                        xy(state, corners[a.0].v),
+                        xy(state, corners[a.1].v),
+                        xy(state, corners[b.0].v),
+                        xy(state, corners[b.1].v),
+                    );
+                    let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+                    if apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
+                        && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
+                    {
+                        continue;
+                    }
+                    found = Some((a, b));
+                    break 'search;
+                }
+            }
+            if let Some((a, b)) = found {
+                segments.remove(blocker.0, blocker.1);
+                mate[blocker.0] = None;
+                mate[blocker.1] = None;
+                for (x, y) in [a, b] {
+                    segments.insert(x, y);
+                    mate[x] = Some(y);
+                    mate[y] = Some(x);
+                }
+                swapped = true;
+            }
+        }
+        if !swapped {
+            break;
+        }
+    }
     let length = |i: usize, j: usize| {
         let d = sub(xy(state, corners[j].v), xy(state, corners[i].v));
         d[0].hypot(d[1])
@@ -1057,6 +1088,36 @@ impl Segments<'_> {
                 list.retain(|&s| s != (i, j) && s != (j, i));
             }
         }
+    }
+
+    /// The chosen segments i–j crosses (as [`Segments::crosses`]).
+    fn crossing(&self, i: usize, j: usize) -> Vec<(usize, usize)> {
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        for cell in self.cells_of(i, j) {
+            if let Some(list) = self.cells.get(cell) {
+                for &(x, y) in list {
+                    if self.cross_pair(i, j, x, y) {
+                        found.push((x, y));
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// True when segments i–j and x–y of one patch cross or touch (sharing a corner does
+    /// not count).
+    fn cross_pair(&self, i: usize, j: usize, x: usize, y: usize) -> bool {
+        if x == i || x == j || y == i || y == j || self.corners[x].patch != self.corners[i].patch {
+            return false;
+        }
+        let (pa, pb) = (self.points[i], self.points[j]);
+        let (pc, pd) = (self.points[x], self.points[y]);
+        let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
+        apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
+            && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
     }
 
     fn count(&self, i: usize, j: usize) -> usize {
