@@ -69,6 +69,8 @@ use crate::merge::CONVEX_EPSILON;
 const NEAREST: usize = 16;
 /// Corners looked at per corner when looking for its nearest candidates.
 const NEAREST_SCAN: usize = 256;
+/// Crossings counted per candidate pair for the matching order (more are as bad).
+const CONFLICT_CAP: usize = 8;
 /// Triangles a walk may cross.
 const WALK_LIMIT: usize = 4096;
 /// Vertices tried per unmatched reflex corner.
@@ -621,11 +623,15 @@ impl Cone {
 
     /// See [`resolves`].
     fn holds(&self, d: [f64; 2]) -> bool {
-        let length = d[0].hypot(d[1]);
-        let slack = |e: [f64; 2]| -CONVEX_EPSILON * length * e[0].hypot(e[1]);
-        length > 0.0
-            && cross(self.to_next, d) >= slack(self.to_next)
-            && cross(d, self.to_prev) >= slack(self.to_prev)
+        if d[0] == 0.0 && d[1] == 0.0 {
+            return false;
+        }
+        let norm2 = |e: [f64; 2]| e[0] * e[0] + e[1] * e[1];
+        // The tolerance only matters (and its square roots are only taken) when a cross
+        // product is negative.
+        let within =
+            |c: f64, e: [f64; 2]| c >= 0.0 || c >= -CONVEX_EPSILON * (norm2(d) * norm2(e)).sqrt();
+        within(cross(self.to_next, d), self.to_next) && within(cross(d, self.to_prev), self.to_prev)
     }
 }
 
@@ -1140,6 +1146,10 @@ impl Segments<'_> {
                         && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
                     {
                         found.push((x, y));
+                        // Only the order of small counts matters.
+                        if found.len() >= CONFLICT_CAP {
+                            return found.len();
+                        }
                     }
                 }
             }
