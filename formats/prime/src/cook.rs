@@ -15,8 +15,11 @@
 //!    flat, the whole mesh is triangulated first (core `triangulate`). Regions read from a
 //!    PATH file that are flat only within the height-error bound (cooks under a budget move
 //!    shared corners by different amounts on each side) are flattened instead.
-//! 3. **Merge** ([`crate::merge`]): Hertel–Mehlhorn over the input polygons, inner edges
-//!    longest first, within each patch of polygons with equal height and masks that are
+//! 3. **Merge** ([`crate::merge`]): patches with their inner vertices removed
+//!    ([`crate::decimate`]), each cut along diagonals that resolve two reflex corners at
+//!    once (the partition of `decimate/partition.rs`, Steiner cuts where no vertex resolves
+//!    a corner), then Hertel–Mehlhorn with those cuts removed last, within each patch of
+//!    polygons with equal height and masks that are
 //!    flat within a vertical tolerance (`prime:height_tolerance`, default
 //!    [`DEFAULT_HEIGHT_TOLERANCE`]; 0 merges exactly coplanar polygons only): a region
 //!    replaces input vertices up to the tolerance above or below its plane, and its corners

@@ -24,6 +24,9 @@
 //! itself seen from above (a spiral ramp): such places simply keep their vertices. Vertices
 //! are removed in rounds of independent small fans (see `remove_inner`), so fans stay small
 //! and the whole is about n log n.
+//!
+//! Last, each patch's triangulation is cut along diagonals that resolve two reflex corners
+//! of its outline at once (the `partition` module), which the merge keeps.
 
 mod partition;
 
