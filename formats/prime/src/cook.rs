@@ -237,7 +237,7 @@ fn convex_ccw(points: &[P3]) -> bool {
         ) else {
             return false;
         };
-        if !crate::merge::convex_corner(*u, *a, *w) {
+        if !crate::merge::convex_corner(*u, *a, *w, crate::merge::CONVEX_EPSILON) {
             return false;
         }
         let d1 = (a[1] - u[1]).atan2(a[0] - u[0]);
@@ -567,6 +567,8 @@ struct Stage {
     order: Vec<u8>,
     /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
     flat: Vec<Option<Plane>>,
+    /// See [`Surface::convex_epsilon`].
+    convex_epsilon: f64,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
 }
@@ -643,6 +645,7 @@ fn stage(
         rank: Vec::new(),
         order: Vec::new(),
         flat: Vec::new(),
+        convex_epsilon: crate::merge::CONVEX_EPSILON,
         dropped_not_walkable,
         dropped_degenerate,
     })
@@ -659,6 +662,7 @@ impl Stage {
             planes: &self.planes,
             rank: &self.rank,
             order: &self.order,
+            convex_epsilon: self.convex_epsilon,
         }
     }
 }
@@ -975,9 +979,10 @@ fn build(
     flatness: Flatness,
     merge: bool,
     border_area: f64,
+    straight: f64,
 ) -> Result<Built, WriteError> {
     let patched = patch_up(work, base, flatness, merge, true);
-    finish(work, base, attrs_of, &patched, merge, border_area)
+    finish(work, base, attrs_of, &patched, merge, border_area, straight)
 }
 
 /// [`build`] from patches found before.
@@ -988,11 +993,12 @@ fn finish(
     patched: &Patched<'_>,
     merge: bool,
     border_area: f64,
+    straight: f64,
 ) -> Result<Built, WriteError> {
     let count = work.polygons.len();
     let patch = &patched.patch;
     let decimated = match &patched.inner {
-        Some(inner) => inner.finish(border_area),
+        Some(inner) => inner.finish(border_area, straight),
         None => crate::decimate::Decimated {
             mesh: work.clone(),
             source: (0..count as u32).collect(),
@@ -1011,6 +1017,7 @@ fn finish(
     let decimate = patched.inner.is_some();
     let flat: &[Option<Plane>] = if decimate { &[] } else { &base.flat };
     let mut stage = stage(&decimated.mesh, &of_source, merge, flat)?;
+    stage.convex_epsilon = straight;
     for (p, &s) in source.iter().enumerate() {
         let s = s as usize;
         let Some(&root) = patch.get(s) else { continue };
@@ -1033,7 +1040,7 @@ fn finish(
             connected_components(&decimated.mesh, &stage.adjacency, |p| stage.cooked[p]).count;
         if before != after {
             let plain = patch_up(work, base, patched.flatness, merge, false);
-            return finish(work, base, attrs_of, &plain, merge, border_area);
+            return finish(work, base, attrs_of, &plain, merge, border_area, straight);
         }
     }
     Ok(Built {
@@ -1274,7 +1281,12 @@ pub fn cook(
     };
     let mut flatness = first;
     let merge = settings.merge;
-    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?.choose_orders();
+    // Corners bent by f32 rounding are straight at the default tolerance; under a widened
+    // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
+    let (default_straight, budget_straight) =
+        (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
+    let mut built =
+        build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
         let widest = build(
@@ -1284,6 +1296,7 @@ pub fn cook(
             Flatness::Vertical(bound),
             merge,
             0.0,
+            budget_straight,
         )?
         .choose_orders();
         let reachable = widest.count();
@@ -1300,6 +1313,7 @@ pub fn cook(
                     Flatness::Vertical(bound),
                     merge,
                     area,
+                    budget_straight,
                 )
             };
             let changed = |b: &Built| b.border.dropped + b.border.added;
@@ -1369,7 +1383,15 @@ pub fn cook(
                 if !(mid > low && mid < high) {
                     break;
                 }
-                let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge, 0.0)?;
+                let candidate = build(
+                    work,
+                    &base,
+                    &attrs_of,
+                    Flatness::Vertical(mid),
+                    merge,
+                    0.0,
+                    budget_straight,
+                )?;
                 if candidate.count() <= settings.max_regions {
                     high = mid;
                     built = candidate;
@@ -1407,6 +1429,7 @@ pub fn cook(
         planes,
         rank,
         order,
+        convex_epsilon,
         ..
     } = current;
     let polygon_count = work.polygons.len();
@@ -1420,6 +1443,7 @@ pub fn cook(
         planes: &planes,
         rank: &rank,
         order: &order,
+        convex_epsilon,
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);

@@ -439,7 +439,9 @@ impl Inner<'_> {
     /// Straightens the patches' free border (edges with no cooked polygon on the other
     /// side) where that changes the footprint by at most `border_area` per corner (see
     /// [`simplify_border`]; 0: only exactly straight corners) and returns the mesh.
-    pub fn finish(&self, border_area: f64) -> Decimated {
+    /// `straight` is the largest wrong-way turn (sine) the partition takes for straight
+    /// ([`crate::merge::Surface::convex_epsilon`]).
+    pub fn finish(&self, border_area: f64, straight: f64) -> Decimated {
         let mut state = self.state.clone();
         let mesh = state.mesh;
         let count = mesh.polygons.len();
@@ -447,7 +449,7 @@ impl Inner<'_> {
         // corner of any region, but as corners of the triangulation they make fans.
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
         pair_reflex_corners(&mut state);
-        let kept = partition::resolve_reflex_corners(&mut state);
+        let kept = partition::resolve_reflex_corners(&mut state, straight);
         let mut out = NavMesh {
             kind: mesh.kind,
             vertices: mesh.vertices.iter().chain(&state.extra).copied().collect(),

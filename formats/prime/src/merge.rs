@@ -109,14 +109,14 @@ pub fn turns_left_or_straight(u: P3, a: P3, w: P3) -> bool {
 /// at most this fraction of an edge wide, below the coordinates' own rounding.
 pub const CONVEX_EPSILON: f64 = 1e-5;
 
-/// True when the corner u → a → w turns left, goes straight on, or turns right by less
-/// than [`CONVEX_EPSILON`] (sine of the angle), seen from +Z.
-pub fn convex_corner(u: P3, a: P3, w: P3) -> bool {
+/// True when the corner u → a → w turns left, goes straight on, or turns right by at most
+/// `epsilon` (sine of the angle; [`CONVEX_EPSILON`] or tighter), seen from +Z.
+pub fn convex_corner(u: P3, a: P3, w: P3, epsilon: f64) -> bool {
     let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
     let (d2x, d2y) = (w[0] - a[0], w[1] - a[1]);
     let cross = d1x * d2y - d1y * d2x;
     let scale = (d1x.hypot(d1y) * d2x.hypot(d2y)).max(f64::MIN_POSITIVE);
-    cross >= -CONVEX_EPSILON * scale && (cross > 0.0 || d1x * d2x + d1y * d2y > 0.0)
+    cross >= -epsilon * scale && (cross > 0.0 || d1x * d2x + d1y * d2y > 0.0)
 }
 
 /// True when the corner u → a → w goes straight on (within [`TURN_EPSILON`]), seen from +Z.
@@ -146,6 +146,13 @@ pub struct Surface<'a> {
     pub rank: &'a [u8],
     /// Per polygon, the order its inner edges are visited in ([`ORDERS`]); empty: 0.
     pub order: &'a [u8],
+    /// Largest wrong-way turn (sine) a glued region may have at a corner: [`CONVEX_EPSILON`]
+    /// at the default tolerance, [`TURN_EPSILON`] under a widened one (a budget), where the
+    /// two sides of a link differ in height by up to the bound and a PATH file read back
+    /// welds them: long thin regions with such corners then come back twisted, and formats
+    /// that triangulate them lost connectivity (`shadowdale_mages_guild.trx` → .path → .wok,
+    /// 53 → 56 components).
+    pub convex_epsilon: f64,
 }
 
 /// Added to the rank of the diagonals chosen to resolve reflex corners (see
@@ -433,7 +440,8 @@ impl<'a> Merger<'a> {
             let w = self.start(next[w_edge as usize]);
             let x = self.start(x_edge);
             let y = self.start(next[y_edge as usize]);
-            if !convex_corner(u, a, w) || !convex_corner(x, b, y) {
+            let epsilon = self.surface.convex_epsilon;
+            if !convex_corner(u, a, w, epsilon) || !convex_corner(x, b, y, epsilon) {
                 return false;
             }
         }

@@ -63,7 +63,6 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::{NONE, State, orient};
-use crate::merge::CONVEX_EPSILON;
 
 /// Candidate partners per reflex corner (nearest first).
 const NEAREST: usize = 16;
@@ -109,6 +108,8 @@ struct Partition<'s, 'a> {
     /// Directed edge → live patch triangle that has it ([`POISON`] when two do).
     edges: HashMap<Edge, u32>,
     kept: HashSet<Edge>,
+    /// Largest wrong-way turn (sine) taken for straight (see [`resolve_reflex_corners`]).
+    epsilon: f64,
 }
 
 fn xy(state: &State<'_>, v: u32) -> [f64; 2] {
@@ -339,7 +340,9 @@ impl Partition<'_, '_> {
         let pu = xy(self.state, c.v);
         let mut found = None;
         for [_, x, _] in self.fan(c.v, c.patch) {
-            if resolves(self.state, c, sub(xy(self.state, x), pu)) && self.inner(c.v, x) {
+            if resolves(self.state, c, sub(xy(self.state, x), pu), self.epsilon)
+                && self.inner(c.v, x)
+            {
                 if self.kept.contains(&undirected(c.v, x)) {
                     return true;
                 }
@@ -357,7 +360,7 @@ impl Partition<'_, '_> {
     /// along its cone's bisector first meets the outline or a kept diagonal, with the
     /// bisector; `None` when it runs into a vertex or out of bounds.
     fn bisector_hit(&mut self, c: &Corner) -> Option<(Edge, [f64; 2])> {
-        let cone = Cone::of(self.state, c);
+        let cone = Cone::of(self.state, c, self.epsilon);
         let unit = |e: [f64; 2]| {
             let n = e[0].hypot(e[1]);
             if n > 0.0 { [e[0] / n, e[1] / n] } else { e }
@@ -589,13 +592,13 @@ impl Partition<'_, '_> {
         }
         found.sort_unstable();
         found.dedup();
-        let state = &*self.state;
+        let (state, epsilon) = (&*self.state, self.epsilon);
         let mut in_cone: Vec<(f64, u32)> = found
             .into_iter()
             .filter(|&w| w != c.v)
             .filter_map(|w| {
                 let d = sub(xy(state, w), pu);
-                resolves(state, c, d).then(|| (d[0].hypot(d[1]), w))
+                resolves(state, c, d, epsilon).then(|| (d[0].hypot(d[1]), w))
             })
             .collect();
         in_cone.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -609,15 +612,17 @@ struct Cone {
     at: [f64; 2],
     to_next: [f64; 2],
     to_prev: [f64; 2],
+    epsilon: f64,
 }
 
 impl Cone {
-    fn of(state: &State<'_>, c: &Corner) -> Cone {
+    fn of(state: &State<'_>, c: &Corner, epsilon: f64) -> Cone {
         let at = xy(state, c.v);
         Cone {
             at,
             to_next: sub(xy(state, c.next), at),
             to_prev: sub(xy(state, c.prev), at),
+            epsilon,
         }
     }
 
@@ -630,7 +635,7 @@ impl Cone {
         // The tolerance only matters (and its square roots are only taken) when a cross
         // product is negative.
         let within =
-            |c: f64, e: [f64; 2]| c >= 0.0 || c >= -CONVEX_EPSILON * (norm2(d) * norm2(e)).sqrt();
+            |c: f64, e: [f64; 2]| c >= 0.0 || c >= -self.epsilon * (norm2(d) * norm2(e)).sqrt();
         within(cross(self.to_next, d), self.to_next) && within(cross(d, self.to_prev), self.to_prev)
     }
 }
@@ -718,8 +723,8 @@ impl Buckets {
 
 /// True when direction `d` from corner `c` splits its angle into two parts of at most a
 /// half turn each (it lies between the extensions of the corner's two outline edges).
-fn resolves(state: &State<'_>, c: &Corner, d: [f64; 2]) -> bool {
-    Cone::of(state, c).holds(d)
+fn resolves(state: &State<'_>, c: &Corner, d: [f64; 2], epsilon: f64) -> bool {
+    Cone::of(state, c, epsilon).holds(d)
 }
 
 /// Reflex corners of every patch outline (see the module comment).
@@ -757,7 +762,7 @@ fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
             let a = angle.get(&(v, patch)).copied()?;
             (outs == 1
                 && ins == 1
-                && a > std::f64::consts::PI + crate::merge::CONVEX_EPSILON.asin()
+                && a > std::f64::consts::PI + p.epsilon.asin()
                 && a < std::f64::consts::TAU * (1.0 - 1e-9))
                 .then_some(Corner {
                     v,
@@ -773,7 +778,7 @@ fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
 
 /// Chooses and inserts the diagonals (see the module comment); returns them (lower vertex
 /// first).
-pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
+pub(super) fn resolve_reflex_corners(state: &mut State<'_>, epsilon: f64) -> HashSet<Edge> {
     let mut edges: HashMap<Edge, u32> = HashMap::new();
     for p in 0..state.polygons.len() as u32 {
         if let Some(t) = triangle(state, p) {
@@ -789,11 +794,15 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>) -> HashSet<Edge> {
         state,
         edges,
         kept: HashSet::new(),
+        epsilon,
     };
     let corners = reflex_corners(&part);
     // Candidate pairs per patch: both cone tests, the nearest few per corner, found ring by
     // ring in a grid of the patch's corners.
-    let cones: Vec<Cone> = corners.iter().map(|c| Cone::of(part.state, c)).collect();
+    let cones: Vec<Cone> = corners
+        .iter()
+        .map(|c| Cone::of(part.state, c, epsilon))
+        .collect();
     let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
     let mut base = 0;
     for group in corners.chunk_by(|a, b| a.patch == b.patch) {
