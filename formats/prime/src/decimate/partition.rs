@@ -900,19 +900,7 @@ fn choose_pairs(
         partners[i].push((length, j));
         partners[j].push((length, i));
     }
-    let mut mate: Vec<Option<usize>> = vec![None; n];
-    // Chosen segments (corner pairs) in a grid over the corners, for the crossing test.
     let points: Vec<[f64; 2]> = corners.iter().map(|c| xy(state, c.v)).collect();
-    let mut segments = Segments {
-        grid: Buckets::new(&points),
-        points: &points,
-        corners,
-        cells: Vec::new(),
-    };
-    segments.cells = vec![Vec::new(); segments.grid.cells.len()];
-    let crosses = |segments: &Segments<'_>, i: usize, j: usize, skip: (usize, usize)| {
-        segments.crosses(i, j, skip)
-    };
     // Fewest conflicts first: the pairs a pair excludes are those it crosses and those
     // sharing one of its corners.
     let mut all = Segments {
@@ -928,16 +916,79 @@ fn choose_pairs(
         degree[i] += 1;
         degree[j] += 1;
     }
-    let mut order: Vec<(usize, f64, usize, usize)> = pairs
-        .iter()
-        .map(|&(length, i, j)| (all.count(i, j) + degree[i] + degree[j], length, i, j))
+    let conflicts: Vec<usize> = pairs.iter().map(|&(_, i, j)| all.count(i, j)).collect();
+    // Several orders, each patch keeping the matching with most pairs: fewest conflicts
+    // (crossings and shared corners), fewest crossings, fewest shared corners, shortest.
+    let keys: [&dyn Fn(usize) -> usize; 4] = [
+        &|k: usize| conflicts[k] + degree[pairs[k].1] + degree[pairs[k].2],
+        &|k: usize| conflicts[k],
+        &|k: usize| degree[pairs[k].1] + degree[pairs[k].2],
+        &|_: usize| 0,
+    ];
+    // Each patch's corners are one run of `corners` (sorted by patch).
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, c) in corners.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if corners[run.0].patch == c.patch => run.1 = i + 1,
+            _ => runs.push((i, i + 1)),
+        }
+    }
+    let mut best: Vec<Option<usize>> = vec![None; n];
+    let mut best_pairs: Vec<usize> = vec![0; runs.len()];
+    for key in keys {
+        let mut order: Vec<(usize, f64, usize, usize)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &(length, i, j))| (key(k), length, i, j))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(a.1.total_cmp(&b.1))
+                .then((a.2, a.3).cmp(&(b.2, b.3)))
+        });
+        let mate = match_in_order(corners, &points, &partners, &order);
+        for (r, &(from, to)) in runs.iter().enumerate() {
+            let count = (from..to).filter(|&i| mate[i].is_some()).count() / 2;
+            if count > best_pairs[r] {
+                best_pairs[r] = count;
+                best[from..to].copy_from_slice(&mate[from..to]);
+            }
+        }
+    }
+    let mate = best;
+    let length = |i: usize, j: usize| {
+        let d = sub(xy(state, corners[j].v), xy(state, corners[i].v));
+        d[0].hypot(d[1])
+    };
+    let mut chosen: Vec<(f64, usize, usize)> = (0..n)
+        .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (length(i, j), i, j)))
         .collect();
-    order.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then(a.1.total_cmp(&b.1))
-            .then((a.2, a.3).cmp(&(b.2, b.3)))
-    });
-    for &(_, _, i, j) in &order {
+    chosen.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    chosen.into_iter().map(|(_, i, j)| (i, j)).collect()
+}
+
+/// Greedy matching in `order`, then augmenting paths of three pairs and swaps (see
+/// [`choose_pairs`]); per corner, its mate.
+fn match_in_order(
+    corners: &[Corner],
+    points: &[[f64; 2]],
+    partners: &[Vec<(f64, usize)>],
+    order: &[(usize, f64, usize, usize)],
+) -> Vec<Option<usize>> {
+    let n = corners.len();
+    let mut mate: Vec<Option<usize>> = vec![None; n];
+    // Chosen segments (corner pairs) in a grid over the corners, for the crossing test.
+    let mut segments = Segments {
+        grid: Buckets::new(points),
+        points,
+        corners,
+        cells: Vec::new(),
+    };
+    segments.cells = vec![Vec::new(); segments.grid.cells.len()];
+    let crosses = |segments: &Segments<'_>, i: usize, j: usize, skip: (usize, usize)| {
+        segments.crosses(i, j, skip)
+    };
+    for &(_, _, i, j) in order {
         if mate[i].is_none() && mate[j].is_none() && !crosses(&segments, i, j, (n, n)) {
             mate[i] = Some(j);
             mate[j] = Some(i);
@@ -960,12 +1011,7 @@ fn choose_pairs(
                         continue;
                     }
                     // i–j and k–x must not cross each other either.
-                    let (pi, pj, pk, px) = (
-                        xy(state, corners[i].v),
-                        xy(state, corners[j].v),
-                        xy(state, corners[k].v),
-                        xy(state, corners[x].v),
-                    );
+                    let (pi, pj, pk, px) = (points[i], points[j], points[k], points[x]);
                     let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
                     if apart(orient2(pi, pj, pk), orient2(pi, pj, px))
                         && apart(orient2(pk, px, pi), orient2(pk, px, pj))
@@ -992,7 +1038,7 @@ fn choose_pairs(
     // fit together gives way to them.
     for _ in 0..4 {
         let mut blocked_by: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
-        for &(_, i, j) in pairs {
+        for &(_, _, i, j) in order {
             if mate[i].is_some() || mate[j].is_some() {
                 continue;
             }
@@ -1029,12 +1075,7 @@ fn choose_pairs(
                     {
                         continue;
                     }
-                    let (pa, pb, pc, pd) = (
-                        xy(state, corners[a.0].v),
-                        xy(state, corners[a.1].v),
-                        xy(state, corners[b.0].v),
-                        xy(state, corners[b.1].v),
-                    );
+                    let (pa, pb, pc, pd) = (points[a.0], points[a.1], points[b.0], points[b.1]);
                     let apart = |s: f64, t: f64| (s >= 0.0 && t <= 0.0) || (s <= 0.0 && t >= 0.0);
                     if apart(orient2(pa, pb, pc), orient2(pa, pb, pd))
                         && apart(orient2(pc, pd, pa), orient2(pc, pd, pb))
@@ -1061,15 +1102,7 @@ fn choose_pairs(
             break;
         }
     }
-    let length = |i: usize, j: usize| {
-        let d = sub(xy(state, corners[j].v), xy(state, corners[i].v));
-        d[0].hypot(d[1])
-    };
-    let mut chosen: Vec<(f64, usize, usize)> = (0..n)
-        .filter_map(|i| mate[i].filter(|&j| i < j).map(|j| (length(i, j), i, j)))
-        .collect();
-    chosen.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-    chosen.into_iter().map(|(_, i, j)| (i, j)).collect()
+    mate
 }
 
 /// Chosen segments between corners, bucketed in the cells their boxes cover.
