@@ -15,8 +15,11 @@
 //!    flat, the whole mesh is triangulated first (core `triangulate`). Regions read from a
 //!    PATH file that are flat only within the height-error bound (cooks under a budget move
 //!    shared corners by different amounts on each side) are flattened instead.
-//! 3. **Merge** ([`crate::merge`]): Hertel–Mehlhorn over the input polygons, inner edges
-//!    longest first, within each patch of polygons with equal height and masks that are
+//! 3. **Merge** ([`crate::merge`]): patches with their inner vertices removed
+//!    ([`crate::decimate`]), each cut along diagonals that resolve two reflex corners at
+//!    once (the partition of `decimate/partition.rs`, Steiner cuts where no vertex resolves
+//!    a corner), then Hertel–Mehlhorn with those cuts removed last, within each patch of
+//!    polygons with equal height and masks that are
 //!    flat within a vertical tolerance (`prime:height_tolerance`, default
 //!    [`DEFAULT_HEIGHT_TOLERANCE`]; 0 merges exactly coplanar polygons only): a region
 //!    replaces input vertices up to the tolerance above or below its plane, and its corners
@@ -53,9 +56,7 @@ use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
 
-use crate::merge::{
-    Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight, turns_left_or_straight,
-};
+use crate::merge::{Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight};
 use crate::model::{
     Link, Node, PathFile, PointGraph, Region, VERSION_MP1, VERSION_MP2, VERSION_MP3, bitset_words,
     has_reserved_words, pair_bit, reserved_words,
@@ -222,7 +223,9 @@ fn length(v: P3) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
-/// Convex (left turns or straight, winding once) seen from +Z, for corners counter-clockwise.
+/// Convex (left turns or straight, winding once) seen from +Z, for corners counter-clockwise;
+/// corners bent the wrong way by f32 rounding (within [`crate::merge::CONVEX_EPSILON`]) count
+/// as straight, as the merge takes them, so that a cooked file read back is not triangulated.
 fn convex_ccw(points: &[P3]) -> bool {
     let n = points.len();
     let mut turning = 0.0f64;
@@ -234,7 +237,7 @@ fn convex_ccw(points: &[P3]) -> bool {
         ) else {
             return false;
         };
-        if !turns_left_or_straight(*u, *a, *w) {
+        if !crate::merge::convex_corner(*u, *a, *w, crate::merge::CONVEX_EPSILON) {
             return false;
         }
         let d1 = (a[1] - u[1]).atan2(a[0] - u[0]);
@@ -564,6 +567,8 @@ struct Stage {
     order: Vec<u8>,
     /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
     flat: Vec<Option<Plane>>,
+    /// See [`Surface::convex_epsilon`].
+    convex_epsilon: f64,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
 }
@@ -640,6 +645,7 @@ fn stage(
         rank: Vec::new(),
         order: Vec::new(),
         flat: Vec::new(),
+        convex_epsilon: crate::merge::CONVEX_EPSILON,
         dropped_not_walkable,
         dropped_degenerate,
     })
@@ -656,6 +662,7 @@ impl Stage {
             planes: &self.planes,
             rank: &self.rank,
             order: &self.order,
+            convex_epsilon: self.convex_epsilon,
         }
     }
 }
@@ -708,7 +715,11 @@ impl Built {
 /// serves two reflex corners at once, so fewer regions are needed (Hertel–Mehlhorn keeps
 /// every edge whose removal would make a reflex corner; which ones it keeps depends on the
 /// order).
-fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
+fn reflex_rank(
+    mesh: &NavMesh,
+    stage: &Stage,
+    kept: &std::collections::HashSet<(u32, u32)>,
+) -> Vec<u8> {
     let indices = mesh.polygons.indices();
     let mut angle: std::collections::HashMap<(u32, u64), f64> = Default::default();
     for p in 0..mesh.polygons.len() {
@@ -745,8 +756,13 @@ fn reflex_rank(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         let n = mesh.polygons.get(p).len();
         for i in 0..n {
             let (a, b) = (indices[first + i], indices[first + (i + 1) % n]);
-            rank[first + i] =
+            let reflex_ends =
                 u8::from(reflex(a, stage.keys[p])) + u8::from(reflex(b, stage.keys[p]));
+            rank[first + i] = if kept.contains(&(a.min(b), a.max(b))) {
+                crate::merge::KEPT_RANK + reflex_ends
+            } else {
+                reflex_ends
+            };
         }
     }
     rank
@@ -963,9 +979,10 @@ fn build(
     flatness: Flatness,
     merge: bool,
     border_area: f64,
+    straight: f64,
 ) -> Result<Built, WriteError> {
     let patched = patch_up(work, base, flatness, merge, true);
-    finish(work, base, attrs_of, &patched, merge, border_area)
+    finish(work, base, attrs_of, &patched, merge, border_area, straight)
 }
 
 /// [`build`] from patches found before.
@@ -976,17 +993,19 @@ fn finish(
     patched: &Patched<'_>,
     merge: bool,
     border_area: f64,
+    straight: f64,
 ) -> Result<Built, WriteError> {
     let count = work.polygons.len();
     let patch = &patched.patch;
     let decimated = match &patched.inner {
-        Some(inner) => inner.finish(border_area),
+        Some(inner) => inner.finish(border_area, straight),
         None => crate::decimate::Decimated {
             mesh: work.clone(),
             source: (0..count as u32).collect(),
             original: vec![true; count],
             removed: 0,
             border: crate::decimate::Border::default(),
+            kept: Default::default(),
         },
     };
     let border = decimated.border;
@@ -998,6 +1017,7 @@ fn finish(
     let decimate = patched.inner.is_some();
     let flat: &[Option<Plane>] = if decimate { &[] } else { &base.flat };
     let mut stage = stage(&decimated.mesh, &of_source, merge, flat)?;
+    stage.convex_epsilon = straight;
     for (p, &s) in source.iter().enumerate() {
         let s = s as usize;
         let Some(&root) = patch.get(s) else { continue };
@@ -1010,7 +1030,7 @@ fn finish(
             stage.planes[p] = *plane;
         }
     }
-    stage.rank = reflex_rank(&decimated.mesh, &stage);
+    stage.rank = reflex_rank(&decimated.mesh, &stage, &decimated.kept);
     // Safety net: removing vertices keeps every edge between polygons (see `decimate`), so
     // the walkable components cannot change; if they ever did, cook the patches over their
     // input polygons instead.
@@ -1020,7 +1040,7 @@ fn finish(
             connected_components(&decimated.mesh, &stage.adjacency, |p| stage.cooked[p]).count;
         if before != after {
             let plain = patch_up(work, base, patched.flatness, merge, false);
-            return finish(work, base, attrs_of, &plain, merge, border_area);
+            return finish(work, base, attrs_of, &plain, merge, border_area, straight);
         }
     }
     Ok(Built {
@@ -1261,7 +1281,12 @@ pub fn cook(
     };
     let mut flatness = first;
     let merge = settings.merge;
-    let mut built = build(work, &base, &attrs_of, first, merge, 0.0)?.choose_orders();
+    // Corners bent by f32 rounding are straight at the default tolerance; under a widened
+    // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
+    let (default_straight, budget_straight) =
+        (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
+    let mut built =
+        build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
         let widest = build(
@@ -1271,6 +1296,7 @@ pub fn cook(
             Flatness::Vertical(bound),
             merge,
             0.0,
+            budget_straight,
         )?
         .choose_orders();
         let reachable = widest.count();
@@ -1287,6 +1313,7 @@ pub fn cook(
                     Flatness::Vertical(bound),
                     merge,
                     area,
+                    budget_straight,
                 )
             };
             let changed = |b: &Built| b.border.dropped + b.border.added;
@@ -1356,7 +1383,15 @@ pub fn cook(
                 if !(mid > low && mid < high) {
                     break;
                 }
-                let candidate = build(work, &base, &attrs_of, Flatness::Vertical(mid), merge, 0.0)?;
+                let candidate = build(
+                    work,
+                    &base,
+                    &attrs_of,
+                    Flatness::Vertical(mid),
+                    merge,
+                    0.0,
+                    budget_straight,
+                )?;
                 if candidate.count() <= settings.max_regions {
                     high = mid;
                     built = candidate;
@@ -1394,6 +1429,7 @@ pub fn cook(
         planes,
         rank,
         order,
+        convex_epsilon,
         ..
     } = current;
     let polygon_count = work.polygons.len();
@@ -1407,6 +1443,7 @@ pub fn cook(
         planes: &planes,
         rank: &rank,
         order: &order,
+        convex_epsilon,
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);

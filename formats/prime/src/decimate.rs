@@ -24,6 +24,11 @@
 //! itself seen from above (a spiral ramp): such places simply keep their vertices. Vertices
 //! are removed in rounds of independent small fans (see `remove_inner`), so fans stay small
 //! and the whole is about n log n.
+//!
+//! Last, each patch's triangulation is cut along diagonals that resolve two reflex corners
+//! of its outline at once (the `partition` module), which the merge keeps.
+
+mod partition;
 
 use walkmesh_core::passes::triangulate::triangulate_polygon;
 use walkmesh_core::{Material, NavMesh, Surface};
@@ -48,6 +53,9 @@ pub struct Decimated {
     pub removed: usize,
     /// Border simplification (budget only).
     pub border: Border,
+    /// Diagonals chosen to resolve reflex corners (see the `partition` module), lower vertex first:
+    /// the merge removes them last.
+    pub kept: std::collections::HashSet<(u32, u32)>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -85,11 +93,17 @@ struct State<'a> {
     source: Vec<u32>,
     incident: Vec<Vec<u32>>,
     acceptable: &'a dyn Fn(&[[f32; 3]; 3]) -> bool,
+    /// Vertices added after the mesh's (Steiner points of [`partition`]), numbered on.
+    extra: Vec<[f32; 3]>,
 }
 
 impl State<'_> {
     fn position(&self, v: u32) -> [f32; 3] {
-        self.mesh.vertex(v)
+        let count = self.mesh.vertices.len();
+        match (v as usize).checked_sub(count) {
+            Some(k) => self.extra.get(k).copied().unwrap_or([0.0; 3]),
+            None => self.mesh.vertex(v),
+        }
     }
 
     /// Twice the area seen from above of the polygons around a vertex.
@@ -331,6 +345,7 @@ pub fn remove_inner<'a>(
         source: (0..count as u32).collect(),
         incident: vec![Vec::new(); mesh.vertices.len()],
         acceptable,
+        extra: Vec::new(),
     };
     for p in 0..count {
         if !cooked.get(p).copied().unwrap_or(false) {
@@ -424,7 +439,9 @@ impl Inner<'_> {
     /// Straightens the patches' free border (edges with no cooked polygon on the other
     /// side) where that changes the footprint by at most `border_area` per corner (see
     /// [`simplify_border`]; 0: only exactly straight corners) and returns the mesh.
-    pub fn finish(&self, border_area: f64) -> Decimated {
+    /// `straight` is the largest wrong-way turn (sine) the partition takes for straight
+    /// ([`crate::merge::Surface::convex_epsilon`]).
+    pub fn finish(&self, border_area: f64, straight: f64) -> Decimated {
         let mut state = self.state.clone();
         let mesh = state.mesh;
         let count = mesh.polygons.len();
@@ -432,9 +449,10 @@ impl Inner<'_> {
         // corner of any region, but as corners of the triangulation they make fans.
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
         pair_reflex_corners(&mut state);
+        let kept = partition::resolve_reflex_corners(&mut state, straight);
         let mut out = NavMesh {
             kind: mesh.kind,
-            vertices: mesh.vertices.clone(),
+            vertices: mesh.vertices.iter().chain(&state.extra).copied().collect(),
             ..NavMesh::default()
         };
         let mut kept_source = Vec::new();
@@ -465,6 +483,7 @@ impl Inner<'_> {
             original,
             removed: self.removed,
             border,
+            kept,
         }
     }
 }

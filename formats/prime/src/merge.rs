@@ -102,6 +102,23 @@ pub fn turns_left_or_straight(u: P3, a: P3, w: P3) -> bool {
     cross >= -TURN_EPSILON * scale && d1x * d2x + d1y * d2y > 0.0
 }
 
+/// Largest reflex turn (sine of the angle) the merge still takes for straight: a corner
+/// this close to straight is where f32 rounding bent a straight outline (NWN2 areas have
+/// hundreds, each would otherwise cost a region). A hundredth of the validator's
+/// `path.region_not_convex` tolerance (1e-4); the engine's inside test then misses a sliver
+/// at most this fraction of an edge wide, below the coordinates' own rounding.
+pub const CONVEX_EPSILON: f64 = 1e-5;
+
+/// True when the corner u → a → w turns left, goes straight on, or turns right by at most
+/// `epsilon` (sine of the angle; [`CONVEX_EPSILON`] or tighter), seen from +Z.
+pub fn convex_corner(u: P3, a: P3, w: P3, epsilon: f64) -> bool {
+    let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
+    let (d2x, d2y) = (w[0] - a[0], w[1] - a[1]);
+    let cross = d1x * d2y - d1y * d2x;
+    let scale = (d1x.hypot(d1y) * d2x.hypot(d2y)).max(f64::MIN_POSITIVE);
+    cross >= -epsilon * scale && (cross > 0.0 || d1x * d2x + d1y * d2y > 0.0)
+}
+
 /// True when the corner u → a → w goes straight on (within [`TURN_EPSILON`]), seen from +Z.
 pub fn straight(u: P3, a: P3, w: P3) -> bool {
     let (d1x, d1y) = (a[0] - u[0], a[1] - u[1]);
@@ -129,11 +146,26 @@ pub struct Surface<'a> {
     pub rank: &'a [u8],
     /// Per polygon, the order its inner edges are visited in ([`ORDERS`]); empty: 0.
     pub order: &'a [u8],
+    /// Largest wrong-way turn (sine) a glued region may have at a corner: [`CONVEX_EPSILON`]
+    /// at the default tolerance, [`TURN_EPSILON`] under a widened one (a budget), where the
+    /// two sides of a link differ in height by up to the bound and a PATH file read back
+    /// welds them: long thin regions with such corners then come back twisted, and formats
+    /// that triangulate them lost connectivity (`shadowdale_mages_guild.trx` → .path → .wok,
+    /// 53 → 56 components).
+    pub convex_epsilon: f64,
 }
 
+/// Added to the rank of the diagonals chosen to resolve reflex corners (see
+/// `crate::decimate::partition`): in orders below 4 they are removed last, so that every
+/// other inner edge goes first.
+pub const KEPT_RANK: u8 = 3;
+
 /// Orders of the merge, per patch: 0 = rank, then longest first; 1 = rank, then shortest
-/// first; 2 = longest first; 3 = shortest first.
-pub const ORDERS: u8 = 4;
+/// first; 2 = longest first; 3 = shortest first; in each, the chosen diagonals last
+/// ([`KEPT_RANK`]). 4–7: the same without treating the chosen diagonals apart (where a
+/// reflex corner cannot be resolved by one diagonal, the forced ones can cost more than
+/// plain Hertel–Mehlhorn's choice; each patch takes the better).
+pub const ORDERS: u8 = 8;
 
 /// Region outlines as doubly linked lists of input half-edges, and the gluing of two
 /// regions across a run of shared edges.
@@ -265,10 +297,17 @@ impl<'a> Merger<'a> {
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
             let order = surface.order.get(p).copied().unwrap_or(0);
-            let rank = if order < 2 {
-                surface.rank.get(h).copied().unwrap_or(0)
+            let rank = surface.rank.get(h).copied().unwrap_or(0);
+            let (kept, reflex) = if rank >= KEPT_RANK {
+                (KEPT_RANK, rank - KEPT_RANK)
             } else {
-                0
+                (0, rank)
+            };
+            let rank = match order {
+                0 | 1 => kept + reflex,
+                2 | 3 => kept,
+                4 | 5 => reflex,
+                _ => 0,
             };
             let length = (b[0] - a[0]).hypot(b[1] - a[1]);
             let length = if order % 2 == 1 { -length } else { length };
@@ -401,7 +440,8 @@ impl<'a> Merger<'a> {
             let w = self.start(next[w_edge as usize]);
             let x = self.start(x_edge);
             let y = self.start(next[y_edge as usize]);
-            if !turns_left_or_straight(u, a, w) || !turns_left_or_straight(x, b, y) {
+            let epsilon = self.surface.convex_epsilon;
+            if !convex_corner(u, a, w, epsilon) || !convex_corner(x, b, y, epsilon) {
                 return false;
             }
         }

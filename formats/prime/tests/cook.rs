@@ -915,3 +915,166 @@ fn a_budget_beyond_the_height_bound_straightens_the_border_and_says_by_how_much(
         assert!(cook(&mesh, &options, &mut Diagnostics::new()).is_err());
     }
 }
+
+/// A flat polygon (counter-clockwise corners at height 0) cut into walkable triangles by
+/// core's ear clipping (as the cooker would cut it: an input without a diagonal joining
+/// two reflex corners).
+fn flat_polygon(corners: &[[f32; 2]]) -> NavMesh {
+    let points: Vec<[f32; 3]> = corners.iter().map(|c| [c[0], c[1], 0.0]).collect();
+    let split = walkmesh_core::passes::triangulate::triangulate_polygon(&points);
+    assert!(split.simple && split.dropped == 0);
+    let mut mesh = NavMesh {
+        vertices: points,
+        ..NavMesh::default()
+    };
+    for t in &split.triangles {
+        mesh.push_polygon(&[t[0] as u32, t[1] as u32, t[2] as u32], WALK);
+    }
+    mesh
+}
+
+fn has_node(file: &PathFile, r: usize, p: [f32; 2]) -> bool {
+    region_nodes(file, r)
+        .iter()
+        .any(|n| n[0] == p[0] && n[1] == p[1])
+}
+
+#[test]
+fn two_facing_notches_are_cut_along_the_diagonal_that_resolves_both() {
+    // A 6 × 4 rectangle with a V notch up from the bottom (apex (3, 1)) and one down from
+    // the top (apex (3, 3)): two reflex corners, and the vertical cut between them splits
+    // both angles into halves of 135° + 90°, so two convex hexagons (the fewest: one
+    // region cannot cover a reflex corner).
+    let mesh = flat_polygon(&[
+        [0.0, 0.0],
+        [2.0, 0.0],
+        [3.0, 1.0],
+        [4.0, 0.0],
+        [6.0, 0.0],
+        [6.0, 4.0],
+        [4.0, 4.0],
+        [3.0, 3.0],
+        [2.0, 4.0],
+        [0.0, 4.0],
+    ]);
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 21);
+    assert_eq!(checked.regions, 2);
+    for r in 0..2 {
+        assert_eq!(region_nodes(&checked.file, r).len(), 6, "region {r}");
+        assert!(has_node(&checked.file, r, [3.0, 1.0]) && has_node(&checked.file, r, [3.0, 3.0]));
+    }
+}
+
+#[test]
+fn four_notches_pair_up_across_the_room() {
+    // A 9 × 5 room with two V notches up from the bottom (apexes (3, 1.5), (5, 1.5)) and two
+    // down from the top (apexes (3, 3.5), (4.5, 4)). (3, 1.5)–(3, 3.5) lies in both
+    // corners' resolving cones (bottom: between the extensions (1, 1.5) and (−0.5, 1.5);
+    // top: between (−0.5, −1.5) and (1, −1.5)), and so does (5, 1.5)–(4.5, 4) (direction
+    // (−0.5, 2.5) at 101°, the bottom cone spans 56°–108°; at the top (0.5, −2.5) at 281°,
+    // the cone spans 225°–297°); the two cuts do not cross. Four reflex corners need at
+    // least ⌈4/2⌉ + 1 = 3 convex pieces, and the two cuts give exactly that. Hertel–Mehlhorn
+    // over this ear-clipped triangulation (before the partition of issue #15) gave 5.
+    let mesh = flat_polygon(&[
+        [0.0, 0.0],
+        [2.0, 0.0],
+        [3.0, 1.5],
+        [3.5, 0.0],
+        [4.0, 0.0],
+        [5.0, 1.5],
+        [5.5, 0.0],
+        [9.0, 0.0],
+        [9.0, 5.0],
+        [5.5, 5.0],
+        [4.5, 4.0],
+        [4.0, 5.0],
+        [3.5, 5.0],
+        [3.0, 3.5],
+        [2.0, 5.0],
+        [0.0, 5.0],
+    ]);
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 22);
+    assert_eq!(checked.regions, 3);
+    // The middle piece holds both cuts: all four apexes.
+    let middle: Vec<usize> = (0..3)
+        .filter(|&r| {
+            [[3.0, 1.5], [3.0, 3.5], [5.0, 1.5], [4.5, 4.0]]
+                .iter()
+                .all(|&p| has_node(&checked.file, r, p))
+        })
+        .collect();
+    assert_eq!(middle.len(), 1);
+}
+
+#[test]
+fn a_reflex_corner_no_vertex_resolves_gets_a_steiner_cut() {
+    // A 6 × 5 room with a notch up from the bottom ending in a vertical side (apex (3, 1.5),
+    // resolving cone 56°–90°: straight up, where the top edge has no vertex between x = 3
+    // and x ≈ 4.07) and a V notch down from the top (apex (1.5, 4)). No diagonal resolves
+    // both (from (3, 1.5) to (1.5, 4) runs at 121°), so the fewest pieces are 1 + 2 = 3:
+    // a cut from (1.5, 4) down to a vertex, and one from (3, 1.5) up to a new point on the
+    // top edge. Without the new point Hertel–Mehlhorn keeps two edges at (3, 1.5): 4.
+    let mesh = flat_polygon(&[
+        [0.0, 0.0],
+        [2.0, 0.0],
+        [3.0, 1.5],
+        [3.0, 0.0],
+        [6.0, 0.0],
+        [6.0, 5.0],
+        [2.0, 5.0],
+        [1.5, 4.0],
+        [1.0, 5.0],
+        [0.0, 5.0],
+    ]);
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 23);
+    assert_eq!(checked.regions, 3);
+    // The new point: on the top edge, strictly between its ends, in the corner's cone.
+    let steiner: Vec<[f32; 3]> = (0..3)
+        .flat_map(|r| region_nodes(&checked.file, r))
+        .filter(|n| n[1] == 5.0 && n[0] > 2.0 && n[0] < 6.0)
+        .collect();
+    assert!(!steiner.is_empty(), "no node on the top edge");
+    for n in steiner {
+        let (dx, dy) = (n[0] - 3.0, n[1] - 1.5);
+        assert!(dx >= 0.0 && dy >= 1.5 * dx, "{n:?} outside the cone");
+    }
+}
+
+#[test]
+fn a_comb_needs_one_region_per_tooth_and_one_for_the_back() {
+    // A comb: a 7 × 1 back with four 1 × 2 teeth standing on it at x = 0, 2, 4, 6. Six
+    // reflex corners (at y = 1, x = 1 … 6); the cuts along y = 1 across the teeth at x = 2–3
+    // and 4–5 each resolve two, the two outer ones need one cut each: 4 cuts, 5 pieces (a
+    // rectangle per tooth and the back; k + 1 for k teeth, which is also the fewest: every
+    // tooth's top side and the back's bottom side cannot share a convex piece with
+    // another tooth's).
+    let mut corners: Vec<[f32; 2]> = vec![[0.0, 0.0], [7.0, 0.0]];
+    for i in (0..4).rev() {
+        let x = 2.0 * i as f32;
+        if i < 3 {
+            corners.push([x + 1.0, 1.0]);
+        }
+        corners.push([x + 1.0, 3.0]);
+        corners.push([x, 3.0]);
+        if i > 0 {
+            corners.push([x, 1.0]);
+        }
+    }
+    let mesh = flat_polygon(&corners);
+    let checked = check_cooked(&mesh, &WriteOptions::default(), POINTS, 24);
+    assert_eq!(checked.regions, 5);
+    // Every tooth's top in a region of its own, the back's middle in the fifth.
+    let mut found: Vec<u32> = [0.5f32, 2.5, 4.5, 6.5]
+        .iter()
+        .map(|&x| [x, 2.5])
+        .chain([[3.5, 0.5]])
+        .map(|[x, y]| {
+            let hits = checked.file.regions_at([x, y, 0.5]);
+            assert_eq!(hits.len(), 1, "({x}, {y})");
+            hits[0]
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    assert_eq!(found.len(), 5);
+}
