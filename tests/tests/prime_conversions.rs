@@ -909,3 +909,70 @@ fn fixture_goes_through_other_formats_and_back() {
         }
     }
 }
+
+/// Issue #15's own measure: the 115 shared walkmeshes that cooked when it was filed (every
+/// KotOR .wok and NWN2 .trx/.trn but the nine it lists as over the 512-region limit), whose
+/// 13,980 walkable faces (as read) then became 5,374 regions. At default options the cook must
+/// make at least 2× fewer regions and at least 5.2 walkable faces per region.
+#[test]
+fn the_issue_15_set_cooks_to_at_least_5_2_faces_per_region() {
+    let Some(corpora) = shared_corpora() else {
+        println!("NOTICE: shared corpora not found; skipping");
+        return;
+    };
+    const OVER_THE_LIMIT_WHEN_FILED: [&str; 9] = [
+        "out.wok",
+        "db_templemaiden_int.trx",
+        "dm_dungeon.trx",
+        "midwood caverns level 2.trx",
+        "oldskull_descent.trn",
+        "oldskull_descent.trx",
+        "shadow castle - floor 1.trx",
+        "shadowdale_mages_guild.trn",
+        "shadowdale_mages_guild.trx",
+    ];
+    let registry = walkmesh_formats::default_registry();
+    let path_format = registry.by_id("path").unwrap();
+    let files: Vec<(PathBuf, &str)> = files_with_extensions(&corpora.join("kotor"), &["wok"])
+        .into_iter()
+        .map(|f| (f, "bwm"))
+        .chain(
+            files_with_extensions(&corpora.join("nwn2"), &["trx", "trn"])
+                .into_iter()
+                .map(|f| (f, "trx")),
+        )
+        .filter(|(f, _)| {
+            let name = f.file_name().unwrap().to_string_lossy().to_lowercase();
+            !OVER_THE_LIMIT_WHEN_FILED.contains(&name.as_str())
+        })
+        .collect();
+    assert_eq!(files.len(), 115, "the issue's set");
+    let (mut faces, mut regions) = (0usize, 0usize);
+    for (path, id) in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let mesh = read_with(&registry, id, &bytes, Some(path));
+        faces += mesh.walkable_count();
+        // Written as `check_file` writes them (and as `convert` does for game files, which
+        // are not welded).
+        let written = path_format
+            .writer()
+            .unwrap()
+            .write(&mesh, &WriteOptions::default(), &mut Diagnostics::new())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        regions += decode(&written.main).regions.len();
+    }
+    println!(
+        "issue #15 set: {} files, {faces} walkable faces → {regions} regions ({:.2} per region; the issue's figure when filed: 13,980 → 5,374)",
+        files.len(),
+        faces as f64 / regions as f64
+    );
+    assert_eq!(faces, 13_980, "the walkable faces the issue counted");
+    assert!(
+        2 * regions <= 5_374,
+        "{regions} regions: not 2× fewer than 5,374"
+    );
+    assert!(
+        faces as f64 >= 5.2 * regions as f64,
+        "{faces} faces in {regions} regions: fewer than 5.2 per region"
+    );
+}
