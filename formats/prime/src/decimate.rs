@@ -98,6 +98,80 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// Polygon `p` as a triangle, when it is alive, has three corners and belongs to a patch.
+    fn triangle(&self, p: u32) -> Option<[u32; 3]> {
+        let polygon = self.polygons.get(p as usize)?;
+        (self.alive.get(p as usize).copied() == Some(true)
+            && polygon.len() == 3
+            && self.patch_of.get(p as usize).copied().unwrap_or(NONE) != NONE)
+            .then(|| [polygon[0], polygon[1], polygon[2]])
+    }
+
+    /// Kills the polygons `dead` and adds `pieces` with the patch and input polygon of the
+    /// first: in the incident lists and, for each triangle of a patch, its directed edges in
+    /// `edges` (directed edge → triangle).
+    fn swap_polygons(
+        &mut self,
+        dead: &[u32],
+        pieces: &[&[u32]],
+        edges: &mut std::collections::HashMap<(u32, u32), u32>,
+    ) {
+        let Some(&first) = dead.first() else {
+            return;
+        };
+        let origin = self.source.get(first as usize).copied().unwrap_or(first);
+        let patch = self.patch_of.get(first as usize).copied().unwrap_or(NONE);
+        for &p in dead {
+            if let Some(slot) = self.alive.get_mut(p as usize) {
+                *slot = false;
+            }
+        }
+        for piece in pieces {
+            let id = self.polygons.len() as u32;
+            self.polygons.push(piece.to_vec());
+            self.alive.push(true);
+            self.patch_of.push(patch);
+            self.source.push(origin);
+            let n = piece.len();
+            for k in 0..n {
+                if n == 3 && patch != NONE {
+                    edges.insert((piece[k], piece[(k + 1) % n]), id);
+                }
+                if let Some(list) = self.incident.get_mut(piece[k] as usize) {
+                    list.push(id);
+                }
+            }
+        }
+    }
+
+    /// Flips the diagonal u–w of triangles p = (u, w, x) and q = (w, u, y) (both
+    /// counter-clockwise) to x–y, when the quadrilateral u, y, w, x is strictly convex at u
+    /// and w, x and y are not joined yet and both new triangles face up and are cookable.
+    /// True when flipped; `edges` (directed edge → triangle) follows.
+    fn flip_diagonal(
+        &mut self,
+        [p, q]: [u32; 2],
+        [u, w, x, y]: [u32; 4],
+        edges: &mut std::collections::HashMap<(u32, u32), u32>,
+    ) -> bool {
+        let [pu, pw, px, py] = [u, w, x, y].map(|v| self.position(v));
+        if orient(px, pu, py) <= 0.0 || orient(py, pw, px) <= 0.0 || self.joined(x, y) {
+            return false;
+        }
+        let (t1, t2) = ([u, y, x], [y, w, x]);
+        let cookable = [t1, t2].iter().all(|t| {
+            let corners = t.map(|v| self.position(v));
+            orient(corners[0], corners[1], corners[2]) > 0.0 && (self.acceptable)(&corners)
+        });
+        if !cookable {
+            return false;
+        }
+        edges.remove(&(u, w));
+        edges.remove(&(w, u));
+        self.swap_polygons(&[p, q], &[&t1, &t2], edges);
+        true
+    }
+
     fn position(&self, v: u32) -> [f32; 3] {
         let count = self.mesh.vertices.len();
         match (v as usize).checked_sub(count) {
@@ -506,16 +580,9 @@ fn orient(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> f64 {
 fn pair_reflex_corners(state: &mut State<'_>) -> usize {
     use std::collections::HashMap;
     let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
-    let triangle = |state: &State<'_>, p: u32| -> Option<[u32; 3]> {
-        let polygon = state.polygons.get(p as usize)?;
-        (state.alive.get(p as usize).copied() == Some(true)
-            && polygon.len() == 3
-            && state.patch_of.get(p as usize).copied().unwrap_or(NONE) != NONE)
-            .then(|| [polygon[0], polygon[1], polygon[2]])
-    };
     let mut stack = Vec::new();
     for p in 0..state.polygons.len() as u32 {
-        if let Some(t) = triangle(state, p) {
+        if let Some(t) = state.triangle(p) {
             for i in 0..3 {
                 edges.insert((t[i], t[(i + 1) % 3]), p);
                 stack.push((t[i], t[(i + 1) % 3]));
@@ -527,7 +594,7 @@ fn pair_reflex_corners(state: &mut State<'_>) -> usize {
     // more than a half turn seen from above.
     let mut angle: HashMap<(u32, u32), f64> = HashMap::new();
     for p in 0..state.polygons.len() as u32 {
-        if let Some(t) = triangle(state, p) {
+        if let Some(t) = state.triangle(p) {
             let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
             for i in 0..3 {
                 let [a, b, c] = [t[i], t[(i + 1) % 3], t[(i + 2) % 3]].map(|v| state.position(v));
@@ -553,7 +620,7 @@ fn pair_reflex_corners(state: &mut State<'_>) -> usize {
         let (Some(&p), Some(&q)) = (edges.get(&(u, w)), edges.get(&(w, u))) else {
             continue;
         };
-        let (Some(tp), Some(tq)) = (triangle(state, p), triangle(state, q)) else {
+        let (Some(tp), Some(tq)) = (state.triangle(p), state.triangle(q)) else {
             continue;
         };
         if state.patch_of.get(p as usize) != state.patch_of.get(q as usize) {
@@ -566,46 +633,10 @@ fn pair_reflex_corners(state: &mut State<'_>) -> usize {
         if x == y {
             continue;
         }
-        let [pu, pw, px, py] = [u, w, x, y].map(|v| state.position(v));
-        // p = (u, w, x) and q = (w, u, y), both counter-clockwise: the quadrilateral is
-        // u, y, w, x; strictly convex at u and w for the new diagonal x–y to lie inside.
-        if orient(px, pu, py) <= 0.0 || orient(py, pw, px) <= 0.0 {
-            continue;
-        }
         let patch_here = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
         let score = |a: u32, b: u32| reflex(a, patch_here) + reflex(b, patch_here);
-        if score(x, y) <= score(u, w) || state.joined(x, y) {
+        if score(x, y) <= score(u, w) || !state.flip_diagonal([p, q], [u, w, x, y], &mut edges) {
             continue;
-        }
-        let (t1, t2) = ([u, y, x], [y, w, x]);
-        let ok = [t1, t2].iter().all(|t| {
-            let corners = t.map(|v| state.position(v));
-            orient(corners[0], corners[1], corners[2]) > 0.0 && (state.acceptable)(&corners)
-        });
-        if !ok {
-            continue;
-        }
-        let origin = state.source.get(p as usize).copied().unwrap_or(p);
-        let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
-        for dead in [p, q] {
-            if let Some(slot) = state.alive.get_mut(dead as usize) {
-                *slot = false;
-            }
-        }
-        edges.remove(&(u, w));
-        edges.remove(&(w, u));
-        for t in [t1, t2] {
-            let id = state.polygons.len() as u32;
-            state.polygons.push(t.to_vec());
-            state.alive.push(true);
-            state.patch_of.push(patch);
-            state.source.push(origin);
-            for i in 0..3 {
-                edges.insert((t[i], t[(i + 1) % 3]), id);
-                if let Some(list) = state.incident.get_mut(t[i] as usize) {
-                    list.push(id);
-                }
-            }
         }
         stack.extend([(u, y), (y, w), (w, x), (x, u)]);
         flips += 1;
@@ -771,7 +802,7 @@ impl<'g> Shapes<'g> {
         Shapes {
             grid,
             shapes: Vec::new(),
-            cells: vec![Vec::new(); grid.size * grid.size],
+            cells: vec![Vec::new(); grid.frame.size * grid.frame.size],
         }
     }
 
@@ -784,7 +815,7 @@ impl<'g> Shapes<'g> {
                 hi[k] = hi[k].max(p[k]);
             }
         }
-        (self.grid.cell_of(lo), self.grid.cell_of(hi))
+        (self.grid.frame.cell_of(lo), self.grid.frame.cell_of(hi))
     }
 
     /// Adds the next shape (ids count from 0; an empty shape takes its id and no cell).
@@ -797,7 +828,7 @@ impl<'g> Shapes<'g> {
         let ((x0, y0), (x1, y1)) = self.cells_of(&shape);
         for y in y0..=y1 {
             for x in x0..=x1 {
-                if let Some(cell) = self.cells.get_mut(y * self.grid.size + x) {
+                if let Some(cell) = self.cells.get_mut(y * self.grid.frame.size + x) {
                     cell.push(id);
                 }
             }
@@ -811,7 +842,7 @@ impl<'g> Shapes<'g> {
         let ((x0, y0), (x1, y1)) = self.cells_of(triangle);
         for y in y0..=y1 {
             for x in x0..=x1 {
-                let Some(list) = self.cells.get(y * self.grid.size + x) else {
+                let Some(list) = self.cells.get(y * self.grid.frame.size + x) else {
                     continue;
                 };
                 for &id in list {
@@ -863,44 +894,35 @@ fn convex_overlap(a: &[[f64; 2]], b: &[[f64; 2]]) -> bool {
     true
 }
 
-/// Vertices bucketed in a uniform grid over their box seen from above.
-struct Grid {
+/// A square grid of `size` × `size` cells over a box seen from above (cell (x, y) is number
+/// `y * size + x`); points outside the box fall in the nearest edge cell. Shared by the
+/// vertex and shape grids here and the corner grids of [`partition`].
+#[derive(Clone, Copy, Debug)]
+struct GridFrame {
     min: [f64; 2],
     cell: f64,
     size: usize,
-    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
 }
 
-impl Grid {
-    fn new(mesh: &NavMesh, points: &[u32]) -> Grid {
+impl GridFrame {
+    /// `size` (at least 1) cells a side over the box of `points`.
+    fn over(points: impl Iterator<Item = [f64; 2]>, size: usize) -> GridFrame {
         let mut min = [f64::INFINITY; 2];
         let mut max = [f64::NEG_INFINITY; 2];
-        for &v in points {
-            let p = mesh.vertex(v);
+        for p in points {
             for k in 0..2 {
-                min[k] = min[k].min(f64::from(p[k]));
-                max[k] = max[k].max(f64::from(p[k]));
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
             }
         }
-        let size = ((points.len() as f64).sqrt() as usize).clamp(1, 1024);
+        let size = size.max(1);
         let extent = (max[0] - min[0]).max(max[1] - min[1]);
         let cell = if extent.is_finite() && extent > 0.0 {
             extent / size as f64
         } else {
             1.0
         };
-        let mut grid = Grid {
-            min,
-            cell,
-            size,
-            cells: std::collections::HashMap::new(),
-        };
-        for &v in points {
-            let p = mesh.vertex(v);
-            let key = grid.cell_of([f64::from(p[0]), f64::from(p[1])]);
-            grid.cells.entry(key).or_default().push(v);
-        }
-        grid
+        GridFrame { min, cell, size }
     }
 
     fn cell_of(&self, p: [f64; 2]) -> (usize, usize) {
@@ -913,6 +935,31 @@ impl Grid {
             }
         };
         (at(0), at(1))
+    }
+}
+
+/// Vertices bucketed in a uniform grid over their box seen from above.
+struct Grid {
+    frame: GridFrame,
+    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
+}
+
+impl Grid {
+    fn new(mesh: &NavMesh, points: &[u32]) -> Grid {
+        let xy = |v: u32| {
+            let p = mesh.vertex(v);
+            [f64::from(p[0]), f64::from(p[1])]
+        };
+        let size = ((points.len() as f64).sqrt() as usize).clamp(1, 1024);
+        let mut grid = Grid {
+            frame: GridFrame::over(points.iter().map(|&v| xy(v)), size),
+            cells: std::collections::HashMap::new(),
+        };
+        for &v in points {
+            let key = grid.frame.cell_of(xy(v));
+            grid.cells.entry(key).or_default().push(v);
+        }
+        grid
     }
 
     /// True when a live vertex (still used by a cooked polygon) other than `skip` lies inside
@@ -933,8 +980,8 @@ impl Grid {
             t[0][0].max(t[1][0]).max(t[2][0]),
             t[0][1].max(t[1][1]).max(t[2][1]),
         ];
-        let (x0, y0) = self.cell_of(lo);
-        let (x1, y1) = self.cell_of(hi);
+        let (x0, y0) = self.frame.cell_of(lo);
+        let (x1, y1) = self.frame.cell_of(hi);
         let cross = |a: [f64; 2], b: [f64; 2], c: [f64; 2]| {
             (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
         };

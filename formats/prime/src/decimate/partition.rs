@@ -64,7 +64,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::{NONE, State, orient};
+use super::{GridFrame, NONE, State, orient};
 
 /// Candidate partners per reflex corner (nearest first).
 const NEAREST: usize = 16;
@@ -132,15 +132,6 @@ fn orient2(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     cross(sub(b, a), sub(c, a))
 }
 
-/// The live triangle `p` of a patch, or `None`.
-fn triangle(state: &State<'_>, p: u32) -> Option<[u32; 3]> {
-    let polygon = state.polygons.get(p as usize)?;
-    (state.alive.get(p as usize).copied() == Some(true)
-        && polygon.len() == 3
-        && state.patch_of.get(p as usize).copied().unwrap_or(NONE) != NONE)
-        .then(|| [polygon[0], polygon[1], polygon[2]])
-}
-
 /// The triangle rotated so that it starts at `v`.
 fn from(t: [u32; 3], v: u32) -> Option<[u32; 3]> {
     let i = t.iter().position(|&w| w == v)?;
@@ -155,7 +146,7 @@ impl Partition<'_, '_> {
     /// The live triangle with directed edge `e`.
     fn owner(&self, e: Edge) -> Option<u32> {
         let &p = self.edges.get(&e)?;
-        (p != POISON && triangle(self.state, p).is_some()).then_some(p)
+        (p != POISON && self.state.triangle(p).is_some()).then_some(p)
     }
 
     /// True when `a → b` has a twin in the same patch (an inner edge of the patch).
@@ -168,17 +159,10 @@ impl Partition<'_, '_> {
 
     /// Live triangles of `patch` around `v`, each rotated to start at `v`.
     fn fan(&mut self, v: u32, patch: u32) -> Vec<[u32; 3]> {
-        let state = &mut *self.state;
-        let Some(list) = state.incident.get_mut(v as usize) else {
-            return Vec::new();
-        };
-        let alive = &state.alive;
-        list.retain(|&p| alive.get(p as usize).copied().unwrap_or(false));
-        list.dedup();
-        let list = list.clone();
-        list.into_iter()
+        self.fan_polygons(v)
+            .into_iter()
             .filter(|&p| self.patch(p) == patch)
-            .filter_map(|p| triangle(self.state, p).and_then(|t| from(t, v)))
+            .filter_map(|p| self.state.triangle(p).and_then(|t| from(t, v)))
             .collect()
     }
 
@@ -216,7 +200,7 @@ impl Partition<'_, '_> {
                 return Sight::Blocked;
             }
             crossed.push((r, l));
-            let Some(t) = self.owner((l, r)).and_then(|q| triangle(self.state, q)) else {
+            let Some(t) = self.owner((l, r)).and_then(|q| self.state.triangle(q)) else {
                 return Sight::Blocked;
             };
             let Some([_, _, z]) = from(t, l) else {
@@ -245,49 +229,14 @@ impl Partition<'_, '_> {
         if self.patch(p) != self.patch(q) {
             return None;
         }
-        let [_, _, x] = from(triangle(self.state, p)?, a)?;
-        let [_, _, y] = from(triangle(self.state, q)?, b)?;
+        let [_, _, x] = from(self.state.triangle(p)?, a)?;
+        let [_, _, y] = from(self.state.triangle(q)?, b)?;
         if x == y {
             return None;
         }
-        let state = &mut *self.state;
-        let [pa, pb, px, py] = [a, b, x, y].map(|v| state.position(v));
-        // p = (a, b, x), q = (b, a, y): the quadrilateral a, y, b, x must be strictly convex
-        // at a and b for x–y to lie inside.
-        if orient(px, pa, py) <= 0.0 || orient(py, pb, px) <= 0.0 || state.joined(x, y) {
-            return None;
-        }
-        let (t1, t2) = ([a, y, x], [y, b, x]);
-        let ok = [t1, t2].iter().all(|t| {
-            let corners = t.map(|v| state.position(v));
-            orient(corners[0], corners[1], corners[2]) > 0.0 && (state.acceptable)(&corners)
-        });
-        if !ok {
-            return None;
-        }
-        let origin = state.source.get(p as usize).copied().unwrap_or(p);
-        let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
-        for dead in [p, q] {
-            if let Some(slot) = state.alive.get_mut(dead as usize) {
-                *slot = false;
-            }
-        }
-        self.edges.remove(&(a, b));
-        self.edges.remove(&(b, a));
-        for t in [t1, t2] {
-            let id = state.polygons.len() as u32;
-            state.polygons.push(t.to_vec());
-            state.alive.push(true);
-            state.patch_of.push(patch);
-            state.source.push(origin);
-            for i in 0..3 {
-                self.edges.insert((t[i], t[(i + 1) % 3]), id);
-                if let Some(list) = state.incident.get_mut(t[i] as usize) {
-                    list.push(id);
-                }
-            }
-        }
-        Some((x, y))
+        self.state
+            .flip_diagonal([p, q], [a, b, x, y], &mut self.edges)
+            .then_some((x, y))
     }
 
     /// Makes u–v an edge by flipping the edges it crosses (Sloan): a crossed edge whose
@@ -387,7 +336,7 @@ impl Partition<'_, '_> {
             if self.kept.contains(&undirected(r, l)) || !self.inner(r, l) {
                 return Some(((r, l), bisector));
             }
-            let t = self.owner((l, r)).and_then(|q| triangle(self.state, q))?;
+            let t = self.owner((l, r)).and_then(|q| self.state.triangle(q))?;
             let [_, _, z] = from(t, l)?;
             let side = orient2(pu, far, xy(self.state, z));
             if side > 0.0 {
@@ -419,7 +368,7 @@ impl Partition<'_, '_> {
             return None;
         }
         let near = self.owner((r, l))?;
-        let [_, _, y] = from(triangle(self.state, near)?, r)?;
+        let [_, _, y] = from(self.state.triangle(near)?, r)?;
         // Every other live cooked polygon with this edge.
         let mut far: Vec<(u32, bool)> = Vec::new();
         for p in self.fan_polygons(r) {
@@ -462,7 +411,7 @@ impl Partition<'_, '_> {
             return None;
         }
         let far_split = match far.first() {
-            Some(&(q, _)) => match triangle(self.state, q).and_then(|t| from(t, l)) {
+            Some(&(q, _)) => match self.state.triangle(q).and_then(|t| from(t, l)) {
                 Some([_, _, x]) => {
                     let split = [[l, new_id, x], [new_id, r, x]];
                     if !split.iter().all(|&t| cookable(t)) {
@@ -521,28 +470,8 @@ impl Partition<'_, '_> {
     /// Replaces polygon `p` by `pieces` (same patch and input polygon), keeping the edge
     /// map and incident lists.
     fn replace_polygon(&mut self, p: u32, pieces: &[Vec<u32>]) {
-        let state = &mut *self.state;
-        let origin = state.source.get(p as usize).copied().unwrap_or(p);
-        let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
-        if let Some(slot) = state.alive.get_mut(p as usize) {
-            *slot = false;
-        }
-        for piece in pieces {
-            let id = state.polygons.len() as u32;
-            state.polygons.push(piece.clone());
-            state.alive.push(true);
-            state.patch_of.push(patch);
-            state.source.push(origin);
-            let n = piece.len();
-            for k in 0..n {
-                if n == 3 && patch != NONE {
-                    self.edges.insert((piece[k], piece[(k + 1) % n]), id);
-                }
-                if let Some(list) = state.incident.get_mut(piece[k] as usize) {
-                    list.push(id);
-                }
-            }
-        }
+        let pieces: Vec<&[u32]> = pieces.iter().map(Vec::as_slice).collect();
+        self.state.swap_polygons(&[p], &pieces, &mut self.edges);
     }
 
     /// Vertices in the resolving cone of corner `c`, nearest first, among the vertices of
@@ -578,7 +507,7 @@ impl Partition<'_, '_> {
             if self.kept.contains(&undirected(r, l)) || !self.inner(r, l) {
                 break;
             }
-            let Some(t) = self.owner((l, r)).and_then(|q| triangle(self.state, q)) else {
+            let Some(t) = self.owner((l, r)).and_then(|q| self.state.triangle(q)) else {
                 break;
             };
             let Some([_, _, z]) = from(t, l) else { break };
@@ -644,65 +573,33 @@ impl Cone {
 
 /// Points of one patch in a uniform grid over their box (about two per cell).
 struct Buckets {
-    min: [f64; 2],
-    cell: f64,
-    size: usize,
+    frame: GridFrame,
     cells: Vec<Vec<usize>>,
 }
 
 impl Buckets {
     fn new(points: &[[f64; 2]]) -> Buckets {
-        let mut min = [f64::INFINITY; 2];
-        let mut max = [f64::NEG_INFINITY; 2];
-        for p in points {
-            for k in 0..2 {
-                min[k] = min[k].min(p[k]);
-                max[k] = max[k].max(p[k]);
-            }
-        }
         let size = ((points.len() as f64 / 2.0).sqrt().ceil() as usize).clamp(1, 256);
-        let extent = (max[0] - min[0]).max(max[1] - min[1]);
-        let cell = if extent.is_finite() && extent > 0.0 {
-            extent / size as f64
-        } else {
-            1.0
-        };
-        let mut grid = Buckets {
-            min,
-            cell,
-            size,
-            cells: vec![Vec::new(); size * size],
-        };
+        let frame = GridFrame::over(points.iter().copied(), size);
+        let mut cells = vec![Vec::new(); frame.size * frame.size];
         for (i, &p) in points.iter().enumerate() {
-            let (x, y) = grid.cell_of(p);
-            if let Some(list) = grid.cells.get_mut(y * size + x) {
+            let (x, y) = frame.cell_of(p);
+            if let Some(list) = cells.get_mut(y * frame.size + x) {
                 list.push(i);
             }
         }
-        grid
-    }
-
-    fn cell_of(&self, p: [f64; 2]) -> (usize, usize) {
-        let at = |k: usize| {
-            let f = ((p[k] - self.min[k]) / self.cell).floor();
-            if f.is_nan() || f < 0.0 {
-                0
-            } else {
-                (f as usize).min(self.size - 1)
-            }
-        };
-        (at(0), at(1))
+        Buckets { frame, cells }
     }
 
     /// Calls `visit(point, distance)` for the points ring by ring around `p` (Chebyshev rings
     /// of cells), where `distance` is a lower bound of how far every point not visited yet
     /// is (those of the current ring included); stops when `visit` returns false.
     fn rings(&self, p: [f64; 2], mut visit: impl FnMut(usize, f64) -> bool) {
-        let (cx, cy) = self.cell_of(p);
+        let (cx, cy) = self.frame.cell_of(p);
         let (cx, cy) = (cx as isize, cy as isize);
-        let size = self.size as isize;
+        let size = self.frame.size as isize;
         for ring in 0..size {
-            let beyond = (ring - 1).max(0) as f64 * self.cell;
+            let beyond = (ring - 1).max(0) as f64 * self.frame.cell;
             for y in cy - ring..=cy + ring {
                 for x in cx - ring..=cx + ring {
                     let on_ring = (y - cy).abs() == ring || (x - cx).abs() == ring;
@@ -737,7 +634,7 @@ fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
     let mut into: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
     let mut angle: HashMap<(u32, u32), f64> = HashMap::new();
     for t in 0..state.polygons.len() as u32 {
-        let Some(tri) = triangle(state, t) else {
+        let Some(tri) = state.triangle(t) else {
             continue;
         };
         let patch = p.patch(t);
@@ -783,7 +680,7 @@ fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
 pub(super) fn resolve_reflex_corners(state: &mut State<'_>, epsilon: f64) -> HashSet<Edge> {
     let mut edges: HashMap<Edge, u32> = HashMap::new();
     for p in 0..state.polygons.len() as u32 {
-        if let Some(t) = triangle(state, p) {
+        if let Some(t) = state.triangle(p) {
             for i in 0..3 {
                 edges
                     .entry((t[i], t[(i + 1) % 3]))
@@ -1122,9 +1019,9 @@ struct Segments<'c> {
 impl Segments<'_> {
     fn cells_of(&self, i: usize, j: usize) -> impl Iterator<Item = usize> + use<> {
         let (a, b) = (self.points[i], self.points[j]);
-        let (x0, y0) = self.grid.cell_of([a[0].min(b[0]), a[1].min(b[1])]);
-        let (x1, y1) = self.grid.cell_of([a[0].max(b[0]), a[1].max(b[1])]);
-        let size = self.grid.size;
+        let (x0, y0) = self.grid.frame.cell_of([a[0].min(b[0]), a[1].min(b[1])]);
+        let (x1, y1) = self.grid.frame.cell_of([a[0].max(b[0]), a[1].max(b[1])]);
+        let size = self.grid.frame.size;
         (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| y * size + x))
     }
 
