@@ -56,7 +56,7 @@ impl ChunkedZlib {
         ChunkedZlib {
             level: level.min(9),
             chunk,
-            pending: Vec::new(),
+            pending: Vec::with_capacity(chunk.min(CHUNK)),
             window: 0,
             spawned: 0,
             length: 0,
@@ -94,22 +94,9 @@ impl ChunkedZlib {
             }
             let room = full - self.pending.len();
             let (now, later) = piece.split_at(room.min(piece.len()));
-            if self.pending.capacity() == 0 {
-                self.pending.reserve(full.min(WINDOW + CHUNK));
-            }
             self.pending.extend_from_slice(now);
             piece = later;
         }
-    }
-
-    /// How many bytes have been pushed.
-    pub fn len(&self) -> usize {
-        self.length
-    }
-
-    /// Whether nothing has been pushed.
-    pub fn is_empty(&self) -> bool {
-        self.length == 0
     }
 
     /// Compresses the last chunk, collects the chunks handed over by `push`, and returns the
@@ -325,7 +312,6 @@ mod tests {
                     for piece in body.chunks(3001) {
                         encoder.push(piece);
                     }
-                    assert_eq!(encoder.len(), body.len());
                     let (stream, length) = encoder.finish().unwrap();
                     assert_eq!(length, body.len());
                     assert_eq!(
