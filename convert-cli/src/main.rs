@@ -16,10 +16,12 @@ fn main() {
             "warning: cannot watch for signals ({error}); an interrupted write may leave a .walkmesh-*.tmp file"
         );
     }
+    // Standard error is passed unlocked: each message takes the lock for its own write, so
+    // a progress bar drawn while a batch runs is never left waiting for a lock held here.
     let code = walkmesh_cli::run(
         std::env::args_os().collect(),
         &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
+        &mut std::io::stderr(),
     );
     std::process::exit(code);
 }

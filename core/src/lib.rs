@@ -14,6 +14,7 @@ pub mod ir;
 pub mod material;
 pub mod passes;
 pub mod summary;
+pub mod threads;
 pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};

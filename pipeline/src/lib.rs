@@ -253,7 +253,7 @@ pub fn check_output(
     // The validator and the reader each decode the whole file; on a large one they run side
     // by side (a whole-process re-bake of an NWN2 area spends a fifth of its time here). A
     // small file is not worth a thread.
-    let (validated, read_back) = if main.len() >= PARALLEL_CHECK_BYTES {
+    let (validated, read_back) = if main.len() >= PARALLEL_CHECK_BYTES && walkmesh_core::threads::may_spawn() {
         std::thread::scope(|scope| {
             let validating = scope.spawn(validate);
             let read_back = read();

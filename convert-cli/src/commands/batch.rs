@@ -3,17 +3,17 @@
 //! Inputs are files, directories (searched recursively for extensions a reader claims) and
 //! glob patterns (`'areas/**/*.wok'`, quoted so the shell leaves them alone). Each output keeps
 //! its path relative to the directory or to the glob's fixed prefix it was found under.
-//! Files are converted in parallel on a rayon pool of `--jobs` threads; the list of jobs,
+//! Files are converted in parallel by `--jobs` worker threads (see [`run_jobs`]); the list of jobs,
 //! their output names and the report order are fixed before any work starts, so the output
 //! does not depend on the thread count. A bad file is reported and skipped.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 use walkmesh_core::{Output, Registry, Severity};
 
@@ -113,36 +113,14 @@ pub fn run(
         },
         ..plan
     };
-    let threads = args
+    let budget = args
         .jobs
         .map(usize::from)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::usage(format!("cannot start {threads} worker threads: {e}")))?;
-    let progress = if std::io::stderr().is_terminal() && !args.quiet {
-        let bar = ProgressBar::new(jobs.len() as u64);
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed} (eta {eta}) {msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let results: Vec<Result<Conversion, Failure>> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| {
-                let result = match &job.refused {
-                    Some(failure) => Err(failure.clone()),
-                    None => convert_file(&job_plan, &job.input, &job.output),
-                };
-                progress.inc(1);
-                result
-            })
-            .collect()
+        .unwrap_or_else(walkmesh_core::threads::machine);
+    let progress = progress_bar(jobs.len(), args.quiet);
+    let results = run_jobs(&jobs, budget, &progress, |job| match &job.refused {
+        Some(failure) => Err(failure.clone()),
+        None => convert_file(&job_plan, &job.input, &job.output),
     });
     progress.finish_and_clear();
 
@@ -241,6 +219,69 @@ pub fn run(
         )?;
     }
     Ok(exit_code)
+}
+
+/// The progress bar on standard error when it is a terminal (and not --quiet), else hidden.
+fn progress_bar(files: usize, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(files as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed} (eta {eta}) {msg}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Runs `convert` on every job with at most `budget` threads in all and returns the results in
+/// the jobs' order.
+///
+/// `min(budget, jobs)` workers each take the next job from a shared counter (one atomic add,
+/// the only thing they share) and send its result to this thread, which alone draws the
+/// progress bar and keeps the results. Workers never touch standard error, so nothing they do
+/// waits for a lock the caller holds (the bar's redraw on a worker once waited for the
+/// stderr lock of the main thread, and a batch on a terminal hung). Each worker's conversions
+/// run with the budget's share of threads, so two workers on two cores do not start two more
+/// threads each.
+fn run_jobs<R: Send>(
+    jobs: &[Job],
+    budget: usize,
+    progress: &ProgressBar,
+    convert: impl Fn(&Job) -> R + Sync,
+) -> Vec<R> {
+    let workers = budget.clamp(1, jobs.len().max(1));
+    let inner = (budget / workers).max(1);
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(jobs.len()).collect();
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::channel::<(usize, R)>();
+        for _ in 0..workers {
+            let send = send.clone();
+            let (next, convert) = (&next, &convert);
+            scope.spawn(move || {
+                walkmesh_core::threads::with_budget(inner, || {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(index) else { break };
+                        if send.send((index, convert(job))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            });
+        }
+        // The workers hold the only senders left: the loop ends when the last one is done.
+        drop(send);
+        for (index, result) in receive {
+            if let Some(slot) = results.get_mut(index) {
+                *slot = Some(result);
+            }
+            progress.inc(1);
+        }
+    });
+    results.into_iter().flatten().collect()
 }
 
 /// Characters that make an argument a glob pattern.

@@ -388,7 +388,10 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         )
     };
     let (staged, checked) =
-        if written.sidecars.is_empty() && written.main.len() >= OVERLAP_WRITE_BYTES {
+        if written.sidecars.is_empty()
+            && written.main.len() >= OVERLAP_WRITE_BYTES
+            && walkmesh_core::threads::may_spawn()
+        {
             let read_path = output::final_path(output, plan.settings)?;
             std::thread::scope(|scope| {
                 let staging = scope.spawn(|| output::stage(output, &written, plan.settings));

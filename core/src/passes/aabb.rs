@@ -45,7 +45,7 @@ pub fn balanced_aabb_tree(
     centroids: &[[f32; 3]],
     leaf_padding: f32,
 ) -> Vec<AabbNode> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = crate::threads::available();
     // Each split hands one half to a new thread while this one builds the other, down to
     // `threads` subtrees.
     let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();

@@ -72,7 +72,7 @@ pub fn parallel_chunks<T: Send>(
     weight: usize,
     work: &(dyn Fn(std::ops::Range<usize>) -> Vec<T> + Sync),
 ) -> Vec<T> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::threads::available();
     parallel_chunks_on(threads, count, weight, work)
 }
 

@@ -816,7 +816,7 @@ pub fn bake_streaming(
     let island_edges: usize = graph.iter().map(Vec::len).sum();
     // With a sink, a core is busy compressing what was handed over: one thread fewer here
     // keeps that (the longest chain of work) from slowing down.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = walkmesh_core::threads::available();
     let threads = if sink.is_some() {
         threads.saturating_sub(1).max(1)
     } else {

@@ -42,6 +42,9 @@ pub struct ChunkedZlib {
     spawned: usize,
     /// Bytes pushed so far.
     length: usize,
+    /// Whether complete chunks go to rayon's pool (else they are compressed by `push`), from
+    /// the thread budget when the stream was started.
+    parallel: bool,
     /// Where the pool's jobs send their chunk (with its index).
     results: (
         std::sync::mpsc::Sender<Numbered>,
@@ -60,6 +63,7 @@ impl ChunkedZlib {
             window: 0,
             spawned: 0,
             length: 0,
+            parallel: walkmesh_core::threads::may_spawn(),
             results: std::sync::mpsc::channel(),
         }
     }
@@ -85,11 +89,17 @@ impl ChunkedZlib {
                 self.window = keep;
                 let (index, level) = (self.spawned, self.level);
                 let sender = self.results.0.clone();
-                rayon::spawn(move || {
+                let work = move || {
                     let compressed = deflate_chunk(&job, start, job.len(), level, false);
                     // The receiver lives until `finish` has every chunk.
                     let _ = sender.send((index, compressed));
-                });
+                };
+                // A thread budget of one (a batch worker) compresses here, in order.
+                if self.parallel {
+                    rayon::spawn(work);
+                } else {
+                    work();
+                }
                 self.spawned += 1;
             }
             let room = full - self.pending.len();

@@ -91,7 +91,7 @@ pub fn validate_and_read(
     let read =
         |diag: &mut Diagnostics| crate::read::to_navmesh(&parsed, input.bytes, options, diag);
     // Below this many triangles a thread costs more than it saves.
-    if parsed.aswm.triangles.len() < PARALLEL_TRIANGLES {
+    if parsed.aswm.triangles.len() < PARALLEL_TRIANGLES || !walkmesh_core::threads::may_spawn() {
         let findings = validate();
         return (Ok(findings), read(diag));
     }

@@ -426,22 +426,33 @@ fn bake_and_compress(
             matched = (old.get(at..at + piece.len()) == Some(piece)).then_some(at + piece.len());
         }
     };
-    let (baked, compressed) = std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::channel::<Vec<u8>>();
-        let worker = scope.spawn(move || compress(receive));
-        // Owns the sender: dropping it ends the worker's loop.
-        let mut sink = move |piece: Vec<u8>| {
+    let (baked, compressed) = if walkmesh_core::threads::may_spawn() {
+        std::thread::scope(|scope| {
+            let (send, receive) = std::sync::mpsc::channel::<Vec<u8>>();
+            let worker = scope.spawn(move || compress(receive));
+            // Owns the sender: dropping it ends the worker's loop.
+            let mut sink = move |piece: Vec<u8>| {
+                check(&piece);
+                if let Err(unsent) = send.send(piece) {
+                    // The worker is gone (it cannot be, short of a panic); the pieces are
+                    // compressed again below.
+                    drop(unsent);
+                }
+            };
+            let baked = bake::bake_streaming(input, config, Some(&mut sink));
+            drop(sink);
+            (baked, worker.join().ok().flatten())
+        })
+    } else {
+        // One thread (a batch worker): each piece is compressed as it arrives, here.
+        let mut encoder = crate::deflate::ChunkedZlib::new(level, crate::deflate::CHUNK);
+        let mut sink = |piece: Vec<u8>| {
             check(&piece);
-            if let Err(unsent) = send.send(piece) {
-                // The worker is gone (it cannot be, short of a panic); the pieces are
-                // compressed again below.
-                drop(unsent);
-            }
+            encoder.push(&piece);
         };
         let baked = bake::bake_streaming(input, config, Some(&mut sink));
-        drop(sink);
-        (baked, worker.join().ok().flatten())
-    });
+        (baked, encoder.finish())
+    };
     let Ok(baked) = baked else {
         return (baked, Vec::new());
     };

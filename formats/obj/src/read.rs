@@ -717,9 +717,7 @@ pub fn read_obj(
     options: &ReadOptions,
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(8);
+    let threads = walkmesh_core::threads::available().min(8);
     read_obj_split(input, options, diag, parallel::PARALLEL_BYTES, threads)
 }
 
