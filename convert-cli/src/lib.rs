@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use clap::{Parser, Subcommand};
+use walkmesh_core::printable::Escaping;
 
 mod commands;
 pub mod failure;
@@ -132,6 +133,16 @@ fn Failure(message: String) -> Failure {
 }
 
 impl Command {
+    /// Whether standard output carries a converted file's bytes (`convert IN - --to ID`).
+    fn writes_a_file_to_stdout(&self) -> bool {
+        match self {
+            Command::Convert(args) => {
+                args.out_dir.is_none() && args.paths.get(1).is_some_and(|p| p.as_os_str() == "-")
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the command was asked for JSON output; its failures are then printed as
     /// `{"error": {"code", "message", "exit_code", …}}` on standard output as well.
     fn wants_json(&self) -> bool {
@@ -175,6 +186,15 @@ impl PipeAware<'_> {
 /// Runs the command line `args` (program name first); returns the exit code (see
 /// [`failure`]: 0 success, 1 findings, 2 input or usage, 3 output not written).
 pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    // Names, messages and values from file data reach a person's terminal through these
+    // streams: control characters in them are shown escaped (docs: "Hostile input").
+    let mut stderr = Escaping::new(stderr);
+    let code = run_escaped(args, stdout, &mut stderr);
+    let _ = stderr.flush();
+    code
+}
+
+fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let json_asked = args.iter().any(|a| a == "--json");
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -213,6 +233,15 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         }
     };
     let registry = walkmesh_formats::default_registry();
+    // Standard output is text, escaped like standard error, except where a converted file is
+    // written to it.
+    let mut escaping;
+    let stdout: &mut dyn Write = if cli.command.writes_a_file_to_stdout() {
+        stdout
+    } else {
+        escaping = Escaping::new(stdout);
+        &mut escaping
+    };
     let mut out = PipeAware {
         inner: stdout,
         closed: false,
@@ -228,6 +257,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
     };
+    let _ = out.flush();
     if out.closed {
         return failure::EXIT_OK;
     }

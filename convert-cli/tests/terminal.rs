@@ -94,7 +94,11 @@ fn batch_finishes_on_a_terminal(jobs: &str, copies: usize) {
     let (screen, code) = on_terminal(&args);
     assert_eq!(code, 0, "{screen}");
     for file in &expected {
-        assert!(file.is_file(), "{} was not written:\n{screen}", file.display());
+        assert!(
+            file.is_file(),
+            "{} was not written:\n{screen}",
+            file.display()
+        );
     }
     let total = expected.len();
     // The bar redraws at most about 20 times a second, so a fast batch shows some of its

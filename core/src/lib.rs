@@ -5,6 +5,7 @@
 //!
 //! Core depends on no format crate; format crates depend on core only.
 
+pub mod confine;
 pub mod diag;
 pub mod dump;
 pub mod fingerprint;
@@ -13,6 +14,7 @@ pub mod format;
 pub mod ir;
 pub mod material;
 pub mod passes;
+pub mod printable;
 pub mod summary;
 pub mod threads;
 pub mod validate;

@@ -20,10 +20,7 @@ thread_local! {
 /// The threads work started on this thread may use, itself included (at least 1): the
 /// budget of the enclosing [`with_budget`], else the machine's available parallelism.
 pub fn available() -> usize {
-    BUDGET
-        .with(Cell::get)
-        .unwrap_or_else(machine)
-        .max(1)
+    BUDGET.with(Cell::get).unwrap_or_else(machine).max(1)
 }
 
 /// Whether work on this thread may start a second thread.
@@ -60,7 +57,11 @@ mod tests {
         assert_eq!(outside, machine().max(1));
         let inside = with_budget(1, || (available(), may_spawn()));
         assert_eq!(inside, (1, false));
-        assert_eq!(with_budget(0, available), 1, "a zero budget means one thread");
+        assert_eq!(
+            with_budget(0, available),
+            1,
+            "a zero budget means one thread"
+        );
         assert_eq!(with_budget(3, || with_budget(2, available)), 2);
         assert_eq!(available(), outside);
     }

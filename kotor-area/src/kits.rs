@@ -126,7 +126,8 @@ pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, Str
         let bytes =
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if let Ok(kit) = Kit::parse(&bytes) {
-            let wok_dir = wok_root.join(&kit.id);
+            let wok_dir = walkmesh_core::confine::join(wok_root, &kit.id, "kit id", &path)
+                .map_err(|e| e.to_string())?;
             kits.push(LoadedKit { kit, wok_dir });
         }
     }
@@ -455,12 +456,17 @@ pub fn build_indoor(
         let base = match &room.walkmesh_override {
             Some(text) => decode_base64(text).and_then(|bytes| read_wok(&bytes)),
             None => match (kit, component) {
-                (Some(kit), Some(component)) => {
-                    let path = kit.wok_dir.join(format!("{}.wok", component.id));
-                    std::fs::read(&path)
-                        .map_err(|e| format!("cannot read {}: {e}", path.display()))
-                        .and_then(|bytes| read_wok(&bytes))
-                }
+                (Some(kit), Some(component)) => walkmesh_core::confine::join(
+                    &kit.wok_dir,
+                    &format!("{}.wok", component.id),
+                    "kit component id",
+                    &kit.wok_dir,
+                )
+                .map_err(|e| e.to_string())
+                .and_then(|path| {
+                    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+                })
+                .and_then(|bytes| read_wok(&bytes)),
                 (None, _) => Err(format!("kit '{}' was not found", room.kit)),
                 (Some(_), None) => Err(format!(
                     "kit '{}' has no component '{}'",

@@ -253,19 +253,20 @@ pub fn check_output(
     // The validator and the reader each decode the whole file; on a large one they run side
     // by side (a whole-process re-bake of an NWN2 area spends a fifth of its time here). A
     // small file is not worth a thread.
-    let (validated, read_back) = if main.len() >= PARALLEL_CHECK_BYTES && walkmesh_core::threads::may_spawn() {
-        std::thread::scope(|scope| {
-            let validating = scope.spawn(validate);
-            let read_back = read();
-            // The validator panicking is a bug; its panic is passed on rather than hidden.
-            let validated = validating
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (validated, read_back)
-        })
-    } else {
-        (validate(), read())
-    };
+    let (validated, read_back) =
+        if main.len() >= PARALLEL_CHECK_BYTES && walkmesh_core::threads::may_spawn() {
+            std::thread::scope(|scope| {
+                let validating = scope.spawn(validate);
+                let read_back = read();
+                // The validator panicking is a bug; its panic is passed on rather than hidden.
+                let validated = validating
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (validated, read_back)
+            })
+        } else {
+            (validate(), read())
+        };
     Ok(checked_from(validated, read_back))
 }
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
+use walkmesh_core::{confine, printable};
 use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
 use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits, read_wok};
 use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, check_lyt, read_lyt, write_lyt};
@@ -234,7 +235,7 @@ pub fn archive_summary(archive: &Archive) -> Vec<String> {
             .members
             .iter()
             .filter(|m| types.contains(&m.type_id))
-            .map(|m| m.file_name())
+            .map(|m| printable::escape(&m.file_name()).into_owned())
             .collect();
         lines.push(format!(
             "{label:<15} {}",
@@ -284,7 +285,7 @@ fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure>
         writeln!(
             stdout,
             "  {:<24} {:>5} {:>9} bytes  {range}",
-            m.file_name(),
+            printable::escape(&m.file_name()),
             m.type_id,
             archive.data(m).len()
         )?;
@@ -299,8 +300,6 @@ fn extract(
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let archive = read_archive(path)?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
     let chosen: Vec<_> = if names.is_empty() {
         archive.members.iter().collect()
     } else {
@@ -313,9 +312,15 @@ fn extract(
             })
             .collect::<Result<_, _>>()?
     };
-    for member in chosen {
-        let target = out.join(member.file_name());
-        write_atomically(&target, archive.data(member))?;
+    // Every name is checked before anything is written.
+    let targets = chosen
+        .iter()
+        .map(|member| confine::join(out, &member.file_name(), "archive member", path))
+        .collect::<Result<Vec<_>, _>>()?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+    for (member, target) in chosen.iter().zip(&targets) {
+        write_atomically(target, archive.data(member))?;
         writeln!(stdout, "{}", target.display())?;
     }
     Ok(0)
@@ -598,21 +603,28 @@ fn solve_command(
     match &source {
         RoomSource::Folder(dir, files) => {
             let target_dir = out.unwrap_or(dir);
-            std::fs::create_dir_all(target_dir)
-                .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
+            // Every room's file name is checked (and every WOK made) before anything is
+            // written.
+            let mut pending = Vec::new();
             for &slot in &changed_rooms {
                 let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
                     continue;
                 };
-                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
                 let file_name = format!("{}.wok", room.name);
+                let confined = confine::join(target_dir, &file_name, "layout room", &lyt_file)?;
                 let target = match out {
-                    Some(dir) => dir.join(&file_name),
+                    Some(_) => confined,
                     None => files
                         .get(&file_name.to_ascii_lowercase())
                         .cloned()
-                        .unwrap_or_else(|| dir.join(&file_name)),
+                        .unwrap_or(confined),
                 };
+                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
+                pending.push((target, bytes));
+            }
+            std::fs::create_dir_all(target_dir)
+                .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
+            for (target, bytes) in pending {
                 write_atomically(&target, &bytes)?;
                 written.push(target);
             }
@@ -624,9 +636,15 @@ fn solve_command(
                     continue;
                 };
                 let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
-                archive
-                    .put(&format!("{}.wok", room.name), bytes)
-                    .map_err(Failure)?;
+                // A member is a file once extracted: its name passes the same check.
+                let member = format!("{}.wok", room.name);
+                confine::check(&member).map_err(|reason| confine::UnsafeName {
+                    what: "layout room".into(),
+                    name: member.clone(),
+                    source: lyt_file.clone(),
+                    reason,
+                })?;
+                archive.put(&member, bytes).map_err(Failure)?;
             }
             if !changed_rooms.is_empty() {
                 let target = out.unwrap_or(path);
@@ -714,15 +732,18 @@ fn split_command(
     }
     let rooms = assemble::split(&mesh, &lyt)
         .map_err(|e| Failure(format!("{}: {e}", mesh_path.display())))?;
+    let targets = rooms
+        .iter()
+        .map(|room| confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path))
+        .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
-    for room in rooms {
+    for (room, target) in rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
         for item in &diag.items {
             writeln!(stderr, "{}: {item}", room.name)?;
         }
-        let target = out.join(format!("{}.wok", room.name));
         write_atomically(&target, &bytes)?;
         writeln!(
             stdout,
@@ -764,13 +785,24 @@ fn indoor(
     let map =
         IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
     let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure)?;
+    // The module id names every file written: checked before anything is built or written.
+    let lyt_target = confine::join(
+        out,
+        &format!("{}.lyt", map.module_id),
+        "module id",
+        map_path,
+    )?;
     let build = build_indoor(&map, &kits, tolerance);
+    let targets = build
+        .rooms
+        .iter()
+        .map(|room| confine::join(out, &format!("{}.wok", room.name), "room", map_path))
+        .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
-    for room in &build.rooms {
+    for (room, target) in build.rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
-        let target = out.join(format!("{}.wok", room.name));
         write_atomically(&target, &bytes)?;
         writeln!(
             stdout,
@@ -779,7 +811,6 @@ fn indoor(
             room.mesh.edge_tags.len()
         )?;
     }
-    let lyt_target = out.join(format!("{}.lyt", map.module_id));
     write_atomically(&lyt_target, &write_lyt(&build.lyt))?;
     writeln!(
         stdout,

@@ -387,28 +387,27 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             &mut diag,
         )
     };
-    let (staged, checked) =
-        if written.sidecars.is_empty()
-            && written.main.len() >= OVERLAP_WRITE_BYTES
-            && walkmesh_core::threads::may_spawn()
-        {
-            let read_path = output::final_path(output, plan.settings)?;
-            std::thread::scope(|scope| {
-                let staging = scope.spawn(|| output::stage(output, &written, plan.settings));
-                let checked = check(&read_path);
-                let staged = staging.join().unwrap_or_else(|_| {
-                    Err(Failure::output(format!(
-                        "writing {} failed (the writing thread stopped)",
-                        output.display()
-                    )))
-                });
-                (staged, checked)
-            })
-        } else {
-            let staged = output::stage(output, &written, plan.settings)?;
-            let checked = check(staged.read_path());
-            (Ok(staged), checked)
-        };
+    let (staged, checked) = if written.sidecars.is_empty()
+        && written.main.len() >= OVERLAP_WRITE_BYTES
+        && walkmesh_core::threads::may_spawn()
+    {
+        let read_path = output::final_path(output, plan.settings)?;
+        std::thread::scope(|scope| {
+            let staging = scope.spawn(|| output::stage(output, &written, plan.settings));
+            let checked = check(&read_path);
+            let staged = staging.join().unwrap_or_else(|_| {
+                Err(Failure::output(format!(
+                    "writing {} failed (the writing thread stopped)",
+                    output.display()
+                )))
+            });
+            (staged, checked)
+        })
+    } else {
+        let staged = output::stage(output, &written, plan.settings)?;
+        let checked = check(staged.read_path());
+        (Ok(staged), checked)
+    };
     let staged = staged?;
     if let Err(failure) = checked {
         staged.discard();
