@@ -12,9 +12,10 @@ use clap::{Parser, Subcommand};
 use walkmesh_core::printable::Escaping;
 
 mod commands;
-pub mod failure;
 mod input;
-pub mod output;
+
+// Output staging and failures live in the pipeline library, which Python calls too.
+pub use walkmesh_pipeline::{failure, output};
 
 use failure::Failure;
 
@@ -249,6 +250,9 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
     let result = match &cli.command {
         Command::Formats(args) => commands::formats::run(&registry, args, &mut out),
         Command::Info(args) => commands::info::run(&registry, args, &mut out, stderr),
+        Command::Convert(args) if args.out_dir.is_some() => {
+            commands::batch::run(&registry, args, &mut out, stderr)
+        }
         Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
         Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),

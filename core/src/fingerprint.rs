@@ -6,6 +6,15 @@
 
 use crate::ir::{Attribute, Extra, NavMesh};
 
+// The method lives here, not in `ir`, so that `ir` does not depend on this module (which
+// reads every field of `ir`'s types).
+impl NavMesh {
+    /// Stable hash of the authored data (see the module docs).
+    pub fn fingerprint(&self) -> u64 {
+        authored_fingerprint(self)
+    }
+}
+
 /// A small multiply-rotate hasher over 64-bit words (FxHash-like mixing plus a final avalanche).
 #[derive(Debug, Clone)]
 pub struct StableHasher {

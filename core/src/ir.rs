@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::material::Material;
+pub use crate::material::Surface;
 
 /// What a walkmesh is for; decides which tables some formats store.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -52,16 +52,6 @@ impl MeshKind {
             _ => None,
         }
     }
-}
-
-/// The surface of one polygon: neutral material, walkability, and the raw code the source
-/// engine used (a KotOR surfacemat row, NWN2 flag bits, …; equal to the material index for
-/// formats without codes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Surface {
-    pub material: Material,
-    pub walkable: bool,
-    pub code: u32,
 }
 
 /// One directed edge of a polygon: edge `edge` runs from the polygon's vertex `edge` to vertex
@@ -455,11 +445,6 @@ impl NavMesh {
             }
         }
         Some((min, max))
-    }
-
-    /// Stable hash of the authored data; see [`crate::fingerprint`].
-    pub fn fingerprint(&self) -> u64 {
-        crate::fingerprint::authored_fingerprint(self)
     }
 
     /// What the reader found about vertex sharing: [`VertexIdentity::Incidental`] only when

@@ -15,6 +15,7 @@ pub mod ir;
 pub mod material;
 pub mod passes;
 pub mod printable;
+pub mod slope;
 pub mod summary;
 pub mod threads;
 pub mod validate;

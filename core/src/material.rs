@@ -54,6 +54,16 @@ pub const NEUTRAL_NAMES: [&str; 31] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Material(pub u16);
 
+/// The surface of one polygon: neutral material, walkability, and the raw code the source
+/// engine used (a KotOR surfacemat row, NWN2 flag bits, …; equal to the material index for
+/// formats without codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Surface {
+    pub material: Material,
+    pub walkable: bool,
+    pub code: u32,
+}
+
 impl Material {
     /// The neutral name (`Stone`, `NonWalk`, or `surface_<id>` past the vocabulary).
     pub fn name(self) -> Cow<'static, str> {
@@ -137,13 +147,13 @@ pub struct MaterialProfile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoded {
     /// The profile has the material with the face's walkability: nothing changes.
-    Exact(crate::ir::Surface),
+    Exact(Surface),
     /// Written as another material (a fallback, or the profile's default for the face's
     /// walkability); walkability is kept.
-    Merged(crate::ir::Surface),
+    Merged(Surface),
     /// Nothing in the profile keeps the face's walkability: written with the material's own
     /// entry, whose walkability differs.
-    WalkabilityChanged(crate::ir::Surface),
+    WalkabilityChanged(Surface),
     /// The profile knows neither the material nor a default for its walkability.
     Unknown,
 }
@@ -259,10 +269,10 @@ impl MaterialProfile {
         })
     }
 
-    fn surface_of(&self, index: usize) -> Option<crate::ir::Surface> {
+    fn surface_of(&self, index: usize) -> Option<Surface> {
         let entry = self.entries.get(index)?;
         let material = *self.resolved.get(index)?;
-        Some(crate::ir::Surface {
+        Some(Surface {
             material,
             walkable: entry.walkable,
             code: entry.code,
@@ -271,7 +281,7 @@ impl MaterialProfile {
 
     /// Surface for a material name: an entry's name or alias, or a neutral name / `surface_<id>`
     /// that an entry maps. `None` when the profile does not know the name.
-    pub fn surface_for_name(&self, name: &str) -> Option<crate::ir::Surface> {
+    pub fn surface_for_name(&self, name: &str) -> Option<Surface> {
         if let Some((index, _)) = self.entry_by_name(name) {
             return self.surface_of(index);
         }
@@ -280,19 +290,19 @@ impl MaterialProfile {
     }
 
     /// Surface for a neutral material, through the first entry that maps it.
-    pub fn surface_for_material(&self, material: Material) -> Option<crate::ir::Surface> {
+    pub fn surface_for_material(&self, material: Material) -> Option<Surface> {
         let index = self.resolved.iter().position(|&m| m == material)?;
         self.surface_of(index)
     }
 
     /// Surface for an engine code.
-    pub fn surface_for_code(&self, code: u32) -> Option<crate::ir::Surface> {
+    pub fn surface_for_code(&self, code: u32) -> Option<Surface> {
         let index = self.entries.iter().position(|entry| entry.code == code)?;
         self.surface_of(index)
     }
 
     /// The entry a neutral material is written as: its own, else its fallback.
-    pub fn surface_or_fallback(&self, material: Material) -> Option<(crate::ir::Surface, bool)> {
+    pub fn surface_or_fallback(&self, material: Material) -> Option<(Surface, bool)> {
         if let Some(surface) = self.surface_for_material(material) {
             return Some((surface, true));
         }
@@ -303,7 +313,7 @@ impl MaterialProfile {
     /// The surface a non-walkable face gets when its material is walkable here: the
     /// `non_walkable_default` while that entry is not walkable (a user's copy may have made
     /// it walkable), else the first non-walkable entry.
-    pub fn non_walkable_surface(&self) -> Option<crate::ir::Surface> {
+    pub fn non_walkable_surface(&self) -> Option<Surface> {
         self.non_walkable_default
             .as_deref()
             .and_then(|name| self.surface_for_name(name))
@@ -323,15 +333,15 @@ impl MaterialProfile {
     /// gets the profile's default for its own walkability (`default_material` for walkable
     /// faces, `non_walkable_default` for the others). Every step but the first is a change
     /// a writer must report ([`MaterialChanges`]).
-    pub fn encode(&self, surface: crate::ir::Surface, walkability_in_code: bool) -> Encoded {
+    pub fn encode(&self, surface: Surface, walkability_in_code: bool) -> Encoded {
         let own = self.surface_or_fallback(surface.material);
         if !walkability_in_code {
             return match own {
-                Some((s, true)) => Encoded::Exact(crate::ir::Surface {
+                Some((s, true)) => Encoded::Exact(Surface {
                     walkable: surface.walkable,
                     ..s
                 }),
-                Some((s, false)) => Encoded::Merged(crate::ir::Surface {
+                Some((s, false)) => Encoded::Merged(Surface {
                     walkable: surface.walkable,
                     ..s
                 }),
@@ -342,7 +352,7 @@ impl MaterialProfile {
                         self.non_walkable_surface()
                             .unwrap_or_else(|| self.default_surface())
                     };
-                    Encoded::Merged(crate::ir::Surface {
+                    Encoded::Merged(Surface {
                         walkable: surface.walkable,
                         ..base
                     })
@@ -367,9 +377,9 @@ impl MaterialProfile {
     }
 
     /// The default surface for unknown or missing names.
-    pub fn default_surface(&self) -> crate::ir::Surface {
+    pub fn default_surface(&self) -> Surface {
         self.surface_for_name(&self.default_material)
-            .unwrap_or(crate::ir::Surface {
+            .unwrap_or(Surface {
                 material: Material(4),
                 walkable: true,
                 code: 4,
@@ -387,14 +397,8 @@ pub struct MaterialChanges {
 }
 
 impl MaterialChanges {
-    /// Records polygon `polygon` of `mesh` going from `from` to `to` (nothing when equal).
-    pub fn record(
-        &mut self,
-        mesh: &crate::ir::NavMesh,
-        polygon: usize,
-        from: crate::ir::Surface,
-        to: crate::ir::Surface,
-    ) {
+    /// Records a polygon of `area` going from `from` to `to` (nothing when equal).
+    pub fn record(&mut self, area: f64, from: Surface, to: Surface) {
         if from.material == to.material && from.walkable == to.walkable {
             return;
         }
@@ -403,7 +407,7 @@ impl MaterialChanges {
             .entry((from.material, from.walkable, to.material, to.walkable))
             .or_insert((0, 0.0));
         slot.0 += 1;
-        slot.1 += crate::passes::polygon_area(mesh, polygon);
+        slot.1 += area;
     }
 
     /// Faces whose walkability changed.
@@ -495,7 +499,7 @@ impl MaterialProfile {
     /// Surface for a material name as a modelling tool writes it: the name itself, else
     /// without Blender's duplicate suffix (`Grass.002`), without kotorblender's `wok_` prefix
     /// (`wok_Stone`), or without both (`wok_Grass.001`).
-    pub fn surface_for_tool_name(&self, name: &str) -> Option<crate::ir::Surface> {
+    pub fn surface_for_tool_name(&self, name: &str) -> Option<Surface> {
         let unsuffixed = strip_blender_suffix(name);
         std::iter::once(Some(name))
             .chain([unsuffixed])
@@ -509,14 +513,14 @@ impl MaterialProfile {
 /// What faces get when their material name is unknown or missing (OBJ and glTF input).
 ///
 /// With `--default-material NAME` (an `explicit` choice) every such face gets that material.
-/// Otherwise faces no steeper than [`crate::passes::STEEP_DEGREES`] get the profile's default
+/// Otherwise faces no steeper than [`crate::slope::STEEP_DEGREES`] get the profile's default
 /// material (Stone, walkable) and steeper ones (walls, risers) a non-walkable one (NonWalk),
 /// so an unnamed wall never becomes walkable floor; the readers warn with the counts and
 /// areas of both.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DefaultRule {
-    pub floor: crate::ir::Surface,
-    pub steep: crate::ir::Surface,
+    pub floor: Surface,
+    pub steep: Surface,
 }
 
 /// Faces and area that a [`DefaultRule`] gave each of its two surfaces.
@@ -530,7 +534,7 @@ pub struct DefaultTally {
 
 impl DefaultRule {
     /// The rule for `profile`, with the user's `--default-material` surface if any.
-    pub fn new(profile: &MaterialProfile, explicit: Option<crate::ir::Surface>) -> DefaultRule {
+    pub fn new(profile: &MaterialProfile, explicit: Option<Surface>) -> DefaultRule {
         match explicit {
             Some(surface) => DefaultRule {
                 floor: surface,
@@ -548,37 +552,24 @@ impl DefaultRule {
         }
     }
 
-    /// Sets the surface of each polygon in `polygons` (which must exist) by its slope, and
-    /// counts what went where.
-    pub fn assign(
-        &self,
-        mesh: &mut crate::ir::NavMesh,
-        polygons: impl IntoIterator<Item = usize>,
-    ) -> DefaultTally {
-        let mut tally = DefaultTally::default();
-        for polygon in polygons {
-            let area = crate::passes::polygon_area(mesh, polygon);
-            let steep = crate::passes::is_steep(crate::passes::polygon_normal(mesh, polygon));
-            let surface = if steep {
-                tally.steep_faces += 1;
-                tally.steep_area += area;
-                self.steep
-            } else {
-                tally.floor_faces += 1;
-                tally.floor_area += area;
-                self.floor
-            };
-            if let Some(slot) = mesh.surfaces.get_mut(polygon) {
-                *slot = surface;
-            }
+    /// The surface a polygon gets, and the tally counts it (`steep`: steeper than
+    /// [`crate::slope::STEEP_DEGREES`]). `passes::assign_default_surfaces` applies it to a mesh.
+    pub fn surface_for(&self, steep: bool, area: f64, tally: &mut DefaultTally) -> Surface {
+        if steep {
+            tally.steep_faces += 1;
+            tally.steep_area += area;
+            self.steep
+        } else {
+            tally.floor_faces += 1;
+            tally.floor_area += area;
+            self.floor
         }
-        tally
     }
 
     /// "10 face(s) (24.00 square units) got Stone (walkable); 4 steeper than 60° (8.00 square
     /// units) got NonWalk (not walkable)" — the part of a warning that says what became what.
     pub fn describe(&self, tally: &DefaultTally) -> String {
-        let walk = |s: &crate::ir::Surface| {
+        let walk = |s: &Surface| {
             if s.walkable {
                 "walkable"
             } else {
@@ -599,7 +590,7 @@ impl DefaultRule {
             parts.push(format!(
                 "{} face(s) steeper than {}°, {:.2} square units, got '{}' ({})",
                 tally.steep_faces,
-                crate::passes::STEEP_DEGREES,
+                crate::slope::STEEP_DEGREES,
                 tally.steep_area,
                 self.steep.material.name(),
                 walk(&self.steep)
@@ -699,54 +690,6 @@ mod tests {
     }
 
     #[test]
-    fn default_rule_keeps_steep_faces_unwalkable() {
-        use crate::ir::NavMesh;
-        let profile = MaterialProfile::neutral();
-        let mut mesh = NavMesh {
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [2.0, 0.0, 0.0],
-                [0.0, 2.0, 0.0],
-                [2.0, 0.0, 3.0],
-                [0.0, 0.0, 3.0],
-            ],
-            ..NavMesh::default()
-        };
-        let undefined = profile.surface_for_name("Undefined").unwrap();
-        mesh.push_polygon(&[0, 1, 2], undefined); // floor, area 2
-        mesh.push_polygon(&[0, 1, 3, 4], undefined); // wall, area 6
-        let rule = DefaultRule::new(&profile, None);
-        let tally = rule.assign(&mut mesh, [0, 1]);
-        assert_eq!(
-            tally,
-            DefaultTally {
-                floor_faces: 1,
-                floor_area: 2.0,
-                steep_faces: 1,
-                steep_area: 6.0
-            }
-        );
-        assert_eq!(mesh.surfaces[0].material, Material(4));
-        assert!(mesh.surfaces[0].walkable);
-        assert_eq!(mesh.surfaces[1].material, Material(7));
-        assert!(!mesh.surfaces[1].walkable);
-        let text = rule.describe(&tally);
-        assert!(
-            text.contains("1 face(s), 2.00 square units, got 'Stone' (walkable)"),
-            "{text}"
-        );
-        assert!(
-            text.contains("steeper than 60°, 6.00 square units, got 'NonWalk' (not walkable)"),
-            "{text}"
-        );
-        // An explicit default applies to every face.
-        let grass = profile.surface_for_name("Grass").unwrap();
-        let rule = DefaultRule::new(&profile, Some(grass));
-        rule.assign(&mut mesh, [0, 1]);
-        assert!(mesh.surfaces.iter().all(|s| *s == grass));
-    }
-
-    #[test]
     fn profile_errors_name_the_problem() {
         let twice = r#"(engine: "x", default_material: "Stone", entries: [
             (material: "Stone", code: 1, walkable: true),
@@ -787,8 +730,8 @@ mod tests {
         .unwrap()
     }
 
-    fn surface(material: u16, walkable: bool) -> crate::ir::Surface {
-        crate::ir::Surface {
+    fn surface(material: u16, walkable: bool) -> Surface {
+        Surface {
             material: Material(material),
             walkable,
             code: u32::from(material),
@@ -832,7 +775,7 @@ mod tests {
             Encoded::Merged(nonwalk)
         );
         // Walkability stored beside the code (NWN2): only the material is mapped.
-        let unwalkable_stone = crate::ir::Surface {
+        let unwalkable_stone = Surface {
             walkable: false,
             ..stone
         };
@@ -842,7 +785,7 @@ mod tests {
         );
         assert_eq!(
             profile.encode(surface(20, false), false),
-            Encoded::Merged(crate::ir::Surface {
+            Encoded::Merged(Surface {
                 walkable: false,
                 ..dirt
             })
@@ -869,22 +812,12 @@ mod tests {
 
     #[test]
     fn changes_are_counted_per_material_with_area() {
-        let mut mesh = crate::ir::NavMesh {
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [2.0, 0.0, 0.0],
-                [0.0, 2.0, 0.0],
-                [2.0, 2.0, 0.0],
-            ],
-            ..crate::ir::NavMesh::default()
-        };
-        mesh.push_polygon(&[0, 1, 2], surface(20, true));
-        mesh.push_polygon(&[1, 3, 2], surface(20, true));
+        // Two right triangles of legs 2: area 2 each.
         let mut changes = MaterialChanges::default();
         let to = surface(1, true);
-        changes.record(&mesh, 0, surface(20, true), to);
-        changes.record(&mesh, 1, surface(20, true), to);
-        changes.record(&mesh, 1, to, to);
+        changes.record(2.0, surface(20, true), to);
+        changes.record(2.0, surface(20, true), to);
+        changes.record(2.0, to, to);
         assert_eq!(changes.merged(), 2);
         assert_eq!(changes.walkability_changed(), 0);
         let mut diag = crate::diag::Diagnostics::new();

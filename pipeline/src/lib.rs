@@ -3,11 +3,20 @@
 //! the same sequence: detect → read → (translate) → prepare for the target's requirements →
 //! write → read the bytes back with the target's validator and reader.
 //!
-//! Nothing here touches the file system beyond what a reader does for sidecars; callers own
-//! input (files, archive members) and output (staging, renaming) and turn the typed failures
-//! below into their own messages.
+//! The steps themselves touch no file beyond what a reader does for sidecars. Output files
+//! are written through [`output`] (staging beside the target, checks, atomic renames), the
+//! accept/refuse policy for what the check finds is [`policy`], failures with their exit codes
+//! are [`failure::Failure`], and many inputs at once are planned and run by [`batch`]: the
+//! command line and the Python package both call these, so neither has a copy of its own.
 
 use std::path::Path;
+
+pub mod batch;
+pub mod failure;
+pub mod output;
+pub mod policy;
+
+pub use failure::Failure;
 
 use serde::Serialize;
 use walkmesh_core::{

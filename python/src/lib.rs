@@ -1,7 +1,7 @@
 //! `walkmesh._walkmesh`: the Rust half of the `walkmesh` Python package.
 //!
 //! A thin layer: every step is a library function the command line also calls
-//! (`walkmesh-pipeline` for detect/read/prepare/write/check/validate, `walkmesh_cli::output`
+//! (`walkmesh-pipeline` for detect/read/prepare/write/check/validate, `pipeline::output`
 //! for staged, atomic output, core's `summary` for `info`), so the package and
 //! `walkmesh convert` give the same bytes, findings and errors. Heavy work runs with the
 //! interpreter released (`Python::detach`), so other Python threads keep running.
@@ -172,7 +172,7 @@ impl Report {
 /// Where a write goes.
 #[derive(Debug)]
 pub enum Destination<'a> {
-    File(&'a Path, walkmesh_cli::output::OutputSettings),
+    File(&'a Path, pipeline::output::OutputSettings),
     Bytes,
 }
 
@@ -298,29 +298,24 @@ pub fn write_mesh(
         )
     })?;
     if parsed.strict {
-        let warnings: Vec<Diagnostic> = diag
-            .items
-            .iter()
-            .filter(|d| d.severity >= Severity::Warning)
-            .cloned()
-            .collect();
-        if !warnings.is_empty() {
-            return Err(raise(
+        pipeline::policy::strict(
+            &diag,
+            input_name.as_deref().unwrap_or("the mesh"),
+            output_name.as_deref().unwrap_or("nothing"),
+            PYTHON_NAMES,
+        )
+        .map_err(|failure| {
+            raise(
                 py,
                 Kind::Write,
-                format!(
-                    "strict: converting {} gave {} warning(s); {} was not written",
-                    input_name.as_deref().unwrap_or("the mesh"),
-                    warnings.len(),
-                    output_name.as_deref().unwrap_or("nothing")
-                ),
+                failure.message,
                 Fields {
                     file: output_name.clone(),
-                    findings: warnings,
-                    ..Fields::code("cli.strict")
+                    findings: failure.diagnostics,
+                    ..Fields::code(failure.code)
                 },
-            ));
-        }
+            )
+        })?;
     }
     let mut report = Report {
         input: source.path.clone(),
@@ -375,7 +370,7 @@ pub fn write_mesh(
             Ok((report, Some(written.main)))
         }
         Destination::File(path, settings) => {
-            let staged = walkmesh_cli::output::stage(path, &written, settings)
+            let staged = pipeline::output::stage(path, &written, settings)
                 .map_err(|f| cli_failure(py, f, path))?;
             let read_path = staged.read_path().to_path_buf();
             let checked = py
@@ -399,7 +394,7 @@ pub fn write_mesh(
 }
 
 /// A failure of the command line's output module (refused target, I/O).
-fn cli_failure(py: Python<'_>, failure: walkmesh_cli::failure::Failure, path: &Path) -> PyErr {
+fn cli_failure(py: Python<'_>, failure: pipeline::Failure, path: &Path) -> PyErr {
     raise(
         py,
         Kind::Write,
@@ -412,7 +407,14 @@ fn cli_failure(py: Python<'_>, failure: walkmesh_cli::failure::Failure, path: &P
     )
 }
 
-/// Records the output check in `report`; errors refuse the output unless `allow_invalid`.
+/// How the Python package names its options in the policy's messages.
+const PYTHON_NAMES: pipeline::policy::OptionNames = pipeline::policy::OptionNames {
+    strict: "strict=True",
+    allow_invalid: "allow_invalid=True",
+};
+
+/// Records the output check in `report` after the pipeline's policy has judged it: errors
+/// refuse the output unless `allow_invalid` (the same rule as `walkmesh convert`).
 fn judge(
     py: Python<'_>,
     report: &mut Report,
@@ -420,58 +422,44 @@ fn judge(
     allow_invalid: bool,
     diag: &mut Diagnostics,
 ) -> PyResult<()> {
-    report.written = checked.written.unwrap_or_default();
     let output = report.output.clone();
-    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = checked
-        .findings
-        .into_iter()
-        .map(|mut d| {
-            d.location.file.clone_from(&output);
-            d
-        })
-        .partition(|d| d.severity == Severity::Error);
-    report.output_errors = errors.len();
-    report.output_warnings = warnings.len();
-    report.output_findings = errors.iter().chain(&warnings).cloned().collect();
-    if errors.is_empty() {
-        return Ok(());
-    }
-    if allow_invalid {
-        diag.items.extend(errors);
-        return Ok(());
-    }
-    let mut codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
-    codes.dedup();
-    let name = output
-        .as_deref()
-        .map(errors::path_text)
-        .unwrap_or_else(|| "the bytes".into());
-    let message = format!(
-        "refusing to write {name}: our own validator finds {} error(s) in the {} output ({}); nothing written (allow_invalid=True writes it anyway)",
-        errors.len(),
+    let verdict = pipeline::policy::judge_output(
+        checked,
+        output.as_deref(),
         report.to,
-        codes.join(", ")
-    );
-    Err(raise(
-        py,
-        Kind::Invalid,
-        message,
-        Fields {
-            file: output.as_deref().map(errors::path_text),
-            code: Some("cli.invalid_output".into()),
-            findings: errors,
-            ..Fields::default()
-        },
-    ))
+        allow_invalid,
+        PYTHON_NAMES,
+    )
+    .map_err(|failure| {
+        raise(
+            py,
+            Kind::Invalid,
+            failure.message,
+            Fields {
+                file: output.as_deref().map(errors::path_text),
+                code: Some(failure.code.into()),
+                findings: failure.diagnostics,
+                ..Fields::default()
+            },
+        )
+    })?;
+    report.written = verdict.written.unwrap_or_default();
+    report.output_errors = verdict.errors.len();
+    report.output_warnings = verdict.warnings.len();
+    report.output_findings = verdict
+        .errors
+        .iter()
+        .chain(&verdict.warnings)
+        .cloned()
+        .collect();
+    diag.items.extend(verdict.errors);
+    Ok(())
 }
 
 fn output_settings<'py>(
     options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(
-    walkmesh_cli::output::OutputSettings,
-    Option<Bound<'py, PyDict>>,
-)> {
-    let mut settings = walkmesh_cli::output::OutputSettings::default();
+) -> PyResult<(pipeline::output::OutputSettings, Option<Bound<'py, PyDict>>)> {
+    let mut settings = pipeline::output::OutputSettings::default();
     let Some(options) = options else {
         return Ok((settings, None));
     };

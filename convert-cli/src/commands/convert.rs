@@ -3,7 +3,8 @@
 //! The bytes about to be written are read back with the target's own reader and validator
 //! before anything is renamed into place: an output our validator rejects is refused (exit 2)
 //! unless `--allow-invalid`, and the counts printed are those of the file written. With
-//! `--out-dir`, many inputs are converted (see `batch`).
+//! `--out-dir`, the command line runs `commands::batch` instead, which calls [`convert_file`]
+//! for each input.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,13 +12,12 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, Severity, WeldChoice,
-    WriteOptions, passes,
+    Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, WriteOptions,
+    passes,
 };
-use walkmesh_pipeline::WriteFailure;
+use walkmesh_pipeline::{WriteFailure, policy};
 
 use crate::Failure;
-use crate::commands::batch;
 use crate::input::{ReadArgs, from_id, load_with, non_negative_distance, positive, read_options};
 use crate::output::{self, OutputSettings};
 
@@ -325,23 +325,12 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             })?;
     diag.set_file(input);
     if plan.strict {
-        let warnings: Vec<Diagnostic> = diag
-            .items
-            .iter()
-            .filter(|d| d.severity >= Severity::Warning)
-            .cloned()
-            .collect();
-        if !warnings.is_empty() {
-            return Err(Failure::strict(
-                format!(
-                    "--strict: converting {} gave {} warning(s); {} was not written",
-                    input.display(),
-                    warnings.len(),
-                    output.display()
-                ),
-                warnings,
-            ));
-        }
+        policy::strict(
+            &diag,
+            &input.display().to_string(),
+            &output.display().to_string(),
+            policy::CLI_NAMES,
+        )?;
     }
     let mut conversion = Conversion {
         input: input.to_path_buf(),
@@ -426,11 +415,11 @@ fn counts(mesh: &walkmesh_core::NavMesh) -> Counts {
     walkmesh_pipeline::counts(mesh)
 }
 
-/// Reads the bytes about to be written with the target's validator and reader: errors refuse
-/// the output unless --allow-invalid; the counts of what was read back are recorded. The
-/// mesh read back is checked for errors only (`mesh_errors`): the mesh warnings were given
-/// while preparing it, and the full `mesh_findings` (adjacency, seams, loops) cost as much
-/// as the conversion on large meshes.
+/// Reads the bytes about to be written with the target's validator and reader and judges
+/// what they find (`policy::judge_output`: errors refuse the output unless --allow-invalid);
+/// the counts of what was read back are recorded. The mesh read back is checked for errors
+/// only (`mesh_errors`): the mesh warnings were given while preparing it, and the full
+/// `mesh_findings` (adjacency, seams, loops) cost as much as the conversion on large meshes.
 fn check_output(
     plan: &Plan<'_>,
     conversion: &mut Conversion,
@@ -446,37 +435,20 @@ fn check_output(
                 e.id
             ))
         })?;
-    if let Some(written) = checked.written {
+    let verdict = policy::judge_output(
+        checked,
+        Some(&conversion.output),
+        target.id(),
+        plan.allow_invalid,
+        policy::CLI_NAMES,
+    )?;
+    if let Some(written) = verdict.written {
         conversion.written = written;
     }
-    let mut findings = checked.findings;
-    for finding in &mut findings {
-        finding.location.file = Some(conversion.output.clone());
-    }
-    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) = findings
-        .into_iter()
-        .partition(|d| d.severity == Severity::Error);
-    conversion.output_errors = errors.len();
-    conversion.output_warnings = warnings.len();
-    if errors.is_empty() {
-        return Ok(());
-    }
-    if plan.allow_invalid {
-        diag.items.extend(errors);
-        return Ok(());
-    }
-    let mut codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
-    codes.dedup();
-    Err(Failure::invalid_output(
-        format!(
-            "refusing to write {}: our own validator finds {} error(s) in the {} output ({}); nothing written (--allow-invalid writes it anyway)",
-            conversion.output.display(),
-            errors.len(),
-            target.id(),
-            codes.join(", ")
-        ),
-        errors,
-    ))
+    conversion.output_errors = verdict.errors.len();
+    conversion.output_warnings = verdict.warnings.len();
+    diag.items.extend(verdict.errors);
+    Ok(())
 }
 
 pub fn run(
@@ -485,9 +457,6 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    if args.out_dir.is_some() {
-        return batch::run(registry, args, stdout, stderr);
-    }
     if args.jobs.is_some() || args.report.is_some() {
         return Err(Failure::usage("--jobs and --report go with --out-dir"));
     }

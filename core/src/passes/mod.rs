@@ -10,6 +10,7 @@ pub mod planes;
 pub mod prepare;
 pub mod reorder;
 pub mod seams;
+pub mod surfaces;
 pub mod translate;
 pub mod triangulate;
 pub mod weld;
@@ -26,6 +27,7 @@ pub use planes::{
 pub use prepare::{as_modelled, prepare};
 pub use reorder::walkable_first;
 pub use seams::{SEAM_TOLERANCE, unlinked_coincident_edges};
+pub use surfaces::assign_default_surfaces;
 pub use translate::{parse_offset, translate};
 pub use triangulate::triangulate;
 pub use weld::{WeldReport, weld};

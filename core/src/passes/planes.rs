@@ -59,17 +59,7 @@ pub fn polygon_normal(mesh: &NavMesh, polygon: usize) -> [f32; 3] {
     }
 }
 
-/// Slope, in degrees from horizontal, beyond which a polygon counts as steep: a stair riser
-/// or a wall, not a floor or a ramp. Used by `validate` (`mesh.steep_walkable`), by the
-/// modelling-tool readers for faces without a known material, and by the axis check.
-pub const STEEP_DEGREES: f64 = 60.0;
-
-/// True when a polygon with unit normal `normal` is steeper than [`STEEP_DEGREES`] (facing
-/// up or down alike). A zero normal (degenerate polygon) is not steep.
-pub fn is_steep(normal: [f32; 3]) -> bool {
-    let n = Vec3::from(normal);
-    n != Vec3::ZERO && f64::from(n.z.abs()) < STEEP_DEGREES.to_radians().cos()
-}
+pub use crate::slope::{STEEP_DEGREES, is_steep};
 
 /// Area of a (planar) polygon, in `f64`.
 pub fn polygon_area(mesh: &NavMesh, polygon: usize) -> f64 {

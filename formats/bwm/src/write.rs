@@ -161,7 +161,7 @@ pub fn rebuild_tables(
         .map(|(p, &s)| match profile.encode(s, true) {
             _ if from_kotor => match profile.surface_for_material(s.material) {
                 Some(to) => {
-                    changes.record(&current, p, s, to);
+                    changes.record(walkmesh_core::passes::polygon_area(&current, p), s, to);
                     (to.code, to.walkable)
                 }
                 None => {
@@ -171,7 +171,7 @@ pub fn rebuild_tables(
             },
             Encoded::Exact(to) => (to.code, to.walkable),
             Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
-                changes.record(&current, p, s, to);
+                changes.record(walkmesh_core::passes::polygon_area(&current, p), s, to);
                 (to.code, to.walkable)
             }
             Encoded::Unknown => {

@@ -1651,7 +1651,11 @@ pub fn read(
         if polygons.is_empty() {
             continue;
         }
-        let outcome = default_rule.describe(&default_rule.assign(&mut mesh, polygons));
+        let outcome = default_rule.describe(&walkmesh_core::passes::assign_default_surfaces(
+            &mut mesh,
+            &default_rule,
+            polygons,
+        ));
         match key.checked_sub(1).and_then(|k| unknown_names.get(k)) {
             Some(name) => diag.warn(
                 "gltf.unknown_material",

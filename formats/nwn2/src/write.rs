@@ -240,7 +240,7 @@ pub fn bake_mesh(
             (_, Some(s)) => match profile.encode(s, false) {
                 Encoded::Exact(to) => (to.walkable, to.code as u16 & flags::FOOTSTEPS),
                 Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
-                    changes.record(mesh, p, s, to);
+                    changes.record(walkmesh_core::passes::polygon_area(mesh, p), s, to);
                     (to.walkable, to.code as u16 & flags::FOOTSTEPS)
                 }
                 Encoded::Unknown => (s.walkable, 0),

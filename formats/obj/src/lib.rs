@@ -12,6 +12,7 @@
 
 mod parallel;
 mod read;
+mod tokens;
 mod write;
 
 pub use read::read_obj;

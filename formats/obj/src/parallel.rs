@@ -15,7 +15,7 @@
 
 use walkmesh_core::UpAxis;
 
-use crate::read::{corner, float_token, to_ir};
+use crate::tokens::{corner, float_token, to_ir};
 
 /// Files at least this large are pre-parsed in parallel; below, a thread costs more than it
 /// saves.

@@ -3,15 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use nom::{
-    IResult, Parser,
-    branch::alt,
-    bytes::complete::tag_no_case,
-    character::complete::{char, i64 as integer},
-    combinator::{opt, recognize},
-    number::complete::recognize_float,
-    sequence::preceded,
-};
 use walkmesh_core::{
     Attribute, Diagnostics, EdgeRef, EdgeTag, Extra, Hook, Input, MeshKind, NavMesh, Position,
     Provenance, ReadError, ReadOptions, Severity, Surface, UpAxis, VertexIdentity,
@@ -23,42 +14,7 @@ use walkmesh_core::passes::triangulate::MAX_POLYGON_CORNERS;
 
 use crate::DIRECTIVE;
 use crate::parallel;
-
-/// A float token: decimal/exponent forms through nom's recognizer, plus `nan`/`inf`;
-/// converted with the standard library's correctly rounded parser so that printed `f32`s
-/// come back bit-exact.
-pub(crate) fn float_token(token: &str) -> Option<f32> {
-    let recognized: IResult<&str, &str> = alt((
-        recognize_float,
-        recognize((opt(alt((char('+'), char('-')))), tag_no_case("nan"))),
-        recognize((
-            opt(alt((char('+'), char('-')))),
-            alt((tag_no_case("infinity"), tag_no_case("inf"))),
-        )),
-    ))
-    .parse(token);
-    match recognized {
-        Ok(("", text)) => text.parse::<f32>().ok(),
-        _ => None,
-    }
-}
-
-/// One face corner: `v`, `v/vt`, `v//vn` or `v/vt/vn` (1-based, negative = relative).
-type Corner = (i64, Option<i64>, Option<i64>);
-
-pub(crate) fn corner(input: &str) -> IResult<&str, Corner> {
-    let (input, vertex) = integer(input)?;
-    let (input, rest) = opt(preceded(
-        char('/'),
-        (opt(integer), opt(preceded(char('/'), opt(integer)))),
-    ))
-    .parse(input)?;
-    let (texture, normal) = match rest {
-        None => (None, None),
-        Some((texture, normal)) => (texture, normal.flatten()),
-    };
-    Ok((input, (vertex, texture, normal)))
-}
+use crate::tokens::{corner, float_token, to_ir};
 
 /// Resolves a 1-based or negative OBJ index against `count` elements defined so far.
 fn resolve(index: i64, count: usize) -> Option<usize> {
@@ -70,15 +26,6 @@ fn resolve(index: i64, count: usize) -> Option<usize> {
         count.checked_sub(back)
     } else {
         None
-    }
-}
-
-/// OBJ file (x, y, z) → IR.
-pub(crate) fn to_ir(up: UpAxis, p: [f32; 3]) -> [f32; 3] {
-    match up {
-        // Blender writes (x, z, −y): undo it. Negation is exact, so bits round-trip.
-        UpAxis::Y => [p[0], -p[2], p[1]],
-        UpAxis::Z => p,
     }
 }
 
@@ -609,7 +556,8 @@ impl<'a> ObjParser<'a> {
                 .unknown_materials
                 .get(key.wrapping_sub(1))
                 .and_then(|(_, lines)| lines.first().copied());
-            let tally = rule.assign(&mut self.mesh, polygons);
+            let tally =
+                walkmesh_core::passes::assign_default_surfaces(&mut self.mesh, &rule, polygons);
             let outcome = rule.describe(&tally);
             match key.checked_sub(1).and_then(|k| self.unknown_materials.get(k)) {
                 Some((name, lines)) => {

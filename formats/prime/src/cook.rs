@@ -1092,7 +1092,7 @@ pub fn cook(
             if let Ok((mask, true)) = type_from_profile(&profile, mesh, p) {
                 let back = crate::read::surface_for_mask(&profile, mask);
                 if back.material != from.material && from.walkable {
-                    changes.record(mesh, p, from, back);
+                    changes.record(walkmesh_core::passes::polygon_area(mesh, p), from, back);
                 }
             }
         }

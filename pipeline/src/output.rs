@@ -8,7 +8,7 @@
 //! - A symbolic link as OUT is written through: its final target is replaced atomically and
 //!   the link stays. FIFOs, devices, sockets and directories are refused.
 //! - A sidecar (`.mtl`, `.bin`) is replaced only when this project wrote it (see
-//!   [`written_by_us`]) or `--force` is given; an OUT named like its own sidecar is refused.
+//!   [`written_by_us`]) or `force` (`--force`) is given; an OUT named like its own sidecar is refused.
 //! - Temporary files are listed in [`PENDING`] so that the signal handler of the binary
 //!   ([`remove_pending`]) can delete them when SIGINT/SIGTERM/SIGHUP arrives.
 
@@ -21,7 +21,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use walkmesh_core::Output;
 
-use crate::Failure;
+use crate::failure::Failure;
 
 /// Choices about replacing files, from the command line.
 #[derive(Clone, Copy, Debug, Default)]
