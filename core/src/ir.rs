@@ -519,6 +519,7 @@ impl NavMesh {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::material::Material;
 
     fn surface(walkable: bool) -> Surface {
         Surface {
