@@ -1289,11 +1289,15 @@ pub fn cook(
         build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
-        let widest = build(
+        // The patches at the widest tolerance, found and decimated once: the border search
+        // below finishes them for each bound it tries (finding them again each time was
+        // most of a 1M-triangle cook).
+        let widest_patches = patch_up(work, &base, Flatness::Vertical(bound), merge, true);
+        let widest = finish(
             work,
             &base,
             &attrs_of,
-            Flatness::Vertical(bound),
+            &widest_patches,
             merge,
             0.0,
             budget_straight,
@@ -1306,11 +1310,11 @@ pub fn cook(
             // smallest change first, as far as needed and within the area bound.
             let limit = settings.max_area_change * report.footprint_in;
             let straighten = |area: f64| {
-                build(
+                finish(
                     work,
                     &base,
                     &attrs_of,
-                    Flatness::Vertical(bound),
+                    &widest_patches,
                     merge,
                     area,
                     budget_straight,
