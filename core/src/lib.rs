@@ -12,6 +12,7 @@ pub mod flatdump;
 pub mod format;
 pub mod ir;
 pub mod material;
+pub mod memory;
 pub mod passes;
 pub mod summary;
 pub mod validate;

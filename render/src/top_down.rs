@@ -1018,8 +1018,8 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
-    use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, Surface, TileGrid};
     use crate::{to_png, to_svg};
+    use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, Surface, TileGrid};
 
     fn surface(material: u16, walkable: bool) -> Surface {
         Surface {
@@ -1398,7 +1398,12 @@ mod tests {
         // gigabytes. The work must follow the picture's size, not the coordinates: every mode,
         // SVG and PNG, at the default and the largest width, well under a second in all.
         let started = std::time::Instant::now();
-        for far in [[1e30, 0.0, 0.0], [0.0, 1e30, 0.0], [-1e30, 1e30, 0.0], [3e38, 0.0, 0.0]] {
+        for far in [
+            [1e30, 0.0, 0.0],
+            [0.0, 1e30, 0.0],
+            [-1e30, 1e30, 0.0],
+            [3e38, 0.0, 0.0],
+        ] {
             let mut mesh = NavMesh {
                 vertices: vec![[0.0, 0.0, 0.0], far, [0.0, 1.0, 0.0]],
                 ..NavMesh::default()
@@ -1424,7 +1429,11 @@ mod tests {
                     let scene = top_down(&layers, &options).unwrap();
                     assert_eq!(scene.width, width);
                     // The map is at most 1.5 widths tall, plus the legend below it.
-                    assert!(scene.height <= 2 * width, "{far:?} {mode:?}: {}", scene.height);
+                    assert!(
+                        scene.height <= 2 * width,
+                        "{far:?} {mode:?}: {}",
+                        scene.height
+                    );
                     // Ticks are one per step of about an eighth of the extent: a handful.
                     let ticks = scene
                         .group("axes")

@@ -507,6 +507,69 @@ enum Shape {
     Triangulate,
 }
 
+/// Peak memory of a cook per triangle it works on (after triangulation), in bytes: the
+/// polygon and half-edge tables of the input and of the staged mesh, the merger's outline
+/// lists and vertex sets, and vertex removal's state. Measured with scripts/gen_floor.py:
+/// a 1M-triangle floor peaks at 0.82 GiB and a 4M one at 3.3 GiB for the whole process,
+/// about 0.15 GiB per million of which is the OBJ reader's (docs/performance.md); 800 bytes
+/// per triangle is the cook's share with a little room.
+const COOK_BYTES_PER_TRIANGLE: u64 = 800;
+
+/// Refuses, before anything large is allocated, a mesh whose cook would need more memory
+/// than the limit (see [`walkmesh_core::memory`]).
+fn check_memory(mesh: &NavMesh, options: &WriteOptions) -> Result<(), WriteError> {
+    let limit = walkmesh_core::memory::limit_mib(options)?;
+    let triangles: u64 = (0..mesh.polygons.len())
+        .map(|p| mesh.polygons.get(p).len().saturating_sub(2).max(1) as u64)
+        .sum();
+    walkmesh_core::memory::check(
+        walkmesh_core::memory::PARAM_MAX_MEMORY,
+        &format!(
+            "cooking PATH regions from {} polygon(s) ({triangles} triangles)",
+            mesh.polygons.len()
+        ),
+        triangles.saturating_mul(COOK_BYTES_PER_TRIANGLE),
+        limit,
+    )
+}
+
+/// Refuses a mesh whose walkable area (seen from above) mostly faces down: its faces are
+/// wound the wrong way (or the up axis is wrong). Cooking it would make every downward
+/// polygon a region of its own (they are never merged) and end in a region budget error that
+/// says nothing of the cause.
+fn refuse_downward_floor(work: &NavMesh, class: &[Class]) -> Result<(), WriteError> {
+    let (mut up, mut down) = (0.0f64, 0.0f64);
+    let mut down_count = 0usize;
+    for (p, c) in class.iter().enumerate() {
+        if !matches!(c, Class::Up | Class::Down) {
+            continue;
+        }
+        let points: Vec<P3> = work
+            .polygons
+            .get(p)
+            .iter()
+            .map(|&v| point(work, v))
+            .collect();
+        let footprint = newell(&points)[2].abs() / 2.0;
+        if *c == Class::Down {
+            down += footprint;
+            down_count += 1;
+        } else {
+            up += footprint;
+        }
+    }
+    if down > up {
+        return Err(WriteError::new(
+            "regions",
+            format!(
+                "the walkable faces point down: {down_count} walkable polygon(s), {:.1}% of the walkable area seen from above, have their corners clockwise seen from above (normals pointing down), so the faces are wound the wrong way or the file's up axis is not the one read; flip the faces' normals (reverse each face's corners, e.g. Blender's Mesh > Normals > Flip) or read with the other --up axis",
+                100.0 * down / (up + down)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Regions whose root polygon is cooked.
 fn count_regions(merger: &mut Merger<'_>, cooked: &[bool]) -> usize {
     (0..cooked.len())
@@ -1064,6 +1127,7 @@ pub fn cook(
     mesh.check()
         .map_err(|message| WriteError::new("mesh", message))?;
     let settings = settings(mesh, options)?;
+    check_memory(mesh, options)?;
     report_losses(mesh, diag);
 
     // The `prime` profile decides, by neutral material, walkability and the type mask of
@@ -1254,6 +1318,7 @@ pub fn cook(
             },
         ));
     }
+    refuse_downward_floor(work, &base.class)?;
     // 3-D area and area seen from above of the cooked polygons, from one Newell normal each.
     (report.area_in, report.footprint_in) = (0..polygon_count)
         .filter(|&p| base.cooked.get(p).copied().unwrap_or(false))
