@@ -8,7 +8,7 @@
 
 use crate::{WriteError, WriteOptions};
 
-/// Default limit: room for a 4M-triangle PATH cook (about 3.4 GiB measured) on a machine
+/// Default limit: room for a 4M-triangle PATH cook (3.24 GiB measured for the whole process) on a machine
 /// that has other work to do.
 pub const DEFAULT_MAX_MEMORY_MIB: u64 = 4096;
 /// Write parameter holding the limit in MiB (a positive integer).

@@ -510,7 +510,7 @@ enum Shape {
 /// Peak memory of a cook per triangle it works on (after triangulation), in bytes: the
 /// polygon and half-edge tables of the input and of the staged mesh, the merger's outline
 /// lists and vertex sets, and vertex removal's state. Measured with scripts/gen_floor.py:
-/// a 1M-triangle floor peaks at 0.82 GiB and a 4M one at 3.3 GiB for the whole process,
+/// a 1M-triangle floor peaks at 0.81 GiB and a 4M one at 3.24 GiB for the whole process,
 /// about 0.15 GiB per million of which is the OBJ reader's (docs/performance.md); 800 bytes
 /// per triangle is the cook's share with a little room.
 const COOK_BYTES_PER_TRIANGLE: u64 = 800;
