@@ -9,8 +9,9 @@
 //!    corners, edges too short for their coordinates' precision) cannot be regions (the
 //!    engine divides by the plane normal's z and by edge widths) and are dropped with a
 //!    warning too. Polygons facing down are cooked as single regions with their corners
-//!    reversed. A mesh with nothing left to cook is refused: a PATH file without regions is
-//!    of no use to the game.
+//!    reversed; when they are most of the walkable area seen from above, the mesh is refused
+//!    as wound the wrong way. A mesh with nothing left to cook is refused: a PATH file
+//!    without regions is of no use to the game.
 //! 2. **Convex, flat input.** When some cooked polygon is not convex seen from above or not
 //!    flat, the whole mesh is triangulated first (core `triangulate`). Regions read from a
 //!    PATH file that are flat only within the height-error bound (cooks under a budget move
