@@ -13,6 +13,7 @@ pub mod flatdump;
 pub mod format;
 pub mod ir;
 pub mod material;
+pub mod memory;
 pub mod passes;
 pub mod printable;
 pub mod slope;

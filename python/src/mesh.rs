@@ -788,8 +788,8 @@ impl Mesh {
     /// rebuild=True); the bytes read back with the target's validator and reader before they
     /// are renamed into place, and refused (InvalidOutput) on errors unless
     /// allow_invalid=True. Options as convert's: rebuild, kind, weld, template, compression,
-    /// region_height, max_regions, max_height_error, max_area_change, translate, up, materials, strict,
-    /// allow_invalid, force, create_dirs, fsync. Returns the report `convert --json` prints.
+    /// region_height, max_regions, max_height_error, max_area_change, max_memory, translate, up,
+    /// materials, strict, allow_invalid, force, create_dirs, fsync. Returns the report `convert --json` prints.
     #[pyo3(signature = (path, format=None, **options))]
     fn write<'py>(
         &self,

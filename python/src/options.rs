@@ -35,6 +35,7 @@ pub const WRITE_KEYS: &[&str] = &[
     "max_height_error",
     "max_area_change",
     "height_tolerance",
+    "max_memory",
     "translate",
     "strict",
     "allow_invalid",
@@ -58,6 +59,8 @@ pub struct Options {
     pub max_height_error: Option<f32>,
     pub max_area_change: Option<f64>,
     pub height_tolerance: Option<f32>,
+    /// Memory limit in MiB of the steps that estimate their need (`--max-memory`).
+    pub max_memory: Option<u64>,
     pub translate: Option<[f32; 3]>,
     pub strict: bool,
     pub allow_invalid: bool,
@@ -173,6 +176,13 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 }
                 parsed.max_area_change = Some(fraction);
             }
+            "max_memory" => {
+                let mib: u64 = value.extract()?;
+                if mib == 0 {
+                    return Err(bad(&key, "0 is not a memory limit (MiB, at least 1)"));
+                }
+                parsed.max_memory = Some(mib);
+            }
             "height_tolerance" => {
                 let tolerance: f32 = value.extract()?;
                 if !tolerance.is_finite() || tolerance < 0.0 {
@@ -261,6 +271,12 @@ impl Options {
             write
                 .params
                 .insert("prime:height_tolerance".into(), tolerance.to_string());
+        }
+        if let Some(mib) = self.max_memory {
+            write.params.insert(
+                walkmesh_core::memory::PARAM_MAX_MEMORY.into(),
+                mib.to_string(),
+            );
         }
         write
     }

@@ -184,6 +184,24 @@ def test_height_tolerance_reaches_the_cooker(tmp_path):
         walkmesh.convert(src, tmp_path / "bad.path", height_tolerance=-1)
 
 
+def test_max_memory_reaches_the_cooker(tmp_path):
+    # A 40 x 40-cell floor: 3 200 triangles, estimated at 800 bytes each (2.4 MiB) before
+    # cooking: refused under 1 MiB naming the option, cooked under 3 MiB.
+    src = tmp_path / "floor.obj"
+    lines = [f"v {i} {j} 0" for j in range(41) for i in range(41)] + ["usemtl Stone"]
+    for j in range(40):
+        for i in range(40):
+            a, b, c, d = j * 41 + i + 1, j * 41 + i + 2, (j + 1) * 41 + i + 2, (j + 1) * 41 + i + 1
+            lines += [f"f {a} {b} {c}", f"f {a} {c} {d}"]
+    src.write_text("\n".join(lines) + "\n")
+    with pytest.raises(walkmesh.WriteError, match="--max-memory"):
+        walkmesh.convert(src, tmp_path / "small.path", up="z", max_memory=1)
+    walkmesh.convert(src, tmp_path / "floor.path", up="z", max_memory=3)
+    assert walkmesh.read(tmp_path / "floor.path").face_count >= 1
+    with pytest.raises(ValueError):
+        walkmesh.convert(src, tmp_path / "bad.path", max_memory=0)
+
+
 def test_archive_member_is_read():
     need_corpora()
     archives = corpus_files("mod")

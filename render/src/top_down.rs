@@ -1018,6 +1018,7 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::{to_png, to_svg};
     use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, Surface, TileGrid};
 
     fn surface(material: u16, walkable: bool) -> Surface {
@@ -1389,6 +1390,72 @@ mod tests {
         );
         // An empty mesh still gives a picture (frame, legend).
         assert!(top_down(&layers, &Options::default()).is_ok());
+    }
+
+    #[test]
+    fn far_vertex_renders_in_bounded_time_and_size() {
+        // Issue #24: one triangle with a corner at x = 1e30 once ran for seconds and took
+        // gigabytes. The work must follow the picture's size, not the coordinates: every mode,
+        // SVG and PNG, at the default and the largest width, well under a second in all.
+        let started = std::time::Instant::now();
+        for far in [
+            [1e30, 0.0, 0.0],
+            [0.0, 1e30, 0.0],
+            [-1e30, 1e30, 0.0],
+            [3e38, 0.0, 0.0],
+        ] {
+            let mut mesh = NavMesh {
+                vertices: vec![[0.0, 0.0, 0.0], far, [0.0, 1.0, 0.0]],
+                ..NavMesh::default()
+            };
+            mesh.push_polygon(&[0, 1, 2], surface(4, true));
+            let layers = [Layer {
+                name: "far.obj",
+                mesh: &mesh,
+            }];
+            for mode in [
+                Mode::Materials,
+                Mode::Components,
+                Mode::Tiles,
+                Mode::Regions,
+                Mode::AabbDepth,
+            ] {
+                for width in [Options::default().width, MAX_WIDTH] {
+                    let options = Options {
+                        mode,
+                        width,
+                        ..Options::default()
+                    };
+                    let scene = top_down(&layers, &options).unwrap();
+                    assert_eq!(scene.width, width);
+                    // The map is at most 1.5 widths tall, plus the legend below it.
+                    assert!(
+                        scene.height <= 2 * width,
+                        "{far:?} {mode:?}: {}",
+                        scene.height
+                    );
+                    // Ticks are one per step of about an eighth of the extent: a handful.
+                    let ticks = scene
+                        .group("axes")
+                        .map_or(0, |g| g.shapes.iter().map(polyline_count).sum());
+                    assert!((1..=40).contains(&ticks), "{far:?} {mode:?}: {ticks} ticks");
+                    assert!(!to_svg(&scene).is_empty());
+                    if width == Options::default().width {
+                        assert!(!to_png(&scene).unwrap().is_empty());
+                    }
+                }
+            }
+        }
+        // Measured 0.3 s in release on the 2-core build machine; generous for debug builds.
+        let took = started.elapsed();
+        assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+    }
+
+    fn polyline_count(shape: &Shape) -> usize {
+        match shape {
+            Shape::Stroke { polylines, .. } => polylines.len(),
+            _ => 0,
+        }
     }
 
     #[test]

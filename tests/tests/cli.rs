@@ -248,3 +248,104 @@ fn max_decompressed_refuses_larger_packets() {
         capped.stderr
     );
 }
+
+/// An OBJ floor of `side` × `side` unit cells in Z-up coordinates (read with `--up z`), two
+/// triangles a cell, counter-clockwise seen from above unless `down`.
+#[cfg(feature = "prime")]
+fn floor_obj(side: usize, down: bool) -> String {
+    let mut text = String::new();
+    for j in 0..=side {
+        for i in 0..=side {
+            text.push_str(&format!("v {i} {j} 0\n"));
+        }
+    }
+    let v = |i: usize, j: usize| j * (side + 1) + i + 1;
+    for j in 0..side {
+        for i in 0..side {
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            for [x, y, z] in [[a, b, c], [a, c, d]] {
+                if down {
+                    text.push_str(&format!("f {x} {z} {y}\n"));
+                } else {
+                    text.push_str(&format!("f {x} {y} {z}\n"));
+                }
+            }
+        }
+    }
+    text
+}
+
+#[cfg(feature = "prime")]
+#[test]
+fn path_cook_refuses_a_downward_floor_and_a_cook_above_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("floor.path");
+    // Issue #24: a floor wound the wrong way says so (exit 2), and nothing is written.
+    let down = dir.path().join("down.obj");
+    std::fs::write(&down, floor_obj(20, true)).unwrap();
+    let run = walkmesh(os(&[&"convert", &down, &out, &"--up", &"z"]));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("faces point down"), "{}", run.stderr);
+    assert!(run.stderr.contains("--up"), "{}", run.stderr);
+    assert!(!out.exists());
+    // 3 200 triangles at 800 bytes each: 2.4 MiB, above a 1 MiB limit, within 3 MiB.
+    let up = dir.path().join("up.obj");
+    std::fs::write(&up, floor_obj(40, false)).unwrap();
+    let run = walkmesh(os(&[
+        &"convert",
+        &up,
+        &out,
+        &"--up",
+        &"z",
+        &"--max-memory",
+        &"1",
+    ]));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("limit of 1 MiB"), "{}", run.stderr);
+    assert!(run.stderr.contains("--max-memory MIB"), "{}", run.stderr);
+    assert!(!out.exists());
+    let run = walkmesh(os(&[
+        &"convert",
+        &up,
+        &out,
+        &"--up",
+        &"z",
+        &"--max-memory",
+        &"3",
+    ]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(out.exists());
+}
+
+#[test]
+fn render_of_a_far_vertex_is_quick_and_its_raster_is_bounded_by_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let far = dir.path().join("far.obj");
+    std::fs::write(&far, "v 0 0 0\nv 1e30 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let png = dir.path().join("far.png");
+    let started = std::time::Instant::now();
+    let run = walkmesh(os(&[&"render", &far, &"-o", &png, &"--up", &"z"]));
+    let took = started.elapsed();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The whole test file runs in 0.06 s; the bound is generous for loaded machines.
+    assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+    assert!(std::fs::metadata(&png).unwrap().len() < 1_000_000);
+    // At the largest width the raster (8 bytes a pixel with the encoder's copy) is above
+    // 1 MiB: refused by name, nothing written.
+    let big = dir.path().join("big.png");
+    let run = walkmesh(os(&[
+        &"render",
+        &far,
+        &"-o",
+        &big,
+        &"--up",
+        &"z",
+        &"--width",
+        &"8192",
+        &"--max-memory",
+        &"1",
+    ]));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--max-memory"), "{}", run.stderr);
+    assert!(!big.exists());
+}

@@ -76,6 +76,11 @@ pub struct Args {
     /// bound is not enough (0–1; default 0.25).
     #[arg(long, value_name = "FRACTION", value_parser = crate::input::fraction, allow_hyphen_values = true)]
     pub max_area_change: Option<f64>,
+    /// Memory limit (MiB) of the steps that estimate their need before allocating (PATH
+    /// cooking, NWN2 island path tables); above it they refuse with a message instead of
+    /// exhausting the machine. Default 4096.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory: Option<u64>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the
     /// shift a bake into NWN2 reports (`--translate=-27,-36,0`).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
@@ -247,6 +252,12 @@ pub fn plan<'r>(
         write
             .params
             .insert("prime:max_area_change".into(), fraction.to_string());
+    }
+    if let Some(mib) = args.max_memory {
+        write.params.insert(
+            walkmesh_core::memory::PARAM_MAX_MEMORY.into(),
+            mib.to_string(),
+        );
     }
     let check = walkmesh_pipeline::check_options(&read);
     Ok(Plan {

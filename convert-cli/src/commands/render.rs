@@ -54,6 +54,10 @@ pub struct Args {
     /// Leave out the thin polygon edges.
     #[arg(long)]
     no_wireframe: bool,
+    /// Refuse a PNG whose pixels (with the encoder's copy) would need more than MIB
+    /// mebibytes (default 4096); the picture's size, not the coordinates, sets the work.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -89,6 +93,22 @@ pub fn encode(scene: &walkmesh_render::Scene, picture: Picture) -> Result<Vec<u8
     })
 }
 
+/// Refuses a PNG whose raster would exceed the memory limit: the pixmap (4 bytes a pixel)
+/// and, at most as large, the encoder's filtered rows and output.
+pub fn check_raster(
+    scene: &walkmesh_render::Scene,
+    max_memory: Option<u64>,
+) -> Result<(), Failure> {
+    let pixels = u64::from(scene.width) * u64::from(scene.height);
+    walkmesh_core::memory::check(
+        "picture",
+        &format!("a {} x {} pixel PNG", scene.width, scene.height),
+        pixels.saturating_mul(8),
+        max_memory.unwrap_or(walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB),
+    )
+    .map_err(|e| Failure::input(e.message))
+}
+
 pub fn run(
     registry: &Registry,
     args: &Args,
@@ -118,6 +138,9 @@ pub fn run(
         highlights: Vec::new(),
     };
     let scene = walkmesh_render::top_down(&layers, &options)?;
+    if picture == Picture::Png {
+        check_raster(&scene, args.max_memory)?;
+    }
     let bytes = encode(&scene, picture)?;
     write_atomically(&args.output, &bytes)?;
     writeln!(

@@ -27,11 +27,23 @@ pub const MAX_TILES: usize = 1 << 16;
 pub const MAX_TILE_NODES: usize = 127;
 
 /// Bake settings.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
     /// Extra room (metres) past a tile's upper edge that still counts as inside the tile
     /// when a triangle has no recorded tile. 0 = the closed upper edge alone.
     pub tile_tolerance: f32,
+    /// Memory limit (MiB) of the island path stage, whose table grows with the square of
+    /// the island count (see [`walkmesh_core::memory`]).
+    pub max_memory_mib: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            tile_tolerance: 0.0,
+            max_memory_mib: walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB,
+        }
+    }
 }
 
 /// What to bake.
@@ -799,6 +811,17 @@ pub fn bake_streaming(
             ),
         ));
     }
+    // The island path table (n² records), the body it is written into and the search
+    // rows of one block of roots, estimated before any of them exists.
+    let n = islands.len() as u64;
+    let table = (std::mem::size_of::<crate::aswm::IslandPath>() as u64).saturating_mul(n * n);
+    let rows = (std::mem::size_of::<usize>() * HOP_BLOCK) as u64 * n;
+    walkmesh_core::memory::check(
+        walkmesh_core::memory::PARAM_MAX_MEMORY,
+        &format!("the island path table of {n} islands (separate walkable pieces per tile)"),
+        table.saturating_add(body_size).saturating_add(rows),
+        config.max_memory_mib,
+    )?;
     let graph: Vec<Vec<(usize, f32)>> = islands
         .iter()
         .map(|i| {
@@ -1405,6 +1428,54 @@ mod tests {
         assert_eq!(error.field, "aswm");
         assert!(error.message.contains("9000 islands"), "{error}");
         assert!(started.elapsed().as_secs_f64() < 5.0);
+    }
+
+    #[test]
+    fn an_island_table_above_the_memory_limit_is_refused_naming_the_option() {
+        // 2 000 separate walkable triangles, 100 per 9 m tile: a 4 000 000-record island path
+        // table (32 MB at 8 bytes a record), within what a reader inflates but above a
+        // 16 MiB limit.
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for i in 0..2000u32 {
+            let (tile, k) = (i / 100, i % 100);
+            let x = (tile % 5) as f32 * 9.0 + (k % 10) as f32 * 0.9 + 0.1;
+            let y = (tile / 5) as f32 * 9.0 + (k / 10) as f32 * 0.9 + 0.1;
+            let base = vertices.len() as u32;
+            vertices.extend([[x, y, 0.0], [x + 0.5, y, 0.0], [x, y + 0.5, 0.0]]);
+            triangles.push([base, base + 2, base + 1]);
+        }
+        let flags = vec![flags::WALKABLE | flags::CLOCKWISE; triangles.len()];
+        let input = BakeInput {
+            vertices: &vertices,
+            triangles: &triangles,
+            flags: &flags,
+            tiles: None,
+            links: None,
+            grid_width: 5,
+            grid_height: 4,
+            tile_width: 9.0,
+            style: Style::Trx,
+            border: 0,
+        };
+        let config = Config {
+            max_memory_mib: 16,
+            ..Config::default()
+        };
+        let error = bake(&input, &config).unwrap_err();
+        assert_eq!(error.field, walkmesh_core::memory::PARAM_MAX_MEMORY);
+        assert!(error.message.contains("2000 islands"), "{error}");
+        assert!(error.message.contains("limit of 16 MiB"), "{error}");
+        assert!(error.message.contains("--max-memory"), "{error}");
+        // 32 000 000 bytes of table alone: the estimate is at least that.
+        let estimate: u64 = error
+            .message
+            .split("estimated ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|mib| mib.parse().ok())
+            .unwrap();
+        assert!(estimate >= 31, "{estimate} MiB");
     }
 
     #[test]

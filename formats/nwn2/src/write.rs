@@ -93,7 +93,11 @@ pub fn write_trx(
             sidecars: Vec::new(),
         });
     }
-    bake_mesh(mesh, options, style, diag, &Config::default())
+    let config = Config {
+        max_memory_mib: walkmesh_core::memory::limit_mib(options)?,
+        ..Config::default()
+    };
+    bake_mesh(mesh, options, style, diag, &config)
 }
 
 /// Bakes `mesh` into a complete file.

@@ -155,9 +155,84 @@ fn cook_straightened(c: &mut Criterion) {
     });
 }
 
+/// A gently uneven floor with holes (issue #24; the same shape as `scripts/gen_floor.py`):
+/// `side` × `side` unit cells, two triangles each with alternating diagonals, inner corners
+/// jittered sideways by up to 0.2 and in height by up to 0.01 (within the default 0.05
+/// tolerance), a 4 × 4-cell hole every 40 cells each way.
+fn uneven_floor(side: usize) -> NavMesh {
+    let walk = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    // xorshift64*, mapped to [-1, 1).
+    let mut noise = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        let bits = state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11;
+        (bits as f64 / (1u64 << 52) as f64 - 1.0) as f32
+    };
+    let mut mesh = NavMesh::default();
+    for j in 0..=side {
+        for i in 0..=side {
+            let edge = i == 0 || j == 0 || i == side || j == side;
+            let (dx, dy) = if edge {
+                (0.0, 0.0)
+            } else {
+                (0.2 * noise(), 0.2 * noise())
+            };
+            mesh.vertices
+                .push([i as f32 + dx, j as f32 + dy, 0.01 * noise()]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (side + 1) + i) as u32;
+    for j in 0..side {
+        for i in 0..side {
+            if i % 40 >= 36 && j % 40 >= 36 {
+                continue;
+            }
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            if (i + j) % 2 == 0 {
+                mesh.push_polygon(&[a, b, c], walk);
+                mesh.push_polygon(&[a, c, d], walk);
+            } else {
+                mesh.push_polygon(&[a, b, d], walk);
+                mesh.push_polygon(&[b, c, d], walk);
+            }
+        }
+    }
+    mesh
+}
+
+/// Scaling of the cook on uneven floors of about 100k and 300k triangles: the time per
+/// triangle should stay nearly flat (n log n). 1M and 4M are measured by hand with
+/// `scripts/gen_floor.py` (docs/performance.md).
+fn cook_scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cook uneven floor");
+    for side in [225, 389] {
+        let mesh = uneven_floor(side);
+        let options = WriteOptions::default();
+        match walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()) {
+            Ok((file, _)) => println!(
+                "uneven floor {side}x{side}: {} triangles into {} regions",
+                mesh.polygons.len(),
+                file.regions.len()
+            ),
+            Err(error) => println!("uneven floor {side}x{side} failed: {error}"),
+        }
+        group.throughput(criterion::Throughput::Elements(mesh.polygons.len() as u64));
+        group.bench_function(format!("{}k triangles", mesh.polygons.len() / 1000), |b| {
+            b.iter(|| walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = cook, cook_under_budget, cook_straightened
+    targets = cook, cook_under_budget, cook_straightened, cook_scaling
 }
 criterion_main!(benches);

@@ -9,8 +9,9 @@
 //!    corners, edges too short for their coordinates' precision) cannot be regions (the
 //!    engine divides by the plane normal's z and by edge widths) and are dropped with a
 //!    warning too. Polygons facing down are cooked as single regions with their corners
-//!    reversed. A mesh with nothing left to cook is refused: a PATH file without regions is
-//!    of no use to the game.
+//!    reversed; when they are most of the walkable area seen from above, the mesh is refused
+//!    as wound the wrong way. A mesh with nothing left to cook is refused: a PATH file
+//!    without regions is of no use to the game.
 //! 2. **Convex, flat input.** When some cooked polygon is not convex seen from above or not
 //!    flat, the whole mesh is triangulated first (core `triangulate`). Regions read from a
 //!    PATH file that are flat only within the height-error bound (cooks under a budget move
@@ -505,6 +506,69 @@ enum Shape {
     /// Flat only within the height-error bound: moved onto this plane.
     Flatten(Plane),
     Triangulate,
+}
+
+/// Peak memory of a cook per triangle it works on (after triangulation), in bytes: the
+/// polygon and half-edge tables of the input and of the staged mesh, the merger's outline
+/// lists and vertex sets, and vertex removal's state. Measured with scripts/gen_floor.py:
+/// a 1M-triangle floor peaks at 0.81 GiB and a 4M one at 3.24 GiB for the whole process,
+/// about 0.15 GiB per million of which is the OBJ reader's (docs/performance.md); 800 bytes
+/// per triangle is the cook's share with a little room.
+const COOK_BYTES_PER_TRIANGLE: u64 = 800;
+
+/// Refuses, before anything large is allocated, a mesh whose cook would need more memory
+/// than the limit (see [`walkmesh_core::memory`]).
+fn check_memory(mesh: &NavMesh, options: &WriteOptions) -> Result<(), WriteError> {
+    let limit = walkmesh_core::memory::limit_mib(options)?;
+    let triangles: u64 = (0..mesh.polygons.len())
+        .map(|p| mesh.polygons.get(p).len().saturating_sub(2).max(1) as u64)
+        .sum();
+    walkmesh_core::memory::check(
+        walkmesh_core::memory::PARAM_MAX_MEMORY,
+        &format!(
+            "cooking PATH regions from {} polygon(s) ({triangles} triangles)",
+            mesh.polygons.len()
+        ),
+        triangles.saturating_mul(COOK_BYTES_PER_TRIANGLE),
+        limit,
+    )
+}
+
+/// Refuses a mesh whose walkable area (seen from above) mostly faces down: its faces are
+/// wound the wrong way (or the up axis is wrong). Cooking it would make every downward
+/// polygon a region of its own (they are never merged) and end in a region budget error that
+/// says nothing of the cause.
+fn refuse_downward_floor(work: &NavMesh, class: &[Class]) -> Result<(), WriteError> {
+    let (mut up, mut down) = (0.0f64, 0.0f64);
+    let mut down_count = 0usize;
+    for (p, c) in class.iter().enumerate() {
+        if !matches!(c, Class::Up | Class::Down) {
+            continue;
+        }
+        let points: Vec<P3> = work
+            .polygons
+            .get(p)
+            .iter()
+            .map(|&v| point(work, v))
+            .collect();
+        let footprint = newell(&points)[2].abs() / 2.0;
+        if *c == Class::Down {
+            down += footprint;
+            down_count += 1;
+        } else {
+            up += footprint;
+        }
+    }
+    if down > up {
+        return Err(WriteError::new(
+            "regions",
+            format!(
+                "the walkable faces point down: {down_count} walkable polygon(s), {:.1}% of the walkable area seen from above, have their corners clockwise seen from above (normals pointing down), so the faces are wound the wrong way or the file's up axis is not the one read; flip the faces' normals (reverse each face's corners, e.g. Blender's Mesh > Normals > Flip) or read with the other --up axis",
+                100.0 * down / (up + down)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Regions whose root polygon is cooked.
@@ -1064,6 +1128,7 @@ pub fn cook(
     mesh.check()
         .map_err(|message| WriteError::new("mesh", message))?;
     let settings = settings(mesh, options)?;
+    check_memory(mesh, options)?;
     report_losses(mesh, diag);
 
     // The `prime` profile decides, by neutral material, walkability and the type mask of
@@ -1254,6 +1319,7 @@ pub fn cook(
             },
         ));
     }
+    refuse_downward_floor(work, &base.class)?;
     // 3-D area and area seen from above of the cooked polygons, from one Newell normal each.
     (report.area_in, report.footprint_in) = (0..polygon_count)
         .filter(|&p| base.cooked.get(p).copied().unwrap_or(false))
@@ -1289,11 +1355,15 @@ pub fn cook(
         build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
-        let widest = build(
+        // The patches at the widest tolerance, found and decimated once: the border search
+        // below finishes them for each bound it tries (finding them again each time was
+        // most of a 1M-triangle cook).
+        let widest_patches = patch_up(work, &base, Flatness::Vertical(bound), merge, true);
+        let widest = finish(
             work,
             &base,
             &attrs_of,
-            Flatness::Vertical(bound),
+            &widest_patches,
             merge,
             0.0,
             budget_straight,
@@ -1306,11 +1376,11 @@ pub fn cook(
             // smallest change first, as far as needed and within the area bound.
             let limit = settings.max_area_change * report.footprint_in;
             let straighten = |area: f64| {
-                build(
+                finish(
                     work,
                     &base,
                     &attrs_of,
-                    Flatness::Vertical(bound),
+                    &widest_patches,
                     merge,
                     area,
                     budget_straight,

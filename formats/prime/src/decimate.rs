@@ -393,8 +393,12 @@ impl State<'_> {
 /// a region budget runs for several border bounds).
 #[derive(Clone)]
 pub struct Inner<'a> {
+    /// Only the polygons still alive (see [`compact`]).
     state: State<'a>,
+    /// Per polygon of `state`: cooked (new triangles are).
     cooked: Vec<bool>,
+    /// Polygons of `state` below this are input polygons kept as they were.
+    inputs_kept: usize,
     removed: usize,
 }
 
@@ -493,11 +497,67 @@ pub fn remove_inner<'a>(
         }
         candidates = next;
     }
+    let (state, cooked, inputs_kept) = compact(state, cooked);
     Inner {
         state,
-        cooked: cooked.to_vec(),
+        cooked,
+        inputs_kept,
         removed,
     }
+}
+
+/// `state` without its dead polygons, the others renumbered in the same order, with whether
+/// each is cooked and how many of them are input polygons (those come first). Vertex removal
+/// leaves a few outline triangles per patch where the input had a million polygons; every
+/// [`Inner::finish`] of a region budget starts from a copy of the state, so the copy and the
+/// passes over it stay as small as what is left. Renumbering in order keeps every decision
+/// of the passes that follow (they compare ids, never count them), so the output is the same.
+fn compact<'a>(state: State<'a>, cooked: &[bool]) -> (State<'a>, Vec<bool>, usize) {
+    let input_count = state.mesh.polygons.len();
+    let mut new_id = vec![NONE; state.polygons.len()];
+    let mut kept = State {
+        polygons: Vec::new(),
+        alive: Vec::new(),
+        patch_of: Vec::new(),
+        source: Vec::new(),
+        incident: Vec::new(),
+        ..state
+    };
+    let mut kept_cooked = Vec::new();
+    let mut inputs_kept = 0;
+    let State {
+        polygons,
+        alive,
+        patch_of,
+        source,
+        incident,
+        ..
+    } = state;
+    for (p, polygon) in polygons.into_iter().enumerate() {
+        if !alive.get(p).copied().unwrap_or(false) {
+            continue;
+        }
+        if let Some(slot) = new_id.get_mut(p) {
+            *slot = kept.polygons.len() as u32;
+        }
+        if p < input_count {
+            inputs_kept += 1;
+        }
+        kept.polygons.push(polygon);
+        kept.alive.push(true);
+        kept.patch_of.push(patch_of.get(p).copied().unwrap_or(NONE));
+        kept.source.push(source.get(p).copied().unwrap_or(p as u32));
+        kept_cooked.push(p >= input_count || cooked.get(p).copied().unwrap_or(false));
+    }
+    kept.incident = incident
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .filter_map(|p| new_id.get(p as usize).copied().filter(|&q| q != NONE))
+                .collect()
+        })
+        .collect();
+    (kept, kept_cooked, inputs_kept)
 }
 
 impl std::fmt::Debug for Inner<'_> {
@@ -518,7 +578,6 @@ impl Inner<'_> {
     pub fn finish(&self, border_area: f64, straight: f64) -> Decimated {
         let mut state = self.state.clone();
         let mesh = state.mesh;
-        let count = mesh.polygons.len();
         // Always at least the exactly straight border corners (no area change): they are no
         // corner of any region, but as corners of the triangulation they make fans.
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
@@ -549,7 +608,7 @@ impl Inner<'_> {
                 });
             out.push_polygon(polygon, surface);
             kept_source.push(origin);
-            original.push(p < count);
+            original.push(p < self.inputs_kept);
         }
         Decimated {
             mesh: out,
@@ -668,11 +727,12 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
     use std::collections::BinaryHeap;
     let mesh = state.mesh;
     let mut border = Border::default();
-    // Cooked vertices in a uniform grid, for the notch test.
+    // Cooked vertices in a uniform grid, for the notch test: those of the cooked polygons
+    // still there (the test skips the others, which can never be used again).
     let mut used = vec![false; mesh.vertices.len()];
-    for p in 0..mesh.polygons.len() {
-        if cooked.get(p).copied().unwrap_or(false) {
-            for &v in mesh.polygons.get(p) {
+    for (p, polygon) in state.polygons.iter().enumerate() {
+        if cooked.get(p).copied().unwrap_or(true) && state.alive.get(p).copied().unwrap_or(false) {
+            for &v in polygon {
                 if let Some(u) = used.get_mut(v as usize) {
                     *u = true;
                 }
@@ -702,7 +762,7 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
             .unwrap_or_default()
     };
     for p in 0..state.polygons.len() {
-        let is_cooked = p >= mesh.polygons.len() || cooked.get(p).copied().unwrap_or(false);
+        let is_cooked = cooked.get(p).copied().unwrap_or(true);
         let shape = if is_cooked && state.alive[p] {
             shape_of(state, p)
         } else {
@@ -789,20 +849,35 @@ fn simplify_border(state: &mut State<'_>, cooked: &[bool], max_area: f64) -> Bor
     border
 }
 
-/// Convex shapes seen from above, bucketed in the cells of a [`Grid`] their boxes cover.
+/// Convex shapes seen from above, bucketed in a hierarchy of grids over a [`Grid`]'s frame.
+///
+/// Level `k` has cells `2^k` base cells wide; a shape goes into the lowest level where its
+/// box spans at most two cells each way, so it sits in at most four cells whatever its size.
+/// (One level of base cells held each shape in every cell its box covered: the long thin
+/// triangles of a large patch's outline triangulation each covered up to the whole grid, and
+/// a 1M-triangle floor filled 1.7 GiB of cell lists.) A query visits, on every level, the
+/// cells its own box covers: a shape overlapping the box shares one of them, because both use
+/// the same clamped base cells.
 struct Shapes<'g> {
     grid: &'g Grid,
     shapes: Vec<Vec<[f64; 2]>>,
-    /// Cell (x, y) is `cells[y * size + x]`.
-    cells: Vec<Vec<u32>>,
+    /// Shape ids by (level, x, y).
+    cells: std::collections::HashMap<(u8, u32, u32), Vec<u32>>,
+    /// Levels in use: `2^(levels - 1)` base cells cover the whole frame.
+    levels: u8,
 }
 
 impl<'g> Shapes<'g> {
     fn new(grid: &'g Grid) -> Shapes<'g> {
+        let mut levels = 1u8;
+        while (1usize << (levels - 1)) < grid.frame.size {
+            levels += 1;
+        }
         Shapes {
             grid,
             shapes: Vec::new(),
-            cells: vec![Vec::new(); grid.frame.size * grid.frame.size],
+            cells: std::collections::HashMap::new(),
+            levels,
         }
     }
 
@@ -826,11 +901,18 @@ impl<'g> Shapes<'g> {
             return;
         }
         let ((x0, y0), (x1, y1)) = self.cells_of(&shape);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                if let Some(cell) = self.cells.get_mut(y * self.grid.frame.size + x) {
-                    cell.push(id);
-                }
+        let mut level = 0u8;
+        while level + 1 < self.levels
+            && ((x1 >> level) > (x0 >> level) + 1 || (y1 >> level) > (y0 >> level) + 1)
+        {
+            level += 1;
+        }
+        for y in (y0 >> level)..=(y1 >> level) {
+            for x in (x0 >> level)..=(x1 >> level) {
+                self.cells
+                    .entry((level, x as u32, y as u32))
+                    .or_default()
+                    .push(id);
             }
         }
         self.shapes.push(shape);
@@ -840,17 +922,19 @@ impl<'g> Shapes<'g> {
     /// (touching is not overlapping).
     fn overlaps(&self, triangle: &[[f64; 2]; 3], alive: &[bool]) -> bool {
         let ((x0, y0), (x1, y1)) = self.cells_of(triangle);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let Some(list) = self.cells.get(y * self.grid.frame.size + x) else {
-                    continue;
-                };
-                for &id in list {
-                    if alive.get(id as usize).copied().unwrap_or(false)
-                        && let Some(shape) = self.shapes.get(id as usize)
-                        && convex_overlap(triangle, shape)
-                    {
-                        return true;
+        for level in 0..self.levels {
+            for y in (y0 >> level)..=(y1 >> level) {
+                for x in (x0 >> level)..=(x1 >> level) {
+                    let Some(list) = self.cells.get(&(level, x as u32, y as u32)) else {
+                        continue;
+                    };
+                    for &id in list {
+                        if alive.get(id as usize).copied().unwrap_or(false)
+                            && let Some(shape) = self.shapes.get(id as usize)
+                            && convex_overlap(triangle, shape)
+                        {
+                            return true;
+                        }
                     }
                 }
             }

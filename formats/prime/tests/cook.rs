@@ -1078,3 +1078,76 @@ fn a_comb_needs_one_region_per_tooth_and_one_for_the_back() {
     found.dedup();
     assert_eq!(found.len(), 5);
 }
+
+/// `mesh` with every polygon's corners reversed (facing down).
+fn flipped(mesh: &NavMesh, flip: impl Fn(usize) -> bool) -> NavMesh {
+    let mut out = NavMesh {
+        vertices: mesh.vertices.clone(),
+        ..NavMesh::default()
+    };
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        let mut corners = polygon.to_vec();
+        if flip(p) {
+            corners.reverse();
+        }
+        out.push_polygon(&corners, mesh.surfaces[p]);
+    }
+    out
+}
+
+#[test]
+fn a_floor_wound_the_wrong_way_is_refused_as_facing_down() {
+    // Issue #24: 800 triangles all facing down used to cook into one region each and fail
+    // on the region budget; the cause is the winding, and the message says so.
+    let floor = grid(20, 20, 1.0, [0.0, 0.0], |_, _| 0.0, |_, _| true, false);
+    let down = flipped(&floor, |_| true);
+    let error = cook(&down, &WriteOptions::default(), &mut Diagnostics::new()).unwrap_err();
+    assert_eq!(error.field, "regions");
+    assert!(error.message.contains("faces point down"), "{error}");
+    assert!(error.message.contains("800 walkable polygon(s)"), "{error}");
+    assert!(error.message.contains("100.0%"), "{error}");
+    assert!(error.message.contains("Flip"), "{error}");
+    // A floor with a few folded faces (here 1 in 10) is not wrong: it cooks as before, the
+    // downward ones on their own.
+    let folded = flipped(&floor, |p| p % 10 == 0);
+    let (file, _) = cook(&folded, &WriteOptions::default(), &mut Diagnostics::new()).unwrap();
+    assert!(file.regions.len() >= 80, "{} regions", file.regions.len());
+    // Exactly half facing down (by area) is not "most": not refused for its winding (400
+    // single downward regions may still miss the region budget, which is another matter).
+    let half = flipped(&floor, |p| p % 2 == 0);
+    if let Err(error) = cook(&half, &WriteOptions::default(), &mut Diagnostics::new()) {
+        assert!(!error.message.contains("point down"), "{error}");
+    }
+}
+
+#[test]
+fn four_million_triangles_are_admitted_by_default_and_refused_early_under_a_low_limit() {
+    // Issue #24: a 4M-triangle floor once exhausted 23 GiB. Its cook is estimated at about
+    // 3 GiB (measured: 3.24 GiB for the whole process, docs/performance.md), within the
+    // default limit; under a 1024 MiB limit it is refused before anything is allocated.
+    let floor = grid(1415, 1414, 1.0, [0.0, 0.0], |_, _| 0.0, |_, _| true, false);
+    assert!(floor.polygons.len() > 4_000_000);
+    let mut options = WriteOptions::default();
+    options.params.insert(
+        walkmesh_core::memory::PARAM_MAX_MEMORY.into(),
+        "1024".into(),
+    );
+    let started = std::time::Instant::now();
+    let error = cook(&floor, &options, &mut Diagnostics::new()).unwrap_err();
+    let took = started.elapsed();
+    assert_eq!(error.field, walkmesh_core::memory::PARAM_MAX_MEMORY);
+    assert!(error.message.contains("limit of 1024 MiB"), "{error}");
+    assert!(error.message.contains("--max-memory"), "{error}");
+    let estimate: u64 = error
+        .message
+        .split("estimated ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|mib| mib.parse().ok())
+        .unwrap();
+    // 800 bytes per triangle: 4 001 620 triangles → 3 053 MiB, under the default 4096.
+    assert_eq!(estimate, 3053);
+    assert!(estimate < walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB);
+    // Refused up front: a cook of this floor takes tens of seconds.
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+}
