@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 pub mod exercise;
+pub mod exercise_area;
 #[cfg(feature = "nwn2")]
 pub mod seeds;
 
