@@ -135,6 +135,10 @@ fn walkable_area(mesh: &NavMesh) -> f64 {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn unchanged_copy_is_identical_and_rebuild_validates() {
     let source = nwn2("shadowdale auction.trx");
     let dir = temp_dir("copy");
@@ -166,6 +170,10 @@ fn unchanged_copy_is_identical_and_rebuild_validates() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn trx_to_obj_and_back_keeps_geometry_and_walkability() {
     let source = nwn2("enter world.trx");
     let dir = temp_dir("obj");
@@ -193,6 +201,10 @@ fn trx_to_obj_and_back_keeps_geometry_and_walkability() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn trx_to_wok_and_wok_to_trx_validate() {
     let source = nwn2("dm001_cargohold.trx");
     let dir = temp_dir("wok");
