@@ -18,6 +18,9 @@ pub fn run(id: &str, bytes: &[u8]) {
     exercise::exercise(registry, id, bytes);
 }
 
+/// The area targets (see `tests/src/exercise_area.rs`).
+pub use exercise_area::AREA_TARGETS;
+
 /// Runs one fuzz input through the KotOR area reader `target` (`erf`, `lyt`, `vis`, `kit`,
 /// `indoor`; see `tests/src/exercise_area.rs`).
 pub fn run_area(target: &str, bytes: &[u8]) {
