@@ -58,12 +58,12 @@ if [ -n "$CORPORA" ]; then
   while IFS= read -r -d '' f; do files+=("$f"); done < <(
     find "$CORPORA/kotor" "$CORPORA/kotor-areas" -type f \
       \( -iname '*.wok' -o -iname '*.pwk' -o -iname '*.dwk' \) -print0 | sort -z)
+  need_files "blender addon" "KotOR walkmeshes below $CORPORA" "${#files[@]}"
   for f in Kaedrin-nwn2cc/dm001_cargohold.trx Kaedrin-nwn2cc/fugue_tunnel.trx \
     Kaedrin-nwn2cc/fh_settlement.TRN Kaedrin-nwn2cc/shadowdale_mages_guild.trx; do
     files+=("$CORPORA/nwn2/$f")
   done
   files+=("$CORPORA/prime/synthetic/grid_mp1_v4.path")
-  need_files "blender addon" "KotOR walkmeshes below $CORPORA" "${#files[@]}"
   for f in "${files[@]}"; do
     need_files "blender addon" "$f" "$([ -f "$f" ] && echo 1 || echo 0)"
   done
