@@ -4,17 +4,18 @@
 # as the JSON sidecar our own reader wrote beside each file (room names, positions, door hooks
 # as float32; visibility sets; archive members with their sizes and hashes). Walkmeshes written
 # there (kit and indoor rooms) are read by PyKotor's read_bwm and compared likewise.
-# Prints "N passed, M failed"; non-zero exit on any failure.
+# Prints "N passed, M failed"; non-zero exit on any failure, on a missing or empty folder, and
+# (with WALKMESH_REQUIRE_CORPORA=1) without the shared corpora.
 set -euo pipefail
 PY="${WALKMESH_PYTHON:-python3}"
 DIR="${WALKMESH_PEER_DIR:?WALKMESH_PEER_DIR is not set}/area"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-CORPORA="${WALKMESH_CORPORA:-$HERE/../../../shared/corpora}"
-if [ ! -d "$DIR" ] && [ ! -d "$CORPORA" ]; then
+source "$HERE/common.bash"
+find_corpora "$(cd "$HERE/../.." && pwd)"
+if [ -z "$CORPORA" ]; then
   # The area tests write nothing without the real archives, kits and maps (a clone with no
-  # ../shared): nothing to compare, as for the other peers' real-file parts.
-  echo "area peer check: no shared corpora at $CORPORA; skipped"
-  echo "0 passed, 0 failed"
+  # ../shared): nothing to compare.
+  no_corpora area "the whole check"
   exit 0
 fi
 if [ ! -d "$DIR" ]; then
@@ -22,5 +23,6 @@ if [ ! -d "$DIR" ]; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+need_files area "files with sidecars in $DIR" "$(find "$DIR" -type f -name '*.json' | wc -l)"
 "$PY" -m pip install -q "pykotor==2.3.12"
 exec "$PY" "$HERE/area_check.py" "$DIR"

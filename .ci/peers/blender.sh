@@ -9,10 +9,11 @@
 #  2. Real KotOR walkmeshes from the shared corpora go .wok → .glb (walkmesh) → Blender
 #     import, move a vertex, export (blender_roundtrip.py) → .wok (walkmesh) and must keep
 #     their components, boundary loops, transitions and hooks.
-# Exits non-zero on any failure.
+# Exits non-zero on any failure, and when the corpora exist but part 2's files do not.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
+source "$HERE/common.bash"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 # Blender's glTF importer needs numpy (and np.bool, which the scripts restore).
@@ -43,10 +44,15 @@ status=0
 blend blender_scenes.py "$OUT/scenes"
 python3 "$HERE/blender_check.py" scenes "$OUT/scenes" "$WALKMESH" || status=1
 
-CORPORA="${WALKMESH_CORPORA:-$ROOT/../shared/corpora}"
+find_corpora "$ROOT"
 KOTOR="$CORPORA/kotor/k1cp/tslpatchdata"
-if [ -d "$KOTOR" ]; then
+if [ -n "$CORPORA" ]; then
   for file in m13aa_04a.wok m12aa_01f.wok m10ac_30a.wok plc_fccage2.pwk; do
+    if [ ! -f "$KOTOR/$file" ]; then
+      echo "blender peer check: $KOTOR/$file is missing from the shared corpora" >&2
+      status=1
+      continue
+    fi
     stem="${file%.*}"
     ext="${file##*.}"
     "$WALKMESH" convert "$KOTOR/$file" "$OUT/real/$stem.glb" >/dev/null
@@ -56,7 +62,7 @@ if [ -d "$KOTOR" ]; then
       "$WALKMESH" || status=1
   done
 else
-  echo "blender peer check: no shared corpora at $CORPORA; the real-walkmesh round trip is skipped"
+  no_corpora blender "the real-walkmesh round trip"
 fi
 if [ "$status" -ne 0 ]; then
   echo "blender peer check FAILED"

@@ -10,10 +10,12 @@
 #     must validate clean; a face repeating a vertex dropped on export (counted) with the file validating clean; a layout's transitions solved.
 #     Without the shared corpora, the repository's OBJ fixtures are converted to WOK, TRX and
 #     PATH by the CLI and those go through the same round trip.
-# Exits non-zero on any failure.
+# Exits non-zero on any failure, when a listed corpus file is missing while the corpora exist,
+# and when no file was checked.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
+source "$HERE/common.bash"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="$TARGET/blender-addon-peer"
 
@@ -50,19 +52,23 @@ print('blender_addon: installed', walkmesh_blender.__file__, 'with', walkmesh.__
 " >"$OUT/install.log" 2>&1 || { cat "$OUT/install.log"; exit 1; }
 grep -E "^blender_addon" "$OUT/install.log"
 
-CORPORA="${WALKMESH_CORPORA:-$ROOT/../shared/corpora}"
+find_corpora "$ROOT"
 files=()
-if [ -d "$CORPORA/kotor" ]; then
+if [ -n "$CORPORA" ]; then
   while IFS= read -r -d '' f; do files+=("$f"); done < <(
     find "$CORPORA/kotor" "$CORPORA/kotor-areas" -type f \
       \( -iname '*.wok' -o -iname '*.pwk' -o -iname '*.dwk' \) -print0 | sort -z)
+  need_files "blender addon" "KotOR walkmeshes below $CORPORA" "${#files[@]}"
   for f in Kaedrin-nwn2cc/dm001_cargohold.trx Kaedrin-nwn2cc/fugue_tunnel.trx \
     Kaedrin-nwn2cc/fh_settlement.TRN Kaedrin-nwn2cc/shadowdale_mages_guild.trx; do
-    [ -f "$CORPORA/nwn2/$f" ] && files+=("$CORPORA/nwn2/$f")
+    files+=("$CORPORA/nwn2/$f")
   done
-  [ -f "$CORPORA/prime/synthetic/grid_mp1_v4.path" ] && files+=("$CORPORA/prime/synthetic/grid_mp1_v4.path")
+  files+=("$CORPORA/prime/synthetic/grid_mp1_v4.path")
+  for f in "${files[@]}"; do
+    need_files "blender addon" "$f" "$([ -f "$f" ] && echo 1 || echo 0)"
+  done
 else
-  echo "blender addon peer check: no shared corpora at $CORPORA; the repository's fixtures only"
+  no_corpora "blender addon" "the real files (the repository's fixtures are checked)"
 fi
 # The repository's own fixtures, made into each format by the CLI.
 for obj in "$ROOT"/corpora/obj/*.obj; do
@@ -74,6 +80,7 @@ for obj in "$ROOT"/corpora/obj/*.obj; do
   done
 done
 echo "blender addon peer check: ${#files[@]} files"
+need_files "blender addon" "files" "${#files[@]}"
 
 status=0
 blender --background --factory-startup --python-exit-code 1 \

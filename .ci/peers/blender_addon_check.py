@@ -272,4 +272,4 @@ for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
 passed = sum(results)
 failed = len(results) - passed
 say(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(1 if failed or passed == 0 else 0)

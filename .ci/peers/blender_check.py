@@ -21,6 +21,8 @@ import sys
 ZERO_AREA_FIX_MERGED = True
 
 failures = []
+# Checks made, so that a run which checked nothing fails instead of passing.
+checked = []
 
 
 def run(walkmesh, *args):
@@ -45,6 +47,7 @@ def findings(walkmesh, path):
 
 def check(condition, message):
     print(("ok    " if condition else "FAIL  ") + message)
+    checked.append(message)
     if not condition:
         failures.append(message)
 
@@ -161,6 +164,9 @@ if __name__ == "__main__":
         roundtrip(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         raise SystemExit(__doc__)
+    if not checked:
+        print("no check was made (no scenes, or nothing to compare)")
+        sys.exit(1)
     if failures:
         print(f"{len(failures)} check(s) failed")
         sys.exit(1)

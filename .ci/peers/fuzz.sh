@@ -7,9 +7,20 @@
 # the time per target.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+TARGETS=(bwm trx path obj gltf erf lyt vis kit indoor)
 rm -rf fuzz/corpus/ci
+# --exact: the seed writer alone; a run that matched no test would pass with "0 passed", so
+# every target's seed folder is checked below as well.
 WALKMESH_FUZZ_SEEDS="$PWD/fuzz/corpus/ci" cargo test --release -q -p walkmesh-tests \
-  --test fuzz_regressions -- write_fuzz_seeds --nocapture
+  --test fuzz_regressions -- write_fuzz_seeds --exact --nocapture
+for target in "${TARGETS[@]}"; do
+  seeds="$(find "fuzz/corpus/ci/$target" -type f 2>/dev/null | wc -l)"
+  if [ "$seeds" -eq 0 ]; then
+    echo "fuzz: no seeds were written for $target (fuzz/corpus/ci/$target)" >&2
+    exit 1
+  fi
+  echo "fuzz: $target has $seeds seeds"
+done
 cd fuzz
 export RUSTC_BOOTSTRAP=1
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-30}"
@@ -20,7 +31,7 @@ fi
 # the build time for nothing it could find.
 cargo fuzz build --release --sanitizer none
 failed=0
-for target in bwm trx path obj gltf; do
+for target in "${TARGETS[@]}"; do
   echo "-- fuzz $target (${SECONDS_PER_TARGET}s)"
   mkdir -p "corpus/ci/$target" "artifacts/$target"
   if ! cargo fuzz run --release --sanitizer none "$target" "corpus/ci/$target" -- \

@@ -8,7 +8,8 @@
 #     overlay as PNG; Chromium screenshots the page once as it is (kept for people to look
 #     at) and once with the overlay figure pinned to the top-left corner, which must match
 #     the PNG the same way.
-# Screenshots and PNGs stay in $WALKMESH_PEER_DIR/render/. Prints "N passed, M failed".
+# Screenshots and PNGs stay in $WALKMESH_PEER_DIR/render/. Prints "N passed, M failed"; a
+# corpus file of the sample that is missing while the corpora exist counts as a failure.
 set -euo pipefail
 PY="${WALKMESH_PYTHON:-python3}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,14 +17,8 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="${WALKMESH_PEER_DIR:-$TARGET/peer-files}/render"
 # The shared corpora: $WALKMESH_CORPORA, else shared/corpora beside an ancestor of the checkout.
-CORPORA="${WALKMESH_CORPORA:-}"
-if [ -z "$CORPORA" ]; then
-  dir="$ROOT"
-  while [ "$dir" != "/" ]; do
-    if [ -d "$dir/shared/corpora" ]; then CORPORA="$dir/shared/corpora"; break; fi
-    dir="$(dirname "$dir")"
-  done
-fi
+source "$HERE/common.bash"
+find_corpora "$ROOT"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
@@ -54,16 +49,24 @@ check() { # check NAME OURS.png SHOT.png
   fi
 }
 
+missing() { # missing FILE: a corpus file the check needs is not there
+  echo "render peer: $1 is missing from the shared corpora" >&2
+  failed=$((failed + 1))
+}
+
 SAMPLE=()
-if [ -d "$CORPORA" ]; then
+if [ -n "$CORPORA" ]; then
   for f in \
     "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" \
     "$CORPORA/kotor/k1cp/tslpatchdata/plc_fccage2.pwk" \
     "$CORPORA/nwn2/Kaedrin-nwn2cc/dm_dungeon.trx" \
     "$CORPORA/nwn2/Kaedrin-nwn2cc/abandoned house.trx"; do
-    [ -f "$f" ] && SAMPLE+=("$f")
+    if [ -f "$f" ]; then SAMPLE+=("$f"); else missing "$f"; fi
   done
-  while IFS= read -r f; do SAMPLE+=("$f"); done < <(find "$CORPORA/prime" -iname '*.path' | sort | head -n 1)
+  prime="$(find "$CORPORA/prime" -iname '*.path' 2>/dev/null | sort | head -n 1)"
+  if [ -n "$prime" ]; then SAMPLE+=("$prime"); else missing "a .path file below $CORPORA/prime"; fi
+else
+  no_corpora render "the corpus sample, the overlay of two rooms and the real room of the diff report"
 fi
 SAMPLE+=("$ROOT/corpora/obj/strip_with_column.obj")
 
@@ -87,7 +90,9 @@ for f in "${SAMPLE[@]}"; do
 done
 
 # Overlay of two inputs.
-if [ -f "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" ]; then
+if [ -n "$CORPORA" ] && [ ! -f "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" ]; then
+  missing "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok"
+elif [ -n "$CORPORA" ] && [ -f "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" ]; then
   "$WALKMESH" render "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" -o "$OUT/overlay.svg" >/dev/null
   "$WALKMESH" render "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" -o "$OUT/overlay.png" >/dev/null
   read -r w h < <(size_of "$OUT/overlay.svg")
@@ -96,8 +101,11 @@ if [ -f "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" ]; then
 fi
 
 # The diff report: a room against its NWN2 conversion (moved onto the grid), aligned.
-ROOM="$CORPORA/kotor/k1cp/tslpatchdata/m50aa_01a.wok"
-[ -f "$ROOM" ] || ROOM="$ROOT/corpora/obj/strip_with_column.obj"
+ROOM="$ROOT/corpora/obj/strip_with_column.obj"
+if [ -n "$CORPORA" ]; then
+  ROOM="$CORPORA/kotor/k1cp/tslpatchdata/m50aa_01a.wok"
+  [ -f "$ROOM" ] || missing "$ROOM"
+fi
 "$WALKMESH" convert "$ROOM" "$OUT/room.trx" >/dev/null 2>&1
 set +e
 "$WALKMESH" diff "$ROOM" "$OUT/room.trx" --align --html "$OUT/report.html" --overlay "$OUT/report-overlay.png" --width 900 >"$OUT/report.txt"

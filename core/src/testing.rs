@@ -2,18 +2,27 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod location;
+
 /// The shared corpora directory: `$WALKMESH_CORPORA` if set, else the first `shared/corpora`
 /// found beside an ancestor of `start` (the workspace sits next to `shared/`). `None` when
-/// absent; tests then print a notice and skip.
+/// absent. Tests that need the corpora use [`required_corpora_dir`] and are ignored at build
+/// time when they are absent (`cfg(walkmesh_corpora)`, set by the crate's build script).
 pub fn corpora_dir(start: &Path) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("WALKMESH_CORPORA") {
-        let dir = PathBuf::from(dir);
-        return dir.is_dir().then_some(dir);
-    }
-    start
-        .ancestors()
-        .map(|a| a.join("shared").join("corpora"))
-        .find(|candidate| candidate.is_dir())
+    location::locate(start, std::env::var_os(location::CORPORA_VARIABLE))
+}
+
+/// The shared corpora directory for a test that needs it. Such tests only run when the build
+/// script found the corpora, so not finding them now is a failure, never a silent pass.
+#[allow(clippy::panic)] // test support: a test that cannot find its input must fail
+pub fn required_corpora_dir(start: &Path) -> PathBuf {
+    corpora_dir(start).unwrap_or_else(|| {
+        panic!(
+            "this test needs the shared corpora: {} (it is ignored when the build found no \
+             corpora; was it run with --include-ignored?)",
+            location::missing_message(start)
+        )
+    })
 }
 
 /// All files below `dir` whose extension (case-insensitive) is one of `extensions`, sorted.

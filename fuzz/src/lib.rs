@@ -4,6 +4,8 @@
 
 #[path = "../../tests/src/exercise.rs"]
 mod exercise;
+#[path = "../../tests/src/exercise_area.rs"]
+mod exercise_area;
 
 use std::sync::OnceLock;
 
@@ -14,4 +16,13 @@ pub fn run(id: &str, bytes: &[u8]) {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     let registry = REGISTRY.get_or_init(walkmesh_formats::default_registry);
     exercise::exercise(registry, id, bytes);
+}
+
+/// The area targets (see `tests/src/exercise_area.rs`).
+pub use exercise_area::AREA_TARGETS;
+
+/// Runs one fuzz input through the KotOR area reader `target` (`erf`, `lyt`, `vis`, `kit`,
+/// `indoor`; see `tests/src/exercise_area.rs`).
+pub fn run_area(target: &str, bytes: &[u8]) {
+    exercise_area::exercise_area(target, bytes);
 }

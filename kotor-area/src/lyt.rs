@@ -419,7 +419,7 @@ pub fn canonical_lyt(lyt: &Lyt) -> Vec<u8> {
     }
     out.push_str("donelayout");
     out.push_str(EOL);
-    out.into_bytes()
+    crate::text::latin1_bytes(&out)
 }
 
 /// Checks a layout on its own: ResRef names (≤ 16 printable ASCII characters), duplicate room

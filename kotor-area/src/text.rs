@@ -21,6 +21,22 @@ pub(crate) fn lines(bytes: &[u8]) -> Vec<(u64, String)> {
     lines
 }
 
+/// The bytes of text the writers made from what [`lines`] read: each character up to U+00FF
+/// back to its one Latin-1 byte, so that a name with bytes above 0x7F (a Windows-1252 `é`)
+/// is written as it was read, not as its two-byte UTF-8 form (which reads back as `Ã©`; found
+/// by the `lyt` and `vis` fuzz targets). Characters above U+00FF, which no file we read holds
+/// (only a name given by a caller can), have no such byte and are written as UTF-8.
+pub(crate) fn latin1_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(byte) => out.push(byte),
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
 /// Parses one finite number (`f32`), naming the line and field when it is not one.
 pub(crate) fn number(token: &str, line: u64, field: &str) -> Result<f32, ReadError> {
     match token.parse::<f32>() {
@@ -118,6 +134,15 @@ mod tests {
             ]
         );
         assert_eq!(lines(b"a\n"), vec![(1, "a".to_string())]);
+    }
+
+    #[test]
+    fn bytes_above_0x7f_are_written_back_as_the_byte_they_were_read_from() {
+        let read = lines(b"caf\xe9 \xff");
+        assert_eq!(read, vec![(1, "caf\u{e9} \u{ff}".to_string())]);
+        assert_eq!(latin1_bytes(&read[0].1), b"caf\xe9 \xff");
+        // No Latin-1 byte for U+0100: its UTF-8 form (C4 80).
+        assert_eq!(latin1_bytes("\u{100}"), [0xC4, 0x80]);
     }
 
     #[test]

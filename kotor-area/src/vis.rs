@@ -161,7 +161,7 @@ pub fn write_vis(vis: &Vis) -> Vec<u8> {
             out.push_str(&format!("  {child}\r\n"));
         }
     }
-    out.into_bytes()
+    crate::text::latin1_bytes(&out)
 }
 
 /// Checks visibility on its own and, given the layout, against it: names (ResRefs), parents

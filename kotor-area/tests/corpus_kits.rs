@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use walkmesh_core::testing::{corpora_dir, files_with_extensions};
+use walkmesh_core::testing::{files_with_extensions, required_corpora_dir};
 use walkmesh_core::{Diagnostics, EdgeRef, Input, ReadOptions, WriteOptions};
 use walkmesh_kotor_area::kits::{
     FIRST_PLACEHOLDER, IndoorMap, Kit, KitComponent, KitHook, LoadedKit, Transform,
@@ -16,16 +16,18 @@ use walkmesh_kotor_area::kits::{
 use walkmesh_kotor_area::lyt::{read_lyt, write_lyt};
 use walkmesh_kotor_area::transitions::{DEFAULT_TOLERANCE, RoomMesh, apply, solve};
 
-fn dirs() -> Option<(PathBuf, PathBuf)> {
-    let root = corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
+/// The kit JSON and kit WOK folders of the shared corpora (the tests calling this are
+/// ignored without them).
+fn dirs() -> (PathBuf, PathBuf) {
+    let root = required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
     let json = root.join("kotor-areas/PyKotor/kits");
     let woks = root.join("kotor/pykotor-kits");
-    if json.is_dir() && woks.is_dir() {
-        Some((json, woks))
-    } else {
-        eprintln!("notice: kit corpora not found; skipping");
-        None
-    }
+    assert!(
+        json.is_dir() && woks.is_dir(),
+        "kit folders missing below {}",
+        root.display()
+    );
+    (json, woks)
 }
 
 fn peer_dir() -> PathBuf {
@@ -185,8 +187,12 @@ const UNHOOKED_SEAMS: [(&str, EdgeRef, EdgeRef); 1] = [(
 )];
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn kit_defects_are_exactly_the_known_ones() {
-    let Some((json, woks)) = dirs() else { return };
+    let (json, woks) = dirs();
     let kits = load_kits(&json, &woks).unwrap();
     let mut found: Vec<String> = Vec::new();
     for kit in &kits {
@@ -242,8 +248,12 @@ fn kit_defects_are_exactly_the_known_ones() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn kit_components_door_to_door_get_reciprocal_transitions_on_the_hooked_edges() {
-    let Some((json, woks)) = dirs() else { return };
+    let (json, woks) = dirs();
     let kits = load_kits(&json, &woks).unwrap();
     assert_eq!(kits.len(), 6);
     let mut checked = 0;
@@ -394,11 +404,15 @@ fn kit_components_door_to_door_get_reciprocal_transitions_on_the_hooked_edges() 
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn known_transitions_are_recovered_after_stripping() {
     // A room set with known transitions: a kit's components joined door to door into a chain
     // A–B–C, placeholders replaced by the neighbours' indices the way the builder does. Then
     // every transition is stripped and solved again from geometry.
-    let Some((json, woks)) = dirs() else { return };
+    let (json, woks) = dirs();
     let kits = load_kits(&json, &woks).unwrap();
     for kit in &kits {
         let Some(hall) = kit
@@ -470,10 +484,14 @@ fn known_transitions_are_recovered_after_stripping() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn flipped_components_keep_transitions_on_their_edges() {
     // A flipped component placed door to door must still link exactly its hooked edges:
     // transitions move with their edges when the winding reverses.
-    let Some((json, woks)) = dirs() else { return };
+    let (json, woks) = dirs();
     let kits = load_kits(&json, &woks).unwrap();
     let kit = kits.iter().find(|k| k.kit.id == "hiddenbek").unwrap();
     let hall = kit.kit.component("hallway_1").unwrap();
@@ -513,8 +531,12 @@ fn flipped_components_keep_transitions_on_their_edges() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn indoor_maps_build_clean_reciprocal_rooms() {
-    let Some((json, woks)) = dirs() else { return };
+    let (json, woks) = dirs();
     let kits = load_kits(&json, &woks).unwrap();
     let root = json.parent().unwrap().join("indoor");
     let maps = files_with_extensions(&root, &["indoor"]);

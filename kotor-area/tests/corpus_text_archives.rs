@@ -6,18 +6,15 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use walkmesh_core::testing::{corpora_dir, files_with_extensions};
+use walkmesh_core::testing::{files_with_extensions, required_corpora_dir};
 use walkmesh_kotor_area::erf::{Archive, split_member_path};
 use walkmesh_kotor_area::lyt::{canonical_lyt, check_lyt, read_lyt, write_lyt};
 use walkmesh_kotor_area::vis::{check_vis, read_vis, write_vis};
 
-fn areas() -> Option<PathBuf> {
-    let dir = corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .map(|d| d.join("kotor-areas"))
-        .filter(|d| d.is_dir());
-    if dir.is_none() {
-        eprintln!("notice: shared corpora (kotor-areas) not found; skipping");
-    }
+/// `kotor-areas` of the shared corpora (the tests calling this are ignored without them).
+fn areas() -> PathBuf {
+    let dir = required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR"))).join("kotor-areas");
+    assert!(dir.is_dir(), "{} is missing", dir.display());
     dir
 }
 
@@ -45,8 +42,12 @@ fn lyt_json(lyt: &walkmesh_kotor_area::Lyt) -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_lyt_round_trips_and_canonical_reads_back() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     let files = files_with_extensions(&dir, &["lyt"]);
     assert_eq!(files.len(), 7, "{files:?}");
     for file in files {
@@ -83,8 +84,12 @@ fn every_lyt_round_trips_and_canonical_reads_back() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn corpus_layout_facts() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     let (lyt, _) =
         read_lyt(&std::fs::read(dir.join("K1_Community_Patch/m40ad/m40ad.lyt")).unwrap()).unwrap();
     assert_eq!(lyt.rooms.len(), 13);
@@ -107,8 +112,12 @@ fn corpus_layout_facts() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_vis_round_trips_and_checks_against_its_layout() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     let files = files_with_extensions(&dir, &["vis"]);
     assert_eq!(files.len(), 12, "{files:?}");
     for file in files {
@@ -220,8 +229,12 @@ const MEMBERS: &[(&str, &str, &str, usize, usize)] = &[
 ];
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn real_archives_list_and_extract_the_documented_ranges() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     for (archive_path, member, file, start, end) in MEMBERS {
         let bytes = std::fs::read(dir.join(archive_path)).unwrap();
         let archive = Archive::parse(&bytes).unwrap();
@@ -257,8 +270,12 @@ fn real_archives_list_and_extract_the_documented_ranges() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn replacing_one_wok_keeps_every_other_member() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     let path = dir.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
     let bytes = std::fs::read(&path).unwrap();
     let original = Archive::parse(&bytes).unwrap();
@@ -334,8 +351,12 @@ pub fn fnv(bytes: &[u8]) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn truncated_and_flipped_corpus_files_never_panic() {
-    let Some(dir) = areas() else { return };
+    let dir = areas();
     for file in files_with_extensions(&dir, &["lyt", "vis"]) {
         let bytes = std::fs::read(&file).unwrap();
         for cut in (0..bytes.len()).step_by(7) {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 pub mod exercise;
+pub mod exercise_area;
 #[cfg(feature = "nwn2")]
 pub mod seeds;
 
@@ -23,13 +24,17 @@ pub fn fixtures_dir() -> PathBuf {
     repo_root().join("corpora")
 }
 
-/// The shared real-file corpora, if present (prints a notice when absent).
+/// The shared real-file corpora, if present. Only for code that works either way (the fuzz
+/// seeds); a test that needs them calls [`required_corpora`] and carries
+/// `#[cfg_attr(not(walkmesh_corpora), ignore = "needs the shared corpora …")]`.
 pub fn shared_corpora() -> Option<PathBuf> {
-    let found = walkmesh_core::testing::corpora_dir(&repo_root());
-    if found.is_none() {
-        eprintln!("notice: shared corpora not found (set WALKMESH_CORPORA); skipping");
-    }
-    found
+    walkmesh_core::testing::corpora_dir(&repo_root())
+}
+
+/// The shared real-file corpora for a test that needs them: panics when they are missing (the
+/// test is then ignored at build time, so reaching this without them is an error).
+pub fn required_corpora() -> PathBuf {
+    walkmesh_core::testing::required_corpora_dir(&repo_root())
 }
 
 /// One entry of `corpora/manifest.ron`.

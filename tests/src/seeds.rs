@@ -6,6 +6,10 @@
 //! writers in every format (small, valid files of every kind), the shared real files of that
 //! format up to 256 KiB, and for TRX also every one of those with its ASWM packet stored
 //! uncompressed, so that mutations reach the walkmesh parser instead of failing the zlib check.
+//! The KotOR area targets (`erf`, `lyt`, `vis`, `kit`, `indoor`) get small files written here
+//! (an archive of our own holding a fixture as WOK with a layout and visibility), the shared
+//! `kotor-areas` files of their kind up to 256 KiB, and for `erf` the shared module archives
+//! (too large as they are) laid out again with their members of up to 16 KiB.
 //! Nothing is copied into the repository.
 
 use std::path::{Path, PathBuf};
@@ -78,6 +82,111 @@ fn save(dir: &Path, name: &str, bytes: &[u8]) {
     }
 }
 
+/// A layout of two rooms, one door hook, a track and an obstacle, as our own seed.
+const OWN_LYT: &[u8] = b"beginlayout\r\n   roomcount 2\r\n      room_a 0 0 0\r\n      room_b 10 0 0\r\n   trackcount 1\r\n      track_a 1 2 3\r\n   obstaclecount 1\r\n      obstacle_a 4 5 6\r\n   doorhookcount 1\r\n      room_a door_ab 0 5 0 0 1 0 0 0\r\ndonelayout\r\n";
+
+/// Visibility of the two rooms of [`OWN_LYT`].
+const OWN_VIS: &[u8] = b"room_a 2\r\n  room_a\r\n  room_b\r\nroom_b 1\r\n  room_a\r\n";
+
+/// A kit of one component with two door hooks and one door.
+const OWN_KIT: &[u8] = br#"{"name": "Fuzz", "id": "fuzz", "doors": [{"width": 2.5, "height": 3.0}],
+"components": [{"name": "Room", "id": "room", "doorhooks": [
+{"x": 0.0, "y": 5.0, "z": 0.0, "rotation": 90.0, "door": 0, "edge": 20},
+{"x": 10.0, "y": 5.0, "z": 0.0, "rotation": 270.0, "door": 0, "edge": 21}]}]}"#;
+
+/// A map placing that component twice, once mirrored.
+const OWN_INDOOR: &[u8] = br#"{"moduleId": "fuzz01", "rooms": [
+{"position": [0.0, 0.0, 0.0], "rotation": 0.0, "kit": "Fuzz", "component": "Room"},
+{"position": [10.0, 0.0, 0.0], "rotation": 180.0, "flip_x": true, "kit": "Fuzz", "component": "Room"}]}"#;
+
+/// Largest member kept when a shared module archive is laid out again as a seed.
+const MAX_SEED_MEMBER: usize = 16 * 1024;
+
+/// Our own archive seeds: a MOD and a RIM holding `wok` (a fixture written as WOK, when there
+/// is one), [`OWN_LYT`] and [`OWN_VIS`].
+fn own_archives(wok: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
+    use walkmesh_kotor_area::erf::{Archive, ArchiveKind};
+    let mut seeds = Vec::new();
+    for (name, kind) in [
+        ("own.mod", ArchiveKind::Erf(*b"MOD ")),
+        ("own.rim", ArchiveKind::Rim),
+    ] {
+        let mut archive = Archive::new(kind);
+        let mut members = vec![
+            ("room_a.lyt", OWN_LYT.to_vec()),
+            ("room_a.vis", OWN_VIS.to_vec()),
+        ];
+        if let Some(wok) = wok {
+            members.push(("room_a.wok", wok.to_vec()));
+        }
+        if members
+            .into_iter()
+            .all(|(member, bytes)| archive.put(member, bytes).is_ok())
+            && let Ok(bytes) = archive.write()
+        {
+            seeds.push((name.to_string(), bytes));
+        }
+    }
+    seeds
+}
+
+/// The shared module archive `bytes` laid out again with its members of up to
+/// [`MAX_SEED_MEMBER`] bytes, so that it fits a seed.
+fn smaller_archive(bytes: &[u8]) -> Option<Vec<u8>> {
+    use walkmesh_kotor_area::erf::Archive;
+    let archive = Archive::parse(bytes).ok()?;
+    let mut small = Archive::new(archive.kind);
+    for member in &archive.members {
+        let data = archive.data(member);
+        if data.len() <= MAX_SEED_MEMBER {
+            small.put(&member.file_name(), data.to_vec()).ok()?;
+        }
+    }
+    small.write().ok()
+}
+
+/// Writes the seeds of the KotOR area targets (see the module comment).
+fn write_area_seeds(out: &Path, shared: Option<&Path>, wok: Option<&[u8]>) {
+    for (target, name, bytes) in [
+        ("lyt", "own.lyt", OWN_LYT),
+        ("vis", "own.vis", OWN_VIS),
+        ("kit", "own.json", OWN_KIT),
+        ("indoor", "own.indoor", OWN_INDOOR),
+    ] {
+        save(&out.join(target), name, bytes);
+    }
+    for (name, bytes) in own_archives(wok) {
+        save(&out.join("erf"), &name, &bytes);
+    }
+    let Some(areas) = shared.map(|s| s.join("kotor-areas")).filter(|a| a.is_dir()) else {
+        return;
+    };
+    for (target, extensions) in [
+        ("lyt", &["lyt"][..]),
+        ("vis", &["vis"]),
+        ("kit", &["json"]),
+        ("indoor", &["indoor"]),
+        ("erf", &["mod", "erf", "rim", "sav", "hak"]),
+    ] {
+        let mut real = Vec::new();
+        files(&areas, extensions, &mut real);
+        for (n, path) in real.iter().enumerate() {
+            if let Ok(bytes) = std::fs::read(path) {
+                let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("file");
+                save(&out.join(target), &format!("{n:04}_{name}"), &bytes);
+            }
+        }
+    }
+    // The module archives are larger than a seed may be: their small members, laid out again.
+    let archives = walkmesh_core::testing::files_with_extensions(&areas, &["mod", "erf", "rim"]);
+    for (n, path) in archives.iter().enumerate() {
+        if let Some(bytes) = std::fs::read(path).ok().and_then(|b| smaller_archive(&b)) {
+            let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("file");
+            save(&out.join("erf"), &format!("{n:04}_small_{name}"), &bytes);
+        }
+    }
+}
+
 /// Writes the seed corpora of the fuzz targets into `out/<id>/` (see the module comment),
 /// from the fixtures below `root/corpora` and the shared corpora `shared` when given.
 /// Returns the number of seeds per target.
@@ -133,6 +242,13 @@ pub fn write_seeds(root: &Path, out: &Path, shared: Option<&Path>) -> Vec<(&'sta
             }
         }
     }
+    // The area targets; their archives hold the first fixture written as WOK.
+    let fixture_wok = std::fs::read_dir(out.join("bwm")).ok().and_then(|entries| {
+        let mut woks: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        woks.sort();
+        woks.first().and_then(|p| std::fs::read(p).ok())
+    });
+    write_area_seeds(out, shared, fixture_wok.as_deref());
     // Real files.
     if let Some(shared) = shared.filter(|s| s.is_dir()) {
         for (id, extensions, _) in targets {
@@ -159,11 +275,8 @@ pub fn write_seeds(root: &Path, out: &Path, shared: Option<&Path>) -> Vec<(&'sta
     }
     targets
         .iter()
-        .map(|(id, _, _)| {
-            (
-                *id,
-                std::fs::read_dir(out.join(id)).map_or(0, |d| d.count()),
-            )
-        })
+        .map(|(id, _, _)| *id)
+        .chain(crate::exercise_area::AREA_TARGETS)
+        .map(|id| (id, std::fs::read_dir(out.join(id)).map_or(0, |d| d.count())))
         .collect()
 }

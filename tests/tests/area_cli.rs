@@ -5,19 +5,24 @@
 
 use std::path::PathBuf;
 
-use walkmesh_tests::{shared_corpora, walkmesh};
+use walkmesh_tests::{required_corpora, walkmesh};
 
-fn areas() -> Option<(PathBuf, PathBuf)> {
-    let root = shared_corpora()?;
+/// `kotor-areas` and the kit WOKs of the shared corpora (the tests calling this are ignored
+/// without them).
+fn areas() -> (PathBuf, PathBuf) {
+    let root = required_corpora();
     let areas = root.join("kotor-areas");
-    areas
-        .is_dir()
-        .then(|| (areas, root.join("kotor/pykotor-kits")))
+    assert!(areas.is_dir(), "{} is missing", areas.display());
+    (areas, root.join("kotor/pykotor-kits"))
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn archive_members_are_inputs_and_info_lists_walkmeshes() {
-    let Some((areas, _)) = areas() else { return };
+    let (areas, _) = areas();
     let archive = areas.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
     let run = walkmesh([
         "info".into(),
@@ -49,8 +54,12 @@ fn archive_members_are_inputs_and_info_lists_walkmeshes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn list_extract_replace() {
-    let Some((areas, _)) = areas() else { return };
+    let (areas, _) = areas();
     let archive = areas.join("KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
     let dir = tempfile::tempdir().unwrap();
     let run = walkmesh([
@@ -109,8 +118,12 @@ fn list_extract_replace() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn check_reports_the_real_vis_count_error() {
-    let Some((areas, _)) = areas() else { return };
+    let (areas, _) = areas();
     let dir = areas.join("K1_Community_Patch/m40ad");
     let run = walkmesh([
         "area".into(),
@@ -124,10 +137,12 @@ fn check_reports_the_real_vis_count_error() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn indoor_solve_assemble_split_round_trip() {
-    let Some((areas, kit_woks)) = areas() else {
-        return;
-    };
+    let (areas, kit_woks) = areas();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("built");
     let run = walkmesh([
@@ -273,8 +288,12 @@ fn area_help_has_examples() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn info_json_on_both_real_archives_lists_walkmeshes_and_layouts() {
-    let Some((areas, _)) = areas() else { return };
+    let (areas, _) = areas();
     // SOURCES.md: member ranges of the walkmesh and layout members.
     for (archive, wok_name, wok_offset, faces, layout, lyt_offset, rooms) in [
         (

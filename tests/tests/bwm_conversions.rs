@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use walkmesh_core::dump::{DumpNode, DumpValue};
 use walkmesh_core::{Input, ReadOptions, Severity};
-use walkmesh_tests::{fixtures_dir, shared_corpora, walkmesh};
+use walkmesh_tests::{fixtures_dir, required_corpora, walkmesh};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("walkmesh-bwm-conv-{name}-{}", std::process::id()));
@@ -226,10 +226,12 @@ fn obj_fixtures_become_valid_area_walkmeshes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn wok_to_obj_to_wok_keeps_geometry_materials_transitions_and_hooks() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let dir = temp_dir("roundtrip");
     for rel in [
         "k1cp/tslpatchdata/m12aa_01f.wok",

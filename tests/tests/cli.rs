@@ -229,15 +229,17 @@ fn materials_option_loads_a_profile_and_reports_bad_ones() {
 
 #[cfg(feature = "nwn2")]
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn max_decompressed_refuses_larger_packets() {
-    let Some(shared) = walkmesh_tests::shared_corpora() else {
-        return;
-    };
+    let shared = walkmesh_tests::required_corpora();
     let files = walkmesh_core::testing::files_with_extensions(&shared.join("nwn2"), &["trx"]);
-    let Some(dungeon) = files.iter().find(|p| p.ends_with("dm_dungeon.trx")) else {
-        eprintln!("notice: dm_dungeon.trx not in the corpus; skipping");
-        return;
-    };
+    let dungeon = files
+        .iter()
+        .find(|p| p.ends_with("dm_dungeon.trx"))
+        .expect("dm_dungeon.trx is in the shared corpora");
     // Its walkmesh packet inflates to 4.96 MB: fine by default, refused under a 1 MiB ceiling.
     assert_eq!(walkmesh(os(&[&"info", dungeon])).code, 0);
     let capped = walkmesh(os(&[&"info", dungeon, &"--max-decompressed", &"1"]));

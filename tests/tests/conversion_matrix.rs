@@ -36,7 +36,7 @@ use walkmesh_core::summary::summarize;
 use walkmesh_core::{
     Diagnostics, Input, Material, NavMesh, ReadOptions, Severity, Surface, WriteOptions,
 };
-use walkmesh_tests::{fixtures_dir, shared_corpora, walkmesh};
+use walkmesh_tests::{fixtures_dir, required_corpora, walkmesh};
 
 /// Relative tolerance on the walkable area: cooking PATH regions and triangulating keep the
 /// area up to float rounding; 0.1 % leaves room for f32 sums over thousands of faces.
@@ -91,8 +91,9 @@ const TARGETS: &[(&str, &str)] = &[
     ("gltf", "glb"),
 ];
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("walkmesh-matrix-{}", std::process::id()));
+/// A folder of its own per test (`name`): each test removes its folder when done.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("walkmesh-matrix-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -296,7 +297,8 @@ fn written_sample(source: &Path, target: &str, name: &str, dir: &Path) -> PathBu
     out
 }
 
-fn samples(dir: &Path) -> Vec<PathBuf> {
+/// The project's fixtures, a hand-made WOK with every material, and fixtures written as glTF.
+fn fixture_samples(dir: &Path) -> Vec<PathBuf> {
     let mut list = vec![every_material_wok(dir)];
     let obj = fixtures_dir().join("obj");
     for name in [
@@ -317,10 +319,13 @@ fn samples(dir: &Path) -> Vec<PathBuf> {
             dir,
         ));
     }
-    let Some(corpora) = shared_corpora() else {
-        eprintln!("notice: no shared corpora; the matrix runs over the fixtures only");
-        return list;
-    };
+    list
+}
+
+/// A fixed sample of the shared corpora, and two of its WOKs cooked into PATH files.
+fn corpus_samples(dir: &Path) -> Vec<PathBuf> {
+    let corpora = required_corpora();
+    let mut list = Vec::new();
     // A fixed sample. Over every shared file, cells still fail (PATH: NWN2 areas over the
     // 512-region budget, fugue_tunnel.trx and blackvulkar/room_1.wok change components;
     // BWM → BWM of third-party files whose stored tables are wrong); they are open work,
@@ -343,11 +348,8 @@ fn samples(dir: &Path) -> Vec<PathBuf> {
         "prime/synthetic/grid_mp1_v4.path",
     ] {
         let path = corpora.join(rel);
-        if path.is_file() {
-            list.push(path);
-        } else {
-            eprintln!("notice: {} missing; its row is skipped", path.display());
-        }
+        assert!(path.is_file(), "{} is missing", path.display());
+        list.push(path);
     }
     // Opt-in: every KotOR and NWN2 walkmesh of the shared corpora (127 files, 635
     // conversions; a few minutes in release), for the whole-corpus figures of issue 12.
@@ -372,14 +374,8 @@ fn samples(dir: &Path) -> Vec<PathBuf> {
         ),
     ] {
         let source = corpora.join(rel);
-        if source.is_file() {
-            list.push(written_sample(&source, "path", name, dir));
-        } else {
-            eprintln!(
-                "notice: {} missing; its PATH sample is skipped",
-                source.display()
-            );
-        }
+        assert!(source.is_file(), "{} is missing", source.display());
+        list.push(written_sample(&source, "path", name, dir));
     }
     list
 }
@@ -399,10 +395,26 @@ struct CellFigures {
 
 #[test]
 fn every_cell_keeps_meaning_or_says_what_changed() {
-    let dir = temp_dir();
+    check_every_cell("fixtures", fixture_samples);
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn every_cell_of_the_corpus_sample_keeps_meaning_or_says_what_changed() {
+    check_every_cell("corpora", corpus_samples);
+}
+
+/// Converts every sample `samples` gives into every format and checks each cell.
+fn check_every_cell(name: &str, samples: fn(&Path) -> Vec<PathBuf>) {
+    let dir = temp_dir(name);
     let mut failures = Vec::new();
     let mut cells: BTreeMap<(String, &str), CellFigures> = BTreeMap::new();
-    for source in samples(&dir) {
+    let samples = samples(&dir);
+    assert!(!samples.is_empty());
+    for source in samples {
         let bytes = std::fs::read(&source).unwrap();
         let (mesh, source_format) = read(&source, &bytes).unwrap();
         let before = meaning(&mesh);
@@ -588,27 +600,33 @@ fn a_placeable_to_path_exits_2_with_a_sentence_saying_why() {
     let dir =
         std::env::temp_dir().join(format!("walkmesh-matrix-placeable-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut sources = vec![placeable_pwk(&dir)];
-    if let Some(corpora) = shared_corpora() {
-        let real = corpora.join("kotor/k1cp/tslpatchdata/plc_fccage2.pwk");
-        if real.is_file() {
-            sources.push(real);
-        } else {
-            eprintln!("notice: {} missing; skipped", real.display());
-        }
-    }
-    for source in sources {
-        let out = dir.join("placeable.path");
-        let run = walkmesh(["convert", source.to_str().unwrap(), out.to_str().unwrap()]);
-        assert_eq!(run.code, 2, "{}: {}", source.display(), run.stderr);
-        assert!(
-            run.stderr.contains("none of the mesh's")
-                && run.stderr.contains("is walkable")
-                && run.stderr.contains("needs at least one walkable region"),
-            "{}",
-            run.stderr
-        );
-        assert!(!out.exists(), "nothing may be written");
-    }
+    check_placeable_to_path(&dir, &placeable_pwk(&dir));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn a_real_placeable_to_path_exits_2_with_a_sentence_saying_why() {
+    let real = required_corpora().join("kotor/k1cp/tslpatchdata/plc_fccage2.pwk");
+    assert!(real.is_file(), "{} is missing", real.display());
+    let dir = tempfile::tempdir().unwrap();
+    check_placeable_to_path(dir.path(), &real);
+}
+
+/// Converting `source`, which has nothing walkable, to PATH into `dir` exits 2 saying why.
+fn check_placeable_to_path(dir: &Path, source: &Path) {
+    let out = dir.join("placeable.path");
+    let run = walkmesh(["convert", source.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}: {}", source.display(), run.stderr);
+    assert!(
+        run.stderr.contains("none of the mesh's")
+            && run.stderr.contains("is walkable")
+            && run.stderr.contains("needs at least one walkable region"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "nothing may be written");
 }

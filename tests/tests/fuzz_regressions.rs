@@ -7,19 +7,26 @@
 use std::time::Instant;
 
 use walkmesh_tests::exercise::exercise;
+use walkmesh_tests::exercise_area::{AREA_TARGETS, exercise_area};
 use walkmesh_tests::fixtures_dir;
+
+/// The files of `corpora/fuzz/<target>/`, sorted.
+fn regression_inputs(target: &str) -> Vec<std::path::PathBuf> {
+    let dir = fixtures_dir().join("fuzz").join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|f| f.is_file());
+    files.sort();
+    files
+}
 
 #[test]
 fn fuzz_regression_inputs_and_fixtures_go_through_the_harness() {
     let registry = walkmesh_formats::default_registry();
     let mut ran = 0;
     for id in ["bwm", "trx", "path", "obj", "gltf"] {
-        let dir = fixtures_dir().join("fuzz").join(id);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .map(|d| d.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        files.sort();
-        for file in files.iter().filter(|f| f.is_file()) {
+        for file in &regression_inputs(id) {
             let bytes = std::fs::read(file).unwrap();
             let started = Instant::now();
             exercise(&registry, id, &bytes);
@@ -39,6 +46,56 @@ fn fuzz_regression_inputs_and_fixtures_go_through_the_harness() {
     assert!(ran > 0);
 }
 
+/// The KotOR area readers' harness over the inputs kept in `corpora/fuzz/<target>/` and over
+/// hand-made inputs of every area target: valid files, each cut short at every byte.
+#[test]
+#[cfg(feature = "nwn2")]
+fn area_fuzz_inputs_go_through_the_harness() {
+    let mut ran = 0;
+    for target in AREA_TARGETS {
+        for file in &regression_inputs(target) {
+            let started = Instant::now();
+            exercise_area(target, &std::fs::read(file).unwrap());
+            assert!(started.elapsed().as_secs_f64() < 10.0, "{}", file.display());
+            ran += 1;
+        }
+    }
+    let seeds = std::env::temp_dir().join(format!("walkmesh-area-seeds-{}", std::process::id()));
+    walkmesh_tests::seeds::write_seeds(&walkmesh_tests::repo_root(), &seeds, None);
+    for target in AREA_TARGETS {
+        let mut own: Vec<_> = std::fs::read_dir(seeds.join(target))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        own.sort();
+        assert!(!own.is_empty(), "no seeds of our own for {target}");
+        for seed in own {
+            let bytes = std::fs::read(&seed).unwrap();
+            assert!(reads(target, &bytes), "{} does not read", seed.display());
+            for cut in 0..=bytes.len() {
+                exercise_area(target, &bytes[..cut]);
+                ran += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&seeds);
+    assert!(ran > 100, "{ran}");
+}
+
+/// Whether the reader of area target `target` accepts `bytes` (the seeds must be valid).
+fn reads(target: &str, bytes: &[u8]) -> bool {
+    use walkmesh_kotor_area::kits::{IndoorMap, Kit};
+    match target {
+        "erf" => walkmesh_kotor_area::Archive::parse(bytes).is_ok(),
+        "lyt" => walkmesh_kotor_area::read_lyt(bytes).is_ok_and(|(l, _)| !l.rooms.is_empty()),
+        "vis" => walkmesh_kotor_area::read_vis(bytes).is_ok_and(|(v, _)| !v.rooms.is_empty()),
+        "kit" => Kit::parse(bytes).is_ok_and(|k| !k.components.is_empty()),
+        "indoor" => IndoorMap::parse(bytes).is_ok_and(|m| !m.rooms.is_empty()),
+        _ => false,
+    }
+}
+
 /// Writes the fuzz seed corpora into `$WALKMESH_FUZZ_SEEDS` (used by `.ci/peers/fuzz.sh`);
 /// without it, writes them into a temporary folder and checks that every target got seeds.
 #[test]
@@ -51,7 +108,8 @@ fn write_fuzz_seeds() {
             false,
         ),
     };
-    let shared = walkmesh_tests::shared_corpora();
+    // With the corpora present the seeds must include them (the test is not ignored then).
+    let shared = cfg!(walkmesh_corpora).then(walkmesh_tests::required_corpora);
     let counts =
         walkmesh_tests::seeds::write_seeds(&walkmesh_tests::repo_root(), &out, shared.as_deref());
     for (id, count) in &counts {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::testing::files_with_extensions;
 use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions, WriteOptions};
-use walkmesh_tests::{fixtures_dir, manifest, shared_corpora, walkmesh};
+use walkmesh_tests::{fixtures_dir, manifest, required_corpora, walkmesh};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir =
@@ -127,10 +127,12 @@ fn authored_differences(a: &NavMesh, b: &NavMesh) -> Vec<String> {
 
 /// Source IR → glTF → IR in the library must be exact.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_corpus_walkmesh_survives_gltf_exactly() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let registry = walkmesh_formats::default_registry();
     let gltf = registry.by_id("gltf").unwrap();
     let (writer, reader) = (gltf.writer().unwrap(), gltf.reader().unwrap());
@@ -224,10 +226,12 @@ fn every_corpus_walkmesh_survives_gltf_exactly() {
 /// transitions and hooks. (The PATH writer re-cooks regions from the walkable area, so a PATH
 /// file does not keep its polygons even without glTF; there only the byte equality holds.)
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn game_formats_through_glb_and_back_with_the_cli() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let registry = walkmesh_formats::default_registry();
     let dir = temp_dir("cli");
     for &(id, extensions, family) in FAMILIES {
@@ -301,10 +305,12 @@ fn game_formats_through_glb_and_back_with_the_cli() {
 /// The command line writes the `.bin` sidecar beside a `.gltf`, reads it back through the
 /// input's path, passes `--scene`, and reports a missing sidecar as an unreadable input.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn cli_writes_and_reads_gltf_with_its_bin_sidecar() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let Some(source) = files_with_extensions(&corpora.join("kotor"), &["wok"])
         .into_iter()
         .next()

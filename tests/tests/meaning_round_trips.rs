@@ -12,7 +12,7 @@ use walkmesh_core::passes;
 use walkmesh_core::{
     Diagnostics, Input, Material, MaterialProfile, NavMesh, ReadOptions, Surface, WriteOptions,
 };
-use walkmesh_tests::{shared_corpora, walkmesh};
+use walkmesh_tests::{required_corpora, walkmesh};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("walkmesh-meaning-{name}-{}", std::process::id()));
@@ -227,15 +227,14 @@ fn float_noise_below_zero_is_snapped_not_shifted_by_a_tile() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn a_tile_shift_is_reported_exactly_and_translate_undoes_it() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let source = corpora.join("kotor/pykotor-kits/enclavesurface/training_1.wok");
-    if !source.is_file() {
-        eprintln!("notice: {} missing; skipped", source.display());
-        return;
-    }
+    assert!(source.is_file(), "{} is missing", source.display());
     let dir = temp_dir("shift");
     let trx = dir.join("training.trx");
     let run = walkmesh(["convert", source.to_str().unwrap(), trx.to_str().unwrap()]);
@@ -369,10 +368,12 @@ fn merged_faces(diag: &Diagnostics, code: &str) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let woks = walkmesh_core::testing::files_with_extensions(&corpora, &["wok"]);
     assert!(woks.len() >= 25, "{} WOKs", woks.len());
     let (mut faces, mut merged) = (0, 0);
@@ -436,10 +437,12 @@ fn every_shared_wok_keeps_its_materials_through_gltf_and_nwn2() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn a_path_cook_that_changes_the_walkable_components_says_so() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let dir = temp_dir("components");
     // Three walkable components in the room: the floor and two groups of walkable polygons
     // with no area seen from above, which PATH cannot hold.
@@ -505,10 +508,12 @@ fn write_with(
 /// walkable polygons with no area seen from above (which PATH cannot hold) made the
 /// difference.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_shared_mesh_that_cooks_keeps_its_components_through_path() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let files = walkmesh_core::testing::files_with_extensions(
         &corpora,
         &["wok", "pwk", "bwm", "trx", "trn"],

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::dump::{DumpNode, DumpValue};
 use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions};
-use walkmesh_tests::{shared_corpora, walkmesh};
+use walkmesh_tests::{required_corpora, walkmesh};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir =
@@ -18,12 +18,14 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn nwn2(name: &str) -> Option<PathBuf> {
-    let path = shared_corpora()?
+/// A file of the shared NWN2 corpus (the tests calling this are ignored without it).
+fn nwn2(name: &str) -> PathBuf {
+    let path = required_corpora()
         .join("nwn2")
         .join("Kaedrin-nwn2cc")
         .join(name);
-    path.is_file().then_some(path)
+    assert!(path.is_file(), "{} is missing", path.display());
+    path
 }
 
 fn read(path: &Path) -> NavMesh {
@@ -133,10 +135,12 @@ fn walkable_area(mesh: &NavMesh) -> f64 {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn unchanged_copy_is_identical_and_rebuild_validates() {
-    let Some(source) = nwn2("shadowdale auction.trx") else {
-        return;
-    };
+    let source = nwn2("shadowdale auction.trx");
     let dir = temp_dir("copy");
     let (copy, rebuilt) = (dir.join("copy.trx"), dir.join("rebuilt.trx"));
     convert(&["convert", source.to_str().unwrap(), copy.to_str().unwrap()]);
@@ -166,10 +170,12 @@ fn unchanged_copy_is_identical_and_rebuild_validates() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn trx_to_obj_and_back_keeps_geometry_and_walkability() {
-    let Some(source) = nwn2("enter world.trx") else {
-        return;
-    };
+    let source = nwn2("enter world.trx");
     let dir = temp_dir("obj");
     let (obj, back) = (dir.join("area.obj"), dir.join("back.trx"));
     let stderr = convert(&["convert", source.to_str().unwrap(), obj.to_str().unwrap()]);
@@ -195,10 +201,12 @@ fn trx_to_obj_and_back_keeps_geometry_and_walkability() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn trx_to_wok_and_wok_to_trx_validate() {
-    let Some(source) = nwn2("dm001_cargohold.trx") else {
-        return;
-    };
+    let source = nwn2("dm001_cargohold.trx");
     let dir = temp_dir("wok");
     let (wok, back) = (dir.join("area.wok"), dir.join("back.trx"));
     convert(&["convert", source.to_str().unwrap(), wok.to_str().unwrap()]);
@@ -212,8 +220,12 @@ fn trx_to_wok_and_wok_to_trx_validate() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_trn_bakes_with_its_own_template() {
-    let Some(dir) = shared_corpora() else { return };
+    let dir = required_corpora();
     let files = walkmesh_core::testing::files_with_extensions(&dir.join("nwn2"), &["trn"]);
     let out = temp_dir("trn");
     for trn in files {
@@ -276,48 +288,46 @@ fn centres_on_upper_tile_edges(path: &Path) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn bakes_from_kotor_and_from_trn_validate_without_trx_warnings() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let dir = temp_dir("clean-bakes");
     // Wall slivers of this room stand on tile boundaries: the bake keeps them in the tile
     // the toolset would (centre on its upper edge), which the validator accepts, as the
     // 1,462 such triangles of official files show it must.
     let wok = corpora.join("kotor/k1cp/tslpatchdata/m40aa_18b.wok");
-    if wok.is_file() {
-        let trx = dir.join("m40aa_18b.trx");
-        convert(&["convert", wok.to_str().unwrap(), trx.to_str().unwrap()]);
-        assert!(
-            centres_on_upper_tile_edges(&trx) > 0,
-            "the case is not exercised"
-        );
-        assert_eq!(trx_warnings(&trx), Vec::<String>::new());
-    } else {
-        eprintln!("notice: {} missing; skipped", wok.display());
-    }
+    assert!(wok.is_file(), "{} is missing", wok.display());
+    let trx = dir.join("m40aa_18b.trx");
+    convert(&["convert", wok.to_str().unwrap(), trx.to_str().unwrap()]);
+    assert!(
+        centres_on_upper_tile_edges(&trx) > 0,
+        "the case is not exercised"
+    );
+    assert_eq!(trx_warnings(&trx), Vec::<String>::new());
     // A TRN with downward walkable triangles: the TRX bake stores them facing up (the
     // toolset would store them against their 0x04 flag, where the engine cannot locate a
     // point on them) and says how many.
-    if let Some(trn) = nwn2("oldskull_descent.TRN") {
-        let trx = dir.join("oldskull_descent.trx");
-        let stderr = convert(&["convert", trn.to_str().unwrap(), trx.to_str().unwrap()]);
-        assert!(
-            stderr.contains("[trx.walkable_winding_flipped]"),
-            "{stderr}"
-        );
-        // Sides shared by three or more triangles are the TRN's own geometry (kept).
-        let (before, after) = (read(&trn), read(&trx));
-        assert!(
-            !walkmesh_core::passes::edge_adjacency(&before, |_| true)
-                .non_manifold
-                .is_empty()
-        );
-        let mut warnings = trx_warnings(&trx);
-        warnings.retain(|w| !w.starts_with("warning [trx.side_shared_by_many]"));
-        assert_eq!(warnings, Vec::<String>::new());
-        // Walkability is what the TRN says.
-        assert_eq!(before.walkable_count(), after.walkable_count());
-    }
+    let trn = nwn2("oldskull_descent.TRN");
+    let trx = dir.join("oldskull_descent.trx");
+    let stderr = convert(&["convert", trn.to_str().unwrap(), trx.to_str().unwrap()]);
+    assert!(
+        stderr.contains("[trx.walkable_winding_flipped]"),
+        "{stderr}"
+    );
+    // Sides shared by three or more triangles are the TRN's own geometry (kept).
+    let (before, after) = (read(&trn), read(&trx));
+    assert!(
+        !walkmesh_core::passes::edge_adjacency(&before, |_| true)
+            .non_manifold
+            .is_empty()
+    );
+    let mut warnings = trx_warnings(&trx);
+    warnings.retain(|w| !w.starts_with("warning [trx.side_shared_by_many]"));
+    assert_eq!(warnings, Vec::<String>::new());
+    // Walkability is what the TRN says.
+    assert_eq!(before.walkable_count(), after.walkable_count());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use walkmesh_tests::{fixtures_dir, shared_corpora, walkmesh};
+use walkmesh_tests::{fixtures_dir, required_corpora, walkmesh};
 
 fn os(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
     parts.iter().map(|p| p.as_ref().to_os_string()).collect()
@@ -271,27 +271,27 @@ fn a_failure_writing_any_file_leaves_nothing_new_behind() {
     ]));
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(names(dir.path()), ["room.mtl"]);
-    // A read-only directory: nothing can be staged, exit 3, nothing left.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let locked = dir.path().join("locked");
-        std::fs::create_dir(&locked).unwrap();
-        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o500)).unwrap();
-        let probe = locked.join("probe");
-        // Root ignores directory permissions; the case then proves nothing.
-        if std::fs::write(&probe, "x").is_err() {
-            let run = walkmesh(os(&[
-                &"convert",
-                &fixture("two_rooms.obj"),
-                &locked.join("room.obj"),
-            ]));
-            assert_eq!(run.code, 3, "{}", run.stderr);
-            assert!(names(&locked).is_empty());
-        } else {
-            eprintln!("notice: running as root; the read-only directory case is skipped");
+    // A regular file where the output's directory should be: nothing can be staged there,
+    // with or without --create-dirs (which cannot make a directory over a file): exit 3, the
+    // file untouched, nothing new beside it. Unlike a read-only directory, this fails for root
+    // too, which CI runs as.
+    let blocker = dir.path().join("blocker");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let out = blocker.join("room.obj");
+    for create_dirs in [false, true] {
+        let mut args = os(&[&"convert", &fixture("two_rooms.obj"), &out]);
+        if create_dirs {
+            args.push("--create-dirs".into());
         }
-        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let run = walkmesh(args);
+        assert_eq!(run.code, 3, "--create-dirs {create_dirs}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&blocker.display().to_string()),
+            "the error names the path: {}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read(&blocker).unwrap(), b"not a directory");
+        assert_eq!(names(dir.path()), ["blocker", "room.mtl"]);
     }
 }
 
@@ -806,10 +806,12 @@ fn batch_names_clashing_outputs_after_their_source_and_takes_globs() {
 /// each KotOR mesh's kind), with 1 and 2
 /// threads: identical bytes.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn batch_over_the_shared_corpora_round_trips_identically_for_any_job_count() {
-    let Some(corpora) = shared_corpora() else {
-        return;
-    };
+    let corpora = required_corpora();
     let dir = tempfile::tempdir().unwrap();
     for (family, back_to) in [("kotor", "bwm"), ("nwn2", "trx")] {
         let input = corpora.join(family);

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use walkmesh_core::passes::{connected_components, edge_adjacency, polygon_area, polygon_normal};
 use walkmesh_core::testing::files_with_extensions;
 use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions, Severity, WriteOptions};
-use walkmesh_tests::{Rng, shared_corpora};
+use walkmesh_tests::{Rng, required_corpora, shared_corpora};
 
 // ---- A small independent PATH decoder (MP1 layout, big-endian). ----
 
@@ -709,11 +709,8 @@ fn check_file_with(path: &Path, format_id: &str, tally: &mut Tally, options: &Wr
     }
 }
 
-fn run(family: &str, extensions: &[&str], format_id: &str) -> Option<Tally> {
-    let Some(corpora) = shared_corpora() else {
-        println!("shared corpora not found; skipping");
-        return None;
-    };
+fn run(family: &str, extensions: &[&str], format_id: &str) -> Tally {
+    let corpora = required_corpora();
     let files = files_with_extensions(&corpora.join(family), extensions);
     let mut tally = Tally::default();
     for file in &files {
@@ -740,24 +737,28 @@ fn run(family: &str, extensions: &[&str], format_id: &str) -> Option<Tally> {
         tally.cooked
     );
     println!("{family}: {tally:#?}");
-    Some(tally)
+    tally
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_kotor_walkmesh_cooks_to_a_valid_path() {
-    let Some(tally) = run("kotor", &["wok"], "bwm") else {
-        return;
-    };
+    let tally = run("kotor", &["wok"], "bwm");
     assert!(tally.files > 0);
     assert!(tally.unreadable.is_empty(), "{:#?}", tally.unreadable);
     assert!(tally.cooked > 0);
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_nwn2_walkmesh_cooks_to_a_valid_path() {
-    let Some(tally) = run("nwn2", &["trx", "trn"], "trx") else {
-        return;
-    };
+    let tally = run("nwn2", &["trx", "trn"], "trx");
     assert!(tally.files > 0);
     assert!(tally.unreadable.is_empty(), "{:#?}", tally.unreadable);
 }
@@ -766,11 +767,12 @@ fn every_nwn2_walkmesh_cooks_to_a_valid_path() {
 /// the documentation names, with every check of [`check_file`] (components through .path,
 /// `--rebuild`, .wok and .trx included).
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn the_largest_nwn2_areas_cook_under_the_budget_with_wider_bounds() {
-    let Some(corpora) = shared_corpora() else {
-        println!("shared corpora not found; skipping");
-        return;
-    };
+    let corpora = required_corpora();
     let dir = corpora.join("nwn2/Kaedrin-nwn2cc");
     let mut tally = Tally::default();
     for (file, key, value) in [
@@ -801,11 +803,12 @@ fn the_largest_nwn2_areas_cook_under_the_budget_with_wider_bounds() {
 /// (24 grid cells and the two raised quads, 2,600 square units in two components) survives,
 /// the flyer-only cell and the PATH attributes are reported as dropped on the way.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_goes_through_other_formats_and_back() {
-    let Some(corpora) = shared_corpora() else {
-        println!("shared corpora not found; skipping");
-        return;
-    };
+    let corpora = required_corpora();
     let source = corpora.join("prime/synthetic/grid_mp1_v4.path");
     let bytes = std::fs::read(&source).unwrap();
     let registry = walkmesh_formats::default_registry();
@@ -915,11 +918,12 @@ fn fixture_goes_through_other_formats_and_back() {
 /// 13,980 walkable faces (as read) then became 5,374 regions. At default options the cook must
 /// make at least 2× fewer regions and at least 5.2 walkable faces per region.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn the_issue_15_set_cooks_to_at_least_5_2_faces_per_region() {
-    let Some(corpora) = shared_corpora() else {
-        println!("NOTICE: shared corpora not found; skipping");
-        return;
-    };
+    let corpora = required_corpora();
     const OVER_THE_LIMIT_WHEN_FILED: [&str; 9] = [
         "out.wok",
         "db_templemaiden_int.trx",

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use walkmesh_core::testing::files_with_extensions;
 use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions};
-use walkmesh_tests::{shared_corpora, walkmesh};
+use walkmesh_tests::{required_corpora, walkmesh};
 
 const WALKMESH_EXTENSIONS: &[&str] = &["wok", "pwk", "dwk", "bwm", "trx", "trn", "path"];
 
@@ -26,12 +26,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn corpus_files(extensions: &[&str]) -> Option<Vec<PathBuf>> {
-    let Some(dir) = shared_corpora() else {
-        eprintln!("notice: shared corpora not found; corpus render/diff tests skipped");
-        return None;
-    };
-    Some(files_with_extensions(&dir, extensions))
+/// The shared corpus files with these extensions (the tests calling this are ignored without
+/// the corpora).
+fn corpus_files(extensions: &[&str]) -> Vec<PathBuf> {
+    let files = files_with_extensions(&required_corpora(), extensions);
+    assert!(
+        !files.is_empty(),
+        "no {extensions:?} files in the shared corpora"
+    );
+    files
 }
 
 fn read(path: &Path) -> NavMesh {
@@ -98,10 +101,12 @@ fn assert_all_zero(report: &Value, what: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn diff_of_every_corpus_file_with_itself_is_zero() {
-    let Some(files) = corpus_files(WALKMESH_EXTENSIONS) else {
-        return;
-    };
+    let files = corpus_files(WALKMESH_EXTENSIONS);
     let mut compared = 0;
     for file in files.iter().filter(|f| readable(f)) {
         let (code, report) = diff_json(file, file, &[]);
@@ -113,10 +118,12 @@ fn diff_of_every_corpus_file_with_itself_is_zero() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn diff_after_a_glb_round_trip_is_zero_for_kotor_and_nwn2() {
-    let Some(files) = corpus_files(&["wok", "pwk", "dwk", "trx", "trn"]) else {
-        return;
-    };
+    let files = corpus_files(&["wok", "pwk", "dwk", "trx", "trn"]);
     let dir = temp_dir("glb");
     let mut compared = 0;
     for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
@@ -141,10 +148,12 @@ fn diff_after_a_glb_round_trip_is_zero_for_kotor_and_nwn2() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn diff_of_a_room_and_its_trx_reports_the_writers_translation() {
-    let Some(files) = corpus_files(&["wok"]) else {
-        return;
-    };
+    let files = corpus_files(&["wok"]);
     let dir = temp_dir("trx");
     let mut checked = 0;
     for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
@@ -233,10 +242,12 @@ fn area_centred_in(mesh: &NavMesh, min: [f64; 2], max: [f64; 2]) -> f64 {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn diff_of_an_area_and_its_path_reports_the_lost_area_and_where() {
-    let Some(files) = corpus_files(&["trx"]) else {
-        return;
-    };
+    let files = corpus_files(&["trx"]);
     let dir = temp_dir("path");
     let mut checked = 0;
     for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
@@ -292,10 +303,12 @@ fn diff_of_an_area_and_its_path_reports_the_lost_area_and_where() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn render_of_every_corpus_file_succeeds() {
-    let Some(files) = corpus_files(WALKMESH_EXTENSIONS) else {
-        return;
-    };
+    let files = corpus_files(WALKMESH_EXTENSIONS);
     let dir = temp_dir("render");
     let mut rendered = 0;
     for (i, file) in files.iter().filter(|f| readable(f)).enumerate() {
@@ -329,16 +342,14 @@ fn render_of_every_corpus_file_succeeds() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn renders_are_deterministic_and_modes_work_on_corpus_areas() {
-    let Some(dir) = shared_corpora() else {
-        eprintln!("notice: shared corpora not found; skipped");
-        return;
-    };
+    let dir = required_corpora();
     let area = dir.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
-    if !area.exists() {
-        eprintln!("notice: dm_dungeon.trx not found; skipped");
-        return;
-    }
+    assert!(area.is_file(), "{} is missing", area.display());
     let out = temp_dir("modes");
     for mode in ["materials", "components", "tiles", "regions", "aabb-depth"] {
         let first = out.join(format!("{mode}-1.png"));
@@ -364,18 +375,16 @@ fn renders_are_deterministic_and_modes_work_on_corpus_areas() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn component_mode_of_an_area_with_a_known_split_shows_two_colours() {
-    let Some(dir) = shared_corpora() else {
-        eprintln!("notice: shared corpora not found; skipped");
-        return;
-    };
+    let dir = required_corpora();
     // dm_dungeon.trx: two walkable regions that share no edge (`info` counts 2 components;
     // its island table, baked by the toolset, agrees: no island path joins the two).
     let area = dir.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
-    if !area.exists() {
-        eprintln!("notice: dm_dungeon.trx not found; skipped");
-        return;
-    }
+    assert!(area.is_file(), "{} is missing", area.display());
     let mesh = read(&area);
     let layers = [walkmesh_render::Layer {
         name: "dm_dungeon.trx",
@@ -508,13 +517,14 @@ fn diff_reports_a_hand_made_loss_with_its_area_and_place() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn diff_of_dm_dungeon_and_its_512_region_path_reports_the_cookers_loss() {
-    let Some(root) = shared_corpora() else { return };
+    let root = required_corpora();
     let trx = root.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx");
-    if !trx.is_file() {
-        eprintln!("notice: {} absent; skipping", trx.display());
-        return;
-    }
+    assert!(trx.is_file(), "{} is missing", trx.display());
     let dir = temp_dir("dm_dungeon");
     let path = dir.join("dm_dungeon.path");
     let run = walkmesh([
@@ -524,14 +534,7 @@ fn diff_of_dm_dungeon_and_its_512_region_path_reports_the_cookers_loss() {
         "--max-regions".as_ref(),
         "512".as_ref(),
     ]);
-    if run.code != 0 {
-        eprintln!(
-            "notice: the PATH cooker cannot cook dm_dungeon.trx into 512 regions yet; skipping ({})",
-            run.stderr.lines().next().unwrap_or_default()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-        return;
-    }
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let (_, report) = diff_json(&trx, &path, &[]);
     let a = read(&trx);
     let footprint = &report["footprint"];

@@ -11,11 +11,11 @@
 //! have: no panic, ever. (Each format crate also checks its reader's error positions.)
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use walkmesh_core::testing::files_with_extensions;
 use walkmesh_core::{Diagnostics, Input, ReadOptions, summary, validate};
-use walkmesh_tests::{Rng, fixtures_dir, shared_corpora};
+use walkmesh_tests::{Rng, fixtures_dir, required_corpora};
 
 const EXTENSIONS: &[&str] = &[
     "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb",
@@ -57,22 +57,26 @@ fn exercise(registry: &walkmesh_core::Registry, name: &Path, bytes: &[u8], dump:
 
 #[test]
 fn mutated_files_never_panic_anywhere() {
+    // Only the project's six fixtures: they get many rounds each, so the campaign is large
+    // enough to mean something.
+    mutate_without_panic(&files_with_extensions(&fixtures_dir(), EXTENSIONS), 250);
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn mutated_corpus_files_never_panic_anywhere() {
+    mutate_without_panic(&files_with_extensions(&required_corpora(), EXTENSIONS), 40);
+}
+
+/// Truncations, bit flips, large counts and cut-out runs of `files` (`rounds_per_file`
+/// each, fewer for large files) go through every reader, validator and dumper: no panic.
+fn mutate_without_panic(files: &[PathBuf], rounds_per_file: usize) {
     let registry = walkmesh_formats::default_registry();
-    let mut files = files_with_extensions(&fixtures_dir(), EXTENSIONS);
-    // Without the shared corpora only the project's six fixtures are here: they get more
-    // rounds each, so the campaign is still large enough to mean something.
-    let rounds_per_file = match shared_corpora() {
-        Some(shared) => {
-            files.extend(files_with_extensions(&shared, EXTENSIONS));
-            40
-        }
-        None => {
-            eprintln!("notice: shared/corpora not found; mutating the project's own fixtures only");
-            250
-        }
-    };
     // Unmutated, every file reads: the harness itself works.
-    for path in &files {
+    for path in files {
         let original = std::fs::read(path).unwrap();
         assert!(
             exercise(&registry, path, &original, false),
@@ -82,7 +86,7 @@ fn mutated_files_never_panic_anywhere() {
     }
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     let (mut runs, mut still_read) = (0usize, 0usize);
-    for path in &files {
+    for path in files {
         let original = std::fs::read(path).unwrap();
         // Dumps of the large files are slow to build; they get fewer rounds.
         let rounds = if original.len() > 200_000 {

@@ -503,20 +503,26 @@ fn validator_names_each_broken_rule() {
     assert_eq!(warnings(&longer), vec!["bwm.trailing_bytes"]);
 }
 
-fn kotor_file(rel: &str) -> Option<PathBuf> {
-    let dir = walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
+fn kotor_file(rel: &str) -> PathBuf {
+    let dir = walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
     let path = dir.join("kotor").join(rel);
-    path.is_file().then_some(path)
+    assert!(
+        path.is_file(),
+        "{} is missing from the corpora",
+        path.display()
+    );
+    path
 }
 
 /// The PyKotor-written files: validate names their defects; a rebuild validates clean.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn pykotor_written_files_are_diagnosed_and_fixed_by_rebuild() {
-    let Some(out) = kotor_file("pykotor-misc/out.wok") else {
-        eprintln!("notice: corpus not found; skipped");
-        return;
-    };
-    let floor = kotor_file("pykotor-misc/floor_plain.wok").unwrap();
+    let out = kotor_file("pykotor-misc/out.wok");
+    let floor = kotor_file("pykotor-misc/floor_plain.wok");
     let expectations: [(&PathBuf, &[&str]); 2] = [
         (
             &out,
@@ -622,11 +628,12 @@ fn pykotor_written_files_are_diagnosed_and_fixed_by_rebuild() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn corpus_placeable_reads_as_placeable_with_hooks_and_rebuilds_identically() {
-    let Some(path) = kotor_file("k1cp/tslpatchdata/plc_fccage2.pwk") else {
-        eprintln!("notice: corpus not found; skipped");
-        return;
-    };
+    let path = kotor_file("k1cp/tslpatchdata/plc_fccage2.pwk");
     let bytes = std::fs::read(&path).unwrap();
     let mut diag = Diagnostics::new();
     let mesh = common::read_ok(&bytes, Some(&path), &mut diag);
@@ -752,11 +759,12 @@ fn aabb_tree_is_balanced_preorder_with_padded_leaves() {
 /// Kotor.NET's synthetic file puts NotDefined (0) in its walkable block: the IR keeps the
 /// file's block (so it writes back unchanged), a rebuild applies the profile.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn a_walkable_block_that_contradicts_the_profile_is_kept_until_rebuild() {
-    let Some(path) = kotor_file("kotor-net/file1.bwm") else {
-        eprintln!("notice: corpus not found; skipped");
-        return;
-    };
+    let path = kotor_file("kotor-net/file1.bwm");
     let bytes = std::fs::read(&path).unwrap();
     let raw = RawBwm::parse(&bytes).unwrap();
     let block = raw.span(Table::Adjacency).count;

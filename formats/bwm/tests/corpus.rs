@@ -14,18 +14,14 @@ use walkmesh_bwm::layout::{RawBwm, Table};
 use walkmesh_bwm::{BwmFormat, read_bwm, rebuild_tables, validate_bwm, write_bwm};
 use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions, Writer};
 
-fn kotor_dir() -> Option<PathBuf> {
-    let dir = walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
-    let kotor = dir.join("kotor");
-    kotor.is_dir().then_some(kotor)
+fn kotor_dir() -> PathBuf {
+    walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .join("kotor")
 }
 
 /// (path, family) from STATS.csv.
-fn corpus() -> Option<Vec<(PathBuf, String)>> {
-    let Some(dir) = kotor_dir() else {
-        eprintln!("notice: shared/corpora/kotor not found; corpus tests skipped");
-        return None;
-    };
+fn corpus() -> Vec<(PathBuf, String)> {
+    let dir = kotor_dir();
     let stats = std::fs::read_to_string(dir.join("STATS.csv")).unwrap();
     let files: Vec<(PathBuf, String)> = stats
         .lines()
@@ -37,14 +33,18 @@ fn corpus() -> Option<Vec<(PathBuf, String)>> {
             (dir.join(file), family.to_string())
         })
         .collect();
-    Some(files)
+    files
 }
 
 const GENUINE: [&str; 3] = ["bioware-original", "k1cp-modder", "kit-reexport"];
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_corpus_file_round_trips_byte_identically() {
-    let Some(files) = corpus() else { return };
+    let files = corpus();
     assert_eq!(files.len(), 105);
     let (mut identical, mut rebuilt) = (0, 0);
     for (path, _) in &files {
@@ -122,8 +122,12 @@ const STORED_TABLES_INVALID: [&str; 3] = ["out.wok", "floor_plain.wok", "file1.b
 /// kit files, which their exporter computed differently) equals the stored tables; the new
 /// tree passes the validator.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn rebuild_reproduces_the_stored_tables_of_every_genuine_area_file() {
-    let Some(files) = corpus() else { return };
+    let files = corpus();
     let mut checked = 0;
     let mut by_family = std::collections::BTreeMap::<String, usize>::new();
     for (path, family) in &files {
@@ -207,8 +211,12 @@ fn rebuild_reproduces_the_stored_tables_of_every_genuine_area_file() {
 
 /// Every genuine file validates without errors as stored.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn genuine_files_validate_without_errors() {
-    let Some(files) = corpus() else { return };
+    let files = corpus();
     for (path, family) in &files {
         if !GENUINE.contains(&family.as_str()) {
             continue;
@@ -241,9 +249,13 @@ fn format_registers_every_role() {
 /// Writes every corpus file rebuilt (and the hand-made square) with JSON sidecars for the
 /// peer check `.ci/peers/bwm.sh` (PyKotor and bioware-kaitai-formats read them).
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn peer_files_are_written_with_sidecars() {
-    let Some(files) = corpus() else { return };
-    let dir = kotor_dir().unwrap();
+    let files = corpus();
+    let dir = kotor_dir();
     let mut written = 0;
     for (path, _) in &files {
         let bytes = std::fs::read(path).unwrap();

@@ -25,16 +25,13 @@ impl XorShift {
 }
 
 fn corpus_files() -> Vec<std::path::PathBuf> {
-    match walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) {
-        Some(dir) => walkmesh_core::testing::files_with_extensions(
-            &dir.join("kotor"),
-            &["wok", "pwk", "dwk", "bwm"],
-        ),
-        None => {
-            eprintln!("notice: shared/corpora not found; robustness tests skipped");
-            Vec::new()
-        }
-    }
+    let dir = walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let files = walkmesh_core::testing::files_with_extensions(
+        &dir.join("kotor"),
+        &["wok", "pwk", "dwk", "bwm"],
+    );
+    assert!(!files.is_empty(), "no BWM files below {}", dir.display());
+    files
 }
 
 /// Reads, validates and (when asked) dumps and rebuilds; returns whether reading succeeded.
@@ -77,6 +74,10 @@ fn exercise(bytes: &[u8], deep: bool) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn truncation_at_200_offsets_per_file_gives_errors_with_offsets() {
     let files = corpus_files();
     let mut cases = 0;
@@ -99,6 +100,10 @@ fn truncation_at_200_offsets_per_file_gives_errors_with_offsets() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn two_thousand_byte_flips_per_file_never_panic() {
     let files = corpus_files();
     let (mut flips, mut read_ok) = (0usize, 0usize);

@@ -40,11 +40,12 @@ fn errors(bytes: &[u8]) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn preserve_round_trip_is_byte_identical() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     assert_eq!(files.len(), 21, "the shared corpus has 21 NWN2 files");
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -63,11 +64,12 @@ fn entries_equal(a: u8, b: u8) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn rebake_reproduces_the_toolset_tables() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     let (mut equal, mut total) = (0u64, 0u64);
     for path in files.iter().filter(|p| common::is_trx(p)) {
         let bytes = std::fs::read(path).unwrap();
@@ -156,11 +158,12 @@ fn rebake_reproduces_the_toolset_tables() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn official_files_validate_without_errors() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let found = errors(&bytes);
@@ -169,11 +172,12 @@ fn official_files_validate_without_errors() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn each_trn_bakes_into_a_clean_trx() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     let trns: Vec<_> = files.iter().filter(|p| !common::is_trx(p)).collect();
     assert_eq!(trns.len(), 6);
     for trn in trns {
@@ -213,11 +217,12 @@ fn each_trn_bakes_into_a_clean_trx() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn dump_shows_fields_at_their_offsets() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     let path = files
         .iter()
         .find(|p| common::name(p) == "abandoned house.trx")
@@ -288,11 +293,12 @@ fn dump_shows_fields_at_their_offsets() {
 /// on every core; at every level the stream must inflate (by flate2 alone) to the same body.
 /// `dm_dungeon.trx` has a 5 MB body, so it spans many chunks; `dm001_cargohold.trx` is small.
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn every_compression_level_inflates_to_the_same_body() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     for name in ["dm_dungeon.trx", "dm001_cargohold.trx"] {
         let Some(path) = files.iter().find(|p| common::name(p) == name) else {
             continue;
@@ -333,12 +339,13 @@ fn every_compression_level_inflates_to_the_same_body() {
 /// validator and the reader give on their own: on every real file, with and without the
 /// derived-table checks, and on a file cut short (the same error for both).
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn validate_and_read_equals_validate_then_read() {
     use walkmesh_core::Validator;
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         for recompute_derived in [true, false] {

@@ -204,11 +204,12 @@ fn trn_style_is_counter_clockwise_without_tables() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn a_template_keeps_its_other_packets() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     let template = files
         .iter()
         .find(|p| common::name(p) == "db_templemaiden_int.TRN")

@@ -30,13 +30,13 @@ fn try_everything(bytes: &[u8]) -> Result<(), walkmesh_core::ReadError> {
 
 /// A small file with its ASWM stored uncompressed, so that truncations and flips hit the
 /// walkmesh parser itself rather than the zlib checksum.
-fn raw_file(name: &str) -> Option<(Vec<u8>, Vec<u8>)> {
-    let files = common::corpus_files()?;
-    let path = files.iter().find(|p| common::name(p) == name)?;
+fn raw_file(name: &str) -> (Vec<u8>, Vec<u8>) {
+    let files = common::corpus_files();
+    let path = files.iter().find(|p| common::name(p) == name).unwrap();
     let bytes = std::fs::read(path).unwrap();
     let file = walkmesh_nwn2::file::parse(&bytes, 1 << 30).unwrap();
     let trwh = file.container.packets[0].payload.to_vec();
-    Some((trwh, file.body.to_vec()))
+    (trwh, file.body.to_vec())
 }
 
 fn with_raw_body(trwh: &[u8], body: &[u8]) -> Vec<u8> {
@@ -44,11 +44,12 @@ fn with_raw_body(trwh: &[u8], body: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn truncated_files_give_errors_naming_a_field() {
-    let Some(files) = common::corpus_files() else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let files = common::corpus_files();
     let path = files
         .iter()
         .find(|p| common::name(p) == "dm001_cargohold.trx")
@@ -62,7 +63,7 @@ fn truncated_files_give_errors_naming_a_field() {
         assert!(!error.field.is_empty(), "cut at {cut}: {error}");
     }
     // Truncations of the walkmesh body itself (stored unwrapped).
-    let (trwh, body) = raw_file("dm001_cargohold.trx").unwrap();
+    let (trwh, body) = raw_file("dm001_cargohold.trx");
     assert!(try_everything(&with_raw_body(&trwh, &body)).is_ok());
     for cut in (0..body.len())
         .step_by(13)
@@ -79,11 +80,12 @@ fn truncated_files_give_errors_naming_a_field() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn random_byte_flips_never_panic() {
-    let Some((trwh, body)) = raw_file("abandoned house.trx") else {
-        println!("NOTICE: shared NWN2 corpus not found; skipping");
-        return;
-    };
+    let (trwh, body) = raw_file("abandoned house.trx");
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let clean = with_raw_body(&trwh, &body);
     let (mut ok, mut failed) = (0, 0);
@@ -100,7 +102,7 @@ fn random_byte_flips_never_panic() {
     }
     println!("byte flips: {ok} read, {failed} rejected");
     // Flips in the compressed file: the zlib checksum or the parser rejects them.
-    let files = common::corpus_files().unwrap();
+    let files = common::corpus_files();
     let path = files
         .iter()
         .find(|p| common::name(p) == "abandoned house.trx")

@@ -10,26 +10,17 @@
 use std::path::Path;
 
 use walkmesh_core::format::Dumper;
-use walkmesh_core::testing::corpora_dir;
+use walkmesh_core::testing::required_corpora_dir;
 use walkmesh_core::{
     Attribute, Diagnostics, Extra, Format, Input, ReadOptions, Severity, WriteOptions,
 };
 use walkmesh_prime::model::test_pair;
 use walkmesh_prime::{PathFile, PathFormat};
 
-fn fixture() -> Option<Vec<u8>> {
-    let Some(dir) = corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
-        println!("shared corpora not found; skipping");
-        return None;
-    };
+fn fixture() -> Vec<u8> {
+    let dir = required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
     let path = dir.join("prime/synthetic/grid_mp1_v4.path");
-    match std::fs::read(&path) {
-        Ok(bytes) => Some(bytes),
-        Err(_) => {
-            println!("{} not found; skipping", path.display());
-            None
-        }
-    }
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn read(bytes: &[u8]) -> walkmesh_core::NavMesh {
@@ -45,8 +36,12 @@ fn read(bytes: &[u8]) -> walkmesh_core::NavMesh {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_sections_have_the_documented_counts() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     assert_eq!(bytes.len(), 7264);
     let file = PathFile::parse(&bytes).unwrap();
     assert_eq!(file.version, 4);
@@ -77,8 +72,12 @@ fn fixture_sections_have_the_documented_counts() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_reads_as_counter_clockwise_polygons_with_attributes() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let mesh = read(&bytes);
     assert!(mesh.check().is_ok());
     assert_eq!(mesh.polygons.len(), 27);
@@ -130,8 +129,12 @@ fn fixture_reads_as_counter_clockwise_polygons_with_attributes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_preserves_byte_for_byte_and_rebuilds_identically() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let mesh = read(&bytes);
     let writer = PathFormat.writer().unwrap();
     let mut diag = Diagnostics::new();
@@ -182,8 +185,12 @@ fn fixture_preserves_byte_for_byte_and_rebuilds_identically() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_validates_clean() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let findings = PathFormat
         .validator()
         .unwrap()
@@ -199,8 +206,12 @@ fn fixture_validates_clean() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_point_queries_match_its_notes() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let file = PathFile::parse(&bytes).unwrap();
     assert_eq!(file.regions_at([5.0, 5.0, 1.0]), vec![0]);
     assert_eq!(file.regions_at([45.0, 45.0, 1.0]), vec![24]);
@@ -212,8 +223,12 @@ fn fixture_point_queries_match_its_notes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn fixture_dump_names_offsets() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let tree = walkmesh_prime::dump::PathDumper
         .dump(
             Input {
@@ -250,8 +265,12 @@ fn fixture_dump_names_offsets() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn sniff_accepts_the_fixture_and_refuses_other_content() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let len = bytes.len() as u64;
     assert_eq!(
         PathFormat.sniff(&bytes[..64], len),
@@ -266,8 +285,12 @@ fn sniff_accepts_the_fixture_and_refuses_other_content() {
 }
 
 #[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
 fn validator_findings_name_stable_codes() {
-    let Some(bytes) = fixture() else { return };
+    let bytes = fixture();
     let codes = |edit: &dyn Fn(&mut PathFile)| -> Vec<String> {
         let mut file = PathFile::parse(&bytes).unwrap();
         edit(&mut file);

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use common::{Rng, grid};
 use walkmesh_core::format::Dumper;
-use walkmesh_core::testing::corpora_dir;
+use walkmesh_core::testing::required_corpora_dir;
 use walkmesh_core::{Diagnostics, Format, Input, ReadOptions, WriteOptions};
 use walkmesh_prime::model::NO_CHILD;
 use walkmesh_prime::{PathFile, PathFormat};
@@ -41,22 +41,23 @@ fn cooked_sample() -> Vec<u8> {
     file.encode()
 }
 
-fn samples() -> Vec<(String, Vec<u8>)> {
+/// Files made here: a cooked MP1 file and a cooked MP2 (version 6) file.
+fn generated_samples() -> Vec<(String, Vec<u8>)> {
     let mut out = vec![("cooked".to_string(), cooked_sample())];
     let mut mp2 = WriteOptions::default();
     mp2.params.insert("prime:version".into(), "6".into());
     let mesh = grid(3, 3, 5.0, [0.0, 0.0], |_, _| 0.0, |_, _| true, false);
     let (file, _) = walkmesh_prime::cook::cook(&mesh, &mp2, &mut Diagnostics::new()).unwrap();
     out.push(("mp2".to_string(), file.encode()));
-    match corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) {
-        Some(dir) => {
-            if let Ok(bytes) = std::fs::read(dir.join("prime/synthetic/grid_mp1_v4.path")) {
-                out.push(("fixture".to_string(), bytes));
-            }
-        }
-        None => println!("shared corpora not found; testing generated files only"),
-    }
     out
+}
+
+/// The synthetic MP1 file of the shared corpora.
+fn corpus_samples() -> Vec<(String, Vec<u8>)> {
+    let dir = required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let path = dir.join("prime/synthetic/grid_mp1_v4.path");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    vec![("fixture".to_string(), bytes)]
 }
 
 /// Runs everything that takes file bytes; must not panic.
@@ -88,9 +89,8 @@ fn exercise(bytes: &[u8]) -> bool {
     read.is_ok()
 }
 
-#[test]
-fn every_truncation_is_an_error_naming_an_offset() {
-    for (name, bytes) in samples() {
+fn check_truncations(samples: Vec<(String, Vec<u8>)>) {
+    for (name, bytes) in samples {
         let full = PathFile::parse(&bytes).unwrap();
         let sections_end = full.layout.trailing as usize;
         for len in 0..bytes.len() {
@@ -112,12 +112,11 @@ fn every_truncation_is_an_error_naming_an_offset() {
     }
 }
 
-#[test]
-fn random_byte_flips_never_panic() {
+fn check_byte_flips(samples: Vec<(String, Vec<u8>)>) {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut read_ok = 0usize;
     let mut total = 0usize;
-    for (_, bytes) in samples() {
+    for (_, bytes) in samples {
         for _ in 0..1500 {
             let mut damaged = bytes.clone();
             for _ in 0..1 + rng.below(6) {
@@ -139,6 +138,34 @@ fn random_byte_flips_never_panic() {
         read_ok > 0 && read_ok < total,
         "{read_ok} of {total} readable"
     );
+}
+
+#[test]
+fn every_truncation_is_an_error_naming_an_offset() {
+    check_truncations(generated_samples());
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn every_truncation_of_the_corpus_file_is_an_error_naming_an_offset() {
+    check_truncations(corpus_samples());
+}
+
+#[test]
+fn random_byte_flips_never_panic() {
+    check_byte_flips(generated_samples());
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn random_byte_flips_of_the_corpus_file_never_panic() {
+    check_byte_flips(corpus_samples());
 }
 
 #[test]

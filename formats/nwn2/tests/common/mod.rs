@@ -1,16 +1,17 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 use std::path::{Path, PathBuf};
 
-pub fn corpus_files() -> Option<Vec<PathBuf>> {
-    let dir = walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
-    let dir = dir.join("nwn2");
-    if !dir.is_dir() {
-        return None;
-    }
-    Some(walkmesh_core::testing::files_with_extensions(
-        &dir,
-        &["trx", "trn"],
-    ))
+/// The NWN2 files of the shared corpora (the tests calling this are ignored without them).
+pub fn corpus_files() -> Vec<PathBuf> {
+    let dir = walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .join("nwn2");
+    let files = walkmesh_core::testing::files_with_extensions(&dir, &["trx", "trn"]);
+    assert!(
+        !files.is_empty(),
+        "no TRN/TRX files below {}",
+        dir.display()
+    );
+    files
 }
 
 pub fn is_trx(path: &Path) -> bool {
