@@ -150,7 +150,15 @@ pub fn collect_jobs(
     }
     // The same file reached twice (a directory and a glob over it) is converted once.
     let mut seen = std::collections::BTreeSet::new();
-    found.retain(|(input, _)| seen.insert(std::fs::canonicalize(input).unwrap_or(input.clone())));
+    // Only several arguments, or a symbolic link, can reach one file twice (a directory walk
+    // or a glob lists each name once): other paths are not resolved, which saves a few system
+    // calls per file on the one thread that plans the batch.
+    let linked = |input: &PathBuf| std::fs::symlink_metadata(input).is_ok_and(|m| m.is_symlink());
+    if paths.len() > 1 || found.iter().any(|(input, _)| linked(input)) {
+        found.retain(|(input, _)| {
+            seen.insert(std::fs::canonicalize(input).unwrap_or(input.clone()))
+        });
+    }
 
     // Outputs: the relative path with the new extension. Inputs that would share an output
     // (`a.TRN` and `a.TRX` → `a.glb`; compared without case, as some file systems do) keep
@@ -244,4 +252,80 @@ fn walk(
         }
     }
     unreadable
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn inputs_of(jobs: &[Job]) -> Vec<String> {
+        jobs.iter()
+            .map(|j| j.input.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_file_reached_twice_is_converted_once() {
+        let registry = walkmesh_formats::default_registry();
+        let dir = tempfile::tempdir().unwrap();
+        let rooms = dir.path().join("rooms");
+        std::fs::create_dir(&rooms).unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        for name in ["a.obj", "b.obj"] {
+            std::fs::write(rooms.join(name), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        }
+        // One folder: every file once, in order.
+        let jobs = collect_jobs(&registry, std::slice::from_ref(&rooms), &out, "wok").unwrap();
+        assert_eq!(inputs_of(&jobs), ["a.obj", "b.obj"]);
+        assert_eq!(jobs[0].output, out.join("a.wok"));
+        // The folder and one of its files: that file once.
+        let both = [rooms.clone(), rooms.join("a.obj")];
+        let jobs = collect_jobs(&registry, &both, &out, "wok").unwrap();
+        assert_eq!(inputs_of(&jobs), ["a.obj", "b.obj"]);
+        // A link to a file of the same folder: the file once.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(rooms.join("a.obj"), rooms.join("c.obj")).unwrap();
+            let jobs = collect_jobs(&registry, std::slice::from_ref(&rooms), &out, "wok").unwrap();
+            assert_eq!(jobs.len(), 2, "{:?}", inputs_of(&jobs));
+        }
+    }
+
+    #[test]
+    fn every_job_runs_once_and_results_keep_the_job_order() {
+        let jobs: Vec<Job> = (0..50)
+            .map(|i| Job {
+                input: PathBuf::from(format!("in{i}")),
+                output: PathBuf::from(format!("out{i}")),
+                refused: None,
+            })
+            .collect();
+        for budget in [1, 2, 7, 100] {
+            let mut done = 0;
+            let results = run_jobs(&jobs, budget, || done += 1, |job| job.input.clone());
+            assert_eq!(done, jobs.len());
+            let inputs: Vec<PathBuf> = jobs.iter().map(|j| j.input.clone()).collect();
+            assert_eq!(results, inputs, "budget {budget}");
+        }
+        let empty = run_jobs(&[], 2, || {}, |job: &Job| job.input.clone());
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn workers_run_with_their_share_of_the_threads() {
+        let jobs: Vec<Job> = (0..4)
+            .map(|i| Job {
+                input: PathBuf::from(format!("in{i}")),
+                output: PathBuf::new(),
+                refused: None,
+            })
+            .collect();
+        let budgets = run_jobs(&jobs, 2, || {}, |_| walkmesh_core::threads::available());
+        assert_eq!(budgets, [1, 1, 1, 1], "two workers, one thread each");
+        let one = &jobs[..1];
+        let budgets = run_jobs(one, 4, || {}, |_| walkmesh_core::threads::available());
+        assert_eq!(budgets, [4], "one file gets every thread");
+    }
 }

@@ -158,8 +158,11 @@ pub fn run(
                 }
             }
         };
-        report.push_str(&serde_json::to_string(&line)?);
-        report.push('\n');
+        // Only when asked: serialising every conversion is work on this one thread.
+        if args.report.is_some() {
+            report.push_str(&serde_json::to_string(&line)?);
+            report.push('\n');
+        }
     }
     if let Some(report_path) = &args.report {
         if is_stdout(report_path) {
