@@ -226,6 +226,33 @@ pub fn written_by_us(sidecar: &Path, new_bytes: &[u8], main: Option<&Path>) -> b
     contains(&head, b"walkmesh") && contains(&head, name.as_bytes())
 }
 
+/// Whether the file at `path` holds exactly `bytes`, read in 64 KiB pieces (so comparing a
+/// large output does not hold a second copy of it).
+fn holds_bytes(path: &Path, bytes: &[u8]) -> bool {
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut rest = bytes;
+    loop {
+        let read = match file.read(&mut buffer) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        let Some(piece) = buffer.get(..read) else {
+            return false;
+        };
+        if read == 0 {
+            return rest.is_empty();
+        }
+        match rest.split_at_checked(read) {
+            Some((head, tail)) if head == piece => rest = tail,
+            _ => return false,
+        }
+    }
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -247,6 +274,10 @@ pub struct Staged {
     files: Vec<StagedFile>,
     /// Where a reader finds the staged main file with its sidecars beside it.
     read_path: PathBuf,
+    /// Every file already holds exactly these bytes: nothing was staged and nothing will be
+    /// renamed, so the files keep their inode and modification time (build systems then see
+    /// nothing new to rebuild downstream).
+    unchanged: bool,
 }
 
 impl Staged {
@@ -258,9 +289,18 @@ impl Staged {
         &self.read_path
     }
 
+    /// Whether every target already holds the bytes: [`Staged::commit`] then leaves them
+    /// untouched.
+    pub fn unchanged(&self) -> bool {
+        self.unchanged
+    }
+
     /// Renames everything into place, sidecars first. On a failed rename, the sidecars this
     /// run created are removed again.
     pub fn commit(self) -> Result<(), Failure> {
+        if self.unchanged {
+            return Ok(());
+        }
         // Renames happen under the lock, so the signal handler either removes the staged
         // files before they are renamed or finds nothing left to remove.
         let mut list = pending();
@@ -288,6 +328,9 @@ impl Staged {
 
     /// Removes everything staged.
     pub fn discard(self) {
+        if self.unchanged {
+            return;
+        }
         let _ = fs::remove_dir_all(&self.temporary).or_else(|_| fs::remove_file(&self.temporary));
         unregister(&self.temporary);
     }
@@ -312,9 +355,8 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
     let mut sidecars = Vec::with_capacity(output.sidecars.len());
     for sidecar in &output.sidecars {
         let name = Path::new(&sidecar.file_name);
-        if name.components().count() != 1
-            || !matches!(name.components().next(), Some(Component::Normal(_)))
-        {
+        // The same rule as every name that becomes a path (`walkmesh_core::confine`).
+        if walkmesh_core::confine::check(&sidecar.file_name).is_err() {
             return Err(Failure::output(format!(
                 "the writer named a sidecar {:?}, which is not a plain file name",
                 sidecar.file_name
@@ -366,6 +408,22 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
         sidecars.push((path, existing, &sidecar.bytes));
     }
 
+    let holds = |path: &Path, existing: Option<&Metadata>, bytes: &[u8]| {
+        existing.is_some_and(|m| m.len() == bytes.len() as u64) && holds_bytes(path, bytes)
+    };
+    if holds(&main.path, main.existing.as_ref(), &output.main)
+        && sidecars
+            .iter()
+            .all(|(path, existing, bytes)| holds(path, existing.as_ref(), bytes))
+    {
+        return Ok(Staged {
+            temporary: PathBuf::new(),
+            files: Vec::new(),
+            read_path: main.path,
+            unchanged: true,
+        });
+    }
+
     if sidecars.is_empty() {
         let (temporary, file) = temporary_file(directory_of(&main.path), out)?;
         let written = fill(file, &output.main, main.existing.as_ref(), settings.fsync);
@@ -385,6 +443,7 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
             }],
             temporary,
             read_path: main.path,
+            unchanged: false,
         });
     }
 
@@ -393,6 +452,7 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
         temporary: temporary.clone(),
         files: Vec::new(),
         read_path: PathBuf::new(),
+        unchanged: false,
     };
     let main_name = main.path.file_name().unwrap_or(out.as_os_str());
     let mut entries: Vec<(PathBuf, Option<Metadata>, &[u8])> = sidecars

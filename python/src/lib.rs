@@ -140,6 +140,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     pub output_errors: usize,
     pub output_warnings: usize,
+    /// The file already held these bytes and was left untouched.
+    pub unchanged: bool,
     /// Everything the output check found (the target validator's and the mesh checks').
     pub output_findings: Vec<Diagnostic>,
 }
@@ -165,6 +167,7 @@ impl Report {
         dict.set_item("diagnostics", errors::findings_list(py, &self.diagnostics)?)?;
         dict.set_item("output_errors", self.output_errors)?;
         dict.set_item("output_warnings", self.output_warnings)?;
+        dict.set_item("unchanged", self.unchanged)?;
         Ok(dict)
     }
 }
@@ -333,6 +336,7 @@ pub fn write_mesh(
         diagnostics: Vec::new(),
         output_errors: 0,
         output_warnings: 0,
+        unchanged: false,
         output_findings: Vec::new(),
     };
     let cannot_check = |id: &str| {
@@ -386,6 +390,7 @@ pub fn write_mesh(
                 staged.discard();
                 return Err(error);
             }
+            report.unchanged = staged.unchanged();
             staged.commit().map_err(|f| cli_failure(py, f, path))?;
             report.diagnostics = diag.items;
             Ok((report, None))

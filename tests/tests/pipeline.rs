@@ -917,3 +917,89 @@ fn large_outputs_written_while_checked_appear_only_when_valid() {
     );
     assert_eq!(names(dir.path()), ["bad.obj", "good.glb", "good.obj"]);
 }
+
+/// (inode, modification time) of a file.
+#[cfg(unix)]
+fn identity(path: &Path) -> (u64, std::time::SystemTime) {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = std::fs::metadata(path).unwrap();
+    (metadata.ino(), metadata.modified().unwrap())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_rerun_with_the_same_bytes_leaves_the_outputs_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    // With a sidecar (OBJ + .mtl) and without (WOK).
+    for name in ["room.obj", "room.wok"] {
+        let out = dir.path().join(name);
+        let first = walkmesh(os(&[&"convert", &fixture("two_rooms.obj"), &out]));
+        assert_eq!(first.code, 0, "{}", first.stderr);
+        assert!(first.stdout.starts_with("wrote "), "{}", first.stdout);
+        let mtl = out.with_extension("mtl");
+        let before = (identity(&out), mtl.exists().then(|| identity(&mtl)));
+        // Coarse file-system clocks would hide a rewrite: wait past one tick.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let again = walkmesh(os(&[
+            &"convert",
+            &fixture("two_rooms.obj"),
+            &out,
+            &"--json",
+        ]));
+        assert_eq!(again.code, 0, "{}", again.stderr);
+        let report: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+        assert_eq!(report["unchanged"], true, "{name}");
+        let after = (identity(&out), mtl.exists().then(|| identity(&mtl)));
+        assert_eq!(before, after, "{name}: the output was rewritten");
+        let text = walkmesh(os(&[&"convert", &fixture("two_rooms.obj"), &out]));
+        assert!(
+            text.stdout
+                .starts_with("unchanged (same bytes, left untouched) ")
+        );
+        // Other bytes (the mesh moved) replace it.
+        let changed = walkmesh(os(&[
+            &"convert",
+            &fixture("two_rooms.obj"),
+            &out,
+            &"--translate",
+            &"1,0,0",
+        ]));
+        assert_eq!(changed.code, 0, "{}", changed.stderr);
+        assert!(changed.stdout.starts_with("wrote "), "{}", changed.stdout);
+        assert_ne!(
+            identity(&out),
+            before.0,
+            "{name}: new bytes were not written"
+        );
+    }
+    // No staged file is left behind either way.
+    assert!(
+        names(dir.path())
+            .iter()
+            .all(|n| !n.starts_with(".walkmesh-"))
+    );
+}
+
+#[test]
+fn a_batch_rerun_counts_its_unchanged_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = os(&[
+        &"convert",
+        &fixtures_dir().join("obj"),
+        &"--out-dir",
+        &out,
+        &"--to",
+        &"wok",
+        &"--create-dirs",
+        &"--json",
+    ]);
+    let first = walkmesh(args.clone());
+    let first: serde_json::Value = serde_json::from_str(&first.stdout).unwrap();
+    assert_eq!(first["unchanged"], 0);
+    let files = first["converted"].as_u64().unwrap();
+    assert!(files >= 6);
+    let again = walkmesh(args);
+    let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["unchanged"].as_u64(), Some(files));
+}

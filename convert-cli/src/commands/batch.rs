@@ -39,6 +39,8 @@ struct ReportLine<'a> {
 struct Summary {
     files: usize,
     converted: usize,
+    /// Of the converted, the outputs that already held the same bytes and were left untouched.
+    unchanged: usize,
     failed: usize,
     to: String,
     out_dir: PathBuf,
@@ -135,7 +137,11 @@ pub fn run(
                 ReportLine {
                     input: &job.input,
                     output: &job.output,
-                    status: "converted",
+                    status: if conversion.unchanged {
+                        "unchanged"
+                    } else {
+                        "converted"
+                    },
                     conversion: Some(conversion),
                     error: None,
                 }
@@ -180,9 +186,14 @@ pub fn run(
         }
     }
     let converted = results.iter().filter(|r| r.is_ok()).count();
+    let unchanged = results
+        .iter()
+        .filter(|r| r.as_ref().is_ok_and(|c| c.unchanged))
+        .count();
     let summary = Summary {
         files: jobs.len(),
         converted,
+        unchanged,
         failed: jobs.len() - converted,
         to: target.id().to_string(),
         out_dir: out_dir.clone(),
@@ -204,12 +215,20 @@ pub fn run(
         }
         writeln!(
             out,
-            "converted {} of {} file(s) to {} in {}, {:.2} s{}",
+            "converted {} of {} file(s) to {} in {}, {:.2} s{}{}",
             summary.converted,
             summary.files,
             summary.to,
             out_dir.display(),
             summary.seconds,
+            if summary.unchanged > 0 {
+                format!(
+                    "; {} unchanged (same bytes, left untouched)",
+                    summary.unchanged
+                )
+            } else {
+                String::new()
+            },
             if summary.failed > 0 {
                 format!("; {} failed", summary.failed)
             } else {

@@ -152,6 +152,9 @@ pub struct Conversion {
     /// Errors and warnings the target's validator found in the written file.
     pub output_errors: usize,
     pub output_warnings: usize,
+    /// OUT (and its sidecars) already held these exact bytes and were left untouched: same
+    /// inode, same modification time, so a build system sees nothing new.
+    pub unchanged: bool,
     /// The main file's bytes when OUT is `-`.
     #[serde(skip)]
     pub to_stdout: Option<Vec<u8>>,
@@ -413,6 +416,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         staged.discard();
         return Err(failure);
     }
+    conversion.unchanged = staged.unchanged();
     staged.commit()?;
     conversion.diagnostics = diag.items;
     Ok(conversion)
@@ -516,12 +520,17 @@ pub fn run(
 }
 
 /// `wrote OUT (from → to): N faces, W walkable, B bytes (+ sidecars)`, counted in the file
-/// written.
+/// written; `unchanged (same bytes, left untouched) OUT …` when OUT already held them.
 pub fn summary_line(c: &Conversion) -> String {
     // What the target stores: PATH files hold regions (each the union of many faces).
     let unit = if c.to == "path" { "regions" } else { "faces" };
     format!(
-        "wrote {} ({} → {}): {} {unit}{}, {} walkable, {} bytes{}",
+        "{} {} ({} → {}): {} {unit}{}, {} walkable, {} bytes{}",
+        if c.unchanged {
+            "unchanged (same bytes, left untouched)"
+        } else {
+            "wrote"
+        },
         c.output.display(),
         c.from,
         c.to,
