@@ -212,3 +212,55 @@ fn dash_is_standard_output_and_dev_stdout_is_not_replaced() {
             .is_file()
     );
 }
+
+/// `walkmesh.toml` is found from the working folder upward (a process of its own: the
+/// working folder is the process's).
+#[test]
+fn the_project_file_sets_the_warning_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("assets/rooms");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(
+        work.join("mystery.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Mystery\nf 1 2 3\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(&work)
+            .output()
+            .unwrap()
+    };
+    // No project file: the warning passes.
+    assert!(run(&["convert", "mystery.obj", "a.wok"]).status.success());
+    let project = dir.path().join("walkmesh.toml");
+    std::fs::write(&project, "[warnings]\nstrict = true\n").unwrap();
+    let strict = run(&["convert", "mystery.obj", "b.wok"]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(!work.join("b.wok").exists());
+    std::fs::write(
+        &project,
+        "[warnings]\nstrict = true\nallow = [\"obj.unknown_material\"]\n",
+    )
+    .unwrap();
+    let allowed = run(&["convert", "mystery.obj", "c.wok", "--json"]);
+    assert!(
+        allowed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&allowed.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&allowed.stdout).unwrap();
+    assert_eq!(
+        report["rules_applied"][0]["rule"]["from"],
+        project.display().to_string()
+    );
+    // The command line adds to the file: a deny there fails the allowed warning.
+    let denied = run(&["convert", "mystery.obj", "d.wok", "--deny", "obj.*"]);
+    assert_eq!(denied.status.code(), Some(1));
+    // A file with a mistake stops the run and names itself.
+    std::fs::write(&project, "[warnings]\nalow = []\n").unwrap();
+    let broken = run(&["convert", "mystery.obj", "e.wok"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("walkmesh.toml"));
+}

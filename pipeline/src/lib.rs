@@ -15,6 +15,7 @@ pub mod batch;
 pub mod failure;
 pub mod output;
 pub mod policy;
+pub mod warnings;
 
 pub use failure::Failure;
 

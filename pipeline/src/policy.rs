@@ -7,6 +7,8 @@ use std::path::Path;
 
 use walkmesh_core::{Diagnostic, Diagnostics, Severity};
 
+use crate::warnings::WarningPolicy;
+
 use crate::failure::Failure;
 use crate::{Checked, Counts};
 
@@ -26,29 +28,18 @@ pub const CLI_NAMES: OptionNames = OptionNames {
 };
 
 /// Under strict, any warning so far refuses the output: the failure lists them (exit 1).
+/// (`warnings::WarningPolicy` adds per-code rules to this.)
 pub fn strict(
     diag: &Diagnostics,
     input: &str,
     output: &str,
     names: OptionNames,
 ) -> Result<(), Failure> {
-    let warnings: Vec<Diagnostic> = diag
-        .items
-        .iter()
-        .filter(|d| d.severity >= Severity::Warning)
-        .cloned()
-        .collect();
-    if warnings.is_empty() {
-        return Ok(());
-    }
-    Err(Failure::strict(
-        format!(
-            "{}: converting {input} gave {} warning(s); {output} was not written",
-            names.strict,
-            warnings.len(),
-        ),
-        warnings,
-    ))
+    let policy = WarningPolicy {
+        strict: true,
+        rules: Vec::new(),
+    };
+    policy.judge(diag, input, output, names.strict).map(|_| ())
 }
 
 /// The output check's findings, judged.

@@ -1003,3 +1003,61 @@ fn a_batch_rerun_counts_its_unchanged_outputs() {
     let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
     assert_eq!(again["unchanged"].as_u64(), Some(files));
 }
+
+/// An OBJ whose material no profile knows: reading it warns `obj.unknown_material`.
+fn unknown_material_obj(dir: &Path) -> PathBuf {
+    let obj = dir.join("mystery.obj");
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Mystery\nf 1 2 3\n").unwrap();
+    obj
+}
+
+#[test]
+fn allow_accepts_a_warning_under_strict_and_deny_fails_on_it_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = unknown_material_obj(dir.path());
+    let out = dir.path().join("mystery.wok");
+    let strict = walkmesh(os(&[&"convert", &obj, &out, &"--strict"]));
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert!(!out.exists());
+    let allowed = walkmesh(os(&[
+        &"convert",
+        &obj,
+        &out,
+        &"--strict",
+        &"--allow",
+        &"obj.unknown_*",
+        &"--json",
+    ]));
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    let report: serde_json::Value = serde_json::from_str(&allowed.stdout).unwrap();
+    let rules = report["rules_applied"].as_array().unwrap();
+    assert_eq!(rules.len(), 1, "{rules:?}");
+    assert_eq!(rules[0]["code"], "obj.unknown_material");
+    assert_eq!(rules[0]["rule"]["action"], "allow");
+    assert_eq!(rules[0]["rule"]["pattern"], "obj.unknown_*");
+    assert_eq!(rules[0]["rule"]["from"], "--allow");
+    assert!(out.is_file());
+    std::fs::remove_file(&out).unwrap();
+    // Deny fails without --strict, and wins over a wider allow.
+    let denied = walkmesh(os(&[
+        &"convert",
+        &obj,
+        &out,
+        &"--allow",
+        &"*",
+        &"--deny",
+        &"obj.unknown_material",
+    ]));
+    assert_eq!(denied.code, 1, "{}", denied.stderr);
+    assert!(
+        denied
+            .stderr
+            .contains("denied: obj.unknown_material (--deny obj.unknown_material)"),
+        "{}",
+        denied.stderr
+    );
+    assert!(!out.exists());
+    // A warning no rule names passes as before.
+    let plain = walkmesh(os(&[&"convert", &obj, &out, &"--deny", &"bwm.*"]));
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+}

@@ -15,6 +15,7 @@ use walkmesh_core::{
     Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, WriteOptions,
     passes,
 };
+use walkmesh_pipeline::warnings::{Applied, WarningPolicy};
 use walkmesh_pipeline::{WriteFailure, policy};
 
 use crate::Failure;
@@ -96,6 +97,15 @@ pub struct Args {
     /// the warnings are listed and the exit code is 1.
     #[arg(long)]
     pub strict: bool,
+    /// Accept warnings whose code matches CODE under --strict (repeatable; `*` matches any
+    /// run of characters: --allow 'bwm.*_dropped'). Rules may also come from a walkmesh.toml
+    /// in the working folder or above it.
+    #[arg(long, value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Fail (exit 1, nothing written) on any warning whose code matches CODE, with or without
+    /// --strict (repeatable; `*` as in --allow). A deny rule wins over an allow rule.
+    #[arg(long, value_name = "CODE")]
+    pub deny: Vec<String>,
     /// Write the output even when our own validator finds errors in it (they are reported
     /// as errors; the exit code stays 0).
     #[arg(long)]
@@ -155,6 +165,9 @@ pub struct Conversion {
     /// OUT (and its sidecars) already held these exact bytes and were left untouched: same
     /// inode, same modification time, so a build system sees nothing new.
     pub unchanged: bool,
+    /// The warning rules (--allow, --deny, walkmesh.toml) that decided a warning's fate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules_applied: Vec<Applied>,
     /// The main file's bytes when OUT is `-`.
     #[serde(skip)]
     pub to_stdout: Option<Vec<u8>>,
@@ -173,7 +186,8 @@ pub struct Plan<'r> {
     pub weld: Option<WeldChoice>,
     /// `--translate`, applied right after reading.
     pub translate: Option<[f32; 3]>,
-    pub strict: bool,
+    /// --strict, --allow and --deny over the project file's rules.
+    pub warnings: WarningPolicy,
     pub allow_invalid: bool,
     pub settings: OutputSettings,
 }
@@ -277,7 +291,7 @@ pub fn plan<'r>(
             .map(passes::parse_offset)
             .transpose()
             .map_err(|e| Failure::usage(format!("--translate: {e}")))?,
-        strict: args.strict,
+        warnings: warning_policy(args)?,
         allow_invalid: args.allow_invalid,
         settings: OutputSettings {
             force: args.force,
@@ -285,6 +299,14 @@ pub fn plan<'r>(
             fsync: args.fsync,
         },
     })
+}
+
+/// The project file's rules (`walkmesh.toml` from the working folder up), then the command
+/// line's.
+fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
+    let start = std::env::current_dir().unwrap_or_default();
+    let (found, _) = WarningPolicy::discover(&start)?;
+    Ok(found.with_flags(args.strict, &args.allow, &args.deny))
 }
 
 /// Whether `path` names standard output.
@@ -338,20 +360,19 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
                 )),
             })?;
     diag.set_file(input);
-    if plan.strict {
-        policy::strict(
-            &diag,
-            &input.display().to_string(),
-            &output.display().to_string(),
-            policy::CLI_NAMES,
-        )?;
-    }
+    let rules_applied = plan.warnings.judge(
+        &diag,
+        &input.display().to_string(),
+        &output.display().to_string(),
+        policy::CLI_NAMES.strict,
+    )?;
     let mut conversion = Conversion {
         input: input.to_path_buf(),
         from: source.to_string(),
         output: output.to_path_buf(),
         to: target.id().to_string(),
         read: counts(&mesh),
+        rules_applied,
         bytes: written.main.len(),
         sidecars: written
             .sidecars
