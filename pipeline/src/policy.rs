@@ -1,13 +1,11 @@
-//! What a conversion accepts and refuses: warnings under strict, and the findings of the
-//! output check. One policy for the command line and the Python package; each passes the
+//! What a conversion accepts and refuses of the output check's findings (the warnings
+//! before it are judged by [`crate::warnings::WarningPolicy`]). One policy for the command line and the Python package; each passes the
 //! way its users turn the refusal off (`--allow-invalid` or `allow_invalid=True`) so the
 //! message names it.
 
 use std::path::Path;
 
-use walkmesh_core::{Diagnostic, Diagnostics, Severity};
-
-use crate::warnings::WarningPolicy;
+use walkmesh_core::{Diagnostic, Severity};
 
 use crate::failure::Failure;
 use crate::{Checked, Counts};
@@ -26,21 +24,6 @@ pub const CLI_NAMES: OptionNames = OptionNames {
     strict: "--strict",
     allow_invalid: "--allow-invalid",
 };
-
-/// Under strict, any warning so far refuses the output: the failure lists them (exit 1).
-/// (`warnings::WarningPolicy` adds per-code rules to this.)
-pub fn strict(
-    diag: &Diagnostics,
-    input: &str,
-    output: &str,
-    names: OptionNames,
-) -> Result<(), Failure> {
-    let policy = WarningPolicy {
-        strict: true,
-        rules: Vec::new(),
-    };
-    policy.judge(diag, input, output, names.strict).map(|_| ())
-}
 
 /// The output check's findings, judged.
 #[derive(Debug, Default)]
@@ -147,19 +130,5 @@ mod tests {
         assert_eq!((accepted.errors.len(), accepted.warnings.len()), (2, 1));
         assert_eq!(accepted.errors[0].location.file.as_deref(), Some(out));
         assert_eq!(accepted.written.unwrap().faces, 1);
-    }
-
-    #[test]
-    fn strict_refuses_on_any_warning_only() {
-        let mut diag = Diagnostics::new();
-        diag.items.push(finding(Severity::Info, "x.note"));
-        assert!(strict(&diag, "a.obj", "a.wok", CLI_NAMES).is_ok());
-        diag.items.push(finding(Severity::Warning, "x.warn"));
-        let refused = strict(&diag, "a.obj", "a.wok", CLI_NAMES).unwrap_err();
-        assert_eq!(refused.exit_code, crate::failure::EXIT_FINDINGS);
-        assert_eq!(
-            refused.message,
-            "--strict: converting a.obj gave 1 warning(s); a.wok was not written"
-        );
     }
 }

@@ -142,6 +142,8 @@ pub struct Report {
     pub output_warnings: usize,
     /// The file already held these bytes and was left untouched.
     pub unchanged: bool,
+    /// (code, allow or deny, pattern) of the warning rules that applied.
+    pub rules_applied: Vec<pipeline::warnings::Applied>,
     /// Everything the output check found (the target validator's and the mesh checks').
     pub output_findings: Vec<Diagnostic>,
 }
@@ -168,6 +170,22 @@ impl Report {
         dict.set_item("output_errors", self.output_errors)?;
         dict.set_item("output_warnings", self.output_warnings)?;
         dict.set_item("unchanged", self.unchanged)?;
+        let rules = PyList::empty(py);
+        for applied in &self.rules_applied {
+            let rule = PyDict::new(py);
+            rule.set_item("code", &applied.code)?;
+            rule.set_item("pattern", &applied.rule.pattern)?;
+            rule.set_item(
+                "action",
+                if applied.rule.action == pipeline::warnings::Action::Deny {
+                    "deny"
+                } else {
+                    "allow"
+                },
+            )?;
+            rules.append(rule)?;
+        }
+        dict.set_item("rules_applied", rules)?;
         Ok(dict)
     }
 }
@@ -300,12 +318,13 @@ pub fn write_mesh(
             },
         )
     })?;
-    if parsed.strict {
-        pipeline::policy::strict(
+    let rules_applied = pipeline::warnings::WarningPolicy::default()
+        .with_flags(parsed.strict, &parsed.allow, &parsed.deny)
+        .judge(
             &diag,
             input_name.as_deref().unwrap_or("the mesh"),
             output_name.as_deref().unwrap_or("nothing"),
-            PYTHON_NAMES,
+            PYTHON_NAMES.strict,
         )
         .map_err(|failure| {
             raise(
@@ -319,7 +338,6 @@ pub fn write_mesh(
                 },
             )
         })?;
-    }
     let mut report = Report {
         input: source.path.clone(),
         from: source.source_format,
@@ -337,6 +355,7 @@ pub fn write_mesh(
         output_errors: 0,
         output_warnings: 0,
         unchanged: false,
+        rules_applied,
         output_findings: Vec::new(),
     };
     let cannot_check = |id: &str| {

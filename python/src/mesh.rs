@@ -789,7 +789,7 @@ impl Mesh {
     /// are renamed into place, and refused (InvalidOutput) on errors unless
     /// allow_invalid=True. Options as convert's: rebuild, kind, weld, template, compression,
     /// region_height, max_regions, max_height_error, max_area_change, max_memory, translate, up,
-    /// materials, strict, allow_invalid, force, create_dirs, fsync. Returns the report `convert --json` prints.
+    /// materials, strict, allow, deny, allow_invalid, force, create_dirs, fsync. Returns the report `convert --json` prints.
     #[pyo3(signature = (path, format=None, **options))]
     fn write<'py>(
         &self,

@@ -38,6 +38,8 @@ pub const WRITE_KEYS: &[&str] = &[
     "max_memory",
     "translate",
     "strict",
+    "allow",
+    "deny",
     "allow_invalid",
 ];
 
@@ -63,7 +65,24 @@ pub struct Options {
     pub max_memory: Option<u64>,
     pub translate: Option<[f32; 3]>,
     pub strict: bool,
+    /// Warning codes (with `*`) accepted under strict, as `--allow`.
+    pub allow: Vec<String>,
+    /// Warning codes (with `*`) that fail on their own, as `--deny`.
+    pub deny: Vec<String>,
     pub allow_invalid: bool,
+}
+
+/// A code pattern or a list of them.
+fn codes(key: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(one) = value.extract::<String>() {
+        return Ok(vec![one]);
+    }
+    value.extract::<Vec<String>>().map_err(|_| {
+        bad(
+            key,
+            "give a warning code or a list of them ('bwm.*_dropped')",
+        )
+    })
 }
 
 fn bad(key: &str, message: impl std::fmt::Display) -> PyErr {
@@ -119,6 +138,8 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
             }
             "rebuild" => parsed.rebuild = value.is_truthy()?,
             "strict" => parsed.strict = value.is_truthy()?,
+            "allow" => parsed.allow = codes(&key, &value)?,
+            "deny" => parsed.deny = codes(&key, &value)?,
             "allow_invalid" => parsed.allow_invalid = value.is_truthy()?,
             "kind" => {
                 let text: String = value.extract()?;

@@ -440,6 +440,27 @@ def test_strict_refuses_warnings(tmp_path):
     assert not (tmp_path / "two.path").exists()
 
 
+def test_allow_and_deny_follow_the_command_lines_rules(tmp_path):
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    with pytest.raises(walkmesh.WriteError) as caught:
+        mesh.write(tmp_path / "two.path", strict=True)
+    codes = sorted({f["code"] for f in caught.value.findings})
+    # Every warning allowed by a pattern: strict passes and the report names the rules.
+    report = mesh.write(tmp_path / "two.path", strict=True, allow=["*"])
+    applied = report["rules_applied"]
+    assert sorted({a["code"] for a in applied}) == codes
+    assert all(a["action"] == "allow" and a["pattern"] == "*" for a in applied)
+    # One of them denied: it fails without strict, and deny wins over allow.
+    (tmp_path / "two.path").unlink()
+    with pytest.raises(walkmesh.WriteError) as caught:
+        mesh.write(tmp_path / "two.path", allow="*", deny=codes[0])
+    assert caught.value.code == "cli.strict"
+    assert "denied: " + codes[0] in str(caught.value)
+    assert not (tmp_path / "two.path").exists()
+    with pytest.raises(ValueError, match="allow"):
+        mesh.write(tmp_path / "two.path", allow=3)
+
+
 def test_invalid_output_is_refused_unless_allowed(tmp_path):
     # A face repeating a vertex, in a file marked as this project's (authored vertex
     # identity), so the default weld for modelling-tool input does not drop it first: the OBJ
