@@ -193,6 +193,11 @@ pub fn load_with(
     Ok((mesh, format.id()))
 }
 
+/// The files the reading options name (`--materials`), for dependency files.
+pub fn option_files(read: &ReadArgs) -> Vec<PathBuf> {
+    read.materials.iter().cloned().collect()
+}
+
 pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
     for item in &diag.items {
         let _ = writeln!(stderr, "{item}");

@@ -297,6 +297,9 @@ pub struct Provenance {
     /// What the reader found about vertex sharing in the source (modelling-tool files
     /// duplicate vertices where materials, primitives or objects meet).
     pub vertex_identity: VertexIdentity,
+    /// Files besides the input that the reader read (glTF buffer files), as paths beside
+    /// the input: what a build system's dependency file lists.
+    pub files_read: Vec<std::path::PathBuf>,
 }
 
 impl Provenance {

@@ -12,6 +12,7 @@
 use std::path::Path;
 
 pub mod batch;
+pub mod depfile;
 pub mod failure;
 pub mod output;
 pub mod policy;

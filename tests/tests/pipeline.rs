@@ -1061,3 +1061,69 @@ fn allow_accepts_a_warning_under_strict_and_deny_fails_on_it_alone() {
     let plain = walkmesh(os(&[&"convert", &obj, &out, &"--deny", &"bwm.*"]));
     assert_eq!(plain.code, 0, "{}", plain.stderr);
 }
+
+#[test]
+fn depfile_names_the_outputs_and_every_file_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let gltf = dir.path().join("my room.gltf");
+    assert_eq!(
+        walkmesh(os(&[&"convert", &fixture("two_rooms.obj"), &gltf])).code,
+        0
+    );
+    let materials = dir.path().join("kotor.ron");
+    let profile = walkmesh(os(&[&"profiles", &"kotor"]));
+    std::fs::write(&materials, profile.stdout).unwrap();
+    let out = dir.path().join("out.obj");
+    let depfile = dir.path().join("out.d");
+    let run = walkmesh(os(&[
+        &"convert",
+        &gltf,
+        &out,
+        &"--materials",
+        &materials,
+        &"--depfile",
+        &depfile,
+    ]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let escaped = |p: &Path| p.display().to_string().replace(' ', "\\ ");
+    let expected = format!(
+        "{} {}: {} {} {}\n",
+        escaped(&out),
+        escaped(&dir.path().join("out.mtl")),
+        escaped(&gltf),
+        escaped(&dir.path().join("my room.bin")),
+        escaped(&materials)
+    );
+    assert_eq!(std::fs::read_to_string(&depfile).unwrap(), expected);
+    // Standard output has no name to put in a rule.
+    let refused = walkmesh(os(&[
+        &"convert",
+        &gltf,
+        &"-",
+        &"--to",
+        &"wok",
+        &"--depfile",
+        &depfile,
+    ]));
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    // A batch writes one rule per output.
+    let out_dir = dir.path().join("batch");
+    let batch_dep = dir.path().join("batch.d");
+    let run = walkmesh(os(&[
+        &"convert",
+        &fixtures_dir().join("obj"),
+        &"--out-dir",
+        &out_dir,
+        &"--to",
+        &"wok",
+        &"--create-dirs",
+        &"--depfile",
+        &batch_dep,
+    ]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules = std::fs::read_to_string(&batch_dep).unwrap();
+    let outputs = std::fs::read_dir(&out_dir).unwrap().count();
+    assert_eq!(rules.lines().count(), outputs);
+    assert!(rules.lines().any(|l| l.ends_with("two_rooms.obj")
+        && l.starts_with(&out_dir.join("two_rooms.wok").display().to_string())));
+}

@@ -170,6 +170,14 @@ pub fn run(
             report.push('\n');
         }
     }
+    if let Some(depfile) = &args.depfile {
+        let rules: String = results
+            .iter()
+            .flatten()
+            .map(crate::commands::convert::dependency_rule)
+            .collect();
+        output::write_atomically(depfile, rules.as_bytes())?;
+    }
     if let Some(report_path) = &args.report {
         if is_stdout(report_path) {
             stdout.write_all(report.as_bytes())?;

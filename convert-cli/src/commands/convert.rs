@@ -132,6 +132,11 @@ pub struct Args {
     /// With --out-dir: write one JSON line per input to FILE (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Write a Make/Ninja dependency rule to FILE: the output and its sidecars, then every
+    /// file read to make them (the input or its archive, glTF buffer files, --materials,
+    /// --template). With --out-dir: one rule per output.
+    #[arg(long, value_name = "FILE")]
+    pub depfile: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -171,6 +176,9 @@ pub struct Conversion {
     /// The main file's bytes when OUT is `-`.
     #[serde(skip)]
     pub to_stdout: Option<Vec<u8>>,
+    /// Every file read to make the output (for `--depfile`).
+    #[serde(skip)]
+    pub dependencies: Vec<PathBuf>,
 }
 
 /// Everything a conversion needs besides the input and output paths; built once per run.
@@ -188,6 +196,8 @@ pub struct Plan<'r> {
     pub translate: Option<[f32; 3]>,
     /// --strict, --allow and --deny over the project file's rules.
     pub warnings: WarningPolicy,
+    /// Files every conversion of the run reads besides its input (--materials, --template).
+    pub dependencies: Vec<PathBuf>,
     pub allow_invalid: bool,
     pub settings: OutputSettings,
 }
@@ -292,6 +302,10 @@ pub fn plan<'r>(
             .transpose()
             .map_err(|e| Failure::usage(format!("--translate: {e}")))?,
         warnings: warning_policy(args)?,
+        dependencies: crate::input::option_files(&args.read)
+            .into_iter()
+            .chain(args.template.clone())
+            .collect(),
         allow_invalid: args.allow_invalid,
         settings: OutputSettings {
             force: args.force,
@@ -307,6 +321,28 @@ fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
     let start = std::env::current_dir().unwrap_or_default();
     let (found, _) = WarningPolicy::discover(&start)?;
     Ok(found.with_flags(args.strict, &args.allow, &args.deny))
+}
+
+/// The file an input is read from: the path itself, or the archive of an
+/// `archive.mod:member.wok` input.
+fn input_file(input: &Path) -> PathBuf {
+    if input.is_file() {
+        return input.to_path_buf();
+    }
+    let text = input.to_string_lossy();
+    match walkmesh_kotor_area::erf::split_member_path(&text) {
+        Some((archive, _)) => PathBuf::from(archive),
+        None => input.to_path_buf(),
+    }
+}
+
+/// The `--depfile` rule of a conversion: the output and its sidecars, then what it read.
+pub fn dependency_rule(conversion: &Conversion) -> String {
+    let directory = conversion.output.parent().unwrap_or(Path::new(""));
+    let targets: Vec<PathBuf> = std::iter::once(conversion.output.clone())
+        .chain(conversion.sidecars.iter().map(|s| directory.join(s)))
+        .collect();
+    walkmesh_pipeline::depfile::rule(&targets, &conversion.dependencies)
 }
 
 /// Whether `path` names standard output.
@@ -327,6 +363,11 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         &plan.read,
         &mut diag,
     )?;
+    let dependencies = walkmesh_pipeline::depfile::unique(
+        std::iter::once(input_file(input))
+            .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
+            .chain(plan.dependencies.iter().cloned()),
+    );
     if let Some(offset) = plan.translate {
         walkmesh_pipeline::translate(&mut mesh, offset, &mut diag);
     }
@@ -373,6 +414,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         to: target.id().to_string(),
         read: counts(&mesh),
         rules_applied,
+        dependencies,
         bytes: written.main.len(),
         sidecars: written
             .sidecars
@@ -502,6 +544,11 @@ pub fn run(
             args.paths.len()
         )));
     };
+    if is_stdout(output) && args.depfile.is_some() {
+        return Err(Failure::usage(
+            "--depfile names the output file in its rule; `-` (standard output) has no name",
+        ));
+    }
     if is_stdout(output) && args.json {
         return Err(Failure::usage(
             "--json prints to standard output, which `-` already fills with the converted file",
@@ -531,6 +578,9 @@ pub fn run(
             writeln!(stderr, "{}", summary_line(&conversion))?;
         }
         return Ok(0);
+    }
+    if let Some(depfile) = &args.depfile {
+        output::write_atomically(depfile, dependency_rule(&conversion).as_bytes())?;
     }
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&conversion)?)?;

@@ -237,6 +237,8 @@ struct Buffers<'a> {
     glb: bool,
     path: Option<&'a Path>,
     data: Vec<Option<Cow<'a, [u8]>>>,
+    /// The buffer files read, as named beside the input (for dependency files).
+    files_read: Vec<std::path::PathBuf>,
 }
 
 fn percent_decode(text: &str) -> Option<String> {
@@ -367,7 +369,7 @@ impl<'a> Buffers<'a> {
 
     /// Reads a buffer file named by a relative URI, beside the glTF file; at most `declared`
     /// bytes are read.
-    fn external(&self, index: usize, uri: &str, declared: u64) -> Result<Vec<u8>, ReadError> {
+    fn external(&mut self, index: usize, uri: &str, declared: u64) -> Result<Vec<u8>, ReadError> {
         let field = format!("buffers[{index}].uri");
         let scheme = uri
             .find(':')
@@ -397,6 +399,8 @@ impl<'a> Buffers<'a> {
                 format!("the buffer file '{name}' is not read: {why}"),
             )
         })?;
+        self.files_read
+            .push(base.parent().unwrap_or(Path::new("")).join(&name));
         let opened = std::fs::File::open(&file).map_err(|e| {
             ReadError::whole(
                 field.clone(),
@@ -1555,6 +1559,7 @@ pub fn read(
             glb: container.glb,
             path: input.path,
             data: Vec::new(),
+            files_read: Vec::new(),
         },
         budget: Budget {
             left: options.max_decompressed,
@@ -1637,8 +1642,10 @@ pub fn read(
         skipped_degenerate,
         mut tag_pairs,
         foreign_texcoords,
+        buffers,
         ..
     } = reading;
+    let files_read = buffers.files_read;
 
     // Faces without a known material: by slope, so that unnamed walls stay unwalkable.
     let mut by_key: Vec<Vec<usize>> = vec![Vec::new(); unknown_names.len() + 1];
@@ -1747,6 +1754,7 @@ pub fn read(
         } else {
             VertexIdentity::Incidental
         },
+        files_read,
         ..Provenance::default()
     });
     Ok(mesh)
