@@ -631,6 +631,7 @@ mod tests {
             fingerprint: mesh.fingerprint(),
             sections: vec![],
             vertex_identity: VertexIdentity::Authored,
+            files_read: Vec::new(),
         });
         assert!(mesh.fresh_provenance("bwm").is_some());
         assert!(mesh.fresh_provenance("trx").is_none());
