@@ -15,6 +15,7 @@ See python/README.md for the whole API.
 from . import _walkmesh, area
 from ._walkmesh import (
     Error,
+    FileNotFound,
     InvalidOutput,
     Mesh,
     ReadError,
@@ -23,11 +24,13 @@ from ._walkmesh import (
     formats,
     material_names,
     read,
+    __version__,
     validate,
 )
 
 __all__ = [
     "Error",
+    "FileNotFound",
     "InvalidOutput",
     "Mesh",
     "ReadError",
