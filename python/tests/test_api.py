@@ -586,13 +586,12 @@ def test_unknown_option_lists_what_the_call_takes(tmp_path):
     check_keys = accepted(lambda: walkmesh.validate(mesh, format="wok", colour=1))
     assert "weld" in check_keys and not {"strict", "allow_invalid", "force"} & set(check_keys)
     assert accepted(lambda: walkmesh.validate(mesh, colour=1)).endswith("this call takes none")
-    # Output settings reach the write: force=True replaces a file walkmesh did not write.
-    target = tmp_path / "foreign.wok"
-    target.write_text("not ours")
+    # Output settings reach the write: force=True replaces a sidecar walkmesh did not write.
+    (tmp_path / "foreign.mtl").write_text("not ours\n")
     with pytest.raises(walkmesh.WriteError, match="pass force=True to replace it"):
-        mesh.write(target)
-    mesh.write(target, force=True)
-    assert walkmesh.read(target).face_count == mesh.face_count
+        mesh.write(tmp_path / "foreign.obj")
+    mesh.write(tmp_path / "foreign.obj", force=True)
+    assert (tmp_path / "foreign.mtl").read_text() != "not ours\n"
 
 
 def test_version_and_type_stubs():
