@@ -615,3 +615,26 @@ def test_version_and_type_stubs():
         [n for n in members if not re.search(rf"\b{n}\b", mesh_stub)]
     area_stub = (package / "area.pyi").read_text()
     assert all(f"def {n}(" in area_stub for n in walkmesh.area.__all__)
+
+
+def test_stubs_type_check(tmp_path):
+    """mypy --strict reads the installed stubs: correct uses pass, a wrong type is caught."""
+    mypy = pytest.importorskip("mypy.api")
+    script = tmp_path / "use.py"
+    script.write_text(
+        "import walkmesh\n"
+        "mesh: walkmesh.Mesh = walkmesh.read('room.wok')\n"
+        "faces: int = mesh.face_count\n"
+        "version: str = walkmesh.__version__\n"
+        "findings = walkmesh.validate(mesh, format='wok')\n"
+        "room: walkmesh.Mesh = walkmesh.area.assemble('rooms')\n"
+        "try:\n"
+        "    walkmesh.read('gone.wok')\n"
+        "except FileNotFoundError as error:\n"
+        "    errno: int | None = error.errno\n"
+        "wrong: str = mesh.face_count\n"
+    )
+    out, err, status = mypy.run(["--strict", "--no-incremental", "--python-version", "3.10",
+                                 str(script)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 1 and "use.py:11:" in errors[0], out + err

@@ -14,6 +14,7 @@ See python/README.md for the whole API.
 
 from . import _walkmesh, area
 from ._walkmesh import (
+    __version__,
     Error,
     FileNotFound,
     InvalidOutput,
@@ -24,7 +25,6 @@ from ._walkmesh import (
     formats,
     material_names,
     read,
-    __version__,
     validate,
 )
 
@@ -41,4 +41,5 @@ __all__ = [
     "material_names",
     "read",
     "validate",
+    "__version__",
 ]
