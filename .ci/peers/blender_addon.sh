@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Peer check of the Blender add-on (blender-addon/) in Debian's Blender 3.4, headless:
-#  1. builds the `walkmesh` wheel (maturin, in target/peer-venv) and the add-on zip
-#     (blender-addon/build_zip.py, which vendors the wheel's package into the zip);
+#  1. builds the add-on zip with the one command of the README (blender-addon/build_zip.py:
+#     the `walkmesh` wheel with maturin from target/peer-venv, stripped, vendored into the
+#     zip), and checks the compiled module's size;
 #  2. installs the zip into a private Blender user folder (Preferences > Add-ons > Install,
 #     as a user does) and enables it;
 #  3. blender_addon_check.py: File > Import then File > Export of every shared KotOR WOK/PWK/DWK,
 #     four NWN2 TRX/TRN of different sizes and the PATH fixture, each byte-compared with
 #     `walkmesh convert FILE out --rebuild`; an edit (moved vertex, repainted transition) that
-#     must validate clean; a face repeating a vertex dropped on export (counted) with the file validating clean; a layout's transitions solved.
+#     must validate clean; a face repeating a vertex dropped on export (counted) with the file validating clean; a layout's transitions solved;
+#     Weld Auto (a game file's duplicated vertices kept, a modelled mesh welded); Apply
+#     Transition on a mesh built in Blender (first click); a steep walkable face's warning in
+#     the panel.
 #     Without the shared corpora, the repository's OBJ fixtures are converted to WOK, TRX and
 #     PATH by the CLI and those go through the same round trip.
 # Exits non-zero on any failure, when a listed corpus file is missing while the corpora exist,
@@ -35,11 +39,23 @@ VENV="$TARGET/peer-venv"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q "maturin>=1.9,<2"
 rm -rf "$OUT"
-mkdir -p "$OUT/wheels" "$OUT/files" "$OUT/user/scripts" "$OUT/user/config"
-(cd "$ROOT" && CARGO_TARGET_DIR="$TARGET" "$VENV/bin/maturin" build --release -q \
-  -m python/Cargo.toml -o "$OUT/wheels" >"$OUT/maturin.log" 2>&1) || { cat "$OUT/maturin.log"; exit 1; }
-WHEEL="$(ls "$OUT"/wheels/walkmesh-*.whl | head -n 1)"
-python3 "$ROOT/blender-addon/build_zip.py" --wheel "$WHEEL" --out "$OUT/walkmesh_blender.zip"
+mkdir -p "$OUT/files" "$OUT/user/scripts" "$OUT/user/config"
+# The README's one command: builds the wheel (Cargo profile `wheel`: stripped) and the zip.
+(cd "$ROOT" && CARGO_TARGET_DIR="$TARGET" "$VENV/bin/python" blender-addon/build_zip.py \
+  --out "$OUT/walkmesh_blender.zip" >"$OUT/build_zip.log" 2>&1) || { cat "$OUT/build_zip.log"; exit 1; }
+grep "^build_zip: wrote" "$OUT/build_zip.log"
+# A module with debug info (the release profile's debug = 1) is about 60 MB; stripped it is
+# a fraction of that. The limit catches the profile being lost, not a few more features.
+python3 - "$OUT/walkmesh_blender.zip" <<'PY'
+import sys, zipfile
+limit = 30 * 2**20
+with zipfile.ZipFile(sys.argv[1]) as z:
+    modules = [i for i in z.infolist() if i.filename.endswith((".so", ".pyd"))]
+if len(modules) != 1 or modules[0].file_size > limit:
+    sys.exit(f"blender addon: the zip's compiled module is not one stripped file: "
+             f"{[(i.filename, i.file_size) for i in modules]} (limit {limit} bytes)")
+print(f"blender_addon: compiled module {modules[0].file_size / 2**20:.1f} MiB (limit 30 MiB)")
+PY
 
 # A private user folder: the check installs nothing into the machine's own Blender settings.
 export BLENDER_USER_SCRIPTS="$OUT/user/scripts" BLENDER_USER_CONFIG="$OUT/user/config"

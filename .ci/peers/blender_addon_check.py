@@ -14,6 +14,11 @@
 3. Refusal: a mesh with an error is not written unless Allow Invalid is ticked.
 4. Layout: two rooms meeting at an edge are written as WOKs with a LYT, imported with
    Import KotOR Layout, solved, and each shared edge must name the other room.
+5. Weld default (Auto): an imported WOK keeping two regions apart on duplicated vertices
+   exports unwelded; the same object as a modelled mesh is welded.
+6. Apply Transition works on the first click on a plane built in Blender.
+7. A walkable vertical face's mesh.steep_walkable reaches the panel, with everything
+   `walkmesh validate` reports for the written file.
 Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
@@ -255,6 +260,106 @@ def layout_case():
     record("layout solve (two rooms sharing x = 4)", not problems, "; ".join(problems))
 
 
+def info_of(path):
+    info = walkmesh.read(path).info()
+    return info["vertices"], info["components"], info["boundary_loops"]
+
+
+def weld_default_case():
+    """Two walkable squares side by side, each with its own vertices on the shared edge (as a
+    game file may keep two regions apart): imported from a WOK and exported with the
+    defaults, they stay 8 vertices, 2 components, 2 boundary loops (by hand); the same object
+    as a modelled mesh (no walkmesh_format) is welded: 6 vertices, 1 component, 1 loop."""
+    clear_scene()
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0],
+                         [1, 0, 0], [2, 0, 0], [2, 1, 0], [1, 1, 0]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    source = os.path.join(OUT, "apart.wok")
+    walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone").write(
+        source, weld="off", force=True)
+    problems = []
+    if info_of(source) != (8, 2, 2):
+        problems.append(f"the source holds {info_of(source)}, not (8, 2, 2)")
+    obj, fmt = import_one(source)
+    game = os.path.join(OUT, "apart.blender.wok")
+    if export_one(obj, game, fmt) != {"FINISHED"}:
+        problems.append("the imported object did not export")
+    elif info_of(game) != (8, 2, 2):
+        problems.append(f"imported + exported: {info_of(game)}, not (8, 2, 2)")
+    del obj[bridge.PROP_FORMAT]
+    modelled = os.path.join(OUT, "apart.modelled.wok")
+    if export_one(obj, modelled, fmt) != {"FINISHED"}:
+        problems.append("the modelled object did not export")
+    elif info_of(modelled) != (6, 1, 1):
+        problems.append(f"modelled + exported: {info_of(modelled)}, not (6, 1, 1)")
+    record("weld default (Auto)", not problems,
+           "; ".join(problems) or "game file kept apart, modelled mesh welded")
+
+
+def first_apply_case():
+    """Apply Transition on a plane built in Blender (no transition attribute yet), once."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=2.0)
+    obj = bpy.context.view_layer.objects.active
+    problems = []
+    if bridge.TRANSITION_ATTR in obj.data.attributes:
+        problems.append("the new plane already has the attribute")
+    bpy.ops.object.mode_set(mode="EDIT")
+    import bmesh
+
+    bm = bmesh.from_edit_mesh(obj.data)
+    for element in list(bm.verts) + list(bm.edges) + list(bm.faces):
+        element.select_set(False)
+    bm.edges.ensure_lookup_table()
+    bm.edges[0].select_set(True)
+    bmesh.update_edit_mesh(obj.data)
+    bpy.context.scene.walkmesh.room = 3
+    try:
+        result = bpy.ops.walkmesh.transition_apply()
+    except Exception as error:  # the bug: ReferenceError on the first click
+        result = f"{type(error).__name__}: {error}"
+    bpy.ops.object.mode_set(mode="OBJECT")
+    if result != {"FINISHED"}:
+        problems.append(f"Apply returned {result}")
+    else:
+        values = np.empty(len(obj.data.edges), dtype=np.int32)
+        obj.data.attributes[bridge.TRANSITION_ATTR].data.foreach_get("value", values)
+        seams = np.zeros(len(obj.data.edges), dtype=bool)
+        obj.data.edges.foreach_get("use_seam", seams)
+        expected = np.full(len(values), -1)
+        expected[0] = 3
+        if not np.array_equal(values, expected) or seams.tolist() != (expected >= 0).tolist():
+            problems.append(f"edges hold {values.tolist()}, seams {seams.tolist()}")
+    record("Apply Transition, first click on a new mesh", not problems, "; ".join(problems))
+
+
+def panel_warnings_case():
+    """A walkable pillar side (vertical) exported: mesh.steep_walkable reaches the panel, as
+    `walkmesh validate` reports it for the file."""
+    clear_scene()
+    vertices = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0],
+                         [1, 1, 0], [2, 1, 0], [2, 1, 2], [1, 1, 2]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    obj, _ = bridge.mesh_to_object(mesh, "pillar", bpy.context.scene.collection)
+    written = os.path.join(OUT, "pillar.wok")
+    result = export_one(obj, written, "bwm")
+    shown = {(f.severity, f.code) for f in bpy.context.scene.walkmesh.findings}
+    problems = []
+    if result != {"FINISHED"}:
+        problems.append(f"export returned {result}")
+    else:
+        report = json.loads(cli("validate", written, "--json").stdout)
+        theirs = {(f["severity"], f["code"]) for key in ("errors", "warnings", "findings")
+                  for f in report.get(key, []) if isinstance(f, dict)}
+        if ("warning", "mesh.steep_walkable") not in theirs:
+            problems.append(f"walkmesh validate does not report the pillar: {sorted(theirs)}")
+        if not theirs <= shown:
+            problems.append(f"missing from the panel: {sorted(theirs - shown)}")
+    record("mesh warnings in the panel (steep walkable pillar)", not problems,
+           "; ".join(problems) or f"panel shows {sorted(c for _, c in shown)}")
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -263,7 +368,8 @@ for file in FILES:
 BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
-             refusal_case, layout_case):
+             refusal_case, layout_case, weld_default_case, first_apply_case,
+             panel_warnings_case):
     try:
         case()
     except Exception:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peer check for the Python package (python/): a fresh venv under target/, `pip install
 # ./python` (maturin builds the abi3 wheel from the repository), then the pytest suite,
-# including every shared WOK read by both the package and PyKotor. Prints "N passed, M failed";
+# including every shared WOK read by both the package and PyKotor, and mypy --strict over the
+# installed type stubs. Prints "N passed, M failed";
 # non-zero exit on any failure, when no test ran, and when a test was skipped although the
 # shared corpora exist (the suite skips only what needs them).
 set -euo pipefail
@@ -18,7 +19,7 @@ rm -rf "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
 # The CLI is the reference the suite compares with (same bytes, same reports).
 cargo build --release -q -p walkmesh-cli
-"$VENV/bin/python" -m pip install -q ./python pytest numpy "pykotor==2.3.12"
+"$VENV/bin/python" -m pip install -q ./python pytest numpy "pykotor==2.3.12" mypy
 set +e
 "$VENV/bin/python" -m pytest python/tests -q -p no:cacheprovider -rs --junitxml=target/python-pytest.xml
 status=$?

@@ -31,16 +31,26 @@ def import_file(context, path, walkmesh=None):
     return obj, notes
 
 
-def export_object(context, obj, path, format_id, weld="exact", weld_distance=0.0,
+def weld_for(obj, weld, weld_distance):
+    """The package's `weld=` value for an export. "auto" keeps the game's own connectivity for
+    an object imported from a walkmesh format (vertices a game file holds twice are two
+    vertices on purpose: welding them joins regions the game keeps apart, as `walkmesh convert`
+    does not weld such input either) and welds exactly what the user modelled."""
+    if weld == "auto":
+        return "off" if obj.get(bridge.PROP_FORMAT) else "exact"
+    return weld_distance if weld == "distance" else weld
+
+
+def export_object(context, obj, path, format_id, weld="auto", weld_distance=0.0,
                   allow_invalid=False, apply_modifiers=True, walkmesh=None):
-    """Builds the mesh of `obj` and writes it with the package (welded, triangulated for
-    triangle formats, every derived table recomputed, checked by our validator before the file
-    is renamed into place). Returns (written, findings, notes); findings are dicts
-    (severity, code, message) and are also stored for the Walkmesh panel."""
+    """Builds the mesh of `obj` and writes it with the package (welded as `weld_for` says,
+    triangulated for triangle formats, every derived table recomputed, checked by our validator
+    before the file is renamed into place). Returns (written, findings, notes); findings are
+    dicts (severity, code, message) and are also stored for the Walkmesh panel."""
     walkmesh = walkmesh or vendor.load()
     depsgraph = context.evaluated_depsgraph_get()
     mesh, notes = bridge.object_to_walkmesh(obj, walkmesh, depsgraph, apply_modifiers)
-    weld_option = weld_distance if weld == "distance" else weld
+    weld_option = weld_for(obj, weld, weld_distance)
     findings = []
     written = False
     try:
@@ -113,8 +123,10 @@ class _ImportBase(ImportHelper):
 
 
 WELD_ITEMS = (
+    ("auto", "Auto", "Off for an object imported from a walkmesh file (the game's own "
+     "connectivity is kept), Exact for a mesh modelled in Blender"),
     ("exact", "Exact", "Merge vertices at equal positions (within 4 ulps), as convert does "
-     "for modelling-tool input"),
+     "for modelling-tool input (joins what a game file keeps apart)"),
     ("off", "Off", "Keep every vertex as it is"),
     ("distance", "Distance", "Merge vertices closer than Weld Distance"),
 )
@@ -122,7 +134,7 @@ WELD_ITEMS = (
 
 class _ExportBase(ExportHelper):
     bl_options = {"REGISTER", "PRESET"}
-    weld: EnumProperty(name="Weld", items=WELD_ITEMS, default="exact")
+    weld: EnumProperty(name="Weld", items=WELD_ITEMS, default="auto")
     weld_distance: FloatProperty(name="Weld Distance", default=0.001, min=0.0, precision=4)
     apply_modifiers: BoolProperty(name="Apply Modifiers", default=True)
     allow_invalid: BoolProperty(

@@ -16,9 +16,13 @@ def _edge_layer(bm):
     return layer
 
 
-def set_transition(bm, edges, value):
-    """Sets `value` (-1 clears) on `edges` of a BMesh: the attribute and the seam mark together."""
+def set_selected_transition(bm, value):
+    """Sets `value` (-1 clears) on the selected edges of a BMesh: the attribute and the seam
+    mark together; returns how many edges. The layer is made before the edges are collected:
+    adding a layer to a BMesh rebuilds its edge storage, so BMEdge objects taken earlier are
+    dead (`ReferenceError: BMesh data of type BMEdge has been removed`)."""
     layer = _edge_layer(bm)
+    edges = [edge for edge in bm.edges if edge.select]
     for edge in edges:
         edge[layer] = value
         edge.seam = value >= 0
@@ -43,7 +47,7 @@ class WALKMESH_OT_transition_apply(_EditModeOperator, bpy.types.Operator):
         obj = context.active_object
         bm = bmesh.from_edit_mesh(obj.data)
         room = context.scene.walkmesh.room
-        count = set_transition(bm, [e for e in bm.edges if e.select], room)
+        count = set_selected_transition(bm, room)
         bmesh.update_edit_mesh(obj.data)
         self.report({"INFO"}, f"{count} edge(s) lead to room {room}")
         return {"FINISHED"}
@@ -57,7 +61,7 @@ class WALKMESH_OT_transition_clear(_EditModeOperator, bpy.types.Operator):
     def execute(self, context):
         obj = context.active_object
         bm = bmesh.from_edit_mesh(obj.data)
-        count = set_transition(bm, [e for e in bm.edges if e.select], -1)
+        count = set_selected_transition(bm, -1)
         bmesh.update_edit_mesh(obj.data)
         self.report({"INFO"}, f"{count} edge(s) cleared")
         return {"FINISHED"}

@@ -59,6 +59,7 @@ fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, Option<PathB
             let read = py.detach(|| walkmesh_kotor_area::erf::read_file_or_member(&path));
             match read {
                 Ok(bytes) => Ok((bytes, Some(path))),
+                Err(_) if errors::is_missing(&path) => Err(errors::file_not_found(py, &path)),
                 Err(message) => Err(errors::read_failure(py, message, Some(&path))),
             }
         }
@@ -198,7 +199,7 @@ pub enum Destination<'a> {
 }
 
 /// The target format: `format` (an id or an extension) else the output's extension.
-fn target_format(
+pub fn target_format(
     py: Python<'_>,
     format: Option<&str>,
     output: Option<&Path>,
@@ -241,6 +242,24 @@ fn target_format(
     Ok(target)
 }
 
+/// How the output of `source` written with `parsed` is read back to be checked: the axis,
+/// profile and default material it is written with.
+pub fn check_options(source: &Mesh, parsed: &Options) -> ReadOptions {
+    let write = parsed.write_options(&source.read_options);
+    pipeline::check_options(&ReadOptions {
+        up: write.up,
+        materials: write.materials,
+        default_material: parsed
+            .default_material
+            .clone()
+            .or_else(|| source.read_options.default_material.clone()),
+        max_decompressed: parsed
+            .max_decompressed
+            .unwrap_or(source.read_options.max_decompressed),
+        ..ReadOptions::default()
+    })
+}
+
 /// `walkmesh convert`'s sequence for a mesh in memory: translate → prepare → write →
 /// (strict) → stage → check with the target's validator and reader → rename. Returns the
 /// report and, for `Destination::Bytes`, the main file's bytes.
@@ -262,19 +281,7 @@ pub fn write_mesh(
         .and_then(|p| p.file_name())
         .and_then(|n| n.to_str())
         .map(str::to_string);
-    let check_read = ReadOptions {
-        up: write.up,
-        materials: write.materials.clone(),
-        default_material: parsed
-            .default_material
-            .clone()
-            .or_else(|| source.read_options.default_material.clone()),
-        max_decompressed: parsed
-            .max_decompressed
-            .unwrap_or(source.read_options.max_decompressed),
-        ..ReadOptions::default()
-    };
-    let check = pipeline::check_options(&check_read);
+    let check = check_options(source, parsed);
     let output_name = output.map(errors::path_text);
     let input_name = source.path.as_deref().map(errors::path_text);
     let result = py.detach(|| {
@@ -480,26 +487,26 @@ fn judge(
     Ok(())
 }
 
-fn output_settings<'py>(
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(pipeline::output::OutputSettings, Option<Bound<'py, PyDict>>)> {
+/// The output settings among `options` (force, create_dirs, fsync); `options::parse` checks
+/// the rest and leaves these alone.
+fn output_settings(
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<pipeline::output::OutputSettings> {
     let mut settings = pipeline::output::OutputSettings::default();
     let Some(options) = options else {
-        return Ok((settings, None));
+        return Ok(settings);
     };
-    let rest = options.copy()?;
-    for key in ["force", "create_dirs", "fsync"] {
-        if let Some(value) = rest.get_item(key)? {
+    for key in options::OUTPUT_KEYS {
+        if let Some(value) = options.get_item(key)? {
             let on = value.is_truthy()?;
-            match key {
+            match *key {
                 "force" => settings.force = on,
                 "create_dirs" => settings.create_dirs = on,
                 _ => settings.fsync = on,
             }
-            rest.del_item(key)?;
         }
     }
-    Ok((settings, Some(rest)))
+    Ok(settings)
 }
 
 /// Converts `src` to `dst` like `walkmesh convert IN OUT`: the same options (from_format,
@@ -515,10 +522,13 @@ fn convert<'py>(
     to_format: Option<&str>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (settings, rest) = output_settings(options)?;
-    let mut keys: Vec<&str> = options::WRITE_KEYS.to_vec();
-    keys.extend(options::READ_KEYS);
-    let parsed = options::parse(rest.as_ref(), &keys)?;
+    let settings = output_settings(options)?;
+    let keys = options::keys(&[
+        options::READ_KEYS,
+        options::WRITE_KEYS,
+        options::OUTPUT_KEYS,
+    ]);
+    let parsed = options::parse(options, &keys)?;
     // Choose the target before reading, so a bad output fails fast.
     target_format(py, to_format, Some(&dst))?;
     let (bytes, path) = load_bytes(py, source_of(src)?)?;
@@ -641,6 +651,13 @@ pub fn json_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// The package's wording of a library message (flags → keyword arguments); for the tests.
+#[pyfunction]
+#[pyo3(name = "_python_wording")]
+fn python_wording(text: &str) -> String {
+    errors::python_wording(text)
+}
+
 #[pymodule]
 fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -654,6 +671,9 @@ fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ReadError", py.get_type::<errors::ReadError>())?;
     m.add("WriteError", py.get_type::<errors::WriteError>())?;
     m.add("InvalidOutput", py.get_type::<errors::InvalidOutput>())?;
+    m.add("FileNotFound", errors::file_not_found_class(py)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(python_wording, m)?)?;
     let area = PyModule::new(py, "area")?;
     area::register(&area)?;
     m.add_submodule(&area)?;

@@ -17,9 +17,10 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use walkmesh_core::ir::Attribute;
 use walkmesh_core::material::MaterialProfile;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, EdgeTag, Hook, MeshKind, NavMesh, Polygons, ReadOptions, Surface,
-    passes, summary,
+    Diagnostic, Diagnostics, EdgeTag, Hook, Input, MeshKind, NavMesh, Polygons, ReadOptions,
+    Surface, passes, summary,
 };
+use walkmesh_pipeline as pipeline;
 
 use crate::errors::{self, Fields, Kind, raise};
 use crate::options::{self, Options};
@@ -338,44 +339,88 @@ fn numpy_asarray<'py>(object: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>
         .call_method1("asarray", (object,))
 }
 
-/// The findings of the bytes `mesh` would be written as in `format` (the output check of
-/// `Mesh.write`, without writing anything).
+/// The findings of the bytes `mesh` would be written as in `format`: the preparation's notes
+/// (faces dropped, vertices welded), then everything `walkmesh validate` reports for those
+/// bytes, the format validator's findings and the mesh-level warnings (`mesh.steep_walkable`,
+/// unlinked seams, open boundaries) alike. Nothing is written; errors are listed, not raised.
 pub fn findings_as_written(
     py: Python<'_>,
     mesh: &Mesh,
     format: Option<&str>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Diagnostic>> {
-    let mut parsed = options::parse(options, options::WRITE_KEYS)?;
+    let mut parsed = options::parse(options, &options::check_keys())?;
     parsed.allow_invalid = true;
     parsed.strict = false;
-    let (report, _) = match write_mesh(py, mesh, Destination::Bytes, format, &parsed, Vec::new()) {
-        Ok(done) => done,
-        // A sidecar format (OBJ, .gltf) is checked in a scratch directory.
-        Err(error) if is_usage(py, &error) => {
-            let directory = tempfile::tempdir().map_err(|e| {
-                raise(
+    let check = crate::check_options(mesh, &parsed);
+    let target = crate::target_format(py, format, None)?;
+    let (report, checked) =
+        match write_mesh(py, mesh, Destination::Bytes, format, &parsed, Vec::new()) {
+            Ok((report, bytes)) => {
+                let bytes = bytes.unwrap_or_default();
+                let input = Input {
+                    bytes: &bytes,
+                    path: None,
+                };
+                let checked = py.detach(|| pipeline::validate_input(target, input, &check));
+                (report, checked)
+            }
+            // A sidecar format (OBJ, .gltf) is written and checked in a scratch directory.
+            Err(error) if is_usage(py, &error) => {
+                let directory = tempfile::tempdir().map_err(|e| {
+                    raise(
+                        py,
+                        Kind::Write,
+                        format!("cannot make a scratch directory: {e}"),
+                        Fields::code("cli.output"),
+                    )
+                })?;
+                let extension = target.extensions().first().copied().unwrap_or("out");
+                let path = directory.path().join(format!("mesh.{extension}"));
+                let (report, _) = write_mesh(
                     py,
-                    Kind::Write,
-                    format!("cannot make a scratch directory: {e}"),
-                    Fields::code("cli.output"),
-                )
-            })?;
-            let target = crate::target_format(py, format, None)?;
-            let extension = target.extensions().first().copied().unwrap_or("out");
-            let path = directory.path().join(format!("mesh.{extension}"));
-            write_mesh(
-                py,
-                mesh,
-                Destination::File(&path, Default::default()),
-                format,
-                &parsed,
-                Vec::new(),
-            )?
+                    mesh,
+                    Destination::File(&path, Default::default()),
+                    format,
+                    &parsed,
+                    Vec::new(),
+                )?;
+                let bytes = std::fs::read(&path).map_err(|e| {
+                    raise(
+                        py,
+                        Kind::Write,
+                        format!("cannot read back the scratch file {}: {e}", path.display()),
+                        Fields::code("cli.output"),
+                    )
+                })?;
+                let input = Input {
+                    bytes: &bytes,
+                    path: Some(&path),
+                };
+                let mut checked = py.detach(|| pipeline::validate_input(target, input, &check));
+                // The scratch file's name means nothing to the caller.
+                if let Ok(findings) = &mut checked {
+                    for finding in findings.iter_mut() {
+                        finding.location.file = None;
+                    }
+                }
+                (report, checked)
+            }
+            Err(error) => return Err(error),
+        };
+    // The bytes were just written by our own writer: one that cannot be read back is a bug,
+    // reported as the output check's findings rather than hidden.
+    let validated = checked.unwrap_or_else(|_| report.output_findings.clone());
+    let mut findings = report.diagnostics;
+    for finding in validated {
+        let seen = findings.iter().any(|f| {
+            f.severity == finding.severity && f.code == finding.code && f.message == finding.message
+        });
+        if !seen {
+            findings.push(finding);
         }
-        Err(error) => return Err(error),
-    };
-    Ok(report.output_findings)
+    }
+    Ok(findings)
 }
 
 fn is_usage(py: Python<'_>, error: &PyErr) -> bool {
@@ -798,8 +843,11 @@ impl Mesh {
         format: Option<&str>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (settings, rest) = crate::output_settings(options)?;
-        let parsed = options::parse(rest.as_ref(), options::WRITE_KEYS)?;
+        let settings = crate::output_settings(options)?;
+        let parsed = options::parse(
+            options,
+            &options::keys(&[options::WRITE_KEYS, options::OUTPUT_KEYS]),
+        )?;
         let (report, _) = write_mesh(
             py,
             self,

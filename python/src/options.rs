@@ -43,6 +43,33 @@ pub const WRITE_KEYS: &[&str] = &[
     "allow_invalid",
 ];
 
+/// Options of a call that writes a file, read by `output_settings` (the others by `parse`).
+pub const OUTPUT_KEYS: &[&str] = &["force", "create_dirs", "fsync"];
+
+/// Options that only decide whether a write goes ahead: `validate(mesh, format=…)` lists
+/// every finding and writes nothing, so they have no meaning there.
+const VERDICT_KEYS: &[&str] = &["strict", "allow", "deny", "allow_invalid"];
+
+/// The options of one call: the union of `groups`, each key once, in order.
+pub fn keys(groups: &[&[&'static str]]) -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for key in groups.iter().flat_map(|group| group.iter()) {
+        if !all.contains(key) {
+            all.push(key);
+        }
+    }
+    all
+}
+
+/// The options of `validate(mesh, format=…)`: how the mesh would be written, nothing of the
+/// verdict.
+pub fn check_keys() -> Vec<&'static str> {
+    keys(&[WRITE_KEYS])
+        .into_iter()
+        .filter(|key| !VERDICT_KEYS.contains(key))
+        .collect()
+}
+
 /// Every option, parsed; `None` where not given.
 #[derive(Debug, Default, Clone)]
 pub struct Options {
@@ -85,6 +112,18 @@ fn codes(key: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     })
 }
 
+/// A keyword the call does not take (a TypeError, as Python raises for a wrong keyword),
+/// listing the ones it does take.
+fn unexpected(key: &str, allowed: &[&str]) -> PyErr {
+    if allowed.is_empty() {
+        return PyTypeError::new_err(format!("unexpected option {key:?}; this call takes none"));
+    }
+    PyTypeError::new_err(format!(
+        "unexpected option {key:?}; accepted here: {}",
+        allowed.join(", ")
+    ))
+}
+
 fn bad(key: &str, message: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{key}: {message}"))
 }
@@ -98,12 +137,10 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
     for (key, value) in options.iter() {
         let key: String = key.extract()?;
         if !allowed.contains(&key.as_str()) {
-            return Err(PyTypeError::new_err(format!(
-                "unexpected option {key:?}; accepted here: {}",
-                allowed.join(", ")
-            )));
+            return Err(unexpected(&key, allowed));
         }
-        if value.is_none() {
+        // Output settings are taken by `output_settings`; a None means "the default".
+        if value.is_none() || OUTPUT_KEYS.contains(&key.as_str()) {
             continue;
         }
         match key.as_str() {
@@ -223,7 +260,7 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 };
                 parsed.translate = Some(offset);
             }
-            _ => return Err(PyTypeError::new_err(format!("unexpected option {key:?}"))),
+            _ => return Err(unexpected(&key, allowed)),
         }
     }
     Ok(parsed)

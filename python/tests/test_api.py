@@ -194,7 +194,7 @@ def test_max_memory_reaches_the_cooker(tmp_path):
             a, b, c, d = j * 41 + i + 1, j * 41 + i + 2, (j + 1) * 41 + i + 2, (j + 1) * 41 + i + 1
             lines += [f"f {a} {b} {c}", f"f {a} {c} {d}"]
     src.write_text("\n".join(lines) + "\n")
-    with pytest.raises(walkmesh.WriteError, match="--max-memory"):
+    with pytest.raises(walkmesh.WriteError, match="max_memory=MIB"):
         walkmesh.convert(src, tmp_path / "small.path", up="z", max_memory=1)
     walkmesh.convert(src, tmp_path / "floor.path", up="z", max_memory=3)
     assert walkmesh.read(tmp_path / "floor.path").face_count >= 1
@@ -481,3 +481,160 @@ def test_invalid_output_is_refused_unless_allowed(tmp_path):
     assert not out.exists()
     report = mesh.write(out, allow_invalid=True)
     assert out.exists() and report["output_errors"] > 0
+
+
+# ---------------------------------------------------------------- right by default (#25)
+
+
+def pillar_mesh():
+    """A walkable floor (two triangles) and a walkable vertical wall (a pillar's side exported
+    walkable): the mesh-level warning mesh.steep_walkable, and nothing the BWM writer refuses."""
+    vertices = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0],
+                         [1, 1, 0], [2, 1, 0], [2, 1, 2], [1, 1, 2]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    return walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+
+
+def test_validate_as_written_keeps_mesh_warnings(cli, tmp_path):
+    mesh = pillar_mesh()
+    found = walkmesh.validate(mesh, format="wok")
+    codes = {f["code"] for f in found}
+    assert "mesh.steep_walkable" in codes, found
+    steep = next(f for f in found if f["code"] == "mesh.steep_walkable")
+    # Two walkable triangles of the 1 × 2 wall, 2.00 square units (by hand).
+    assert steep["severity"] == "warning" and "2 walkable polygon(s) (2.00 square" in steep["message"]
+    # Everything `walkmesh validate` says of the written file is in the list.
+    out = tmp_path / "pillar.wok"
+    mesh.write(out)
+    report = json.loads(cli("validate", out, "--json", check=False).stdout)
+    theirs = {(f["severity"], f["code"]) for key in ("errors", "warnings", "findings")
+              for f in report.get(key, []) if isinstance(f, dict)}
+    assert ("warning", "mesh.steep_walkable") in theirs, report
+    assert theirs <= {(f["severity"], f["code"]) for f in found}
+
+
+def test_missing_file_is_file_not_found(tmp_path):
+    missing = tmp_path / "nowhere" / "room.wok"
+    for call in (lambda: walkmesh.read(missing), lambda: walkmesh.validate(missing),
+                 lambda: walkmesh.convert(missing, tmp_path / "out.glb"),
+                 lambda: walkmesh.read(f"{tmp_path / 'absent.mod'}:room.wok")):
+        with pytest.raises(FileNotFoundError) as caught:
+            call()
+        error = caught.value
+        assert isinstance(error, walkmesh.ReadError) and isinstance(error, walkmesh.FileNotFound)
+        assert error.errno == 2 and error.code == "cli.input"
+        assert error.filename == error.file and error.file.startswith(str(tmp_path))
+    # An existing file that is not a walkmesh is no FileNotFoundError.
+    text = tmp_path / "room.wok"
+    text.write_text("hello")
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(text)
+    assert not isinstance(caught.value, FileNotFoundError)
+
+
+def test_messages_name_python_arguments():
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(b"hello")
+    message = str(caught.value)
+    assert "format=" in message and "--" not in message, message
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(b"hello", format="nope")
+    assert "walkmesh.formats()" in str(caught.value) and "`" not in str(caught.value)
+    # Findings too: two rooms meeting on duplicated vertices (an unlinked seam).
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0],
+                         [1, 0, 0], [2, 0, 0], [2, 1, 0], [1, 1, 0]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    seam = [f for f in walkmesh.validate(mesh, format="wok", weld="off")
+            if f["code"] == "mesh.unlinked_coincident_edge"]
+    assert seam and 'weld="exact"' in seam[0]["message"] and "--" not in seam[0]["message"]
+
+
+def test_python_wording_by_hand():
+    wording = walkmesh._walkmesh._python_wording
+    assert wording("set --default-material") == "set default_material="
+    assert wording("try --up y") == 'try up="y"'
+    assert wording("(`walkmesh convert --translate 32,-64,0` moves it back)") == \
+        '(translate="32,-64,0" moves it back)'
+    assert wording("; --weld off keeps them apart") == '; weld="off" keeps them apart'
+    assert wording("merged (--height-tolerance 0 merges only") == \
+        "merged (height_tolerance=0 merges only"
+    assert wording("denied: mesh.steep_walkable (--deny mesh.steep_*)") == \
+        "denied: mesh.steep_walkable (deny=mesh.steep_*)"
+    assert wording("a range 1--4 and x -- y stay") == "a range 1--4 and x -- y stay"
+
+
+def accepted(call):
+    with pytest.raises(TypeError) as caught:
+        call()
+    text = str(caught.value)
+    return text.split("accepted here: ", 1)[1].split(", ") if "accepted here: " in text else text
+
+
+def test_unknown_option_lists_what_the_call_takes(tmp_path):
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    read_keys = accepted(lambda: walkmesh.read(b"x", colour=1))
+    assert read_keys == ["up", "materials", "default_material", "scene", "max_decompressed"]
+    write_keys = accepted(lambda: mesh.write(tmp_path / "x.wok", colour=1))
+    assert {"force", "create_dirs", "fsync", "weld", "allow_invalid"} <= set(write_keys)
+    assert "scene" not in write_keys
+    bytes_keys = accepted(lambda: mesh.to_bytes("wok", colour=1))
+    assert "weld" in bytes_keys and "force" not in bytes_keys
+    convert_keys = accepted(lambda: walkmesh.convert(b"x", tmp_path / "x.wok", colour=1))
+    assert len(convert_keys) == len(set(convert_keys))
+    assert set(convert_keys) == set(read_keys) | set(write_keys)
+    check_keys = accepted(lambda: walkmesh.validate(mesh, format="wok", colour=1))
+    assert "weld" in check_keys and not {"strict", "allow_invalid", "force"} & set(check_keys)
+    assert accepted(lambda: walkmesh.validate(mesh, colour=1)).endswith("this call takes none")
+    # Output settings reach the write: force=True replaces a sidecar walkmesh did not write.
+    (tmp_path / "foreign.mtl").write_text("not ours\n")
+    with pytest.raises(walkmesh.WriteError, match="pass force=True to replace it"):
+        mesh.write(tmp_path / "foreign.obj")
+    mesh.write(tmp_path / "foreign.obj", force=True)
+    assert (tmp_path / "foreign.mtl").read_text() != "not ours\n"
+
+
+def test_version_and_type_stubs():
+    import importlib.metadata
+    import re
+
+    cargo = (Path(__file__).resolve().parents[2] / "Cargo.toml").read_text()
+    workspace_version = re.search(r'\[workspace\.package\]\s*\nversion = "([^"]+)"', cargo).group(1)
+    assert walkmesh.__version__ == workspace_version
+    assert importlib.metadata.version("walkmesh") == workspace_version
+    package = Path(walkmesh.__file__).parent
+    assert (package / "py.typed").is_file()
+    stub = (package / "_walkmesh.pyi").read_text()
+    public = {n for n in dir(walkmesh._walkmesh) if not n.startswith("__")} | {"__version__"}
+    declared = set(re.findall(r"^(?:def|class) (\w+)|^(\w+):", stub, re.M))
+    declared = {a or b for a, b in declared}
+    assert public <= declared, public - declared
+    mesh_stub = stub.split("class Mesh:", 1)[1].split("\ndef ", 1)[0]
+    members = {n for n in vars(walkmesh.Mesh) if not n.startswith("_")}
+    assert all(re.search(rf"\b{n}\b", mesh_stub) for n in members), \
+        [n for n in members if not re.search(rf"\b{n}\b", mesh_stub)]
+    area_stub = (package / "area.pyi").read_text()
+    assert all(f"def {n}(" in area_stub for n in walkmesh.area.__all__)
+
+
+def test_stubs_type_check(tmp_path):
+    """mypy --strict reads the installed stubs: correct uses pass, a wrong type is caught."""
+    mypy = pytest.importorskip("mypy.api")
+    script = tmp_path / "use.py"
+    script.write_text(
+        "import walkmesh\n"
+        "mesh: walkmesh.Mesh = walkmesh.read('room.wok')\n"
+        "faces: int = mesh.face_count\n"
+        "version: str = walkmesh.__version__\n"
+        "findings = walkmesh.validate(mesh, format='wok')\n"
+        "room: walkmesh.Mesh = walkmesh.area.assemble('rooms')\n"
+        "try:\n"
+        "    walkmesh.read('gone.wok')\n"
+        "except FileNotFoundError as error:\n"
+        "    errno: int | None = error.errno\n"
+        "wrong: str = mesh.face_count\n"
+    )
+    out, err, status = mypy.run(["--strict", "--no-incremental", "--python-version", "3.10",
+                                 str(script)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 1 and "use.py:11:" in errors[0], out + err

@@ -14,7 +14,9 @@ See python/README.md for the whole API.
 
 from . import _walkmesh, area
 from ._walkmesh import (
+    __version__,
     Error,
+    FileNotFound,
     InvalidOutput,
     Mesh,
     ReadError,
@@ -28,6 +30,7 @@ from ._walkmesh import (
 
 __all__ = [
     "Error",
+    "FileNotFound",
     "InvalidOutput",
     "Mesh",
     "ReadError",
@@ -38,4 +41,5 @@ __all__ = [
     "material_names",
     "read",
     "validate",
+    "__version__",
 ]

@@ -1,0 +1,24 @@
+# Type stubs of walkmesh.area (area.py re-exports the compiled walkmesh._walkmesh.area).
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ._walkmesh import Mesh
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+def list(archive_path: PathLike) -> List[str]: ...  # noqa: A001
+def assemble(rooms: PathLike, lyt: Optional[PathLike] = None) -> Mesh: ...
+def solve_transitions(
+    rooms: PathLike,
+    lyt: Optional[PathLike] = None,
+    tolerance: float = 0.05,
+    vertical_tolerance: float = 0.1,
+) -> Dict[str, Any]: ...
+def solve_mesh_transitions(
+    rooms: Sequence[Tuple[int, str, Mesh]],
+    room_count: Optional[int] = None,
+    tolerance: Optional[float] = None,
+    vertical_tolerance: Optional[float] = None,
+) -> Dict[str, Any]: ...
+
+__all__ = ["assemble", "list", "solve_mesh_transitions", "solve_transitions"]
