@@ -261,3 +261,60 @@ fn kit_ids_cannot_point_outside_the_kit_folder() {
     );
     assert!(error.contains("evil.json"), "{error}");
 }
+
+/// Not about hostile names, but it needs the same hand-made area (no corpora): `area split`
+/// and `area assemble` write Make rules naming the layout and every walkmesh read.
+#[test]
+fn area_depfiles_name_the_layout_and_the_rooms() {
+    let dir = tempfile::tempdir().unwrap();
+    let (obj, lyt) = split_inputs(dir.path(), "other");
+    let rooms = dir.path().join("rooms");
+    let split_dep = dir.path().join("split.d");
+    let run = walkmesh([
+        "area".into(),
+        "split".into(),
+        obj.clone().into_os_string(),
+        rooms.clone().into_os_string(),
+        "--lyt".into(),
+        lyt.clone().into_os_string(),
+        "--depfile".into(),
+        split_dep.clone().into_os_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules = std::fs::read_to_string(&split_dep).unwrap();
+    for room in ["safe", "other"] {
+        let expected = format!(
+            "{}: {} {}",
+            rooms.join(format!("{room}.wok")).display(),
+            obj.display(),
+            lyt.display()
+        );
+        assert!(rules.lines().any(|l| l == expected), "{rules}");
+    }
+    // Assembled again from the folder of rooms and the layout.
+    let area = dir.path().join("area.wok");
+    let assemble_dep = dir.path().join("assemble.d");
+    let run = walkmesh([
+        "area".into(),
+        "assemble".into(),
+        rooms.clone().into_os_string(),
+        area.clone().into_os_string(),
+        "--lyt".into(),
+        lyt.clone().into_os_string(),
+        "--depfile".into(),
+        assemble_dep.clone().into_os_string(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rule = std::fs::read_to_string(&assemble_dep).unwrap();
+    let (targets, prerequisites) = rule.trim_end().split_once(": ").unwrap();
+    assert_eq!(targets, area.display().to_string());
+    let mut prerequisites: Vec<&str> = prerequisites.split(' ').collect();
+    prerequisites.sort();
+    let mut expected = vec![
+        lyt.display().to_string(),
+        rooms.join("safe.wok").display().to_string(),
+        rooms.join("other.wok").display().to_string(),
+    ];
+    expected.sort();
+    assert_eq!(prerequisites, expected);
+}

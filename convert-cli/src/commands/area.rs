@@ -18,6 +18,7 @@ use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, check_lyt, read_lyt, write_lyt}
 use walkmesh_kotor_area::transitions::{RoomMesh, Tolerance, apply, solve, wok_with_transitions};
 use walkmesh_kotor_area::vis::{check_vis, read_vis};
 use walkmesh_kotor_area::{Lyt, assemble};
+use walkmesh_pipeline::depfile;
 
 use crate::Failure;
 use crate::input::{ReadArgs, load};
@@ -121,6 +122,10 @@ enum AreaCommand {
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: Option<PathBuf>,
+        /// Write a Make/Ninja rule to FILE: OUT and its sidecars, then the layout and every
+        /// room walkmesh read (or the module archive they came from).
+        #[arg(long, value_name = "FILE")]
+        depfile: Option<PathBuf>,
     },
     /// Split an area mesh (from `area assemble`, possibly edited) back into one WOK per room,
     /// in area coordinates, every table rebuilt.
@@ -131,6 +136,10 @@ enum AreaCommand {
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: PathBuf,
+        /// Write a Make/Ninja rule to FILE for every room WOK written: the mesh (and the
+        /// files it read, such as glTF buffers) and the layout.
+        #[arg(long, value_name = "FILE")]
+        depfile: Option<PathBuf>,
         #[command(flatten)]
         read: ReadArgs,
     },
@@ -188,15 +197,34 @@ pub fn run(
             *json,
             stdout,
         ),
-        AreaCommand::Assemble { rooms, out, lyt } => {
-            assemble_command(registry, rooms, out, lyt.as_deref(), stdout, stderr)
-        }
+        AreaCommand::Assemble {
+            rooms,
+            out,
+            lyt,
+            depfile,
+        } => assemble_command(
+            registry,
+            rooms,
+            out,
+            (lyt.as_deref(), depfile.as_deref()),
+            stdout,
+            stderr,
+        ),
         AreaCommand::Split {
             mesh,
             out,
             lyt,
+            depfile,
             read,
-        } => split_command(registry, mesh, out, lyt, read, stdout, stderr),
+        } => split_command(
+            registry,
+            mesh,
+            out,
+            (lyt, depfile.as_deref()),
+            read,
+            stdout,
+            stderr,
+        ),
         AreaCommand::Indoor {
             map,
             out,
@@ -450,6 +478,18 @@ impl RoomSource {
         }
     }
 
+    /// The files the walkmeshes of `rooms` were read from (the archive, for an archive).
+    fn files_of(&self, rooms: &[RoomMesh]) -> Vec<PathBuf> {
+        match self {
+            RoomSource::Folder(_, files) => rooms
+                .iter()
+                .filter_map(|room| files.get(&format!("{}.wok", room.name).to_ascii_lowercase()))
+                .cloned()
+                .collect(),
+            RoomSource::Archive(path, _) => vec![path.clone()],
+        }
+    }
+
     /// The bytes of `<name>.<ext>`.
     fn get(&self, file_name: &str) -> Option<Vec<u8>> {
         match self {
@@ -661,16 +701,28 @@ fn solve_command(
     Ok(0)
 }
 
+/// The file a path names, or the module archive of an `archive.mod:member` path.
+fn file_of(path: &Path) -> PathBuf {
+    if path.is_file() {
+        return path.to_path_buf();
+    }
+    let text = path.to_string_lossy();
+    match walkmesh_kotor_area::erf::split_member_path(&text) {
+        Some((archive, _)) => PathBuf::from(archive),
+        None => path.to_path_buf(),
+    }
+}
+
 fn assemble_command(
     registry: &Registry,
     rooms_path: &Path,
     out: &Path,
-    lyt_path: Option<&Path>,
+    (lyt_path, depfile): (Option<&Path>, Option<&Path>),
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let source = RoomSource::open(rooms_path)?;
-    let (lyt, _) = source.layout(lyt_path)?;
+    let (lyt, lyt_file) = source.layout(lyt_path)?;
     let (rooms, _, missing) = load_rooms(&source, &lyt)?;
     if !missing.is_empty() {
         writeln!(
@@ -703,6 +755,14 @@ fn assemble_command(
     for sidecar in &output.sidecars {
         write_atomically(&dir.join(&sidecar.file_name), &sidecar.bytes)?;
     }
+    if let Some(depfile) = depfile {
+        let targets: Vec<PathBuf> = std::iter::once(out.to_path_buf())
+            .chain(output.sidecars.iter().map(|s| dir.join(&s.file_name)))
+            .collect();
+        let read = std::iter::once(file_of(&lyt_file)).chain(source.files_of(&rooms));
+        let rule = depfile::rule(&targets, &depfile::unique(read));
+        write_atomically(depfile, rule.as_bytes())?;
+    }
     writeln!(
         stdout,
         "{}: {} rooms placed, {} faces, {} transitions, {} door hooks",
@@ -719,7 +779,7 @@ fn split_command(
     registry: &Registry,
     mesh_path: &Path,
     out: &Path,
-    lyt_path: &Path,
+    (lyt_path, depfile): (&Path, Option<&Path>),
     read: &ReadArgs,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
@@ -727,6 +787,12 @@ fn split_command(
     let (lyt, _) = load_lyt(lyt_path)?;
     let mut diag = Diagnostics::new();
     let (mesh, _) = load(registry, mesh_path, read, &mut diag)?;
+    let read_files = depfile::unique(
+        std::iter::once(file_of(mesh_path))
+            .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
+            .chain([file_of(lyt_path)]),
+    );
+    let mut rules = String::new();
     for item in &diag.items {
         writeln!(stderr, "{item}")?;
     }
@@ -745,12 +811,16 @@ fn split_command(
             writeln!(stderr, "{}: {item}", room.name)?;
         }
         write_atomically(&target, &bytes)?;
+        rules.push_str(&depfile::rule(std::slice::from_ref(&target), &read_files));
         writeln!(
             stdout,
             "{} ({} faces)",
             target.display(),
             room.mesh.polygons.len()
         )?;
+    }
+    if let Some(depfile) = depfile {
+        write_atomically(depfile, rules.as_bytes())?;
     }
     Ok(0)
 }
