@@ -15,7 +15,6 @@ Exit 1 when a ratio is over the bound (on a machine with at least two idle cores
 """
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -25,18 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_processes import corpora_dir  # noqa: E402  (one lookup for both benches)
 BOUND = 0.6
-
-
-def corpora_dir():
-    env = os.environ.get("WALKMESH_CORPORA")
-    if env is not None:
-        return Path(env) if Path(env).is_dir() else None
-    for parent in [ROOT, *ROOT.parents]:
-        candidate = parent / "shared" / "corpora"
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def stage(corpora, workdir):

@@ -574,6 +574,19 @@ pub fn split_member_path(text: &str) -> Option<(&str, &str)> {
 /// Reads `path`: a file, or, when no such file exists and the path is written
 /// `archive.mod:member.wok`, that member of the archive. Errors are sentences naming the file
 /// (and member).
+/// The file a path is read from: the path itself, or the archive of an
+/// `archive.mod:member.ext` path (what a dependency file lists).
+pub fn file_holding(path: &std::path::Path) -> std::path::PathBuf {
+    if path.is_file() {
+        return path.to_path_buf();
+    }
+    let text = path.to_string_lossy();
+    match split_member_path(&text) {
+        Some((archive, _)) => std::path::PathBuf::from(archive),
+        None => path.to_path_buf(),
+    }
+}
+
 pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, String> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(bytes),

@@ -701,18 +701,6 @@ fn solve_command(
     Ok(0)
 }
 
-/// The file a path names, or the module archive of an `archive.mod:member` path.
-fn file_of(path: &Path) -> PathBuf {
-    if path.is_file() {
-        return path.to_path_buf();
-    }
-    let text = path.to_string_lossy();
-    match walkmesh_kotor_area::erf::split_member_path(&text) {
-        Some((archive, _)) => PathBuf::from(archive),
-        None => path.to_path_buf(),
-    }
-}
-
 fn assemble_command(
     registry: &Registry,
     rooms_path: &Path,
@@ -759,7 +747,8 @@ fn assemble_command(
         let targets: Vec<PathBuf> = std::iter::once(out.to_path_buf())
             .chain(output.sidecars.iter().map(|s| dir.join(&s.file_name)))
             .collect();
-        let read = std::iter::once(file_of(&lyt_file)).chain(source.files_of(&rooms));
+        let read = std::iter::once(walkmesh_kotor_area::erf::file_holding(&lyt_file))
+            .chain(source.files_of(&rooms));
         let rule = depfile::rule(&targets, &depfile::unique(read));
         write_atomically(depfile, rule.as_bytes())?;
     }
@@ -788,9 +777,9 @@ fn split_command(
     let mut diag = Diagnostics::new();
     let (mesh, _) = load(registry, mesh_path, read, &mut diag)?;
     let read_files = depfile::unique(
-        std::iter::once(file_of(mesh_path))
+        std::iter::once(walkmesh_kotor_area::erf::file_holding(mesh_path))
             .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
-            .chain([file_of(lyt_path)]),
+            .chain([walkmesh_kotor_area::erf::file_holding(lyt_path)]),
     );
     let mut rules = String::new();
     for item in &diag.items {

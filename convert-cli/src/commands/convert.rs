@@ -323,19 +323,6 @@ fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
     Ok(found.with_flags(args.strict, &args.allow, &args.deny))
 }
 
-/// The file an input is read from: the path itself, or the archive of an
-/// `archive.mod:member.wok` input.
-fn input_file(input: &Path) -> PathBuf {
-    if input.is_file() {
-        return input.to_path_buf();
-    }
-    let text = input.to_string_lossy();
-    match walkmesh_kotor_area::erf::split_member_path(&text) {
-        Some((archive, _)) => PathBuf::from(archive),
-        None => input.to_path_buf(),
-    }
-}
-
 /// The `--depfile` rule of a conversion: the output and its sidecars, then what it read.
 pub fn dependency_rule(conversion: &Conversion) -> String {
     let directory = conversion.output.parent().unwrap_or(Path::new(""));
@@ -364,7 +351,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         &mut diag,
     )?;
     let dependencies = walkmesh_pipeline::depfile::unique(
-        std::iter::once(input_file(input))
+        std::iter::once(walkmesh_kotor_area::erf::file_holding(input))
             .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
             .chain(plan.dependencies.iter().cloned()),
     );
