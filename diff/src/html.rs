@@ -112,6 +112,7 @@ pub fn overlay_scene(
             width,
             wireframe: false,
             highlights: highlights(report),
+            face_colours: None,
         },
     )
 }
@@ -131,6 +132,7 @@ pub fn report_page(
         width: PICTURE_WIDTH,
         wireframe: true,
         highlights: Vec::new(),
+        face_colours: None,
     };
     let picture_a = walkmesh_render::to_svg(&top_down(
         &[Layer {

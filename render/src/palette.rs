@@ -142,3 +142,15 @@ mod tests {
         assert_eq!(ramp(7.0), ramp(1.0));
     }
 }
+
+/// `top` painted over the opaque `bottom` (source-over compositing): the colour a viewer
+/// sees where a half-transparent fill lies on another.
+pub fn over(top: Rgba, bottom: Rgba) -> Rgba {
+    let alpha = f64::from(top.3) / 255.0;
+    let mix = |t: u8, b: u8| (f64::from(t) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
+    Rgba::rgb(
+        mix(top.0, bottom.0),
+        mix(top.1, bottom.1),
+        mix(top.2, bottom.2),
+    )
+}
