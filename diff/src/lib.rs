@@ -78,7 +78,10 @@ pub struct Placement {
     /// What the translation was taken from: `footprints_coincide` (the walkable footprints
     /// already agree in plan, so no move is guessed: heights that differ show in the
     /// surface distance), `walkable_bounds` (minimum corners of the walkable
-    /// boxes), `all_faces` (one side has no walkable face) or `none` (a side is empty).
+    /// boxes, when both their corners moved alike), `all_faces` (the same for the boxes
+    /// of all faces, when a side has no walkable face), `boxes_differ_in_size` (the boxes
+    /// grew or shrank: faces were lost or gained, not moved, so no move is guessed) or
+    /// `none` (a side is empty).
     pub basis: &'static str,
     /// Whether footprint and surfaces were compared after moving B back by `translation`.
     pub aligned: bool,
@@ -222,21 +225,35 @@ fn mesh_connectivity(a: &Summary, b: &Summary) -> Vec<CountRow> {
     ]
 }
 
+/// The move from box `a` to box `b` when both corners moved alike (a rigid move); none
+/// when the boxes changed size (faces were lost, gained or reshaped instead).
+fn rigid_move(a: [[f64; 3]; 2], b: [[f64; 3]; 2], tolerance: f64) -> Option<[f64; 3]> {
+    let round = |d: f64| (d * 1e4).round() / 1e4 + 0.0;
+    let low = [0, 1, 2].map(|k| b[0][k] - a[0][k]);
+    let high = [0, 1, 2].map(|k| b[1][k] - a[1][k]);
+    // f32 coordinates a few hundred units out are exact to about 1e-4.
+    let slack = tolerance.max(1e-3);
+    (0..3)
+        .all(|k| (low[k] - high[k]).abs() <= slack)
+        .then(|| low.map(round))
+}
+
 /// The translation from A to B and what it was taken from (see [`Placement::basis`]).
 fn guess_translation(
     boxes: [Option<[[f64; 3]; 2]>; 2],
     walkable: [Option<[[f64; 3]; 2]>; 2],
     coincide: bool,
+    tolerance: f64,
 ) -> ([f64; 3], &'static str) {
-    let round = |d: f64| (d * 1e4).round() / 1e4 + 0.0;
-    match (walkable, boxes) {
-        ([Some(_), Some(_)], _) if coincide => ([0.0; 3], "footprints_coincide"),
-        ([Some(wa), Some(wb)], _) => (
-            [0, 1, 2].map(|k| round(wb[0][k] - wa[0][k])),
-            "walkable_bounds",
-        ),
-        (_, [Some(ba), Some(bb)]) => ([0, 1, 2].map(|k| round(bb[0][k] - ba[0][k])), "all_faces"),
-        _ => ([0.0; 3], "none"),
+    let (source, basis) = match (walkable, boxes) {
+        ([Some(_), Some(_)], _) if coincide => return ([0.0; 3], "footprints_coincide"),
+        ([Some(wa), Some(wb)], _) => ((wa, wb), "walkable_bounds"),
+        (_, [Some(ba), Some(bb)]) => ((ba, bb), "all_faces"),
+        _ => return ([0.0; 3], "none"),
+    };
+    match rigid_move(source.0, source.1, tolerance) {
+        Some(translation) => (translation, basis),
+        None => ([0.0; 3], "boxes_differ_in_size"),
     }
 }
 
@@ -378,8 +395,12 @@ pub fn compare(a: &NavMesh, b: &NavMesh, options: &Options) -> DiffReport {
     // Footprints that already agree are not moved: any horizontal "translation" between
     // their boxes comes from faces only one side kept.
     let coincide = as_is.symmetric_difference <= area_tolerance;
-    let (translation, basis) =
-        guess_translation([box_a, box_b], [walkable_a, walkable_b], coincide);
+    let (translation, basis) = guess_translation(
+        [box_a, box_b],
+        [walkable_a, walkable_b],
+        coincide,
+        tolerance,
+    );
     let Alignment {
         footprint,
         surface_distance,
@@ -793,20 +814,52 @@ mod tests {
     }
 
     #[test]
-    fn align_never_makes_the_match_worse() {
-        // B = A's 4 x 2 floor plus a 1 x 1 walkable step at x in [-2, -1]: B's walkable box
-        // starts 2 further left, but moving B right by 2 would break the floor's match.
+    fn a_box_that_shrank_is_not_a_move() {
+        // B loses the right half of A's floor and gets its remaining edge lowered: the
+        // lowest corner of the walkable box moved in z, the box shrank: no move is guessed.
         let a = rectangle(0.0, 0.0);
-        let mut b = rectangle(0.0, 0.0);
-        let base = b.vertices.len() as u32;
-        b.vertices.extend([
-            [-2.0, 0.0, 0.0],
-            [-1.0, 0.0, 0.0],
-            [-1.0, 1.0, 0.0],
-            [-2.0, 1.0, 0.0],
+        let mut b = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, -0.05],
+                [2.0, 0.0, 0.0],
+                [2.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        b.push_polygon(&[0, 1, 2], stone());
+        b.push_polygon(&[0, 2, 3], stone());
+        let r = compare(&a, &b, &Options::default());
+        assert_eq!(r.placement.basis, "boxes_differ_in_size");
+        assert_eq!(r.placement.translation, [0.0; 3]);
+        assert!(
+            !r.differences.iter().any(|d| d.contains("moved")),
+            "{:?}",
+            r.differences
+        );
+    }
+
+    /// A walkable 0.1 x 1 post from `x0`.
+    fn with_post(mut mesh: NavMesh, x0: f32) -> NavMesh {
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend([
+            [x0, 0.0, 0.0],
+            [x0 + 0.1, 0.0, 0.0],
+            [x0 + 0.1, 1.0, 0.0],
+            [x0, 1.0, 0.0],
         ]);
-        b.push_polygon(&[base, base + 1, base + 2], stone());
-        b.push_polygon(&[base, base + 2, base + 3], stone());
+        mesh.push_polygon(&[base, base + 1, base + 2], stone());
+        mesh.push_polygon(&[base, base + 2, base + 3], stone());
+        mesh
+    }
+
+    #[test]
+    fn align_never_makes_the_match_worse() {
+        // The same 4 x 2 floor; A has a post right of it at x = 5, B one left of it at
+        // x = -1.1. Both walkable boxes are 5.1 wide and B's starts 1.1 further left, which
+        // looks like a move by -1.1; moving B back would ruin the floor's match.
+        let a = with_post(rectangle(0.0, 0.0), 5.0);
+        let b = with_post(rectangle(0.0, 0.0), -1.1);
         let plain = compare(&a, &b, &Options::default());
         let aligned = compare(
             &a,
@@ -816,7 +869,7 @@ mod tests {
                 ..Options::default()
             },
         );
-        assert_eq!(aligned.placement.translation, [-2.0, 0.0, 0.0]);
+        assert_eq!(aligned.placement.translation, [-1.1, 0.0, 0.0]);
         assert!(!aligned.placement.aligned);
         let why = aligned.placement.align_refused.as_deref().unwrap();
         assert!(why.contains("--align left B in place"), "{why}");
@@ -825,7 +878,8 @@ mod tests {
             aligned.footprint.symmetric_difference,
             plain.footprint.symmetric_difference
         );
-        assert!((aligned.footprint.only_b_area - 1.0).abs() < 1e-9);
+        // Only the two posts differ: 0.1 each.
+        assert!((aligned.footprint.symmetric_difference - 0.2).abs() < 1e-6);
         assert_eq!(
             aligned.surface_distance.hausdorff,
             plain.surface_distance.hausdorff

@@ -98,6 +98,10 @@ fn assert_all_zero(report: &Value, what: &str) {
     );
     let distance = report["surface_distance"]["hausdorff"].as_f64().unwrap();
     assert!(distance < 1e-9, "{what}: Hausdorff {distance}");
+    // Every face of A is found in B, unchanged.
+    let changes = &report["face_changes"];
+    assert_eq!(changes["listed"], serde_json::json!([]), "{what}");
+    assert_eq!(changes["unchanged"], report["counts"][1]["a"], "{what}");
 }
 
 #[test]
