@@ -440,16 +440,23 @@ fn split_face(
     vec![piece]
 }
 
-/// The mesh without vertices no face uses (welding leaves the merged ones behind).
+/// The mesh without vertices no face uses (welding leaves the merged ones behind); the
+/// others keep their order.
 fn drop_unused_vertices(mesh: &NavMesh) -> NavMesh {
-    let mut new_index = vec![u32::MAX; mesh.vertices.len()];
-    let mut vertices = Vec::new();
+    let mut used = vec![false; mesh.vertices.len()];
     for &v in mesh.polygons.indices() {
-        if let Some(slot) = new_index.get_mut(v as usize) {
-            if *slot == u32::MAX {
+        if let Some(slot) = used.get_mut(v as usize) {
+            *slot = true;
+        }
+    }
+    let mut new_index = vec![0u32; mesh.vertices.len()];
+    let mut vertices = Vec::with_capacity(mesh.vertices.len());
+    for (v, &keep) in used.iter().enumerate() {
+        if keep {
+            if let Some(slot) = new_index.get_mut(v) {
                 *slot = vertices.len() as u32;
-                vertices.push(mesh.vertex(v));
             }
+            vertices.push(mesh.vertex(v as u32));
         }
     }
     let mut out = mesh.clone();

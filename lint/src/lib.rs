@@ -225,10 +225,17 @@ pub fn sort(findings: &mut [Finding]) {
     });
 }
 
-/// Walkable area of `mesh` (sum of walkable face areas).
+/// Walkable area of `mesh`: the sum of walkable face areas, a face stored again on the same
+/// vertices counted once (a duplicate adds no floor).
 pub fn walkable_area(mesh: &NavMesh) -> f64 {
+    let mut seen = rustc_hash::FxHashSet::default();
     (0..mesh.polygons.len())
         .filter(|&p| mesh.is_walkable(p))
+        .filter(|&p| {
+            let mut corners = mesh.polygons.get(p).to_vec();
+            corners.sort_unstable();
+            seen.insert(corners)
+        })
         .map(|p| walkmesh_core::passes::polygon_area(mesh, p))
         .sum()
 }
