@@ -10,6 +10,8 @@ use crate::{
 
 /// `lint.downward_walkable` and `lint.steep_walkable`. A downward face is reported as such
 /// only (flipping it may also make it a floor); a steep one whichever way it faces otherwise.
+/// A degenerate face is neither: the normal of a needle is rounding noise (KotOR rooms hold
+/// 0.6 mm-wide "walls" that would otherwise read as 90° floors).
 pub fn downward_and_steep(context: &Context<'_>, findings: &mut Vec<Finding>) {
     let mesh = context.mesh;
     let engine = context.options.engine;
@@ -18,8 +20,8 @@ pub fn downward_and_steep(context: &Context<'_>, findings: &mut Vec<Finding>) {
             continue;
         }
         let normal = polygon_normal(mesh, face);
-        if normal == [0.0; 3] {
-            continue; // degenerate: reported by `degenerate`
+        if normal == [0.0; 3] || degeneracy(context, face).is_some() {
+            continue; // reported by `degenerate`
         }
         let at = centroid(mesh, face);
         if normal[2] < 0.0 && !engine.is_steep(normal) {
