@@ -72,7 +72,11 @@ impl Engine {
     /// (facing up or down alike; a zero normal is not steep).
     pub fn is_steep(self, normal: [f32; 3]) -> bool {
         let z = f64::from(normal[2]).abs();
-        let length = normal.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
+        let length = normal
+            .iter()
+            .map(|c| f64::from(*c).powi(2))
+            .sum::<f64>()
+            .sqrt();
         length > 0.0 && z / length < self.max_walk_slope_degrees().to_radians().cos()
     }
 }

@@ -71,10 +71,8 @@ impl Piece {
 /// A mesh of `pieces`, each carrying its source face's surface, attributes and edge tags.
 fn rebuild(mesh: &NavMesh, pieces: &[Piece], vertices: Vec<[f32; 3]>) -> NavMesh {
     let order: Vec<u32> = pieces.iter().map(|p| p.source).collect();
-    let mut polygons = Polygons::with_capacity(
-        pieces.len(),
-        pieces.iter().map(|p| p.corners.len()).sum(),
-    );
+    let mut polygons =
+        Polygons::with_capacity(pieces.len(), pieces.iter().map(|p| p.corners.len()).sum());
     let mut surfaces = Vec::with_capacity(pieces.len());
     let mut edge_tags = std::collections::BTreeMap::new();
     for (index, piece) in pieces.iter().enumerate() {
@@ -177,7 +175,9 @@ fn remove_and_flip(
             repairs.push(Repair {
                 code: OVERLAP.into(),
                 faces: input_faces(origin, &[later, kept]),
-                message: "removed a duplicate face (the first face of the list; the second is kept)".into(),
+                message:
+                    "removed a duplicate face (the first face of the list; the second is kept)"
+                        .into(),
             });
         }
     }
@@ -246,10 +246,10 @@ fn join_seams(
         };
         for (u, v) in ends {
             let (ru, rv) = (find(&mut parent, u), find(&mut parent, v));
-            if ru != rv {
-                if let Some(slot) = parent.get_mut(ru.max(rv) as usize) {
-                    *slot = ru.min(rv);
-                }
+            if ru != rv
+                && let Some(slot) = parent.get_mut(ru.max(rv) as usize)
+            {
+                *slot = ru.min(rv);
             }
         }
         let (Some(x), Some(y)) = (
@@ -259,11 +259,17 @@ fn join_seams(
             continue;
         };
         let (code, message) = if seam == SeamKind::Open {
-            (OPEN_SEAM, format!("welded the seam ({:.4} apart)", meeting.dxy))
+            (
+                OPEN_SEAM,
+                format!("welded the seam ({:.4} apart)", meeting.dxy),
+            )
         } else {
             (
                 HEIGHT_SEAM,
-                format!("snapped the seam's heights ({:.3} apart) and welded it", meeting.dz),
+                format!(
+                    "snapped the seam's heights ({:.3} apart) and welded it",
+                    meeting.dz
+                ),
             )
         };
         repairs.push(Repair {
@@ -304,8 +310,8 @@ fn merged_positions(vertices: &[[f32; 3]], map: &[u32]) -> Vec<[f32; 3]> {
                 let r = vertices.get(root as usize).copied().unwrap_or_default();
                 (r.map(f64::from), 1.0)
             });
-            for axis in 0..3 {
-                entry.0[axis] += f64::from(p[axis]);
+            for (sum, c) in entry.0.iter_mut().zip(p) {
+                *sum += f64::from(c);
             }
             entry.1 += 1.0;
         }

@@ -41,7 +41,11 @@ pub fn plan_distance(a: P3, b: P3) -> f32 {
 }
 
 pub fn midpoint(a: P3, b: P3) -> P3 {
-    [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0, (a[2] + b[2]) / 2.0]
+    [
+        (a[0] + b[0]) / 2.0,
+        (a[1] + b[1]) / 2.0,
+        (a[2] + b[2]) / 2.0,
+    ]
 }
 
 /// Where point `p` projects on segment a→b (0 at a, 1 at b) and its 3D distance from the

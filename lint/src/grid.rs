@@ -18,7 +18,11 @@ const MAX_CELLS_PER_AXIS: i64 = 4096;
 impl Grid {
     /// An empty grid of square cells `cell` wide (at least a micrometre).
     pub fn new(cell: f64) -> Grid {
-        let cell = if cell.is_finite() && cell > 1e-6 { cell } else { 1e-6 };
+        let cell = if cell.is_finite() && cell > 1e-6 {
+            cell
+        } else {
+            1e-6
+        };
         Grid {
             cell,
             cells: FxHashMap::default(),
@@ -38,8 +42,12 @@ impl Grid {
     /// The cell ranges a box covers (clamped so that a huge box cannot loop for ever).
     fn span(&self, min: [f32; 2], max: [f32; 2]) -> ((i64, i64), (i64, i64)) {
         let (x0, y0) = (self.key(f64::from(min[0])), self.key(f64::from(min[1])));
-        let x1 = self.key(f64::from(max[0])).clamp(x0, x0 + MAX_CELLS_PER_AXIS);
-        let y1 = self.key(f64::from(max[1])).clamp(y0, y0 + MAX_CELLS_PER_AXIS);
+        let x1 = self
+            .key(f64::from(max[0]))
+            .clamp(x0, x0 + MAX_CELLS_PER_AXIS);
+        let y1 = self
+            .key(f64::from(max[1]))
+            .clamp(y0, y0 + MAX_CELLS_PER_AXIS);
         ((x0, x1), (y0, y1))
     }
 
@@ -64,7 +72,6 @@ impl Grid {
             }
         }
     }
-
 
     /// Every item within `radius` (in cells: those the square of half-width `radius` touches).
     pub fn visit_near(&self, x: f32, y: f32, radius: f32, visit: impl FnMut(u32)) {

@@ -50,13 +50,13 @@ pub fn walkable_roots(context: &Context<'_>, meetings: &Meetings) -> Vec<u32> {
         }
     }
     for meeting in &meetings.pairs {
-        if kind(context, meeting) == SeamKind::RoomLink {
-            if let (Some(x), Some(y)) = (
+        if kind(context, meeting) == SeamKind::RoomLink
+            && let (Some(x), Some(y)) = (
                 meetings.edges.get(meeting.first),
                 meetings.edges.get(meeting.second),
-            ) {
-                union(&mut parent, x.face, y.face);
-            }
+            )
+        {
+            union(&mut parent, x.face, y.face);
         }
     }
     (0..mesh.polygons.len() as u32)
@@ -90,7 +90,11 @@ pub fn islands(context: &Context<'_>, meetings: &Meetings, findings: &mut Vec<Fi
         }
     }
     let mut all: Vec<Component> = components.into_values().collect();
-    all.sort_by(|a, b| b.area.total_cmp(&a.area).then_with(|| a.faces.cmp(&b.faces)));
+    all.sort_by(|a, b| {
+        b.area
+            .total_cmp(&a.area)
+            .then_with(|| a.faces.cmp(&b.faces))
+    });
     let Some((main, rest)) = all.split_first() else {
         return;
     };

@@ -257,16 +257,19 @@ pub fn as_linted(mesh: &NavMesh) -> std::borrow::Cow<'_, NavMesh> {
     // Each vertex goes to the first vertex of its group (kept index → first source index).
     let mut first_of_group = vec![u32::MAX; mesh.vertices.len()];
     for (v, &group) in map.iter().enumerate() {
-        if let Some(slot) = first_of_group.get_mut(group as usize) {
-            if *slot == u32::MAX {
-                *slot = v as u32;
-            }
+        if let Some(slot) = first_of_group.get_mut(group as usize)
+            && *slot == u32::MAX
+        {
+            *slot = v as u32;
         }
     }
     let mut merged = mesh.clone();
     for index in merged.polygons.indices_mut() {
         let group = map.get(*index as usize).copied().unwrap_or(*index);
-        *index = first_of_group.get(group as usize).copied().unwrap_or(*index);
+        *index = first_of_group
+            .get(group as usize)
+            .copied()
+            .unwrap_or(*index);
     }
     std::borrow::Cow::Owned(merged)
 }

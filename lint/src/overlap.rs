@@ -20,10 +20,13 @@ const MIN_OVERLAP_AREA: f64 = 1e-4;
 /// A pair overlapping on this share of both faces is a duplicate.
 const DUPLICATE_SHARE: f64 = 0.99;
 
+/// A face and its plan box (min, max).
+type FaceBox = (u32, [f32; 2], [f32; 2]);
+
 /// Plan boxes of the walkable faces, and a cell size from their median extent.
-fn walkable_boxes(context: &Context<'_>) -> (Vec<(u32, [f32; 2], [f32; 2])>, f64) {
+fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
     let mesh = context.mesh;
-    let boxes: Vec<(u32, [f32; 2], [f32; 2])> = (0..mesh.polygons.len())
+    let boxes: Vec<FaceBox> = (0..mesh.polygons.len())
         .filter(|&p| mesh.is_walkable(p))
         .map(|p| {
             let (min, max) = plan_box(mesh, p);
@@ -97,14 +100,19 @@ fn overlap_of(context: &Context<'_>, a: usize, b: usize) -> Option<Finding> {
         clipped.iter().map(|p| p[0]).sum::<f64>() / n,
         clipped.iter().map(|p| p[1]).sum::<f64>() / n,
     );
-    let (za, zb) = (plane_height(mesh, a, cx, cy)?, plane_height(mesh, b, cx, cy)?);
+    let (za, zb) = (
+        plane_height(mesh, a, cx, cy)?,
+        plane_height(mesh, b, cx, cy)?,
+    );
     if (za - zb).abs() > f64::from(context.options.overlap_height) {
         return None;
     }
     let duplicate = overlap >= DUPLICATE_SHARE * plan_a.max(plan_b)
         && (area_a - area_b).abs() <= (1.0 - DUPLICATE_SHARE) * area_a.max(area_b);
     let message = if duplicate {
-        format!("walkable face {b} duplicates face {a} (same place, {overlap:.3} m² in plan); the later one is redundant")
+        format!(
+            "walkable face {b} duplicates face {a} (same place, {overlap:.3} m² in plan); the later one is redundant"
+        )
     } else {
         format!(
             "walkable faces {a} and {b} overlap by {overlap:.3} m² in plan at heights {za:.2} and {zb:.2}"

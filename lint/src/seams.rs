@@ -56,7 +56,10 @@ pub struct Meetings {
 impl Meetings {
     /// The matched end pairs (vertex of `first`, vertex of `second`) of a meeting.
     pub fn matched_ends(&self, meeting: &Meeting) -> Option<[(u32, u32); 2]> {
-        let (x, y) = (self.edges.get(meeting.first)?, self.edges.get(meeting.second)?);
+        let (x, y) = (
+            self.edges.get(meeting.first)?,
+            self.edges.get(meeting.second)?,
+        );
         Some(if meeting.same_direction {
             [(x.a, y.a), (x.b, y.b)]
         } else {
@@ -409,9 +412,10 @@ pub fn transitions(
                 Some(format!(
                     "names room {target}, but no walkable edge of room {target} meets it"
                 ))
-            } else if !into_target.iter().any(|other| {
-                transition(context, other.face, other.edge) == Some(own_room as i32)
-            }) {
+            } else if !into_target
+                .iter()
+                .any(|other| transition(context, other.face, other.edge) == Some(own_room as i32))
+            {
                 Some(format!(
                     "names room {target}, whose meeting edge does not name room {own_room} back"
                 ))

@@ -4,9 +4,7 @@
 use walkmesh_core::passes::{polygon_area, polygon_normal};
 
 use crate::geometry::{centroid, distance};
-use crate::{
-    Context, DEGENERATE, DOWNWARD_WALKABLE, Finding, NON_MANIFOLD, STEEP_WALKABLE,
-};
+use crate::{Context, DEGENERATE, DOWNWARD_WALKABLE, Finding, NON_MANIFOLD, STEEP_WALKABLE};
 
 /// `lint.downward_walkable` and `lint.steep_walkable`. A downward face is reported as such
 /// only (flipping it may also make it a floor); a steep one whichever way it faces otherwise.
@@ -36,7 +34,10 @@ pub fn downward_and_steep(context: &Context<'_>, findings: &mut Vec<Finding>) {
                 true,
             ));
         } else if engine.is_steep(normal) {
-            let slope = f64::from(normal[2].abs()).clamp(-1.0, 1.0).acos().to_degrees();
+            let slope = f64::from(normal[2].abs())
+                .clamp(-1.0, 1.0)
+                .acos()
+                .to_degrees();
             findings.push(Finding::warning(
                 STEEP_WALKABLE,
                 vec![face as u32],

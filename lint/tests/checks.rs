@@ -39,7 +39,10 @@ fn downward_face_is_found() {
     indices[start + 1] = corners[2];
     indices[start + 2] = corners[1];
     let findings = lint(&mesh, &options(), None);
-    assert_eq!(faces_of(&findings, walkmesh_lint::DOWNWARD_WALKABLE), vec![vec![9]]);
+    assert_eq!(
+        faces_of(&findings, walkmesh_lint::DOWNWARD_WALKABLE),
+        vec![vec![9]]
+    );
     let finding = &findings[0];
     assert!(finding.fixable);
     // at: the face's centroid, Z up: the second triangle (a, c, d) of square (4, 0) at height 0.
@@ -60,9 +63,23 @@ fn steep_face_is_found_with_the_engine_limit() {
     mesh.push_polygon(&[54, 55, top], STONE);
     let steep = mesh.polygons.len() as u32 - 1;
     for engine in [Engine::Kotor, Engine::Nwn2, Engine::Prime, Engine::Generic] {
-        let findings = lint(&mesh, &LintOptions { engine, ..options() }, None);
-        assert_eq!(faces_of(&findings, walkmesh_lint::STEEP_WALKABLE), vec![vec![steep]]);
-        assert!(findings[0].message.contains("70.0°"), "{}", findings[0].message);
+        let findings = lint(
+            &mesh,
+            &LintOptions {
+                engine,
+                ..options()
+            },
+            None,
+        );
+        assert_eq!(
+            faces_of(&findings, walkmesh_lint::STEEP_WALKABLE),
+            vec![vec![steep]]
+        );
+        assert!(
+            findings[0].message.contains("70.0°"),
+            "{}",
+            findings[0].message
+        );
         assert!(!findings[0].fixable);
         assert_eq!(findings.len(), 1, "{findings:#?}");
     }
@@ -110,7 +127,10 @@ fn duplicate_and_overlapping_faces_are_found() {
         .iter()
         .filter(|f| f.faces.iter().any(|&x| x >= first_loose))
         .collect();
-    assert!(!loose.is_empty() && loose.iter().all(|f| !f.fixable), "{loose:#?}");
+    assert!(
+        !loose.is_empty() && loose.iter().all(|f| !f.fixable),
+        "{loose:#?}"
+    );
     // A floor one storey up over the same squares is not an overlap.
     let mut storeys = clean_floor();
     add_floor(&mut storeys, 2, 2, 1.0, 1.0, 3.0);
@@ -123,7 +143,10 @@ fn t_junction_is_found() {
     let (mesh, face) = t_junction_floor();
     let findings = lint(&mesh, &options(), None);
     let found = faces_of(&findings, walkmesh_lint::T_JUNCTION);
-    assert!(!found.is_empty() && found.iter().all(|f| f[0] == face), "{found:?}");
+    assert!(
+        !found.is_empty() && found.iter().all(|f| f[0] == face),
+        "{found:?}"
+    );
     let at = findings
         .iter()
         .find(|f| f.code == walkmesh_lint::T_JUNCTION)
@@ -164,7 +187,11 @@ fn height_seams_are_found_and_storeys_are_not() {
         .collect();
     assert_eq!(seams.len(), 2);
     assert_eq!(seams[0].faces, vec![left[0], right[0]]);
-    assert!(seams[0].message.contains("0.100 in height"), "{}", seams[0].message);
+    assert!(
+        seams[0].message.contains("0.100 in height"),
+        "{}",
+        seams[0].message
+    );
     assert!(faces_of(&findings, walkmesh_lint::OPEN_SEAM).is_empty());
     let (storey, _, _) = split_floor(3.0, 0.0);
     let findings = lint(&storey, &options(), None);
@@ -179,7 +206,11 @@ fn island_is_found_with_its_area_and_place() {
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert_eq!(findings[0].code, walkmesh_lint::ISLAND);
     assert_eq!(findings[0].faces, vec![first, first + 1]);
-    assert!(findings[0].message.contains("1.00 m²"), "{}", findings[0].message);
+    assert!(
+        findings[0].message.contains("1.00 m²"),
+        "{}",
+        findings[0].message
+    );
     let at = findings[0].at.unwrap();
     assert!((20.0..21.0).contains(&at[0]) && (20.0..21.0).contains(&at[1]) && at[2] == 1.0);
 }
@@ -196,8 +227,13 @@ fn two_rooms(left_names: Option<i32>, right_names: Option<i32>) -> (NavMesh, Vec
     for (faces, edge, names) in [(&left, 1, left_names), (&right, 2, right_names)] {
         if let Some(transition) = names {
             for &face in faces {
-                mesh.edge_tags
-                    .insert(EdgeRef { polygon: face, edge }, EdgeTag { transition });
+                mesh.edge_tags.insert(
+                    EdgeRef {
+                        polygon: face,
+                        edge,
+                    },
+                    EdgeTag { transition },
+                );
             }
         }
     }
@@ -223,7 +259,11 @@ fn area_transitions_are_checked_both_ways() {
     let findings = lint(&mesh, &options(), Some(2));
     let targets = faces_of(&findings, walkmesh_lint::TRANSITION_TARGET);
     assert!(targets.contains(&vec![left[0]]) && targets.contains(&vec![right[0]]));
-    assert!(findings.iter().any(|f| f.message.contains("layout has 2 rooms")));
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.message.contains("layout has 2 rooms"))
+    );
     // Neither names the other.
     let (mesh, left, right) = two_rooms(None, None);
     let findings = lint(&mesh, &options(), Some(2));

@@ -99,7 +99,8 @@ fn read(path: &Path) -> NavMesh {
 }
 
 fn json(run: &Run) -> Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr))
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", run.stdout, run.stderr))
 }
 
 fn codes(report: &Value, key: &str) -> Vec<String> {
@@ -145,11 +146,18 @@ fn json_shape_and_exit_codes() {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect();
-    assert!((at[0] - 4.333).abs() < 1e-3 && (at[1] - 0.667).abs() < 1e-3 && at[2].abs() < 1e-6, "{at:?}");
+    assert!(
+        (at[0] - 4.333).abs() < 1e-3 && (at[1] - 0.667).abs() < 1e-3 && at[2].abs() < 1e-6,
+        "{at:?}"
+    );
 
     let text = walkmesh(&["lint", path_str(&downward)]);
     assert_eq!(text.code, 1);
-    assert!(text.stdout.contains("warning [lint.downward_walkable]"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("warning [lint.downward_walkable]"),
+        "{}",
+        text.stdout
+    );
 
     let missing = dir.path().join("missing.wok");
     assert_eq!(walkmesh(&["lint", path_str(&missing)]).code, 2);
@@ -163,10 +171,18 @@ fn allow_and_deny_follow_the_conversion_policy() {
     let file = dir.path().join("island.obj");
     write(&mesh, &file);
     let run = walkmesh(&["lint", path_str(&file), "--json"]);
-    assert_eq!((run.code, codes(&json(&run), "findings")), (1, vec!["lint.island".to_string()]));
+    assert_eq!(
+        (run.code, codes(&json(&run), "findings")),
+        (1, vec!["lint.island".to_string()])
+    );
     let run = walkmesh(&["lint", path_str(&file), "--json", "--allow", "lint.*"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
-    assert!(json(&run)["findings"][0]["rule"].as_str().unwrap().starts_with("allow"));
+    assert!(
+        json(&run)["findings"][0]["rule"]
+            .as_str()
+            .unwrap()
+            .starts_with("allow")
+    );
     let run = walkmesh(&[
         "lint",
         path_str(&file),
@@ -185,7 +201,10 @@ fn fix_and_check(input: &Path, out: &Path, fixed_codes: &[&str]) -> Value {
     let report = json(&run);
     assert_eq!(run.code, 0, "{:#}", report);
     for code in fixed_codes {
-        assert!(codes(&report, "findings").iter().any(|c| c == code), "{code}");
+        assert!(
+            codes(&report, "findings").iter().any(|c| c == code),
+            "{code}"
+        );
         assert!(
             codes(&report["fixed"], "repairs").iter().any(|c| c == code),
             "{code} not reported repaired: {:#}",
@@ -208,7 +227,10 @@ fn fix_and_check(input: &Path, out: &Path, fixed_codes: &[&str]) -> Value {
             walkmesh_lint::walkable_area(&only)
         };
         let (a, b) = (per(&before), per(&after));
-        assert!(a > 0.0 && (a - b).abs() <= 0.01 * a, "{material:?}: {a} → {b}");
+        assert!(
+            a > 0.0 && (a - b).abs() <= 0.01 * a,
+            "{material:?}: {a} → {b}"
+        );
     }
     report
 }
@@ -235,7 +257,10 @@ fn fix_writes_a_valid_clean_file() {
         );
     }
     // An open seam 2 cm wide and a height seam, in KotOR rooms: joined after the fix.
-    for (rise, gap, code) in [(0.0, 0.02, "lint.open_seam"), (0.2, 0.0, "lint.height_seam")] {
+    for (rise, gap, code) in [
+        (0.0, 0.02, "lint.open_seam"),
+        (0.2, 0.0, "lint.height_seam"),
+    ] {
         let (mesh, _, _) = split_floor(rise, gap);
         let room = dir.path().join("seam.wok");
         write(&mesh, &room);
@@ -243,15 +268,18 @@ fn fix_writes_a_valid_clean_file() {
         fix_and_check(&room, &out, &[code]);
         let fixed = read(&out);
         let adjacency = walkmesh_core::passes::edge_adjacency(&fixed, |_| true);
-        let components =
-            walkmesh_core::passes::connected_components(&fixed, &adjacency, |_| true);
+        let components = walkmesh_core::passes::connected_components(&fixed, &adjacency, |_| true);
         assert_eq!(components.count, 1);
     }
     // A T-junction.
     let (mesh, _) = t_junction_floor();
     let room = dir.path().join("tee.wok");
     write(&mesh, &room);
-    fix_and_check(&room, &dir.path().join("tee_fixed.wok"), &["lint.t_junction"]);
+    fix_and_check(
+        &room,
+        &dir.path().join("tee_fixed.wok"),
+        &["lint.t_junction"],
+    );
 }
 
 /// A hand-made area: two 2 × 2 rooms meeting at x = 2, transitions on the seam as given.
@@ -297,16 +325,31 @@ fn areas_check_transitions_between_rooms() {
     let run = walkmesh(&["lint", path_str(&one_sided), "--json"]);
     assert_eq!(run.code, 1);
     let report = json(&run);
-    assert_eq!(codes(&report, "findings"), vec!["lint.transition_target"; 2]);
-    assert!(report["findings"][0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("does not name room 0 back"));
+    assert_eq!(
+        codes(&report, "findings"),
+        vec!["lint.transition_target"; 2]
+    );
+    assert!(
+        report["findings"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not name room 0 back")
+    );
     let wrong = area(dir.path(), Some(5), Some(0));
-    let run = walkmesh(&["lint", path_str(&wrong), "--lyt", path_str(&wrong.join("area.lyt"))]);
+    let run = walkmesh(&[
+        "lint",
+        path_str(&wrong),
+        "--lyt",
+        path_str(&wrong.join("area.lyt")),
+    ]);
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("layout has 2 rooms"), "{}", run.stdout);
     // --fix is for one file.
-    let run = walkmesh(&["lint", path_str(&good), "--fix", path_str(&dir.path().join("x.wok"))]);
+    let run = walkmesh(&[
+        "lint",
+        path_str(&good),
+        "--fix",
+        path_str(&dir.path().join("x.wok")),
+    ]);
     assert_eq!(run.code, 2);
 }

@@ -72,7 +72,11 @@ fn every_corpus_walkmesh_lints_within_a_minute() {
             *codes.entry(finding.code.clone()).or_default() += 1;
         }
         for (code, count) in codes {
-            let cell = table.entry(corpus.clone()).or_default().entry(code).or_default();
+            let cell = table
+                .entry(corpus.clone())
+                .or_default()
+                .entry(code)
+                .or_default();
             cell.0 += count;
             cell.1 += 1;
         }
@@ -106,7 +110,10 @@ fn hand_reviewed_samples() {
     };
     // K1CP m12aa_01f: two 0.6 mm-wide walkable slivers standing upright beside each other.
     assert_eq!(
-        faces("kotor/k1cp/tslpatchdata/m12aa_01f.wok", walkmesh_lint::DEGENERATE),
+        faces(
+            "kotor/k1cp/tslpatchdata/m12aa_01f.wok",
+            walkmesh_lint::DEGENERATE
+        ),
         vec![vec![29], vec![30]]
     );
     // Black Vulkar kit room_1: two pairs of upright walkable faces, each pair an island.
@@ -121,7 +128,10 @@ fn hand_reviewed_samples() {
     );
     // NWN2 "abandoned house": one flat needle walkable triangle that faces down.
     assert_eq!(
-        faces("nwn2/Kaedrin-nwn2cc/abandoned house.trx", walkmesh_lint::DEGENERATE),
+        faces(
+            "nwn2/Kaedrin-nwn2cc/abandoned house.trx",
+            walkmesh_lint::DEGENERATE
+        ),
         vec![vec![195]]
     );
 }

@@ -21,7 +21,10 @@ fn codes(mesh: &NavMesh) -> Vec<String> {
 fn check_fixed(mesh: &NavMesh, repaired: &[&str], cleared: &[&str]) -> Fixed {
     let before = codes(mesh);
     for code in repaired.iter().chain(cleared) {
-        assert!(before.iter().any(|c| c == code), "fixture lacks {code}: {before:?}");
+        assert!(
+            before.iter().any(|c| c == code),
+            "fixture lacks {code}: {before:?}"
+        );
     }
     let fixed = fix(mesh, &LintOptions::default());
     fixed.mesh.check().unwrap();
@@ -102,7 +105,11 @@ fn open_and_height_seams_are_joined() {
 #[test]
 fn t_junction_is_split_and_joins_the_two_sides() {
     let (mesh, face) = t_junction_floor();
-    let fixed = check_fixed(&mesh, &[walkmesh_lint::T_JUNCTION], &[walkmesh_lint::ISLAND]);
+    let fixed = check_fixed(
+        &mesh,
+        &[walkmesh_lint::T_JUNCTION],
+        &[walkmesh_lint::ISLAND],
+    );
     // Face 0 became two triangles, both from face 0.
     assert_eq!(fixed.origin.iter().filter(|&&f| f == face).count(), 2);
     assert_eq!(fixed.mesh.polygons.len(), mesh.polygons.len() + 1);
@@ -118,8 +125,13 @@ fn edge_tags_follow_their_edges() {
     let start = mesh.polygons.first_index(9);
     mesh.polygons.indices_mut().swap(start + 1, start + 2);
     let corners = mesh.polygons.get(9).to_vec();
-    mesh.edge_tags
-        .insert(EdgeRef { polygon: 9, edge: 0 }, EdgeTag { transition: 3 });
+    mesh.edge_tags.insert(
+        EdgeRef {
+            polygon: 9,
+            edge: 0,
+        },
+        EdgeTag { transition: 3 },
+    );
     let fixed = fix(&mesh, &LintOptions::default());
     let (&edge, tag) = fixed.mesh.edge_tags.iter().next().unwrap();
     assert_eq!(tag.transition, 3);

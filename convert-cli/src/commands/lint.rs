@@ -247,10 +247,9 @@ fn write_fixed(
     out: &Path,
     mesh: &NavMesh,
 ) -> Result<(), Failure> {
-    let extension = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .ok_or_else(|| Failure::usage(format!("{}: no extension to name a format", out.display())))?;
+    let extension = out.extension().and_then(|e| e.to_str()).ok_or_else(|| {
+        Failure::usage(format!("{}: no extension to name a format", out.display()))
+    })?;
     let (target, _) = walkmesh_pipeline::target_for(registry, extension)?;
     let read = read_options(&args.read)?;
     let options = WriteOptions {
@@ -269,8 +268,14 @@ fn write_fixed(
     };
     let staged = output::stage(out, &written, settings)?;
     let check = walkmesh_pipeline::check_options(&read);
-    let checked = walkmesh_pipeline::check_output(target, &written.main, Some(staged.read_path()), &check)
-        .map_err(|e| Failure::usage(format!("the {} format cannot be read back to check it", e.id)));
+    let checked =
+        walkmesh_pipeline::check_output(target, &written.main, Some(staged.read_path()), &check)
+            .map_err(|e| {
+                Failure::usage(format!(
+                    "the {} format cannot be read back to check it",
+                    e.id
+                ))
+            });
     let checked = match checked {
         Ok(checked) => checked,
         Err(failure) => {
@@ -333,7 +338,11 @@ fn print_findings(
     Ok(())
 }
 
-fn print_text(report: &Report<'_>, max_per_code: usize, stdout: &mut dyn Write) -> std::io::Result<()> {
+fn print_text(
+    report: &Report<'_>,
+    max_per_code: usize,
+    stdout: &mut dyn Write,
+) -> std::io::Result<()> {
     print_findings(&report.findings, max_per_code, stdout)?;
     writeln!(
         stdout,

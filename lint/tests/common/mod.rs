@@ -91,17 +91,19 @@ pub fn split_floor(rise: f32, gap: f32) -> (NavMesh, Vec<u32>, Vec<u32>) {
 /// next to two 1 m squares on the right that meet it at (2, 1): a T-junction. Returns the mesh
 /// and the left face whose edge holds the vertex.
 pub fn t_junction_floor() -> (NavMesh, u32) {
-    let mut mesh = NavMesh::default();
-    mesh.vertices = vec![
-        [0.0, 0.0, 0.0], // 0
-        [2.0, 0.0, 0.0], // 1
-        [2.0, 2.0, 0.0], // 2
-        [0.0, 2.0, 0.0], // 3
-        [3.0, 0.0, 0.0], // 4
-        [3.0, 1.0, 0.0], // 5
-        [2.0, 1.0, 0.0], // 6: on edge 1-2
-        [3.0, 2.0, 0.0], // 7
-    ];
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0], // 0
+            [2.0, 0.0, 0.0], // 1
+            [2.0, 2.0, 0.0], // 2
+            [0.0, 2.0, 0.0], // 3
+            [3.0, 0.0, 0.0], // 4
+            [3.0, 1.0, 0.0], // 5
+            [2.0, 1.0, 0.0], // 6: on edge 1-2
+            [3.0, 2.0, 0.0], // 7
+        ],
+        ..NavMesh::default()
+    };
     mesh.push_polygon(&[0, 1, 2], STONE); // 0: edge 1 runs 1→2 through vertex 6
     mesh.push_polygon(&[0, 2, 3], STONE); // 1
     mesh.push_polygon(&[1, 4, 5], GRASS); // 2
