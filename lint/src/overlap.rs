@@ -50,16 +50,26 @@ fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
 pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
     let (boxes, cell) = walkable_boxes(context);
     let mut grid = Grid::new(cell);
+    // Faces too large to file cell by cell are compared with every face instead.
+    let mut large: Vec<u32> = Vec::new();
     for (slot, (_, min, max)) in boxes.iter().enumerate() {
-        grid.insert_box(slot as u32, *min, *max);
+        if !grid.insert_box(slot as u32, *min, *max) {
+            large.push(slot as u32);
+        }
     }
+    let large_set: rustc_hash::FxHashSet<u32> = large.iter().copied().collect();
     for (slot, &(face, min, max)) in boxes.iter().enumerate() {
         let mut candidates: Vec<u32> = Vec::new();
-        grid.visit_box(min, max, |other| {
-            if other as usize > slot {
-                candidates.push(other);
-            }
-        });
+        if large_set.contains(&(slot as u32)) {
+            candidates.extend((slot as u32 + 1)..boxes.len() as u32);
+        } else {
+            grid.visit_box(min, max, |other| {
+                if other as usize > slot {
+                    candidates.push(other);
+                }
+            });
+            candidates.extend(large.iter().filter(|&&other| other as usize > slot));
+        }
         candidates.sort_unstable();
         candidates.dedup();
         for other in candidates {
