@@ -9,6 +9,9 @@
 //!    opposite corner; any other face takes the vertices as extra corners.
 //! 4. Drop vertices no face uses.
 //!
+//! Steps 1–3 run again while fixable findings remain (welding can make two faces one
+//! duplicate), at most [`MAX_PASSES`] times.
+//!
 //! Every face keeps its surface (material and walkability), attribute columns and edge tags
 //! (a split edge's tag goes to each of its pieces). Repairs name faces in the input's
 //! numbering.
@@ -120,15 +123,28 @@ fn rebuild(mesh: &NavMesh, pieces: &[Piece], vertices: Vec<[f32; 3]>) -> NavMesh
     }
 }
 
+/// A repair can make another: welding a seam can leave two faces on the same corners (a new
+/// duplicate). The steps run again while fixable findings remain, at most this many times.
+const MAX_PASSES: usize = 4;
+
 /// Repairs what is mechanical in `mesh` (see the module).
 pub fn fix(mesh: &NavMesh, options: &LintOptions) -> Fixed {
     let mut repairs = Vec::new();
-    let origin: Vec<u32> = (0..mesh.polygons.len() as u32).collect();
-    let (step1, origin) = remove_and_flip(mesh, options, &origin, &mut repairs);
-    let (step2, origin) = join_seams(&step1, options, &origin, &mut repairs);
-    let (step3, origin) = split_t_junctions(&step2, options, &origin, &mut repairs);
+    let mut current = mesh.clone();
+    let mut origin: Vec<u32> = (0..mesh.polygons.len() as u32).collect();
+    for _ in 0..MAX_PASSES {
+        let (step1, origin1) = remove_and_flip(&current, options, &origin, &mut repairs);
+        let (step2, origin2) = join_seams(&step1, options, &origin1, &mut repairs);
+        let (step3, origin3) = split_t_junctions(&step2, options, &origin2, &mut repairs);
+        current = step3;
+        origin = origin3;
+        let left = crate::lint(&current, options, None);
+        if !left.iter().any(|finding| finding.fixable) {
+            break;
+        }
+    }
     Fixed {
-        mesh: drop_unused_vertices(&step3),
+        mesh: drop_unused_vertices(&current),
         repairs,
         origin,
     }

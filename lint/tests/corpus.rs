@@ -135,3 +135,71 @@ fn hand_reviewed_samples() {
         vec![vec![195]]
     );
 }
+
+/// `walkmesh lint --fix` on every corpus walkmesh: OUT is written (so our validator accepted
+/// it), OUT's lint has none of the repaired codes (and no fixable finding), and the walkable
+/// area changes by at most 1%.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn fix_of_every_corpus_walkmesh_is_valid_and_clean_for_the_repaired_codes() {
+    let root = corpora();
+    let dir = tempfile::tempdir().unwrap();
+    let repaired = [
+        walkmesh_lint::DOWNWARD_WALKABLE,
+        walkmesh_lint::DEGENERATE,
+        walkmesh_lint::T_JUNCTION,
+        walkmesh_lint::OPEN_SEAM,
+        walkmesh_lint::HEIGHT_SEAM,
+    ];
+    let mut fixed_files = 0;
+    for (index, file) in walkmesh_core::testing::files_with_extensions(&root, &EXTENSIONS)
+        .iter()
+        .enumerate()
+    {
+        let extension = file.extension().unwrap().to_str().unwrap();
+        let out = dir.path().join(format!("{index}.{extension}"));
+        let argv: Vec<std::ffi::OsString> = vec![
+            "walkmesh".into(),
+            "lint".into(),
+            file.into(),
+            "--fix".into(),
+            out.clone().into(),
+            "--json".into(),
+        ];
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let code = walkmesh_cli::run(argv, &mut stdout, &mut stderr);
+        let text = String::from_utf8_lossy(&stdout);
+        assert!(
+            code <= 1 && out.exists(),
+            "{}: exit {code}: {}{}",
+            file.display(),
+            text,
+            String::from_utf8_lossy(&stderr)
+        );
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let fixed = &report["fixed"];
+        for finding in fixed["remaining"].as_array().unwrap() {
+            let code = finding["code"].as_str().unwrap();
+            assert!(
+                !repaired.contains(&code) && finding["fixable"] == false,
+                "{}: {finding}",
+                file.display()
+            );
+        }
+        let before = fixed["walkable_area_before"].as_f64().unwrap();
+        let after = fixed["walkable_area_after"].as_f64().unwrap();
+        assert!(
+            (before - after).abs() <= 0.01 * before.max(1e-9),
+            "{}: walkable area {before} → {after}",
+            file.display()
+        );
+        fixed_files += usize::from(!fixed["repairs"].as_array().unwrap().is_empty());
+    }
+    assert!(
+        fixed_files >= 10,
+        "only {fixed_files} corpus files needed a repair"
+    );
+}
