@@ -203,3 +203,89 @@ fn fix_of_every_corpus_walkmesh_is_valid_and_clean_for_the_repaired_codes() {
         "only {fixed_files} corpus files needed a repair"
     );
 }
+
+fn run(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let mut argv: Vec<std::ffi::OsString> = vec!["walkmesh".into()];
+    argv.extend(args.iter().map(|a| a.to_os_string()));
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = walkmesh_cli::run(argv, &mut stdout, &mut stderr);
+    let text = String::from_utf8_lossy(&stdout).into_owned() + &String::from_utf8_lossy(&stderr);
+    (code, text)
+}
+
+/// A real area: PyKotor's Indoor Map Builder map `step02.indoor` built from the PyKotor kits
+/// (`walkmesh area indoor`) lints clean; with the second room's transitions dropped, the first
+/// room's transition into it has no edge back (`lint.transition_target`).
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn indoor_area_from_the_kits_lints_clean_and_a_dropped_transition_is_found() {
+    let root = corpora();
+    let areas = root.join("kotor-areas");
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("built");
+    let (code, text) = run(&[
+        "area".as_ref(),
+        "indoor".as_ref(),
+        areas.join("PyKotor/indoor/step02.indoor").as_os_str(),
+        built.as_os_str(),
+        "--kits".as_ref(),
+        areas.join("PyKotor/kits").as_os_str(),
+        "--kit-woks".as_ref(),
+        root.join("kotor/pykotor-kits").as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = run(&["lint".as_ref(), built.as_os_str(), "--json".as_ref()]);
+    assert_eq!(code, 0, "{text}");
+    // Drop room 1's transitions.
+    let room = built.join("test01_room1.wok");
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(&room).unwrap();
+    let format = registry.by_id("bwm").unwrap();
+    let mut mesh = format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(&room),
+            },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    assert!(!mesh.edge_tags.is_empty());
+    mesh.edge_tags.clear();
+    mesh.provenance = None;
+    let output = format
+        .writer()
+        .unwrap()
+        .write(
+            &mesh,
+            &walkmesh_core::WriteOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    std::fs::write(&room, &output.main).unwrap();
+    let (code, text) = run(&["lint".as_ref(), built.as_os_str(), "--json".as_ref()]);
+    assert_eq!(code, 1, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let codes: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&walkmesh_lint::TRANSITION_TARGET),
+        "{codes:?}"
+    );
+    assert!(report["findings"].as_array().unwrap().iter().any(|f| {
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not name room 0 back")
+    }));
+}
