@@ -14,6 +14,7 @@ pub mod fix;
 mod geometry;
 mod grid;
 mod islands;
+mod narrow;
 mod overlap;
 mod seams;
 mod surface;
@@ -48,9 +49,11 @@ pub const TRANSITION_TARGET: &str = "lint.transition_target";
 pub const TRANSITION_MISSING: &str = "lint.transition_missing";
 /// A walkable edge shared by three or more walkable faces: adjacency cannot link it.
 pub const NON_MANIFOLD: &str = "lint.non_manifold";
+/// A walkable strip narrower than a character (a gap through a wall, a sliver along one).
+pub const NARROW_PASSAGE: &str = "lint.narrow_passage";
 
 /// Every code [`lint`] can give, in report order.
-pub const CODES: [&str; 11] = [
+pub const CODES: [&str; 12] = [
     DOWNWARD_WALKABLE,
     STEEP_WALKABLE,
     DEGENERATE,
@@ -59,6 +62,7 @@ pub const CODES: [&str; 11] = [
     HEIGHT_SEAM,
     OPEN_SEAM,
     NON_MANIFOLD,
+    NARROW_PASSAGE,
     ISLAND,
     TRANSITION_TARGET,
     TRANSITION_MISSING,
@@ -137,6 +141,10 @@ pub struct LintOptions {
     /// Faces with an altitude (twice the area over the longest edge) below this are needles.
     /// Default 0.001.
     pub needle_height: f32,
+    /// Walkable strips narrower than this are narrow passages. Default 0.5: an assumed
+    /// human-sized creature's width (no engine's value is in our notes); 0 turns the check
+    /// off.
+    pub character_width: f32,
 }
 
 impl Default for LintOptions {
@@ -150,6 +158,7 @@ impl Default for LintOptions {
             overlap_height: 0.25,
             on_edge: 0.001,
             needle_height: 0.001,
+            character_width: 0.5,
         }
     }
 }
@@ -206,6 +215,7 @@ pub fn lint(mesh: &NavMesh, options: &LintOptions, layout_rooms: Option<usize>) 
     let meetings = seams::meeting_edges(&context);
     seams::report_seams(&context, &meetings, &mut findings);
     seams::t_junctions(&context, &mut findings);
+    narrow::narrow_passages(&context, &meetings.edges, &mut findings);
     if let Some(room_count) = layout_rooms {
         seams::transitions(&context, &meetings, room_count, &mut findings);
     }

@@ -291,3 +291,39 @@ fn non_manifold_edge_is_found() {
         vec![vec![0, 96, 97]]
     );
 }
+
+#[test]
+fn narrow_passage_is_found_and_a_corridor_is_not() {
+    let strip = |width: f32| {
+        let mut mesh = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [3.0, 0.0, 0.0],
+                [3.0, width, 0.0],
+                [0.0, width, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(&[0, 1, 2], STONE);
+        mesh.push_polygon(&[0, 2, 3], STONE);
+        mesh
+    };
+    let findings = lint(&strip(0.3), &options(), None);
+    assert_eq!(
+        faces_of(&findings, walkmesh_lint::NARROW_PASSAGE),
+        vec![vec![0, 1]]
+    );
+    assert!(
+        findings[0].message.contains("0.30 wide"),
+        "{}",
+        findings[0].message
+    );
+    assert_eq!(findings[0].at.unwrap(), [1.5, 0.15, 0.0]);
+    assert!(lint(&strip(1.0), &options(), None).is_empty());
+    // Turned off with a zero character width.
+    let off = LintOptions {
+        character_width: 0.0,
+        ..options()
+    };
+    assert!(lint(&strip(0.3), &off, None).is_empty());
+}

@@ -126,6 +126,14 @@ fn hand_reviewed_samples() {
         faces(room, walkmesh_lint::ISLAND),
         vec![vec![53, 54], vec![55, 56]]
     );
+    // Endar Spire kit bridge_1: a 0.41 m and a 0.44 m strip into dead ends, mirror images.
+    assert_eq!(
+        faces(
+            "kotor/pykotor-kits/endarspire/bridge_1.wok",
+            walkmesh_lint::NARROW_PASSAGE
+        ),
+        vec![vec![8, 9], vec![121, 122]]
+    );
     // NWN2 "abandoned house": one flat needle walkable triangle that faces down.
     assert_eq!(
         faces(

@@ -45,6 +45,11 @@ pub struct Args {
     /// format; every engine's limit is 60°, see docs/lint.md).
     #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
     engine: Option<Engine>,
+    /// Walkable strips narrower than this are lint.narrow_passage (default 0.5, an assumed
+    /// human-sized creature; 0 turns the check off).
+    #[arg(long, value_name = "WIDTH", default_value_t = 0.5,
+          value_parser = crate::input::non_negative_distance)]
+    character_width: f32,
     /// Text form: show at most N findings of each code (0 = all).
     #[arg(long, value_name = "N", default_value_t = 10)]
     max_per_code: usize,
@@ -183,6 +188,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         .unwrap_or_else(|| Engine::of_format(linted.format));
     let options = LintOptions {
         engine,
+        character_width: args.character_width,
         ..LintOptions::default()
     };
     let mut findings: Vec<Finding> = linted
