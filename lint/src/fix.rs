@@ -254,7 +254,8 @@ fn join_seams(
     let mut parent: Vec<u32> = (0..mesh.vertices.len() as u32).collect();
     for meeting in &meetings.pairs {
         let seam = kind(&context, meeting);
-        if !matches!(seam, SeamKind::Open | SeamKind::Height) {
+        // Rooms of an area are separate files: their seams are the transitions' business.
+        if meeting.cross_room || !matches!(seam, SeamKind::Open | SeamKind::Height) {
             continue;
         }
         let Some(ends) = meetings.matched_ends(meeting) else {

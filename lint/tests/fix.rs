@@ -157,3 +157,24 @@ fn clean_mesh_is_left_as_it_is() {
     assert_eq!(fixed.mesh.polygons, mesh.polygons);
     assert_eq!(fixed.mesh.vertices, mesh.vertices);
 }
+
+#[test]
+fn room_seams_of_an_area_are_left_alone() {
+    use walkmesh_core::Attribute;
+    // Two rooms meeting at x = 2, the right one 0.2 higher: a height seam between rooms.
+    let (mut mesh, _, right) = split_floor(0.2, 0.0);
+    let rooms: Vec<i64> = (0..mesh.polygons.len() as u32)
+        .map(|f| i64::from(f >= right[0] - 1))
+        .collect();
+    mesh.face_attributes
+        .insert(walkmesh_lint::ROOM_COLUMN.into(), Attribute::Int(rooms));
+    let findings = lint(&mesh, &LintOptions::default(), Some(2));
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.code == walkmesh_lint::HEIGHT_SEAM && !f.fixable)
+    );
+    let fixed = fix(&mesh, &LintOptions::default());
+    assert!(fixed.repairs.is_empty(), "{:#?}", fixed.repairs);
+    assert_eq!(fixed.mesh.vertices, mesh.vertices);
+}
