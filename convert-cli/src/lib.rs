@@ -125,8 +125,9 @@ enum Command {
     /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
     Area(commands::area::Args),
     /// Find the walkmesh defects players report (downward and steep walkable faces,
-    /// degenerate and overlapping faces, T-junctions, open and height seams, islands, area
-    /// transitions without a target) and, with --fix OUT, repair the mechanical ones.
+    /// degenerate and overlapping faces, T-junctions, open and height seams, islands, strips
+    /// narrower than a character, area transitions without a target) and, with --fix OUT,
+    /// repair the mechanical ones.
     ///
     /// Exit code 0 when clean, 1 when a finding at warning level or above is not allowed, 2
     /// when the input cannot be read. Steepness limit: 60° for every engine (docs/lint.md).
