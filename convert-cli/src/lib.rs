@@ -124,6 +124,16 @@ enum Command {
     ///
     /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
     Area(commands::area::Args),
+    /// Find the walkmesh defects players report (downward and steep walkable faces,
+    /// degenerate and overlapping faces, T-junctions, open and height seams, islands, strips
+    /// narrower than a character, area transitions without a target) and, with --fix OUT,
+    /// repair the mechanical ones.
+    ///
+    /// Exit code 0 when clean, 1 when a finding at warning level or above is not allowed, 2
+    /// when the input cannot be read. Steepness limit: 60° for every engine (docs/lint.md).
+    ///
+    /// Example: walkmesh lint room.wok --json --fix room_fixed.wok
+    Lint(commands::lint::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -153,6 +163,7 @@ impl Command {
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
+            Command::Lint(args) => args.json,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -260,6 +271,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
+        Command::Lint(args) => commands::lint::run(&registry, args, &mut out),
     };
     let _ = out.flush();
     if out.closed {

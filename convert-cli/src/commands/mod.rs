@@ -7,6 +7,7 @@ pub mod diff;
 pub mod dump;
 pub mod formats;
 pub mod info;
+pub mod lint;
 pub mod profiles;
 pub mod render;
 pub mod validate;
