@@ -124,6 +124,16 @@ enum Command {
     ///
     /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
     Area(commands::area::Args),
+    /// For every stored field across one or more folders of walkmeshes: min, max, distinct
+    /// values, the most common ones and the files holding the outliers; unknown fields and
+    /// leftover bytes flagged.
+    ///
+    /// Example: walkmesh stats corpora/nwn2 --json
+    Stats(commands::stats::Args),
+    /// Print a Kaitai Struct spec of a binary format (bwm, aswm, path), for format research.
+    ///
+    /// Example: walkmesh spec bwm --format ksy > bwm.ksy
+    Spec(commands::spec::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -153,6 +163,8 @@ impl Command {
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
+            Command::Stats(args) => args.json,
+            Command::Spec(_) => false,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -260,6 +272,8 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
+        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
+        Command::Spec(args) => commands::spec::run(args, &mut out),
     };
     let _ = out.flush();
     if out.closed {

@@ -121,37 +121,6 @@ impl<W: Write> FlatWriter<W> {
         space_of(&self.frames)
     }
 
-    /// Appends `label` to `path` the way the flat dump names things: records of the enclosing
-    /// table as `table[i]`, a name that repeats its section's name not again.
-    fn append_label(path: &mut String, parent: Option<&Frame>, label: Label<'_>) {
-        let parent_base = parent.map(|f| f.base.as_str());
-        match label {
-            Label::Indexed(name, index) if parent_base == Some(name) => {
-                let _ = write!(path, "[{index}]");
-            }
-            Label::Indexed(name, index) => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                let _ = write!(path, "{name}[{index}]");
-            }
-            Label::Name(name) | Label::Described(name, _) => {
-                // A group or field named like the section it is in (`nodes` in `nodes`).
-                let repeated = parent.is_some_and(|f| f.saved.is_some())
-                    && path
-                        .strip_suffix(name)
-                        .is_some_and(|before| before.is_empty() || before.ends_with('.'));
-                if repeated {
-                    return;
-                }
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(name);
-            }
-        }
-    }
-
     fn write_offset(&mut self, offset: Option<u64>) {
         match offset {
             Some(offset) => {
@@ -256,7 +225,7 @@ impl<W: Write> FieldSink for FlatWriter<W> {
                 Space::Section(name) => FrameSpace::Named(name.to_string()),
             };
         } else if let Some(label) = group.label {
-            FlatWriter::<W>::append_label(&mut self.path, self.frames.last(), label);
+            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
         }
         let base = group
             .label
@@ -310,7 +279,7 @@ impl<W: Write> FieldSink for FlatWriter<W> {
     fn field(&mut self, field: &Entry<'_>) {
         let path_len = self.path.len();
         if let Some(label) = field.label {
-            FlatWriter::<W>::append_label(&mut self.path, self.frames.last(), label);
+            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
         }
         let name = std::mem::take(&mut self.path);
         if field.elem == Elem::Bytes {
@@ -342,6 +311,56 @@ fn space_of(frames: &[Frame]) -> Option<&str> {
         }
     }
     None
+}
+
+/// The enclosing group of a field, as [`append_label`] needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Parent<'a> {
+    /// The group's name without index (records of table `t` are `t[i]`).
+    pub base: &'a str,
+    /// True when the group is a section (its name replaced the path).
+    pub is_section: bool,
+}
+
+impl Frame {
+    fn parent(&self) -> Parent<'_> {
+        Parent {
+            base: &self.base,
+            is_section: self.saved.is_some(),
+        }
+    }
+}
+
+/// Appends `label` to `path` the way the flat dump names things: records of the enclosing
+/// table as `table[i]`, a name that repeats its section's name not again. Public so that
+/// other sinks (the field diff, corpus statistics) name fields exactly as the flat dump does.
+pub fn append_label(path: &mut String, parent: Option<Parent<'_>>, label: Label<'_>) {
+    let parent_base = parent.map(|p| p.base);
+    match label {
+        Label::Indexed(name, index) if parent_base == Some(name) => {
+            let _ = write!(path, "[{index}]");
+        }
+        Label::Indexed(name, index) => {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            let _ = write!(path, "{name}[{index}]");
+        }
+        Label::Name(name) | Label::Described(name, _) => {
+            // A group or field named like the section it is in (`nodes` in `nodes`).
+            let repeated = parent.is_some_and(|p| p.is_section)
+                && path
+                    .strip_suffix(name)
+                    .is_some_and(|before| before.is_empty() || before.ends_with('.'));
+            if repeated {
+                return;
+            }
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(name);
+        }
+    }
 }
 
 /// Pads `line` with spaces so that what starts at `start` is at least `width` wide.

@@ -1,0 +1,4 @@
+meta:
+  id: aswm
+  endian: le
+
