@@ -42,6 +42,8 @@ struct Count {
 /// What is gathered for one field.
 #[derive(Clone, Debug, Default)]
 struct Gather {
+    format: &'static str,
+    field: String,
     kind: &'static str,
     values: u64,
     files: u64,
@@ -51,6 +53,38 @@ struct Gather {
     counts: FxHashMap<String, Count>,
     capped: bool,
     leftover: bool,
+    /// For `x[]` (all elements of an array field): the shortest and longest array seen.
+    lengths: Option<(usize, usize)>,
+    /// For `x[i]` (one component of a short array): the key of `x[]`.
+    component_of: Option<String>,
+}
+
+impl Gather {
+    /// True for an array whose arrays all had the same short length (a vector, a face's
+    /// indices): shown per component, not as all elements together.
+    fn is_vector(&self) -> bool {
+        self.lengths
+            .is_some_and(|(low, high)| low == high && high <= VECTOR_LENGTH)
+    }
+}
+
+/// What an array element is counted under.
+#[derive(Clone, Debug)]
+enum Array {
+    /// `x[]`, from an array of this length.
+    All(usize),
+    /// `x[i]`, a component of `x[]` (named).
+    Component(String),
+}
+
+/// One value of one field of a file.
+#[derive(Clone, Debug)]
+struct Seen {
+    name: String,
+    kind: &'static str,
+    value: Scalar,
+    leftover: bool,
+    array: Option<Array>,
 }
 
 impl Gather {
@@ -114,6 +148,8 @@ pub struct Extreme {
 /// The statistics of one field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FieldStats {
+    /// The format id (`bwm`, `trx`, `path`): the same path in two formats is two fields.
+    pub format: &'static str,
     pub field: String,
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -217,7 +253,9 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Stri
     }
     let fields = order
         .iter()
-        .filter_map(|field| gathered.get(field).map(|g| summarise(field, g, &names)))
+        .filter_map(|key| gathered.get(key))
+        .filter(|g| shown(g, &gathered))
+        .map(|g| summarise(g, &names))
         .collect();
     Ok(Stats {
         files: names.len(),
@@ -225,6 +263,14 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Stri
         fields,
         skipped,
     })
+}
+
+/// Whether `g` is listed: an array's components when it is a vector, else all its elements.
+fn shown(g: &Gather, gathered: &FxHashMap<String, Gather>) -> bool {
+    match &g.component_of {
+        Some(all) => gathered.get(all).is_some_and(Gather::is_vector),
+        None => !g.is_vector(),
+    }
 }
 
 /// Adds the fields of `file` (number `index` among those counted); its format's id.
@@ -242,13 +288,12 @@ fn one_file(
         .dumper()
         .ok_or_else(|| format!("the {} format has no field dump", format.id()))?;
     // Fields of a file that fails part-way are not counted: gather into a scratch list first.
-    let mut seen: Vec<(String, &'static str, Scalar, bool)> = Vec::new();
+    let mut seen: Vec<Seen> = Vec::new();
     walk(dumper, &bytes, Some(file), |f: FieldRef<'_>| {
         let base = pattern(f.path);
         let kind = f.entry.elem.name();
         let values = scalars(f.entry);
-        let per_component = is_array(f.entry) && values.len() <= VECTOR_LENGTH;
-        let array = is_array(f.entry);
+        let array = is_array(f.entry).then_some(values.len());
         for (i, value) in values.into_iter().enumerate() {
             let value = match value {
                 Scalar::Text(text) if f.leftover => {
@@ -256,33 +301,69 @@ fn one_file(
                 }
                 other => other,
             };
-            let name = if per_component {
-                format!("{base}[{i}]")
-            } else if array {
-                format!("{base}[]")
-            } else {
-                base.clone()
+            let Some(length) = array else {
+                seen.push(Seen {
+                    name: base.clone(),
+                    kind,
+                    value,
+                    leftover: f.leftover,
+                    array: None,
+                });
+                continue;
             };
-            seen.push((name, kind, value, f.leftover));
+            let all = format!("{base}[]");
+            if length <= VECTOR_LENGTH {
+                let component = Some(Array::Component(all.clone()));
+                let name = format!("{base}[{i}]");
+                seen.push(Seen {
+                    name,
+                    kind,
+                    value: value.clone(),
+                    leftover: f.leftover,
+                    array: component,
+                });
+            }
+            seen.push(Seen {
+                name: all,
+                kind,
+                value,
+                leftover: f.leftover,
+                array: Some(Array::All(length)),
+            });
         }
     })
     .map_err(|e| format!("cannot be dumped: {e}"))?;
-    for (name, kind, value, leftover) in seen {
-        let gather = match gathered.get_mut(&name) {
+    for item in seen {
+        let key = format!("{} {}", format.id(), item.name);
+        let gather = match gathered.get_mut(&key) {
             Some(g) => g,
             None => {
-                order.push(name.clone());
-                gathered.entry(name).or_default()
+                order.push(key.clone());
+                let g = gathered.entry(key).or_default();
+                g.format = format.id();
+                g.field = item.name;
+                g
             }
         };
-        gather.kind = kind;
-        gather.leftover |= leftover;
-        gather.add(value, index);
+        gather.kind = item.kind;
+        gather.leftover |= item.leftover;
+        match item.array {
+            Some(Array::All(length)) => {
+                let (low, high) = gather.lengths.unwrap_or((length, length));
+                gather.lengths = Some((low.min(length), high.max(length)));
+            }
+            Some(Array::Component(all)) => {
+                gather.component_of = Some(format!("{} {all}", format.id()))
+            }
+            None => {}
+        }
+        gather.add(item.value, index);
     }
     Ok(format.id())
 }
 
-fn summarise(field: &str, g: &Gather, names: &[String]) -> FieldStats {
+fn summarise(g: &Gather, names: &[String]) -> FieldStats {
+    let field = g.field.as_str();
     let name_of = |i: usize| names.get(i).cloned().unwrap_or_default();
     let mut counts: Vec<&Count> = g.counts.values().collect();
     counts.sort_by(|x, y| y.count.cmp(&x.count).then(x.file.cmp(&y.file)));
@@ -324,6 +405,7 @@ fn summarise(field: &str, g: &Gather, names: &[String]) -> FieldStats {
         flags.push("leftover");
     }
     FieldStats {
+        format: g.format,
         field: field.to_string(),
         kind: g.kind,
         count: g.values,
@@ -360,7 +442,8 @@ impl Stats {
                 _ => String::new(),
             };
             text.push_str(&format!(
-                "{} {}: {} value(s) in {} file(s), {}{} distinct{range}{flags}\n",
+                "{} {} {}: {} value(s) in {} file(s), {}{} distinct{range}{flags}\n",
+                f.format,
                 f.field,
                 f.kind,
                 f.count,
