@@ -144,15 +144,7 @@ impl<W: Write> FlatWriter<W> {
             None => self.line.push_str("         -  "),
         }
         let start = self.line.len();
-        self.line.push_str(elem.name());
-        let element = elem.size();
-        if let Some(size) = size
-            && element > 0
-            && elem != Elem::Zlib
-            && (size != element || matches!(elem, Elem::Char | Elem::Bytes))
-        {
-            let _ = write!(self.line, "[{}]", size / element);
-        }
+        self.line.push_str(&elem.column(size));
         pad(&mut self.line, start, 10);
         self.line.push_str("  ");
         let start = self.line.len();
@@ -180,6 +172,44 @@ impl<W: Write> FlatWriter<W> {
         }
         if let Some(note) = entry.note {
             let _ = write!(self.line, " ; {note}");
+        }
+    }
+
+    /// A long array, [`chunks_of`] elements a line, each line with its own offset, size and
+    /// raw bytes and named `name[first..end]`; the meaning goes on the first line.
+    fn write_chunks(&mut self, entry: &Entry<'_>, name: &str, per_line: usize) {
+        let element = entry.elem.size();
+        let start = entry.offset.unwrap_or(0);
+        let (ints, floats): (&[i64], &[f32]) = match entry.value {
+            Some(DumpValue::Ints(v)) => (v, &[]),
+            Some(DumpValue::Floats(v)) => (&[], v),
+            _ => (&[], &[]),
+        };
+        let count = ints.len().max(floats.len());
+        let mut first = 0;
+        while first < count {
+            let end = (first + per_line).min(count);
+            let at = start + element * first as u64;
+            let size = element * (end - first) as u64;
+            let raw = entry
+                .raw
+                .get(first * element as usize..end * element as usize)
+                .unwrap_or(&[]);
+            self.write_columns(Some(at), Some(size), entry.elem, raw);
+            let _ = write!(self.line, "{name}[{first}..{end}] = ");
+            let part = if ints.is_empty() {
+                DumpValue::Floats(floats.get(first..end).unwrap_or(&[]).to_vec())
+            } else {
+                DumpValue::Ints(ints.get(first..end).unwrap_or(&[]).to_vec())
+            };
+            write_value(&mut self.line, &part, entry.elem);
+            if first == 0
+                && let Some(note) = entry.note
+            {
+                let _ = write!(self.line, " ; {note}");
+            }
+            self.emit_line();
+            first = end;
         }
     }
 
@@ -284,6 +314,8 @@ impl<W: Write> FieldSink for FlatWriter<W> {
         let name = std::mem::take(&mut self.path);
         if field.elem == Elem::Bytes {
             self.write_rows(field, &name);
+        } else if let Some(chunks) = chunks_of(field) {
+            self.write_chunks(field, &name, chunks);
         } else {
             self.write_columns(field.offset, field.size, field.elem, field.raw);
             self.line.push_str(&name);
@@ -299,6 +331,28 @@ impl<W: Write> FieldSink for FlatWriter<W> {
         self.line.push_str(text);
         self.emit_line();
     }
+}
+
+/// Elements of a long array shown per line: 32 one-byte values, 16 wider ones (a line stays
+/// under about 300 characters).
+const CHUNK_BYTES: usize = 32;
+const CHUNK_WIDE: usize = 16;
+
+/// How many elements a line of `entry` shows, when its array is too long for one line and its
+/// raw bytes line up with its elements (so that each line's offset is exact); else `None`.
+fn chunks_of(entry: &Entry<'_>) -> Option<usize> {
+    let count = match entry.value {
+        Some(DumpValue::Ints(v)) => v.len(),
+        Some(DumpValue::Floats(v)) => v.len(),
+        _ => return None,
+    };
+    let element = usize::try_from(entry.elem.size()).ok()?;
+    let per_line = if element == 1 {
+        CHUNK_BYTES
+    } else {
+        CHUNK_WIDE
+    };
+    (element > 0 && count > per_line && entry.raw.len() == count * element).then_some(per_line)
 }
 
 /// The named space offsets count from inside the innermost of `frames` that says.
@@ -415,6 +469,15 @@ fn write_value(line: &mut String, value: &DumpValue, elem: Elem) {
         }
         DumpValue::Float(v) => {
             let _ = write!(line, "{v:?}");
+        }
+        // A symbolic value of an integer field (`none` for an empty child slot): as it is.
+        DumpValue::Text(text)
+            if matches!(
+                elem,
+                Elem::U8 | Elem::U16 | Elem::U32 | Elem::I16 | Elem::I32
+            ) =>
+        {
+            line.push_str(text);
         }
         DumpValue::Text(text) => {
             let _ = write!(line, "{text:?}");

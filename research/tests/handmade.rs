@@ -89,8 +89,20 @@ fn each_difference_has_its_path_values_and_offsets() {
         found,
         vec![
             // Vertex 1 is 12 bytes after the table at 0x88; x is its first float.
-            ("vertices[1][0]", "1.0".into(), "2.5".into(), Some(0x94), Some(0x94)),
-            ("materials[0]", "4".into(), "7".into(), Some(0xB8), Some(0xB8)),
+            (
+                "vertices[1][0]",
+                "1.0".into(),
+                "2.5".into(),
+                Some(0x94),
+                Some(0x94)
+            ),
+            (
+                "materials[0]",
+                "4".into(),
+                "7".into(),
+                Some(0xB8),
+                Some(0xB8)
+            ),
         ]
     );
 }
@@ -180,7 +192,11 @@ fn stats_flag_unknown_fields_and_list_rare_values_with_their_file() {
     }
     write(dir.path(), "odd.pwk", &triangle(1.0, 9, &[]));
     let stats = corpus_stats(&registry(), &[dir.path().to_path_buf()]).unwrap();
-    let material = stats.fields.iter().find(|f| f.field == "materials[]").unwrap();
+    let material = stats
+        .fields
+        .iter()
+        .find(|f| f.field == "materials[]")
+        .unwrap();
     assert_eq!(material.outliers.len(), 1);
     assert_eq!(material.outliers[0].value, serde_json::json!(9));
     assert!(material.outliers[0].file.ends_with("odd.pwk"));
