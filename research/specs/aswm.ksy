@@ -36,7 +36,7 @@ seq:
     repeat-expr: tiles_header.grid_height * tiles_header.grid_width
   - id: border
     type: u4
-    doc: Width of the border of tiles without walkmesh (meaning partly unknown).
+    doc: Meaning not known; 0 in every corpus file.
   - id: island_count
     type: u4
     doc: Number of islands (connected walkable parts per tile).
@@ -83,7 +83,7 @@ types:
         doc: Number of triangles.
       - id: triangles_offset
         type: u4
-        doc: Stored offset whose meaning is not known (not where the triangles are).
+        doc: Meaning not known; 0 in every corpus file.
   edge:
     seq:
       - id: vertices
@@ -159,7 +159,7 @@ types:
     seq:
       - id: tiles_flags
         type: u4
-        doc: Flags of the tile grid (meaning not known).
+        doc: Meaning not known; 31 or 15 in the corpus.
       - id: tile_width
         type: f4
         doc: Width of one tile in metres.
@@ -173,7 +173,7 @@ types:
     seq:
       - id: name
         size: 32
-        doc: Name; not NUL-padded in game files (looks like leftover memory).
+        doc: Name; in the corpus 708 of 3190 tiles hold an empty string, the rest bytes that look like leftover memory.
       - id: owns_data
         type: u1
         doc: 1 when the tile holds its own vertices and edges.
@@ -186,10 +186,10 @@ types:
         doc: Triangles of the tile.
       - id: size_x
         type: f4
-        doc: Stored size; 0 in game files (meaning not known).
+        doc: Meaning not known; 0.0 in 2838 of 3190 corpus tiles, 9.0 (the tile width) in 352.
       - id: size_y
         type: f4
-        doc: Stored size; 0 in game files (meaning not known).
+        doc: Meaning not known; equal to size_x in the corpus.
       - id: triangles_offset
         type: u4
         doc: Index of the tile's first triangle.
@@ -207,7 +207,7 @@ types:
         type: path_table
       - id: flags
         type: u4
-        doc: Tile flags (meaning partly known).
+        doc: Meaning not known; 31 or 15 in the corpus, like tiles_flags.
   path_table:
     seq:
       - id: flags
@@ -257,7 +257,7 @@ types:
         doc: The island's own index.
       - id: tile
         type: u4
-        doc: The tile holding it.
+        doc: Named tile by earlier notes, but no tile index in the corpus (251256334 to 717834382); meaning not known.
       - id: centre
         type: vec3
         doc: A point of the island.
@@ -292,7 +292,7 @@ types:
         doc: Next island on the way; 0xffff for none.
       - id: padding
         type: u2
-        doc: Not zero in game files (meaning not known).
+        doc: Meaning not known; 0 in 246193 of 276425 corpus entries, 32768 and 65535 the next most common.
       - id: weight
         type: f4
         doc: Path cost.

@@ -153,10 +153,10 @@ types:
         repeat: expr
         repeat-expr: 3
         if: _root.version >= 6
-        doc: Three obstruction counters (versions 6 and 7); runtime state, 0 in files.
+        doc: Three obstruction counters (versions 6 and 7); believed to be runtime state.
       - id: scratch
         type: u4
-        doc: Runtime scratch word; 0 in files.
+        doc: Believed to be a runtime scratch word; what files store there is not settled.
   octree_node:
     seq:
       - id: is_leaf
