@@ -67,12 +67,15 @@ fn a_file_against_itself_has_no_differences() {
     assert_eq!(report.fields_a, 3 + 5 + 16 + 7);
 }
 
+/// Path, value in A, value in B, offset in A, offset in B.
+type Found<'a> = (&'a str, String, String, Option<u64>, Option<u64>);
+
 #[test]
 fn each_difference_has_its_path_values_and_offsets() {
     let a = triangle(1.0, 4, &[]);
     let b = triangle(2.5, 7, &[]);
     let report = diff(&a, &b);
-    let found: Vec<(&str, String, String, Option<u64>, Option<u64>)> = report
+    let found: Vec<Found<'_>> = report
         .differences
         .iter()
         .map(|d| {

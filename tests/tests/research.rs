@@ -72,9 +72,8 @@ fn field_diff_sees_stored_counts_the_mesh_diff_calls_equal() {
             };
             if d["type"] == "u32" || d["type"] == "i32" {
                 let stored = u32_at(bytes, at as usize);
-                assert_eq!(
+                assert!(
                     stored as i32 as i64 == value || stored as i64 == value,
-                    true,
                     "{d}"
                 );
             }
