@@ -68,26 +68,84 @@ impl Gather {
     }
 }
 
-/// What an array element is counted under.
-#[derive(Clone, Debug)]
-enum Array {
-    /// `x[]`, from an array of this length.
-    All(usize),
-    /// `x[i]`, a component of `x[]` (named).
-    Component(String),
+/// The fields of one file, in the order first seen.
+#[derive(Debug, Default)]
+struct Tally {
+    gathered: FxHashMap<String, Gather>,
+    order: Vec<String>,
 }
 
-/// One value of one field of a file.
-#[derive(Clone, Debug)]
-struct Seen {
-    name: String,
-    kind: &'static str,
-    value: Scalar,
-    leftover: bool,
-    array: Option<Array>,
+impl Tally {
+    /// The gatherer of field `name`, made on first use.
+    fn slot(
+        &mut self,
+        format: &'static str,
+        name: &str,
+        kind: &'static str,
+        leftover: bool,
+    ) -> &mut Gather {
+        let gather = match self.gathered.entry(name.to_string()) {
+            std::collections::hash_map::Entry::Occupied(slot) => slot.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                self.order.push(name.to_string());
+                slot.insert(Gather {
+                    format,
+                    field: name.to_string(),
+                    ..Gather::default()
+                })
+            }
+        };
+        gather.kind = kind;
+        gather.leftover |= leftover;
+        gather
+    }
+}
+
+/// A leftover's hex cut to LEFTOVER_SHOWN characters (they can be kilobytes).
+fn shorten(value: Scalar, leftover: bool) -> Scalar {
+    match value {
+        Scalar::Text(text) if leftover => Scalar::Text(text.chars().take(LEFTOVER_SHOWN).collect()),
+        other => other,
+    }
 }
 
 impl Gather {
+    /// Adds what `other` gathered from later files.
+    fn merge(&mut self, other: Gather) {
+        self.values += other.values;
+        self.files += other.files;
+        self.last_file = other.last_file.or(self.last_file);
+        if let Some(min) = other.min
+            && self.min.as_ref().is_none_or(|(m, _, _)| min.0 < *m)
+        {
+            self.min = Some(min);
+        }
+        if let Some(max) = other.max
+            && self.max.as_ref().is_none_or(|(m, _, _)| max.0 > *m)
+        {
+            self.max = Some(max);
+        }
+        for (key, count) in other.counts {
+            if let Some(mine) = self.counts.get_mut(&key) {
+                mine.count += count.count;
+            } else if self.counts.len() < DISTINCT_LIMIT {
+                self.counts.insert(key, count);
+            } else {
+                self.capped = true;
+            }
+        }
+        self.capped |= other.capped;
+        self.leftover |= other.leftover;
+        self.kind = other.kind;
+        if let Some((low, high)) = other.lengths {
+            let (l, h) = self.lengths.unwrap_or((low, high));
+            self.lengths = Some((l.min(low), h.max(high)));
+        }
+        if other.component_of.is_some() {
+            self.component_of = other.component_of;
+        }
+    }
+
     fn add(&mut self, value: Scalar, file: usize) {
         self.values += 1;
         if self.last_file != Some(file) {
@@ -287,77 +345,48 @@ fn one_file(
     let dumper = format
         .dumper()
         .ok_or_else(|| format!("the {} format has no field dump", format.id()))?;
-    // Fields of a file that fails part-way are not counted: gather into a scratch list first.
-    let mut seen: Vec<Seen> = Vec::new();
+    // Fields of a file that fails part-way are not counted: the file is tallied on its own
+    // first (bounded like the whole: at most DISTINCT_LIMIT values per field), then merged.
+    let id = format.id();
+    let mut tally = Tally::default();
     walk(dumper, &bytes, Some(file), |f: FieldRef<'_>| {
         let base = pattern(f.path);
         let kind = f.entry.elem.name();
         let values = scalars(f.entry);
-        let array = is_array(f.entry).then_some(values.len());
-        for (i, value) in values.into_iter().enumerate() {
-            let value = match value {
-                Scalar::Text(text) if f.leftover => {
-                    Scalar::Text(text.chars().take(LEFTOVER_SHOWN).collect())
-                }
-                other => other,
-            };
-            let Some(length) = array else {
-                seen.push(Seen {
-                    name: base.clone(),
-                    kind,
-                    value,
-                    leftover: f.leftover,
-                    array: None,
-                });
-                continue;
-            };
-            let all = format!("{base}[]");
-            if length <= VECTOR_LENGTH {
-                let component = Some(Array::Component(all.clone()));
-                let name = format!("{base}[{i}]");
-                seen.push(Seen {
-                    name,
-                    kind,
-                    value: value.clone(),
-                    leftover: f.leftover,
-                    array: component,
-                });
+        let Some(length) = is_array(f.entry).then_some(values.len()) else {
+            for value in values {
+                let g = tally.slot(id, &base, kind, f.leftover);
+                g.add(shorten(value, f.leftover), index);
             }
-            seen.push(Seen {
-                name: all,
-                kind,
-                value,
-                leftover: f.leftover,
-                array: Some(Array::All(length)),
-            });
+            return;
+        };
+        let all = format!("{base}[]");
+        for (i, value) in values.into_iter().enumerate() {
+            let value = shorten(value, f.leftover);
+            if length <= VECTOR_LENGTH {
+                let g = tally.slot(id, &format!("{base}[{i}]"), kind, f.leftover);
+                g.component_of = Some(format!("{id} {all}"));
+                g.add(value.clone(), index);
+            }
+            let g = tally.slot(id, &all, kind, f.leftover);
+            let (low, high) = g.lengths.unwrap_or((length, length));
+            g.lengths = Some((low.min(length), high.max(length)));
+            g.add(value, index);
         }
     })
     .map_err(|e| format!("cannot be dumped: {e}"))?;
-    for item in seen {
-        let key = format!("{} {}", format.id(), item.name);
-        let gather = match gathered.get_mut(&key) {
-            Some(g) => g,
+    for name in tally.order {
+        let Some(one) = tally.gathered.remove(&name) else {
+            continue;
+        };
+        let key = format!("{id} {name}");
+        match gathered.get_mut(&key) {
+            Some(g) => g.merge(one),
             None => {
                 order.push(key.clone());
-                let g = gathered.entry(key).or_default();
-                g.format = format.id();
-                g.field = item.name;
-                g
+                gathered.insert(key, one);
             }
-        };
-        gather.kind = item.kind;
-        gather.leftover |= item.leftover;
-        match item.array {
-            Some(Array::All(length)) => {
-                let (low, high) = gather.lengths.unwrap_or((length, length));
-                gather.lengths = Some((low.min(length), high.max(length)));
-            }
-            Some(Array::Component(all)) => {
-                gather.component_of = Some(format!("{} {all}", format.id()))
-            }
-            None => {}
         }
-        gather.add(item.value, index);
     }
     Ok(format.id())
 }
