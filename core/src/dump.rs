@@ -715,6 +715,33 @@ mod tests {
     }
 
     #[test]
+    fn tree_nodes_carry_type_raw_bytes_and_meaning() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        let mut tree = TreeSink::new();
+        let mut e = Emitter::new(&mut tree, &bytes);
+        e.group("root", Some(0), |e| {
+            e.uint_noted("code", 4, 4, 7u32, &"Stone, walkable");
+            e.floats("position", 8, &[1.0, 2.0, 3.0]);
+            e.ints("table", 0, 70, Elem::U8, (0..70).map(i64::from), None);
+        });
+        let root = tree.finish();
+        assert_eq!(root.kind, None);
+        let code = &root.children[0];
+        assert_eq!(code.kind.as_deref(), Some("u32"));
+        assert_eq!(code.raw.as_deref(), Some("04050607"));
+        assert_eq!(code.meaning.as_deref(), Some("Stone, walkable"));
+        assert_eq!(root.children[1].kind.as_deref(), Some("f32[3]"));
+        assert_eq!(root.children[1].meaning, None);
+        // 70 bytes: the first 64 in hex, then `..`.
+        let raw = root.children[2].raw.as_deref().unwrap();
+        assert_eq!(raw.len(), 2 * TREE_RAW_SHOWN + 2);
+        assert!(
+            raw.starts_with("00010203") && raw.ends_with("3f.."),
+            "{raw}"
+        );
+    }
+
+    #[test]
     fn flat_only_entries_stay_out_of_the_tree() {
         let bytes = [0u8; 32];
         let mut tree = TreeSink::new();

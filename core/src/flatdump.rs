@@ -796,6 +796,64 @@ mod tests {
     }
 
     #[test]
+    fn long_arrays_are_split_into_lines_with_their_own_offsets() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        let mut out = Vec::new();
+        let mut writer = FlatWriter::new(&mut out);
+        let mut e = Emitter::new(&mut writer, &bytes);
+        e.root("file", |e| {
+            // 40 bytes from 0x10: 32 on the first line, 8 on the second.
+            let values = (16..56).map(i64::from);
+            e.ints("table", 16, 40, Elem::U8, values, Some(&"meaning"));
+            // 20 u32 from 0x08 (the raw bytes are whatever is there): 16, then 4.
+            e.ints("words", 8, 80, Elem::U32, (0..20).map(i64::from), None);
+            // A symbolic value of an integer field is written as it is.
+            let none = DumpValue::Text("none".to_string());
+            e.emit(
+                Label::Name("child"),
+                0,
+                4,
+                Elem::U32,
+                &none,
+                Some(&"no child"),
+            );
+        });
+        writer.finish().unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[0].starts_with("0x00000010        32  u8[32]      10111213"));
+        assert!(lines[0].ends_with("table[0..32] = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] ; meaning"), "{}", lines[0]);
+        assert!(lines[1].starts_with("0x00000030         8  u8[8]       30313233"));
+        assert!(
+            lines[1].ends_with("table[32..40] = [48, 49, 50, 51, 52, 53, 54, 55]"),
+            "{}",
+            lines[1]
+        );
+        // 16 words of 4 bytes: the second line starts 64 bytes on.
+        assert!(
+            lines[2].starts_with("0x00000008        64  u32[16]"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].starts_with("0x00000048        16  u32[4] "),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[3].ends_with("words[16..20] = [16, 17, 18, 19]"),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[4].ends_with("child = none ; no child"),
+            "{}",
+            lines[4]
+        );
+    }
+
+    #[test]
     fn a_section_alone() {
         let text = flat(Some("records"));
         assert!(
