@@ -22,26 +22,16 @@ pub struct Args {
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
     let stats = walkmesh_research::stats::corpus_stats(registry, &args.paths).map_err(Failure)?;
-    if json_or_text(args.json, &stats, stdout)? == 0 && stats.files == 0 {
+    if stats.files == 0 {
+        let searched: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return Err(Failure(format!(
-            "no walkmesh with a field dump under {}",
-            args.paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            "no walkmesh with a field dump under {} ({} file(s) skipped)",
+            searched.join(", "),
+            stats.skipped.len()
         )));
     }
-    Ok(0)
-}
-
-fn json_or_text(
-    json: bool,
-    stats: &walkmesh_research::stats::Stats,
-    stdout: &mut dyn Write,
-) -> Result<i32, Failure> {
-    if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(stats)?)?;
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&stats)?)?;
     } else {
         write!(stdout, "{}", stats.to_text())?;
     }
