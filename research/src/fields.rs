@@ -59,30 +59,30 @@ impl<F: FnMut(FieldRef<'_>)> PathSink<F> {
         }
     }
 
-    fn space(&self) -> Option<&str> {
-        self.frames
-            .iter()
-            .rev()
-            .find_map(|f| f.space.as_ref())
-            .and_then(|s| s.as_deref())
-    }
-
-    fn in_unclaimed(&self) -> bool {
-        self.frames.iter().any(|f| f.unclaimed)
-    }
-
     fn report(&mut self, entry: &Entry<'_>) {
-        let leftover = entry.elem == Elem::Bytes || self.in_unclaimed();
-        let path = std::mem::take(&mut self.path);
-        let space = self.space().map(str::to_string);
-        (self.visit)(FieldRef {
-            path: &path,
-            space: space.as_deref(),
+        // Borrowed apart: `visit` mutably, the path and the frames for reading.
+        let PathSink {
+            visit,
+            path,
+            frames,
+        } = self;
+        let unclaimed = frames.iter().any(|f| f.unclaimed);
+        visit(FieldRef {
+            path,
+            space: space_of(frames),
             entry,
-            leftover,
+            leftover: entry.elem == Elem::Bytes || unclaimed,
         });
-        self.path = path;
     }
+}
+
+/// What offsets count from inside the innermost frame that says: `None` for the file.
+fn space_of(frames: &[Frame]) -> Option<&str> {
+    frames
+        .iter()
+        .rev()
+        .find_map(|f| f.space.as_ref())
+        .and_then(|s| s.as_deref())
 }
 
 impl<F: FnMut(FieldRef<'_>)> FieldSink for PathSink<F> {
