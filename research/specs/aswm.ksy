@@ -15,6 +15,7 @@ doc: |
 seq:
   - id: header
     type: header
+    doc: The 53-byte header.
   - id: vertices
     type: vec3
     repeat: expr
@@ -24,16 +25,20 @@ seq:
     type: edge
     repeat: expr
     repeat-expr: header.edge_count
+    doc: "The tile's own edges."
   - id: triangles
     type: triangle
     repeat: expr
     repeat-expr: header.triangle_count
+    doc: Triangles.
   - id: tiles_header
     type: tiles_header
+    doc: The tile grid.
   - id: tiles
     type: tile
     repeat: expr
     repeat-expr: tiles_header.grid_height * tiles_header.grid_width
+    doc: Tiles, row by row.
   - id: border
     type: u4
     doc: Meaning not known; 0 in every corpus file.
@@ -44,6 +49,7 @@ seq:
     type: island
     repeat: expr
     repeat-expr: island_count
+    doc: "Islands: connected walkable parts of a tile."
   - id: island_paths
     type: island_path
     repeat: expr
@@ -54,10 +60,13 @@ types:
     seq:
       - id: x
         type: f4
+        doc: X.
       - id: y
         type: f4
+        doc: Y.
       - id: z
         type: f4
+        doc: Z.
   header:
     seq:
       - id: version
@@ -179,8 +188,10 @@ types:
         doc: 1 when the tile holds its own vertices and edges.
       - id: vertex_count
         type: u4
+        doc: Vertices the tile owns (when owns_data).
       - id: edge_count
         type: u4
+        doc: Edges the tile owns (when owns_data).
       - id: triangle_count
         type: u4
         doc: Triangles of the tile.
@@ -198,13 +209,16 @@ types:
         repeat: expr
         repeat-expr: vertex_count
         if: owns_data != 0
+        doc: "The tile's own vertices (0 in the corpus: no tile owns data)."
       - id: edges
         type: edge
         repeat: expr
         repeat-expr: edge_count
         if: owns_data != 0
+        doc: "The tile's own edges."
       - id: path_table
         type: path_table
+        doc: "The tile's path table: triangle to node, node to triangle, next hops."
       - id: flags
         type: u4
         doc: Meaning not known; 31 or 15 in the corpus, like tiles_flags.
@@ -216,9 +230,11 @@ types:
       - id: local_to_node_length_wide
         type: u4
         if: _root.header.version == 0x6c
+        doc: "Length of local_to_node (version 0x6c: 4 bytes)."
       - id: local_to_node_length_narrow
         type: u1
         if: _root.header.version != 0x6c
+        doc: "Length of local_to_node (versions before 0x6c: 1 byte)."
       - id: node_to_local_length
         type: u1
         doc: Number of path nodes n; the node table is n x n.
@@ -266,6 +282,7 @@ types:
         doc: Triangles of the island.
       - id: adjacent_count
         type: u4
+        doc: Number of neighbouring islands.
       - id: adjacent
         type: u4
         repeat: expr
@@ -273,6 +290,7 @@ types:
         doc: Neighbouring islands.
       - id: distance_count
         type: u4
+        doc: Number of distances (equal to adjacent_count in the corpus).
       - id: distances
         type: f4
         repeat: expr
@@ -280,6 +298,7 @@ types:
         doc: Distance to each neighbour.
       - id: exit_count
         type: u4
+        doc: Number of exits (equal to adjacent_count in the corpus).
       - id: exits
         type: u4
         repeat: expr

@@ -12,6 +12,7 @@ doc: |
 seq:
   - id: header
     type: header
+    doc: "The 136-byte header: type, use points, position, and each table's count and offset."
 instances:
   vertices:
     doc: Vertex positions (x, y, z).
@@ -72,10 +73,13 @@ types:
     seq:
       - id: x
         type: f4
+        doc: X.
       - id: y
         type: f4
+        doc: Y.
       - id: z
         type: f4
+        doc: Z.
   header:
     seq:
       - id: magic

@@ -22,6 +22,7 @@ seq:
     type: node
     repeat: expr
     repeat-expr: node_count
+    doc: "Nodes: points on region edges and centres."
   - id: link_count
     type: u4
     doc: Number of links.
@@ -29,6 +30,7 @@ seq:
     type: link
     repeat: expr
     repeat-expr: link_count
+    doc: Links between neighbouring regions.
   - id: region_count
     type: u4
     doc: Number of regions (N).
@@ -36,6 +38,7 @@ seq:
     type: region
     repeat: expr
     repeat-expr: region_count
+    doc: "Regions: convex walkable polygons."
   - id: ground_bits
     type: u4
     repeat: expr
@@ -66,6 +69,7 @@ seq:
     type: octree_node
     repeat: expr
     repeat-expr: octree_count
+    doc: Octree nodes over the regions.
   - id: point_graph
     type: point_graph
     if: version == 6
@@ -84,10 +88,13 @@ types:
     seq:
       - id: x
         type: f4
+        doc: X.
       - id: y
         type: f4
+        doc: Y.
       - id: z
         type: f4
+        doc: Z.
   node:
     seq:
       - id: position
@@ -191,9 +198,11 @@ types:
         type: point
         repeat: expr
         repeat-expr: point_count
+        doc: Echoes point-graph points.
       - id: target_count
         type: u4
         if: point_count > 0
+        doc: Number of link targets.
       - id: targets
         type: u4
         repeat: expr
@@ -203,6 +212,7 @@ types:
       - id: cost_count
         type: u4
         if: point_count > 0
+        doc: Number of link costs.
       - id: costs
         type: u4
         repeat: expr
@@ -219,12 +229,16 @@ types:
     seq:
       - id: position
         type: vec3
+        doc: Point position.
       - id: flags
         type: u4
         doc: Meaning not known.
       - id: link_count
         type: u4
+        doc: Links of the point.
       - id: link_start
         type: u4
+        doc: First link of the point in targets.
       - id: cost_start
         type: u4
+        doc: First cost of the point in costs.

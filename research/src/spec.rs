@@ -40,3 +40,45 @@ pub fn spec_text(spec: Spec) -> &'static str {
         Spec::Path => include_str!("../specs/path.ksy"),
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// The `- id:` entries of a spec that have no `doc:` line.
+    fn undocumented(text: &str) -> Vec<String> {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut missing = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(id) = line.trim_start().strip_prefix("- id: ") else {
+                continue;
+            };
+            let indent = line.len() - line.trim_start().len();
+            // The entry's keys are the following lines indented deeper than its `-`.
+            let documented = lines
+                .iter()
+                .skip(i + 1)
+                .take_while(|l| l.len() - l.trim_start().len() > indent)
+                .any(|l| l.trim_start().starts_with("doc:"));
+            if !documented {
+                missing.push(format!("{id} (line {})", i + 1));
+            }
+        }
+        missing
+    }
+
+    #[test]
+    fn every_field_of_every_spec_has_a_doc_line() {
+        for spec in Spec::ALL {
+            let missing = undocumented(spec_text(spec));
+            assert!(missing.is_empty(), "{}: {missing:?}", spec.name());
+        }
+    }
+
+    #[test]
+    fn the_check_finds_a_field_without_doc() {
+        let text = "seq:\n  - id: a\n    type: u4\n    doc: A.\n  - id: b\n    type: u4\n";
+        assert_eq!(undocumented(text), ["b (line 5)"]);
+    }
+}
