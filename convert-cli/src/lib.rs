@@ -119,11 +119,6 @@ enum Command {
     ///
     /// Example: walkmesh diff room.wok room.trx --json --html report.html
     Diff(commands::diff::Args),
-    /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
-    /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
-    ///
-    /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
-    Area(commands::area::Args),
     /// For every stored field across one or more folders of walkmeshes: min, max, distinct
     /// values, the most common ones and the files holding the outliers; unknown fields and
     /// leftover bytes flagged.
@@ -134,6 +129,11 @@ enum Command {
     ///
     /// Example: walkmesh spec bwm --format ksy > bwm.ksy
     Spec(commands::spec::Args),
+    /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
+    /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
+    ///
+    /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
+    Area(commands::area::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -160,11 +160,11 @@ impl Command {
         match self {
             Command::Formats(args) => args.json,
             Command::Info(args) => args.json,
+            Command::Stats(args) => args.json,
+            Command::Spec(_) => false,
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
-            Command::Stats(args) => args.json,
-            Command::Spec(_) => false,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -268,12 +268,12 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
         Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
+        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
+        Command::Spec(args) => commands::spec::run(args, &mut out),
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
-        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
-        Command::Spec(args) => commands::spec::run(args, &mut out),
     };
     let _ = out.flush();
     if out.closed {
