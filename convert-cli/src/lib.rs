@@ -119,6 +119,16 @@ enum Command {
     ///
     /// Example: walkmesh diff room.wok room.trx --json --html report.html
     Diff(commands::diff::Args),
+    /// For every stored field across one or more folders of walkmeshes: min, max, distinct
+    /// values, the most common ones and the files holding the outliers; unknown fields and
+    /// leftover bytes flagged.
+    ///
+    /// Example: walkmesh stats corpora/nwn2 --json
+    Stats(commands::stats::Args),
+    /// Print a Kaitai Struct spec of a binary format (bwm, aswm, path), for format research.
+    ///
+    /// Example: walkmesh spec bwm --format ksy > bwm.ksy
+    Spec(commands::spec::Args),
     /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
     /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
     ///
@@ -160,6 +170,8 @@ impl Command {
         match self {
             Command::Formats(args) => args.json,
             Command::Info(args) => args.json,
+            Command::Stats(args) => args.json,
+            Command::Spec(_) => false,
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
@@ -267,6 +279,8 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
         Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
+        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
+        Command::Spec(args) => commands::spec::run(args, &mut out),
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
