@@ -2,9 +2,15 @@
 //!
 //! - [`surface`]: the geometric route over the walkable surface of any mesh (A* over faces
 //!   through shared edges, then the funnel), the `--method surface` answer.
-
-pub mod surface;
-
-pub use surface::{LocateError, Route, SurfaceRouter};
+//! - [`reach`]: connected walkable components and what a start point reaches.
+//! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
+//! - [`fixtures`]: hand-built floors for tests and benches.
 
 pub mod fixtures;
+pub mod reach;
+pub mod report;
+pub mod surface;
+
+pub use reach::{Reach, reach};
+pub use report::{FaceRef, RouteReport};
+pub use surface::{LocateError, Route, SurfaceRouter};

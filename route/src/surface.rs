@@ -255,6 +255,11 @@ impl<'m> SurfaceRouter<'m> {
         widen(self.mesh.vertex(index))
     }
 
+    /// The corners of `face` in `f64`.
+    pub fn face_corners(&self, face: u32) -> Vec<Point> {
+        self.corners(face)
+    }
+
     fn corners(&self, face: u32) -> Vec<Point> {
         self.mesh
             .polygons

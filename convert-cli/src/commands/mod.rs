@@ -9,4 +9,5 @@ pub mod formats;
 pub mod info;
 pub mod profiles;
 pub mod render;
+pub mod route;
 pub mod validate;
