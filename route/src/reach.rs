@@ -84,9 +84,9 @@ pub fn reach(router: &SurfaceRouter<'_>, start: Option<Point>) -> Result<Reach, 
         component.faces += 1;
         component.area += area;
         for c in &corners {
-            for k in 0..3 {
-                component.min[k] = component.min[k].min(c[k]);
-                component.max[k] = component.max[k].max(c[k]);
+            for ((low, high), &value) in component.min.iter_mut().zip(&mut component.max).zip(c) {
+                *low = low.min(value);
+                *high = high.max(value);
             }
         }
         if area > biggest.0 {

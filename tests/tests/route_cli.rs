@@ -1,0 +1,244 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `walkmesh route` and `walkmesh reach`: exit codes, JSON shapes and hand-computed lengths on
+//! an OBJ corridor; the surface router's quality bars on the KotOR corpus.
+
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions, passes};
+use walkmesh_route::SurfaceRouter;
+use walkmesh_route::surface::dist;
+use walkmesh_tests::walkmesh;
+
+/// An L-shaped corridor of unit cells (0..4, 0) and (3, 1..4), Z up, and a separate island
+/// cell (0, 3). Faces: two triangles per cell in that order.
+fn corridor_obj(dir: &Path) -> PathBuf {
+    let (columns, rows) = (5, 5);
+    let mut text = String::new();
+    for y in 0..=rows {
+        for x in 0..=columns {
+            text.push_str(&format!("v {x} {y} 0\n"));
+        }
+    }
+    text.push_str("usemtl Stone\n");
+    let at = |x: u32, y: u32| y * (columns + 1) + x + 1;
+    let cells = (0..4)
+        .map(|x| (x, 0))
+        .chain((1..4).map(|y| (3, y)))
+        .chain([(0, 3)]);
+    for (x, y) in cells {
+        let (a, b, c, d) = (at(x, y), at(x + 1, y), at(x + 1, y + 1), at(x, y + 1));
+        text.push_str(&format!("f {a} {b} {c}\nf {a} {c} {d}\n"));
+    }
+    let path = dir.join("corridor.obj");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run_json(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let run = walkmesh(args.iter().copied());
+    let value = serde_json::from_str(&run.stdout).unwrap_or(serde_json::Value::Null);
+    (run.code, value, run.stderr)
+}
+
+#[test]
+fn route_json_gives_the_hand_computed_length_around_the_corner() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = corridor_obj(dir.path());
+    let obj = obj.to_str().unwrap();
+    let (code, json, stderr) = run_json(&[
+        "route",
+        obj,
+        "--up",
+        "z",
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "3.5,3.5,0",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["reachable"], true);
+    assert_eq!(json["method"], "surface");
+    // (0.5,0.5) → inner corner (3,1) → (3.5,3.5): 2·√(2.5² + 0.5²) = 2·√6.5.
+    let length = json["length"].as_f64().unwrap();
+    assert!((length - 2.0 * 6.5f64.sqrt()).abs() < 1e-6, "{length}");
+    assert_eq!(
+        json["points"],
+        serde_json::json!([[0.5, 0.5, 0.0], [3.0, 1.0, 0.0], [3.5, 3.5, 0.0]])
+    );
+    // Starts in cell (0,0)'s first triangle, ends in cell (3,3)'s (faces 12, 13).
+    let faces = json["faces"].as_array().unwrap();
+    assert_eq!(faces.first(), Some(&serde_json::json!(0)));
+    assert!([12, 13].contains(&faces.last().unwrap().as_u64().unwrap()));
+}
+
+#[test]
+fn an_island_is_unreachable_exit_1_and_off_surface_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = corridor_obj(dir.path());
+    let obj = obj.to_str().unwrap();
+    let (code, json, _) = run_json(&[
+        "route",
+        obj,
+        "--up",
+        "z",
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "0.5,3.5,0",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(json["reachable"], false);
+    assert_eq!(json["length"], serde_json::Value::Null);
+    // (1.5, 2.5) is outside every cell; the nearest walkable face is the island's or the
+    // corridor's at 0.5 (island cell x ≤ 1): face 14, triangle (0,3)(1,3)(1,4), 0.5 away.
+    let run = walkmesh([
+        "route",
+        obj,
+        "--up",
+        "z",
+        "--from",
+        "1.5,3.5,0",
+        "--to",
+        "0.5,0.5,0",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "--from: the point is on no walkable face; the nearest is face 14, 0.5000 away"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn reach_lists_components_and_require_all_fails_on_the_island() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = corridor_obj(dir.path());
+    let obj = obj.to_str().unwrap();
+    let (code, json, stderr) =
+        run_json(&["reach", obj, "--up", "z", "--from", "0.5,0.5,0", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["components"].as_array().unwrap().len(), 2);
+    assert_eq!(json["components"][0]["area"], 7.0);
+    assert_eq!(json["components"][1]["area"], 1.0);
+    assert_eq!(json["start"]["unreachable"], serde_json::json!([1]));
+    assert_eq!(json["start"]["unreachable_area"], 1.0);
+    // The island's point: the centroid of its first triangle (0,3)(1,3)(1,4).
+    assert_eq!(
+        json["components"][1]["position"],
+        serde_json::json!([2.0 / 3.0, 10.0 / 3.0, 0.0])
+    );
+    let strict = walkmesh([
+        "reach",
+        obj,
+        "--up",
+        "z",
+        "--from",
+        "0.5,0.5,0",
+        "--require-all",
+    ]);
+    assert_eq!(strict.code, 1);
+    assert!(
+        strict.stdout.contains("unreachable: component #1"),
+        "{}",
+        strict.stdout
+    );
+    // From the island nothing else is reachable either; without --from two pieces fail too.
+    assert_eq!(
+        walkmesh(["reach", obj, "--up", "z", "--require-all"]).code,
+        1
+    );
+}
+
+#[test]
+fn bad_points_are_usage_errors() {
+    assert_eq!(
+        walkmesh(["route", "x.obj", "--from", "1,2", "--to", "1,2,3"]).code,
+        2
+    );
+    assert_eq!(
+        walkmesh(["route", "x.obj", "--from", "1,2,nan", "--to", "1,2,3"]).code,
+        2
+    );
+}
+
+fn read(path: &Path) -> NavMesh {
+    let bytes = std::fs::read(path).unwrap();
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.detect(path, &bytes, bytes.len() as u64).unwrap();
+    let mut diag = Diagnostics::new();
+    format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut diag,
+        )
+        .unwrap()
+}
+
+#[test]
+#[cfg(feature = "bwm")]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn kotor_corpus_routes_meet_the_quality_bars() {
+    let root = walkmesh_tests::required_corpora().join("kotor");
+    let files = walkmesh_core::testing::files_with_extensions(&root, &["wok"]);
+    assert!(files.len() > 20, "{}", files.len());
+    let mut routed = 0;
+    for file in files.iter().step_by(files.len() / 20) {
+        let mesh = read(file);
+        let mesh = passes::as_modelled(&mesh, &mut Diagnostics::new()).into_owned();
+        let router = SurfaceRouter::new(&mesh);
+        let walkable: Vec<u32> = (0..mesh.polygons.len() as u32)
+            .filter(|&f| mesh.is_walkable(f as usize))
+            .collect();
+        let step = (walkable.len() / 8).max(1);
+        for &a in walkable.iter().step_by(step) {
+            for &b in walkable.iter().skip(step / 2).step_by(step) {
+                let pa = centre(&router.face_corners(a));
+                let pb = centre(&router.face_corners(b));
+                let (Ok(start), Ok(end)) = (router.locate(pa), router.locate(pb)) else {
+                    continue;
+                };
+                let r = router.route(start, end);
+                let straight = dist(start.point, end.point);
+                if r.reachable {
+                    assert!(
+                        r.length >= straight - 1e-6,
+                        "{}: shorter than straight",
+                        file.display()
+                    );
+                    assert!(
+                        r.length <= 1.02 * r.midpoint_length + 1e-6,
+                        "{}: {} > 1.02 × {}",
+                        file.display(),
+                        r.length,
+                        r.midpoint_length
+                    );
+                    assert_eq!(r.points.first(), Some(&start.point));
+                    assert_eq!(r.points.last(), Some(&end.point));
+                    assert_eq!(r.faces.first(), Some(&start.face));
+                    assert_eq!(r.faces.last(), Some(&end.face));
+                    routed += 1;
+                }
+            }
+        }
+    }
+    assert!(routed > 200, "{routed}");
+}
+
+fn centre(corners: &[[f64; 3]]) -> [f64; 3] {
+    let n = corners.len() as f64;
+    let sum = |k: usize| corners.iter().map(|p| p[k]).sum::<f64>() / n;
+    [sum(0), sum(1), sum(2)]
+}
