@@ -248,3 +248,19 @@ fn the_same_query_gives_the_same_answer() {
     let b = route(&mesh, [0.2, 7.7, 0.0], [7.9, 0.1, 0.0]);
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_500k_triangle_floor_corner_to_corner_is_within_one_percent_of_straight() {
+    let mesh = open_floor(500, 500);
+    assert_eq!(mesh.polygons.len(), 500_000);
+    let router = SurfaceRouter::new(&mesh);
+    for (from, to) in [
+        ([0.1, 0.2, 0.0], [499.9, 499.7, 0.0]),
+        ([0.3, 499.8, 0.0], [499.6, 0.1, 0.0]),
+    ] {
+        let r = router.route_points(from, to).unwrap();
+        let straight = dist(from, to);
+        assert!(r.length <= 1.01 * straight, "{} vs {straight}", r.length);
+        assert!(r.length >= straight - 1e-9);
+    }
+}
