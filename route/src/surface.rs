@@ -229,7 +229,12 @@ fn widen(v: [f32; 3]) -> Point {
 impl<'m> SurfaceRouter<'m> {
     /// Links the walkable faces of `mesh` (which must satisfy `NavMesh::check`).
     pub fn new(mesh: &'m NavMesh) -> SurfaceRouter<'m> {
-        let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
+        Self::with_links(mesh, edge_adjacency(mesh, |p| mesh.is_walkable(p)))
+    }
+
+    /// A router over links made elsewhere (an engine's own: KotOR transitions between
+    /// rooms). Only links between walkable faces may be given.
+    pub fn with_links(mesh: &'m NavMesh, adjacency: Adjacency) -> SurfaceRouter<'m> {
         let mut face_of = Vec::with_capacity(mesh.polygons.indices().len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
             face_of.extend(std::iter::repeat_n(polygon as u32, corners.len()));

@@ -242,3 +242,181 @@ fn centre(corners: &[[f64; 3]]) -> [f64; 3] {
     let sum = |k: usize| corners.iter().map(|p| p[k]).sum::<f64>() / n;
     [sum(0), sum(1), sum(2)]
 }
+
+/// A room of unit cells `(x, y)` (two triangles each: (x0,y0)(x1,y0)(x1,y1) then
+/// (x0,y0)(x1,y1)(x0,y1)), vertices of its own, with transition tags on (face, edge).
+#[cfg(feature = "bwm")]
+fn room(cells: &[(u32, u32)], tags: &[(u32, u32, i32)]) -> NavMesh {
+    use walkmesh_core::{EdgeRef, EdgeTag, Material, MeshKind, Surface};
+    let mut mesh = NavMesh {
+        kind: MeshKind::Area,
+        ..NavMesh::default()
+    };
+    let stone = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    for &(x, y) in cells {
+        let base = mesh.vertices.len() as u32;
+        let (fx, fy) = (x as f32, y as f32);
+        mesh.vertices.extend([
+            [fx, fy, 0.0],
+            [fx + 1.0, fy, 0.0],
+            [fx + 1.0, fy + 1.0, 0.0],
+            [fx, fy + 1.0, 0.0],
+        ]);
+        mesh.push_polygon(&[base, base + 1, base + 2], stone);
+        mesh.push_polygon(&[base, base + 2, base + 3], stone);
+    }
+    // Cells share vertices with their row neighbours only through welding: weld exactly.
+    let (mut mesh, _) = passes::weld(&mesh, 0.0, &mut Diagnostics::new());
+    for &(polygon, edge, transition) in tags {
+        mesh.edge_tags
+            .insert(EdgeRef { polygon, edge }, EdgeTag { transition });
+    }
+    mesh
+}
+
+#[cfg(feature = "bwm")]
+fn write_wok(mesh: &NavMesh, path: &Path) {
+    use walkmesh_core::WriteOptions;
+    let registry = walkmesh_formats::default_registry();
+    let writer = registry.by_id("bwm").unwrap().writer().unwrap();
+    let options = WriteOptions {
+        file_name: path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string),
+        ..WriteOptions::default()
+    };
+    let mut diag = Diagnostics::new();
+    let prepared = passes::prepare(mesh, &writer.requirements(&options), &mut diag);
+    let written = writer.write(&prepared, &options, &mut diag).unwrap();
+    std::fs::write(path, &written.main).unwrap();
+}
+
+/// Three rooms: `ra` cells x 0..2 and `rb` cells x 2..4 along y 0..1, joined by transitions
+/// on their shared side x = 2 (ra's face 3 edge 1, rb's face 1 edge 2); `rc` a cell at (0, 3)
+/// with no way in; rb also claims a transition to rc on its far side x = 4 that rc does not
+/// return.
+#[cfg(feature = "bwm")]
+fn three_room_area(dir: &Path) {
+    write_wok(&room(&[(0, 0), (1, 0)], &[(2, 1, 1)]), &dir.join("ra.wok"));
+    write_wok(
+        &room(&[(2, 0), (3, 0)], &[(1, 2, 0), (2, 1, 2)]),
+        &dir.join("rb.wok"),
+    );
+    write_wok(&room(&[(0, 3)], &[]), &dir.join("rc.wok"));
+    std::fs::write(
+        dir.join("area.lyt"),
+        "beginlayout\nroomcount 3\n  ra 0 0 0\n  rb 0 0 0\n  rc 0 0 0\ntrackcount 0\n\
+         obstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+}
+
+#[test]
+#[cfg(feature = "bwm")]
+fn a_kotor_area_routes_across_rooms_through_transitions_only() {
+    let dir = tempfile::tempdir().unwrap();
+    three_room_area(dir.path());
+    let area = dir.path().to_str().unwrap();
+    let (code, json, stderr) = run_json(&[
+        "route",
+        area,
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "3.5,0.5,0",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["method"], "engine");
+    assert_eq!(json["length"], 3.0);
+    let faces = json["faces"].as_array().unwrap();
+    assert_eq!(faces.first().unwrap()["room"], "ra");
+    assert_eq!(faces.last().unwrap()["room"], "rb");
+    let rooms: Vec<&str> = faces.iter().map(|f| f["room"].as_str().unwrap()).collect();
+    let crossing = rooms.iter().position(|&r| r == "rb").unwrap();
+    assert!(rooms[..crossing].iter().all(|&r| r == "ra"), "{rooms:?}");
+    // rb's claim towards rc has no edge back: reported, not linked.
+    let warnings = json["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .contains("room rb face 2 edge 1: transition to room rc has no matching edge back"),
+        "{warnings:?}"
+    );
+    // The cut-off room: exit 1.
+    let (code, json, _) = run_json(&[
+        "route",
+        area,
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "0.5,3.5,0",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(json["reachable"], false);
+    // The geometry alone does not join the rooms (their vertices are their own).
+    let (code, _, _) = run_json(&[
+        "route",
+        area,
+        "--method",
+        "surface",
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "3.5,0.5,0",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let (code, json, _) = run_json(&[
+        "reach",
+        area,
+        "--from",
+        "0.5,0.5,0",
+        "--require-all",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(json["start"]["unreachable_area"], 1.0);
+    assert_eq!(json["start"]["reachable_area"], 4.0);
+}
+
+#[test]
+#[cfg(feature = "bwm")]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn a_module_archive_is_routed_in_area_coordinates_with_room_names() {
+    let archive = walkmesh_tests::required_corpora()
+        .join("kotor-areas/KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
+    let archive = archive.to_str().unwrap();
+    // The only room with a walkmesh, M12aa_42a, is a flat floor at z = −10 spanning
+    // x 85..165, y 73..118 (its two walkable faces). 20 by 15 apart: 25.
+    let (code, json, stderr) = run_json(&[
+        "route",
+        archive,
+        "--from",
+        "100,95,-10",
+        "--to",
+        "120,110,-10",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json["method"], "engine");
+    assert!((json["length"].as_f64().unwrap() - 25.0).abs() < 1e-9);
+    for face in json["faces"].as_array().unwrap() {
+        assert_eq!(face["room"], "M12aa_42a");
+    }
+    assert!(stderr.contains("rooms without a walkmesh"), "{stderr}");
+    let (code, json, _) = run_json(&["reach", archive, "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json["components"].as_array().unwrap().len(), 1);
+}

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use walkmesh_core::{Diagnostics, NavMesh, ReadOptions, Registry, UpAxis, passes};
+use walkmesh_route::kotor::{AreaLinks, area_links};
 use walkmesh_route::surface::Point;
 use walkmesh_route::{Reach, RouteReport, SurfaceRouter};
 
@@ -19,8 +20,12 @@ use crate::input::{load_profile, load_with, print_diagnostics};
 /// override is `--format`.
 #[derive(clap::Args, Debug)]
 pub struct TargetArgs {
-    /// The walkmesh file.
+    /// The walkmesh file, or a KotOR area: a folder of room WOKs or a module archive
+    /// (.mod/.erf/.rim) with its layout (positions in area coordinates).
     target: PathBuf,
+    /// The area's layout, when the folder or archive does not hold exactly one .lyt.
+    #[arg(long, value_name = "LYT")]
+    lyt: Option<PathBuf>,
     /// Input format id, overriding detection by magic bytes and extension.
     #[arg(long, value_name = "ID")]
     format: Option<String>,
@@ -56,9 +61,10 @@ pub struct RouteArgs {
     /// End position.
     #[arg(long, value_name = "X,Y,Z", value_parser = point)]
     to: Point,
-    /// How to route. Only `surface` is implemented so far.
-    #[arg(long, value_enum, default_value_t = Method::Surface)]
-    method: Method,
+    /// How to route (default: engine where implemented — KotOR rooms and areas — else
+    /// surface).
+    #[arg(long, value_enum)]
+    method: Option<Method>,
     /// Print one JSON object: reachable, method, points, faces, length (null when
     /// unreachable), warnings.
     #[arg(long)]
@@ -72,6 +78,9 @@ pub struct ReachArgs {
     /// Start position: report the walkable area it cannot reach.
     #[arg(long, value_name = "X,Y,Z", value_parser = point)]
     from: Option<Point>,
+    /// Which links count (default: engine where implemented, else surface).
+    #[arg(long, value_enum)]
+    method: Option<Method>,
     /// Exit 1 when any walkable area is unreachable (from --from, or between components).
     #[arg(long)]
     require_all: bool,
@@ -99,12 +108,32 @@ fn point(text: &str) -> Result<Point, String> {
     Ok(out)
 }
 
-/// Reads the target as modelled (welded like `convert` and `info` see it).
+/// The target's mesh and whether KotOR's links apply to it (a BWM room or an area).
+struct Target {
+    mesh: NavMesh,
+    kotor: bool,
+}
+
+fn is_area(args: &TargetArgs) -> bool {
+    let archive = args
+        .target
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
+    args.lyt.is_some() || args.target.is_dir() || archive
+}
+
+/// Reads the target: an area assembled from its rooms, or one file as modelled (welded like
+/// `convert` and `info` see it).
 fn load_target(
     registry: &Registry,
     args: &TargetArgs,
     stderr: &mut dyn Write,
-) -> Result<NavMesh, Failure> {
+) -> Result<Target, Failure> {
+    if is_area(args) {
+        let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
+        return Ok(Target { mesh, kotor: true });
+    }
     let options = ReadOptions {
         up: match args.up {
             Up::Y => UpAxis::Y,
@@ -114,7 +143,7 @@ fn load_target(
         ..ReadOptions::default()
     };
     let mut diag = Diagnostics::new();
-    let (mesh, _) = load_with(
+    let (mesh, format) = load_with(
         registry,
         &args.target,
         args.format.as_deref(),
@@ -123,7 +152,43 @@ fn load_target(
     )?;
     let mesh = passes::as_modelled(&mesh, &mut diag).into_owned();
     print_diagnostics(&diag, stderr);
-    Ok(mesh)
+    Ok(Target {
+        mesh,
+        kotor: format == "bwm",
+    })
+}
+
+/// The links a method routes over; `area` (KotOR's links) names faces and carries warnings
+/// when the method is `engine`.
+struct Links {
+    router_links: walkmesh_core::passes::Adjacency,
+    area: Option<AreaLinks>,
+}
+
+fn links_for(target: &Target, asked: Option<Method>) -> Result<Links, Failure> {
+    let method = asked.unwrap_or(if target.kotor {
+        Method::Engine
+    } else {
+        Method::Surface
+    });
+    if method == Method::Engine && !target.kotor {
+        return Err(Failure::usage(
+            "--method engine is implemented for KotOR rooms and areas only so far (NWN2 and \
+             PATH tables are not yet); use --method surface",
+        ));
+    }
+    if method == Method::Engine {
+        let (router_links, area) = area_links(&target.mesh);
+        return Ok(Links {
+            router_links,
+            area: Some(area),
+        });
+    }
+    let mesh = &target.mesh;
+    Ok(Links {
+        router_links: passes::edge_adjacency(mesh, |p| mesh.is_walkable(p)),
+        area: None,
+    })
 }
 
 fn off_surface(which: &str, target: &Path, error: &walkmesh_route::LocateError) -> Failure {
@@ -136,13 +201,9 @@ pub fn run_route(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    if args.method == Method::Engine {
-        return Err(Failure::usage(
-            "--method engine is not implemented yet; use --method surface",
-        ));
-    }
-    let mesh = load_target(registry, &args.target, stderr)?;
-    let router = SurfaceRouter::new(&mesh);
+    let loaded = load_target(registry, &args.target, stderr)?;
+    let links = links_for(&loaded, args.method)?;
+    let router = SurfaceRouter::with_links(&loaded.mesh, links.router_links);
     let target = &args.target.target;
     let start = router
         .locate(args.from)
@@ -150,7 +211,16 @@ pub fn run_route(
     let end = router
         .locate(args.to)
         .map_err(|e| off_surface("--to", target, &e))?;
-    let report = RouteReport::from_surface(&router.route(start, end));
+    let route = router.route(start, end);
+    let mut report = RouteReport::from_surface(&route);
+    if let Some(area) = &links.area {
+        report.method = "engine".to_string();
+        report.faces = route.faces.iter().map(|&f| area.face_ref(f)).collect();
+        report.warnings.clone_from(&area.warnings);
+    }
+    for warning in &report.warnings {
+        writeln!(stderr, "warning: {warning}")?;
+    }
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
@@ -172,9 +242,6 @@ fn print_route(report: &RouteReport, stdout: &mut dyn Write) -> std::io::Result<
     for p in &report.points {
         writeln!(stdout, "  {:.6} {:.6} {:.6}", p[0], p[1], p[2])?;
     }
-    for warning in &report.warnings {
-        writeln!(stdout, "warning: {warning}")?;
-    }
     Ok(())
 }
 
@@ -184,8 +251,14 @@ pub fn run_reach(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let mesh = load_target(registry, &args.target, stderr)?;
-    let router = SurfaceRouter::new(&mesh);
+    let loaded = load_target(registry, &args.target, stderr)?;
+    let links = links_for(&loaded, args.method)?;
+    if let Some(area) = &links.area {
+        for warning in &area.warnings {
+            writeln!(stderr, "warning: {warning}")?;
+        }
+    }
+    let router = SurfaceRouter::with_links(&loaded.mesh, links.router_links);
     let reach = walkmesh_route::reach(&router, args.from)
         .map_err(|e| off_surface("--from", &args.target.target, &e))?;
     if args.json {
