@@ -3,12 +3,14 @@
 //! - [`surface`]: the geometric route over the walkable surface of any mesh (A* over faces
 //!   through shared edges, then the funnel), the `--method surface` answer.
 //! - [`kotor`]: KotOR's links: room adjacency and transitions between the rooms of an area.
+//! - [`nwn2`]: NWN2's stored path and island tables.
 //! - [`reach`]: connected walkable components and what a start point reaches.
 //! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
 //! - [`fixtures`]: hand-built floors for tests and benches.
 
 pub mod fixtures;
 pub mod kotor;
+pub mod nwn2;
 pub mod reach;
 pub mod report;
 pub mod surface;

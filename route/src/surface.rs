@@ -379,13 +379,62 @@ impl<'m> SurfaceRouter<'m> {
                 midpoint_length: 0.0,
             };
         };
+        self.along_crossings(start, end, &crossings, midpoint_length)
+    }
+
+    /// The route through a corridor chosen elsewhere (an engine's stored tables): `faces`
+    /// from the start's face to the end's, each linked to the next. The funnel, heights and
+    /// polyline are as for [`SurfaceRouter::route`]; `midpoint_length` is the chain start →
+    /// edge midpoints → end. `None` when two consecutive faces are not linked.
+    pub fn route_along(&self, start: Located, end: Located, faces: &[u32]) -> Option<Route> {
+        let mut crossings = Vec::with_capacity(faces.len().saturating_sub(1));
+        for pair in faces.windows(2) {
+            let linked = self
+                .linked_half_edges(pair[0])
+                .find(|&h| self.face_across(h).is_some_and(|(_, g)| g == pair[1]));
+            let crossing = linked.or_else(|| self.coincident_edge(pair[0], pair[1]))?;
+            crossings.push(crossing as u32);
+        }
+        let mut points = vec![start.point];
+        points.extend(crossings.iter().map(|&h| self.midpoint(h as usize)));
+        points.push(end.point);
+        let midpoint_length = points.windows(2).map(|w| dist(w[0], w[1])).sum();
+        let mut route = self.along_crossings(start, end, &crossings, midpoint_length);
+        route.faces = faces.to_vec();
+        Some(route)
+    }
+
+    /// The half-edge of `face` whose two ends are, exactly, the ends of an edge of `other`
+    /// (the faces touch through duplicated vertices, which engines' own tables may link).
+    fn coincident_edge(&self, face: u32, other: u32) -> Option<usize> {
+        let first = self.mesh.polygons.first_index(face as usize);
+        let n = self.mesh.polygons.get(face as usize).len();
+        let other_first = self.mesh.polygons.first_index(other as usize);
+        let other_n = self.mesh.polygons.get(other as usize).len();
+        (first..first + n).find(|&h| {
+            let (a, b) = self.half_edge_ends(h);
+            (other_first..other_first + other_n).any(|k| {
+                let (c, d) = self.half_edge_ends(k);
+                (a == d && b == c) || (a == c && b == d)
+            })
+        })
+    }
+
+    /// Faces, funnel and polyline of a chain of crossings.
+    fn along_crossings(
+        &self,
+        start: Located,
+        end: Located,
+        crossings: &[u32],
+        midpoint_length: f64,
+    ) -> Route {
         let mut faces = vec![start.face];
         faces.extend(
             crossings
                 .iter()
                 .filter_map(|&h| self.face_across(h as usize).map(|(_, f)| f)),
         );
-        let portals = self.portals(start.point, end.point, &crossings);
+        let portals = self.portals(start.point, end.point, crossings);
         let corners = funnel(&portals);
         let points = ground_polyline(&portals, &corners);
         let length = points.windows(2).map(|w| dist(w[0], w[1])).sum();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use walkmesh_core::{Diagnostics, NavMesh, ReadOptions, Registry, UpAxis, passes};
 use walkmesh_route::kotor::{AreaLinks, area_links};
-use walkmesh_route::surface::Point;
+use walkmesh_route::surface::{Located, Point};
 use walkmesh_route::{Reach, RouteReport, SurfaceRouter};
 
 use crate::Failure;
@@ -112,6 +112,8 @@ fn point(text: &str) -> Result<Point, String> {
 struct Target {
     mesh: NavMesh,
     kotor: bool,
+    /// Read from a TRX: NWN2's stored tables answer.
+    nwn2: bool,
 }
 
 fn is_area(args: &TargetArgs) -> bool {
@@ -132,7 +134,11 @@ fn load_target(
 ) -> Result<Target, Failure> {
     if is_area(args) {
         let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
-        return Ok(Target { mesh, kotor: true });
+        return Ok(Target {
+            mesh,
+            kotor: true,
+            nwn2: false,
+        });
     }
     let options = ReadOptions {
         up: match args.up {
@@ -155,6 +161,7 @@ fn load_target(
     Ok(Target {
         mesh,
         kotor: format == "bwm",
+        nwn2: format == "trx",
     })
 }
 
@@ -166,18 +173,18 @@ struct Links {
 }
 
 fn links_for(target: &Target, asked: Option<Method>) -> Result<Links, Failure> {
-    let method = asked.unwrap_or(if target.kotor {
+    let method = asked.unwrap_or(if target.kotor || target.nwn2 {
         Method::Engine
     } else {
         Method::Surface
     });
-    if method == Method::Engine && !target.kotor {
+    if method == Method::Engine && !(target.kotor || target.nwn2) {
         return Err(Failure::usage(
-            "--method engine is implemented for KotOR rooms and areas only so far (NWN2 and \
-             PATH tables are not yet); use --method surface",
+            "--method engine is implemented for KotOR rooms and areas and NWN2 TRX so far (not \
+             for Metroid Prime PATH yet); use --method surface",
         ));
     }
-    if method == Method::Engine {
+    if method == Method::Engine && target.kotor {
         let (router_links, area) = area_links(&target.mesh);
         return Ok(Links {
             router_links,
@@ -212,21 +219,58 @@ pub fn run_route(
         .locate(args.to)
         .map_err(|e| off_surface("--to", target, &e))?;
     let route = router.route(start, end);
+    if loaded.nwn2 && args.method != Some(Method::Surface) {
+        let report = nwn2_report(&loaded.mesh, &router, (start, end), &route)?;
+        return finish_route(&report, args.json, stdout, stderr);
+    }
     let mut report = RouteReport::from_surface(&route);
     if let Some(area) = &links.area {
         report.method = "engine".to_string();
         report.faces = route.faces.iter().map(|&f| area.face_ref(f)).collect();
         report.warnings.clone_from(&area.warnings);
     }
+    finish_route(&report, args.json, stdout, stderr)
+}
+
+fn finish_route(
+    report: &RouteReport,
+    json: bool,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
     for warning in &report.warnings {
         writeln!(stderr, "warning: {warning}")?;
     }
-    if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+    if json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(report)?)?;
     } else {
-        print_route(&report, stdout)?;
+        print_route(report, stdout)?;
     }
     Ok(if report.reachable { 0 } else { 1 })
+}
+
+/// NWN2's answer from the stored tables, checked against the geometry's `surface` answer.
+fn nwn2_report(
+    mesh: &NavMesh,
+    router: &SurfaceRouter<'_>,
+    (start, end): (Located, Located),
+    surface: &walkmesh_route::Route,
+) -> Result<RouteReport, Failure> {
+    let tables = walkmesh_route::nwn2::tables(mesh).map_err(Failure::input)?;
+    let mut report = walkmesh_route::nwn2::engine_report(&tables, router, start, end);
+    if report.reachable != surface.reachable {
+        report.warnings.push(format!(
+            "the stored tables say the end is {}reachable but the geometry says it is {}: \
+             the tables are stale (re-bake the area)",
+            if report.reachable { "" } else { "un" },
+            if surface.reachable {
+                "reachable"
+            } else {
+                "not"
+            },
+        ));
+    }
+    Ok(report)
 }
 
 fn print_route(report: &RouteReport, stdout: &mut dyn Write) -> std::io::Result<()> {
