@@ -4,6 +4,7 @@
 //!   through shared edges, then the funnel), the `--method surface` answer.
 //! - [`kotor`]: KotOR's links: room adjacency and transitions between the rooms of an area.
 //! - [`nwn2`]: NWN2's stored path and island tables.
+//! - [`prime`]: Metroid Prime PATH region queries and the region graph.
 //! - [`reach`]: connected walkable components and what a start point reaches.
 //! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
 //! - [`fixtures`]: hand-built floors for tests and benches.
@@ -11,6 +12,7 @@
 pub mod fixtures;
 pub mod kotor;
 pub mod nwn2;
+pub mod prime;
 pub mod reach;
 pub mod report;
 pub mod surface;

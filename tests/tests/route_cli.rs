@@ -483,3 +483,115 @@ fn nwn2_corpus_chains_follow_the_stored_tables_over_linked_triangles() {
     assert_eq!(warned, 0);
     assert_eq!(agree, pairs);
 }
+
+/// A serpentine corridor: ten rows of five unit cells (y = 0, 2, …, 18) joined by one-cell
+/// connectors alternately at x = 4 and x = 0, as quads.
+#[cfg(feature = "prime")]
+fn serpentine_obj(dir: &Path) -> PathBuf {
+    let (columns, rows) = (5u32, 10u32);
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        cells.extend((0..columns).map(|x| (x, 2 * r)));
+        if r + 1 < rows {
+            cells.push((if r % 2 == 0 { columns - 1 } else { 0 }, 2 * r + 1));
+        }
+    }
+    let mut text = String::from("usemtl Stone\n");
+    for y in 0..=2 * rows {
+        for x in 0..=columns {
+            text.push_str(&format!("v {x} {y} 0\n"));
+        }
+    }
+    let at = |x: u32, y: u32| y * (columns + 1) + x + 1;
+    for (x, y) in cells {
+        let (a, b, c, d) = (at(x, y), at(x + 1, y), at(x + 1, y + 1), at(x, y + 1));
+        text.push_str(&format!("f {a} {b} {c} {d}\n"));
+    }
+    let path = dir.join("serpentine.obj");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+#[cfg(feature = "prime")]
+fn a_cooked_path_routes_over_regions_and_reports_the_waypoint_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = serpentine_obj(dir.path());
+    let cooked = dir.path().join("serpentine.path");
+    let run = walkmesh([
+        "convert".as_ref(),
+        obj.as_os_str(),
+        cooked.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cooked = cooked.to_str().unwrap();
+    let args = ["--from", "0.5,0.5,0", "--to", "0.5,18.5,0", "--json"];
+    let (code, engine, stderr) = run_json(&[&["route", cooked][..], &args[..]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(engine["method"], "engine");
+    let (_, surface, _) =
+        run_json(&[&["route", cooked, "--method", "surface"][..], &args[..]].concat());
+    // The engine's region corridor here is the only one, so the polylines agree.
+    assert_eq!(engine["points"], surface["points"]);
+    // Two corners at each of the nine connectors, plus the ends: 20 waypoints.
+    assert_eq!(engine["points"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        engine["warnings"],
+        serde_json::json!(["the route needs 20 waypoints; the engine returns at most 16"])
+    );
+}
+
+#[test]
+#[cfg(feature = "prime")]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn the_synthetic_path_grid_answers_as_its_tables_say() {
+    let file = walkmesh_tests::required_corpora().join("prime/synthetic/grid_mp1_v4.path");
+    let file = file.to_str().unwrap();
+    // SOURCES.md: regions 0-24 a 5×5 grid of 10-unit cells (region = 5·row + column), 24
+    // flyer-only; 25-26 a separate pair at z = 2.
+    let (code, json, stderr) = run_json(&[
+        "route", file, "--from", "5,5,0", "--to", "45,35,0", "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let faces: Vec<u64> = json["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap())
+        .collect();
+    // A* over centroids 10 apart: a monotone staircase of 4 + 3 steps from 0 to 19.
+    assert_eq!(faces.len(), 8, "{faces:?}");
+    assert_eq!((faces[0], faces[7]), (0, 19));
+    for pair in faces.windows(2) {
+        assert!([1, 5].contains(&(pair[1] - pair[0])), "{faces:?}");
+    }
+    assert!(json["length"].as_f64().unwrap() >= 50.0);
+    assert_eq!(json["warnings"], serde_json::json!([]));
+    // The other pair of regions: the ground table says unreachable.
+    let (code, json, _) = run_json(&[
+        "route", file, "--from", "5,5,0", "--to", "105,5,2", "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(json["warnings"], serde_json::json!([]));
+    // (45,45) lies in flyer-only region 24: the closest ground regions are 19 and 23 (centroids
+    // 10 away); the lower index ends the route, at its centroid.
+    let (code, json, _) = run_json(&[
+        "route", file, "--from", "5,5,0", "--to", "45,45,0", "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(json["faces"].as_array().unwrap().last().unwrap(), 19);
+    assert_eq!(
+        json["points"].as_array().unwrap().last().unwrap(),
+        &serde_json::json!([45.0, 35.0, 0.0])
+    );
+    // Nothing within 10 units: exit 2.
+    assert_eq!(
+        walkmesh(["route", file, "--from", "5,5,0", "--to", "60,60,0"]).code,
+        2
+    );
+}

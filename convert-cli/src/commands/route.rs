@@ -114,6 +114,8 @@ struct Target {
     kotor: bool,
     /// Read from a TRX: NWN2's stored tables answer.
     nwn2: bool,
+    /// Read from a Metroid Prime PATH: its regions, links and octree answer.
+    prime: bool,
 }
 
 fn is_area(args: &TargetArgs) -> bool {
@@ -138,6 +140,7 @@ fn load_target(
             mesh,
             kotor: true,
             nwn2: false,
+            prime: false,
         });
     }
     let options = ReadOptions {
@@ -162,6 +165,7 @@ fn load_target(
         mesh,
         kotor: format == "bwm",
         nwn2: format == "trx",
+        prime: format == "path",
     })
 }
 
@@ -173,15 +177,16 @@ struct Links {
 }
 
 fn links_for(target: &Target, asked: Option<Method>) -> Result<Links, Failure> {
-    let method = asked.unwrap_or(if target.kotor || target.nwn2 {
+    let engine = target.kotor || target.nwn2 || target.prime;
+    let method = asked.unwrap_or(if engine {
         Method::Engine
     } else {
         Method::Surface
     });
-    if method == Method::Engine && !(target.kotor || target.nwn2) {
+    if method == Method::Engine && !engine {
         return Err(Failure::usage(
-            "--method engine is implemented for KotOR rooms and areas and NWN2 TRX so far (not \
-             for Metroid Prime PATH yet); use --method surface",
+            "--method engine needs a format with engine tables (KotOR BWM or area, NWN2 TRX, \
+             Metroid Prime PATH); use --method surface",
         ));
     }
     if method == Method::Engine && target.kotor {
@@ -212,6 +217,12 @@ pub fn run_route(
     let links = links_for(&loaded, args.method)?;
     let router = SurfaceRouter::with_links(&loaded.mesh, links.router_links);
     let target = &args.target.target;
+    if loaded.prime && args.method != Some(Method::Surface) {
+        let file = walkmesh_route::prime::tables(&loaded.mesh).map_err(Failure::input)?;
+        let report = walkmesh_route::prime::engine_report(&file, &router, args.from, args.to)
+            .map_err(|e| Failure::input(format!("{}: {e}", target.display())))?;
+        return finish_route(&report, args.json, stdout, stderr);
+    }
     let start = router
         .locate(args.from)
         .map_err(|e| off_surface("--from", target, &e))?;
