@@ -5,6 +5,7 @@
 //! - [`kotor`]: KotOR's links: room adjacency and transitions between the rooms of an area.
 //! - [`nwn2`]: NWN2's stored path and island tables.
 //! - [`prime`]: Metroid Prime PATH region queries and the region graph.
+//! - [`query`]: one query with the method chosen as the CLI and Python choose it.
 //! - [`reach`]: connected walkable components and what a start point reaches.
 //! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
 //! - [`fixtures`]: hand-built floors for tests and benches.
@@ -13,6 +14,7 @@ pub mod fixtures;
 pub mod kotor;
 pub mod nwn2;
 pub mod prime;
+pub mod query;
 pub mod reach;
 pub mod report;
 pub mod surface;

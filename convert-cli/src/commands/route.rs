@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use walkmesh_core::{Diagnostics, NavMesh, ReadOptions, Registry, UpAxis, passes};
-use walkmesh_route::kotor::{AreaLinks, area_links};
-use walkmesh_route::surface::{Located, Point};
-use walkmesh_route::{Reach, RouteReport, SurfaceRouter};
+use walkmesh_route::query::{self, Engine, QueryError};
+use walkmesh_route::surface::Point;
+use walkmesh_route::{Reach, RouteReport};
 
 use crate::Failure;
 use crate::input::{load_profile, load_with, print_diagnostics};
@@ -108,40 +108,16 @@ fn point(text: &str) -> Result<Point, String> {
     Ok(out)
 }
 
-/// The target's mesh and whether KotOR's links apply to it (a BWM room or an area).
-struct Target {
-    mesh: NavMesh,
-    kotor: bool,
-    /// Read from a TRX: NWN2's stored tables answer.
-    nwn2: bool,
-    /// Read from a Metroid Prime PATH: its regions, links and octree answer.
-    prime: bool,
-}
-
-fn is_area(args: &TargetArgs) -> bool {
-    let archive = args
-        .target
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
-    args.lyt.is_some() || args.target.is_dir() || archive
-}
-
 /// Reads the target: an area assembled from its rooms, or one file as modelled (welded like
-/// `convert` and `info` see it).
+/// `convert` and `info` see it); and whose engine rules apply.
 fn load_target(
     registry: &Registry,
     args: &TargetArgs,
     stderr: &mut dyn Write,
-) -> Result<Target, Failure> {
+) -> Result<(NavMesh, Engine), Failure> {
     if is_area(args) {
         let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
-        return Ok(Target {
-            mesh,
-            kotor: true,
-            nwn2: false,
-            prime: false,
-        });
+        return Ok((mesh, Engine::Kotor));
     }
     let options = ReadOptions {
         up: match args.up {
@@ -161,50 +137,30 @@ fn load_target(
     )?;
     let mesh = passes::as_modelled(&mesh, &mut diag).into_owned();
     print_diagnostics(&diag, stderr);
-    Ok(Target {
-        mesh,
-        kotor: format == "bwm",
-        nwn2: format == "trx",
-        prime: format == "path",
+    Ok((mesh, Engine::of(Some(format), false)))
+}
+
+fn is_area(args: &TargetArgs) -> bool {
+    let archive = args
+        .target
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
+    args.lyt.is_some() || args.target.is_dir() || archive
+}
+
+fn method_of(method: Option<Method>) -> Option<query::Method> {
+    method.map(|m| match m {
+        Method::Engine => query::Method::Engine,
+        Method::Surface => query::Method::Surface,
     })
 }
 
-/// The links a method routes over; `area` (KotOR's links) names faces and carries warnings
-/// when the method is `engine`.
-struct Links {
-    router_links: walkmesh_core::passes::Adjacency,
-    area: Option<AreaLinks>,
-}
-
-fn links_for(target: &Target, asked: Option<Method>) -> Result<Links, Failure> {
-    let engine = target.kotor || target.nwn2 || target.prime;
-    let method = asked.unwrap_or(if engine {
-        Method::Engine
-    } else {
-        Method::Surface
-    });
-    if method == Method::Engine && !engine {
-        return Err(Failure::usage(
-            "--method engine needs a format with engine tables (KotOR BWM or area, NWN2 TRX, \
-             Metroid Prime PATH); use --method surface",
-        ));
+fn failure(target: &Path, error: QueryError) -> Failure {
+    match error {
+        QueryError::Usage(message) => Failure::usage(message),
+        QueryError::Input(message) => Failure::input(format!("{}: {message}", target.display())),
     }
-    if method == Method::Engine && target.kotor {
-        let (router_links, area) = area_links(&target.mesh);
-        return Ok(Links {
-            router_links,
-            area: Some(area),
-        });
-    }
-    let mesh = &target.mesh;
-    Ok(Links {
-        router_links: passes::edge_adjacency(mesh, |p| mesh.is_walkable(p)),
-        area: None,
-    })
-}
-
-fn off_surface(which: &str, target: &Path, error: &walkmesh_route::LocateError) -> Failure {
-    Failure::input(format!("{}: {which}: {error}", target.display()))
 }
 
 pub fn run_route(
@@ -213,33 +169,9 @@ pub fn run_route(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let loaded = load_target(registry, &args.target, stderr)?;
-    let links = links_for(&loaded, args.method)?;
-    let router = SurfaceRouter::with_links(&loaded.mesh, links.router_links);
-    let target = &args.target.target;
-    if loaded.prime && args.method != Some(Method::Surface) {
-        let file = walkmesh_route::prime::tables(&loaded.mesh).map_err(Failure::input)?;
-        let report = walkmesh_route::prime::engine_report(&file, &router, args.from, args.to)
-            .map_err(|e| Failure::input(format!("{}: {e}", target.display())))?;
-        return finish_route(&report, args.json, stdout, stderr);
-    }
-    let start = router
-        .locate(args.from)
-        .map_err(|e| off_surface("--from", target, &e))?;
-    let end = router
-        .locate(args.to)
-        .map_err(|e| off_surface("--to", target, &e))?;
-    let route = router.route(start, end);
-    if loaded.nwn2 && args.method != Some(Method::Surface) {
-        let report = nwn2_report(&loaded.mesh, &router, (start, end), &route)?;
-        return finish_route(&report, args.json, stdout, stderr);
-    }
-    let mut report = RouteReport::from_surface(&route);
-    if let Some(area) = &links.area {
-        report.method = "engine".to_string();
-        report.faces = route.faces.iter().map(|&f| area.face_ref(f)).collect();
-        report.warnings.clone_from(&area.warnings);
-    }
+    let (mesh, engine) = load_target(registry, &args.target, stderr)?;
+    let report = query::route(&mesh, engine, args.from, args.to, method_of(args.method))
+        .map_err(|e| failure(&args.target.target, e))?;
     finish_route(&report, args.json, stdout, stderr)
 }
 
@@ -258,30 +190,6 @@ fn finish_route(
         print_route(report, stdout)?;
     }
     Ok(if report.reachable { 0 } else { 1 })
-}
-
-/// NWN2's answer from the stored tables, checked against the geometry's `surface` answer.
-fn nwn2_report(
-    mesh: &NavMesh,
-    router: &SurfaceRouter<'_>,
-    (start, end): (Located, Located),
-    surface: &walkmesh_route::Route,
-) -> Result<RouteReport, Failure> {
-    let tables = walkmesh_route::nwn2::tables(mesh).map_err(Failure::input)?;
-    let mut report = walkmesh_route::nwn2::engine_report(&tables, router, start, end);
-    if report.reachable != surface.reachable {
-        report.warnings.push(format!(
-            "the stored tables say the end is {}reachable but the geometry says it is {}: \
-             the tables are stale (re-bake the area)",
-            if report.reachable { "" } else { "un" },
-            if surface.reachable {
-                "reachable"
-            } else {
-                "not"
-            },
-        ));
-    }
-    Ok(report)
 }
 
 fn print_route(report: &RouteReport, stdout: &mut dyn Write) -> std::io::Result<()> {
@@ -306,16 +214,12 @@ pub fn run_reach(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let loaded = load_target(registry, &args.target, stderr)?;
-    let links = links_for(&loaded, args.method)?;
-    if let Some(area) = &links.area {
-        for warning in &area.warnings {
-            writeln!(stderr, "warning: {warning}")?;
-        }
+    let (mesh, engine) = load_target(registry, &args.target, stderr)?;
+    let (reach, warnings) = query::reachability(&mesh, engine, args.from, method_of(args.method))
+        .map_err(|e| failure(&args.target.target, e))?;
+    for warning in &warnings {
+        writeln!(stderr, "warning: {warning}")?;
     }
-    let router = SurfaceRouter::with_links(&loaded.mesh, links.router_links);
-    let reach = walkmesh_route::reach(&router, args.from)
-        .map_err(|e| off_surface("--from", &args.target.target, &e))?;
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&reach)?)?;
     } else {
