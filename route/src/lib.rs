@@ -6,10 +6,12 @@
 //! - [`nwn2`]: NWN2's stored path and island tables.
 //! - [`prime`]: Metroid Prime PATH region queries and the region graph.
 //! - [`query`]: one query with the method chosen as the CLI and Python choose it.
+//! - [`diff`]: reachability compared between two meshes on sampled point pairs.
 //! - [`reach`]: connected walkable components and what a start point reaches.
 //! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
 //! - [`fixtures`]: hand-built floors for tests and benches.
 
+pub mod diff;
 pub mod fixtures;
 pub mod kotor;
 pub mod nwn2;

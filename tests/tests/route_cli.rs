@@ -595,3 +595,44 @@ fn the_synthetic_path_grid_answers_as_its_tables_say() {
         2
     );
 }
+
+#[test]
+fn diff_reach_lists_the_pairs_a_cut_separates() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = corridor_obj(dir.path());
+    // The same corridor without cell (2, 0) (its faces 4 and 5): the arm is cut off.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let mut face = 0;
+    let cut_text: String = text
+        .lines()
+        .filter(|line| {
+            if !line.starts_with("f ") {
+                return true;
+            }
+            face += 1;
+            !(5..=6).contains(&face)
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let cut = dir.path().join("cut.obj");
+    std::fs::write(&cut, cut_text).unwrap();
+    let (whole, cut) = (whole.to_str().unwrap(), cut.to_str().unwrap());
+    let (code, json, stderr) = run_json(&["diff", whole, cut, "--up", "z", "--reach", "--json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let differing = json["reach"]["differing"].as_array().unwrap();
+    assert!(differing.len() > 50, "{}", differing.len());
+    for pair in differing {
+        assert_eq!(pair["reachable_in_a"], true);
+        assert_eq!(pair["reachable_in_b"], false);
+        // One end before the cut (x < 2), the other after it (x > 3 or up the arm).
+        let (x0, x1) = (
+            pair["from"][0].as_f64().unwrap(),
+            pair["to"][0].as_f64().unwrap(),
+        );
+        assert!(x0.min(x1) <= 2.0 && x0.max(x1) >= 3.0, "{pair}");
+    }
+    assert_eq!(json["reach"]["pairs"], 1000);
+    let (code, json, _) = run_json(&["diff", whole, whole, "--up", "z", "--reach", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json["reach"]["differing"], serde_json::json!([]));
+}
