@@ -99,8 +99,11 @@
 //! when `|cross(K, P, N)| <= 1e-9·s·t`, `(P − K)·(N − P) >= 0` in plan, and
 //! `|P.z − z_line| <= 1e-6 · max(1, |z_line|)` where `z_line = K.z + (N.z − K.z)·(s / (s + t))`
 //! (`K.z` when `s + t = 0`). So a flat or evenly sloped stretch is one segment and every bend,
-//! in plan or in height, is a point. `length` is
-//! the sum of `dist` over consecutive `points`.
+//! in plan or in height, is a point. `length` is the sum of `dist` over consecutive `points`.
+//!
+//! # Unreachable
+//! `reachable` is false, `points` and `faces` are empty and `length` is 0 (`null` in the
+//! JSON of `walkmesh route`).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
