@@ -31,18 +31,25 @@ pub fn tables(mesh: &NavMesh) -> Result<Tables, String> {
         .and_then(|p| p.section("aswm.body"))
         .ok_or("the stored path tables are not available (not a TRX file as read)")?;
     let (aswm, _) = walkmesh_nwn2::aswm::parse(body).map_err(|e| e.to_string())?;
-    let mut tile_of = vec![u32::MAX; aswm.triangles.len()];
-    for (index, tile) in aswm.tiles.iter().enumerate() {
-        let first = tile.triangles_offset as usize;
-        let last = first.saturating_add(tile.triangle_count as usize);
-        for slot in tile_of
-            .get_mut(first..last.min(aswm.triangles.len()))
-            .unwrap_or(&mut [])
-        {
-            *slot = index as u32;
+    Ok(Tables::from_aswm(aswm))
+}
+
+impl Tables {
+    /// The tables of a parsed ASWM body.
+    pub fn from_aswm(aswm: Aswm) -> Tables {
+        let mut tile_of = vec![u32::MAX; aswm.triangles.len()];
+        for (index, tile) in aswm.tiles.iter().enumerate() {
+            let first = tile.triangles_offset as usize;
+            let last = first.saturating_add(tile.triangle_count as usize);
+            for slot in tile_of
+                .get_mut(first..last.min(aswm.triangles.len()))
+                .unwrap_or(&mut [])
+            {
+                *slot = index as u32;
+            }
         }
+        Tables { aswm, tile_of }
     }
-    Ok(Tables { aswm, tile_of })
 }
 
 /// What the tables say about one query.
@@ -274,4 +281,131 @@ pub fn engine_report(
             .push(format!("the stored tables are inconsistent: {problem}")),
     }
     report
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::fixtures::walkable;
+    use walkmesh_nwn2::aswm::{Island, IslandPath, Tile, Triangle};
+
+    /// Two unit cells side by side, T0 (0,0)(1,0)(1,1), T1 (0,0)(1,1)(0,1), T2 (1,0)(2,0)(2,1),
+    /// T3 (1,0)(2,1)(1,1): links T1–T0, T0–T3, T3–T2, so the only chain from T1 to T2 is
+    /// T1, T0, T3, T2. One tile, one island.
+    fn strip() -> (NavMesh, Aswm) {
+        let vertices = vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 1.0, 0.0],
+        ];
+        let triangles = [[0, 1, 2], [0, 2, 3], [1, 4, 5], [1, 5, 2]];
+        let mut mesh = NavMesh {
+            vertices: vertices.clone(),
+            ..NavMesh::default()
+        };
+        for t in triangles {
+            mesh.push_polygon(&t, walkable());
+        }
+        // Next hop from a toward b along the line T1 – T0 – T3 – T2.
+        let line = [1u8, 0, 3, 2];
+        let position = |t: u8| line.iter().position(|&x| x == t).unwrap();
+        let mut nodes = vec![NO_NODE; 16];
+        for a in 0..4u8 {
+            for b in 0..4u8 {
+                let (pa, pb) = (position(a), position(b));
+                if pa != pb {
+                    let step = if pb > pa { pa + 1 } else { pa - 1 };
+                    nodes[usize::from(a) * 4 + usize::from(b)] = line[step];
+                }
+            }
+        }
+        let aswm = Aswm {
+            vertices,
+            triangles: triangles
+                .iter()
+                .map(|&v| Triangle {
+                    vertices: v,
+                    island: 0,
+                    ..Triangle::default()
+                })
+                .collect(),
+            tiles: vec![Tile {
+                triangle_count: 4,
+                local_to_node: vec![0, 1, 2, 3],
+                node_to_local: vec![0, 1, 2, 3],
+                nodes,
+                ..Tile::default()
+            }],
+            islands: vec![Island {
+                triangle_count: 4,
+                ..Island::default()
+            }],
+            island_paths: vec![IslandPath {
+                next: NONE16,
+                ..IslandPath::default()
+            }],
+            ..Aswm::default()
+        };
+        (mesh, aswm)
+    }
+
+    fn report(mesh: &NavMesh, aswm: Aswm) -> crate::RouteReport {
+        let router = crate::SurfaceRouter::new(mesh);
+        let start = router.locate([0.2, 0.6, 0.0]).unwrap();
+        let end = router.locate([1.9, 0.5, 0.0]).unwrap();
+        assert_eq!((start.face, end.face), (1, 2));
+        engine_report(&Tables::from_aswm(aswm), &router, start, end)
+    }
+
+    #[test]
+    fn the_face_sequence_is_the_table_chain() {
+        let (mesh, aswm) = strip();
+        let r = report(&mesh, aswm);
+        assert!(r.reachable && r.warnings.is_empty(), "{r:?}");
+        let faces: Vec<_> = [1, 0, 3, 2]
+            .into_iter()
+            .map(crate::FaceRef::Index)
+            .collect();
+        assert_eq!(r.faces, faces);
+        // The straight line (0.2,0.6) → (1.9,0.5) stays inside the two cells: no corner.
+        assert_eq!(r.points, vec![[0.2, 0.6, 0.0], [1.9, 0.5, 0.0]]);
+    }
+
+    #[test]
+    fn bit_7_walks_straight_and_0xff_is_unreachable() {
+        let (mesh, mut aswm) = strip();
+        let chain = Corridor::Faces {
+            faces: vec![1, 0, 3, 2],
+            straight: false,
+        };
+        assert_eq!(Tables::from_aswm(aswm.clone()).corridor(1, 2), Ok(chain));
+        aswm.tiles[0].nodes[4 + 2] |= 0x80;
+        let chain = Corridor::Faces {
+            faces: vec![1, 0, 3, 2],
+            straight: true,
+        };
+        assert_eq!(Tables::from_aswm(aswm.clone()).corridor(1, 2), Ok(chain));
+        let r = report(&mesh, aswm.clone());
+        assert_eq!(r.points, vec![[0.2, 0.6, 0.0], [1.9, 0.5, 0.0]]);
+        assert_eq!(r.faces.len(), 4);
+        aswm.tiles[0].nodes[4 + 2] = NO_NODE;
+        let r = report(&mesh, aswm);
+        assert!(!r.reachable && r.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_step_across_no_edge_is_reported_stale() {
+        let (mesh, mut aswm) = strip();
+        // From T0 toward T2 the table now jumps straight to T2, which only touches T0 at a
+        // corner.
+        aswm.tiles[0].nodes[2] = 2;
+        let r = report(&mesh, aswm);
+        assert!(r.reachable);
+        assert_eq!(r.points, Vec::<crate::surface::Point>::new());
+        assert!(r.warnings[0].contains("share no edge"), "{:?}", r.warnings);
+    }
 }
