@@ -13,4 +13,5 @@ pub mod profiles;
 pub mod render;
 pub mod spec;
 pub mod stats;
+pub mod route;
 pub mod validate;
