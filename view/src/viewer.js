@@ -1,0 +1,515 @@
+// walkmesh view: a small WebGL renderer for the inspector page (no library, no network).
+// The page's data (element #walkmesh-data) is written by the walkmesh-view crate: per mesh the
+// vertices, polygons, triangles, face and line layers (base64 arrays) and the stored fields of
+// every face as columns. Z is up, as in the neutral mesh.
+(function () {
+  'use strict';
+  const started = performance.now();
+  const data = JSON.parse(document.getElementById('walkmesh-data').textContent);
+
+  // ---- decoding -----------------------------------------------------------------------------
+  function bytesOf(text) {
+    const raw = atob(text);
+    const out = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  }
+  // Little-endian arrays; every browser that runs WebGL today is little-endian.
+  const floatsOf = (text) => { const b = bytesOf(text); return new Float32Array(b.buffer, 0, b.length >> 2); };
+  const uintsOf = (text) => { const b = bytesOf(text); return new Uint32Array(b.buffer, 0, b.length >> 2); };
+
+  const meshes = data.meshes.map((m, index) => {
+    const mesh = {
+      index, name: m.name, format: m.format, faces: m.faces, walkable: m.walkable,
+      vertices: floatsOf(m.vertices), starts: uintsOf(m.polygonStarts),
+      corners: uintsOf(m.polygonCorners), triangles: uintsOf(m.triangles),
+      triangleFace: uintsOf(m.triangleFace), fields: m.fields, visible: true,
+      faceLayers: {}, lineLayers: {},
+    };
+    for (const l of m.faceLayers) mesh.faceLayers[l.name] = { colours: bytesOf(l.colours), legend: l.legend };
+    for (const l of m.lineLayers) mesh.lineLayers[l.name] = { points: floatsOf(l.points), colours: bytesOf(l.colours), legend: l.legend };
+    return mesh;
+  });
+  // Faces are numbered over all meshes in order: mesh 0's faces first.
+  let firstFace = 0;
+  for (const m of meshes) { m.firstFace = firstFace; firstFace += m.faces; }
+  const totalFaces = firstFace;
+
+  function centroidOf(mesh, face) {
+    const s = mesh.starts[face], e = mesh.starts[face + 1];
+    const c = [0, 0, 0];
+    for (let k = s; k < e; k++) {
+      const v = mesh.corners[k] * 3;
+      c[0] += mesh.vertices[v]; c[1] += mesh.vertices[v + 1]; c[2] += mesh.vertices[v + 2];
+    }
+    const n = Math.max(1, e - s);
+    return [c[0] / n, c[1] / n, c[2] / n];
+  }
+  function locate(face) {
+    for (const m of meshes) if (face >= m.firstFace && face < m.firstFace + m.faces) return [m, face - m.firstFace];
+    return [null, -1];
+  }
+
+  // ---- bounds -------------------------------------------------------------------------------
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const m of meshes) {
+    for (let i = 0; i < m.vertices.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        const x = m.vertices[i + k];
+        if (Number.isFinite(x)) { if (x < lo[k]) lo[k] = x; if (x > hi[k]) hi[k] = x; }
+      }
+    }
+  }
+  if (!Number.isFinite(lo[0])) { lo.fill(0); hi.fill(1); }
+  const centre = [0, 1, 2].map((k) => (lo[k] + hi[k]) / 2);
+  const radius = Math.max(1e-3, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
+
+  // ---- matrices (column-major) --------------------------------------------------------------
+  function multiply(a, b) {
+    const o = new Float32Array(16);
+    for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+      o[c * 4 + r] = s;
+    }
+    return o;
+  }
+  function perspective(fovy, aspect, near, far) {
+    const f = 1 / Math.tan(fovy / 2), o = new Float32Array(16);
+    o[0] = f / aspect; o[5] = f; o[10] = (far + near) / (near - far); o[11] = -1;
+    o[14] = 2 * far * near / (near - far);
+    return o;
+  }
+  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const norm = (a) => { const l = Math.hypot(a[0], a[1], a[2]) || 1; return [a[0] / l, a[1] / l, a[2] / l]; };
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  function lookAt(eye, target, up) {
+    const z = norm(sub(eye, target)), x = norm(cross(up, z)), y = cross(z, x);
+    return new Float32Array([x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0,
+      -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
+  }
+
+  // ---- camera -------------------------------------------------------------------------------
+  const camera = { target: centre.slice(), distance: radius * 2.6, yaw: -Math.PI / 2, pitch: 1.1 };
+  const MAX_PITCH = Math.PI / 2 - 0.002;
+  function eyeOf() {
+    const cp = Math.cos(camera.pitch);
+    return [camera.target[0] + camera.distance * cp * Math.cos(camera.yaw),
+      camera.target[1] + camera.distance * cp * Math.sin(camera.yaw),
+      camera.target[2] + camera.distance * Math.sin(camera.pitch)];
+  }
+  function viewProjection() {
+    const aspect = canvas.width / Math.max(1, canvas.height);
+    const near = Math.max(camera.distance * 0.01, radius * 1e-4);
+    const far = camera.distance + radius * 4;
+    return multiply(perspective(Math.PI / 4, aspect, near, far), lookAt(eyeOf(), camera.target, [0, 0, 1]));
+  }
+
+  // ---- WebGL --------------------------------------------------------------------------------
+  const canvas = document.getElementById('walkmesh-canvas');
+  const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+  const panel = document.getElementById('walkmesh-selection');
+  if (!gl) { panel.textContent = 'This browser has no WebGL: the inspector cannot draw.'; return; }
+  const VERTEX = 'attribute vec3 position; attribute vec3 colour; attribute float shade;' +
+    'uniform mat4 matrix; varying vec3 tone;' +
+    'void main() { gl_Position = matrix * vec4(position, 1.0); tone = colour * shade; }';
+  const FRAGMENT = 'precision mediump float; varying vec3 tone; void main() { gl_FragColor = vec4(tone, 1.0); }';
+  function shader(type, source) {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, source); gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+    return s;
+  }
+  const program = gl.createProgram();
+  gl.attachShader(program, shader(gl.VERTEX_SHADER, VERTEX));
+  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT));
+  gl.linkProgram(program);
+  const at = { position: gl.getAttribLocation(program, 'position'), colour: gl.getAttribLocation(program, 'colour'),
+    shade: gl.getAttribLocation(program, 'shade'), matrix: gl.getUniformLocation(program, 'matrix') };
+  function buffer(array) {
+    const b = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, array, gl.STATIC_DRAW);
+    return b;
+  }
+  // Draws `count` vertices of `mode` from position/colour(/shade) buffers.
+  function draw(mode, positions, colours, shades, count) {
+    gl.bindBuffer(gl.ARRAY_BUFFER, positions);
+    gl.enableVertexAttribArray(at.position);
+    gl.vertexAttribPointer(at.position, 3, gl.FLOAT, false, 0, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, colours);
+    gl.enableVertexAttribArray(at.colour);
+    gl.vertexAttribPointer(at.colour, 3, gl.UNSIGNED_BYTE, true, 0, 0);
+    if (shades) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, shades);
+      gl.enableVertexAttribArray(at.shade);
+      gl.vertexAttribPointer(at.shade, 1, gl.FLOAT, false, 0, 0);
+    } else {
+      gl.disableVertexAttribArray(at.shade);
+      gl.vertexAttrib1f(at.shade, 1.0);
+    }
+    gl.drawArrays(mode, 0, count);
+  }
+
+  // Per mesh: triangle corners expanded (one colour per face needs unshared corners), a
+  // light-and-shade factor per corner, the pick colours (face number + 1 over all meshes) and
+  // the wireframe.
+  const LIGHT = norm([0.3, 0.5, 1.0]);
+  for (const m of meshes) {
+    const n = m.triangles.length;
+    const pos = new Float32Array(n * 3), shade = new Float32Array(n), pick = new Uint8Array(n * 3);
+    for (let t = 0; t < n; t += 3) {
+      const p = [0, 1, 2].map((k) => {
+        const v = m.triangles[t + k] * 3;
+        return [m.vertices[v], m.vertices[v + 1], m.vertices[v + 2]];
+      });
+      const normal = norm(cross(sub(p[1], p[0]), sub(p[2], p[0])));
+      const s = 0.55 + 0.45 * Math.abs(dot(normal, LIGHT));
+      const id = m.firstFace + m.triangleFace[t / 3] + 1;
+      for (let k = 0; k < 3; k++) {
+        pos.set(p[k], (t + k) * 3);
+        shade[t + k] = s;
+        pick[(t + k) * 3] = id & 255; pick[(t + k) * 3 + 1] = (id >> 8) & 255; pick[(t + k) * 3 + 2] = (id >> 16) & 255;
+      }
+    }
+    m.cornerCount = n;
+    m.positionBuffer = buffer(pos);
+    m.shadeBuffer = buffer(shade);
+    m.pickBuffer = buffer(pick);
+    m.colourBuffer = gl.createBuffer();
+    let edges = 0;
+    for (let f = 0; f < m.faces; f++) edges += m.starts[f + 1] - m.starts[f];
+    const wire = new Float32Array(edges * 6);
+    let w = 0;
+    for (let f = 0; f < m.faces; f++) {
+      const s = m.starts[f], e = m.starts[f + 1];
+      for (let k = s; k < e; k++) {
+        const a = m.corners[k] * 3, b = m.corners[k + 1 < e ? k + 1 : s] * 3;
+        wire.set([m.vertices[a], m.vertices[a + 1], m.vertices[a + 2], m.vertices[b], m.vertices[b + 1], m.vertices[b + 2]], w);
+        w += 6;
+      }
+    }
+    m.wireBuffer = buffer(wire);
+    m.wireColours = buffer(new Uint8Array(edges * 6).fill(40));
+    m.wireCount = edges * 2;
+    for (const name of Object.keys(m.lineLayers)) {
+      const l = m.lineLayers[name];
+      const colours = new Uint8Array(l.colours.length * 2);
+      for (let i = 0; i < l.colours.length; i += 3) { colours.set(l.colours.subarray(i, i + 3), i * 2); colours.set(l.colours.subarray(i, i + 3), i * 2 + 3); }
+      l.positionBuffer = buffer(l.points);
+      l.colourBuffer = buffer(colours);
+      l.count = l.points.length / 3;
+    }
+  }
+
+  // ---- layers -------------------------------------------------------------------------------
+  const layerNames = [];
+  for (const m of meshes) for (const name of Object.keys(m.faceLayers).concat(Object.keys(m.lineLayers))) {
+    if (!layerNames.includes(name)) layerNames.push(name);
+  }
+  const state = { layer: meshes.length > 1 ? 'overlay' : 'materials', wireframe: totalFaces <= 60000, selected: null };
+  if (!layerNames.includes(state.layer)) state.layer = layerNames[0];
+  // A line layer is drawn over the material colours.
+  function faceLayerOf(m) {
+    return m.faceLayers[state.layer] ? state.layer : 'materials';
+  }
+  function applyColours() {
+    for (const m of meshes) {
+      const layer = m.faceLayers[faceLayerOf(m)];
+      const out = new Uint8Array(m.cornerCount * 3);
+      for (let c = 0; c < m.cornerCount; c++) {
+        const f = m.triangleFace[Math.floor(c / 3)] * 3;
+        out[c * 3] = layer.colours[f]; out[c * 3 + 1] = layer.colours[f + 1]; out[c * 3 + 2] = layer.colours[f + 2];
+      }
+      gl.bindBuffer(gl.ARRAY_BUFFER, m.colourBuffer);
+      gl.bufferData(gl.ARRAY_BUFFER, out, gl.STATIC_DRAW);
+    }
+  }
+
+  const SELECTED = [255, 230, 0];
+  let selectionBuffers = null;
+  function selectionGeometry() {
+    if (!state.selected) return null;
+    const [m, face] = locate(state.selected.face);
+    const pos = [];
+    for (let t = 0; t < m.triangleFace.length; t++) {
+      if (m.triangleFace[t] !== face) continue;
+      for (let k = 0; k < 3; k++) {
+        const v = m.triangles[t * 3 + k] * 3;
+        pos.push(m.vertices[v], m.vertices[v + 1], m.vertices[v + 2]);
+      }
+    }
+    const colours = new Uint8Array(pos.length);
+    for (let i = 0; i < colours.length; i += 3) colours.set(SELECTED, i);
+    return { positions: buffer(new Float32Array(pos)), colours: buffer(colours), count: pos.length / 3, mesh: m };
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+  function resize() {
+    const ratio = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * ratio)), h = Math.max(1, Math.round(canvas.clientHeight * ratio));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  }
+  function drawScene(picking) {
+    resize();
+    gl.viewport(0, 0, canvas.width, canvas.height);
+    if (picking) gl.clearColor(0, 0, 0, 1); else gl.clearColor(0.957, 0.957, 0.94, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST);
+    gl.useProgram(program);
+    gl.uniformMatrix4fv(at.matrix, false, viewProjection());
+    // Faces are pushed back a little so lines on them win the depth test; each mesh by a
+    // different amount so two coinciding meshes do not flicker (the first one wins).
+    gl.enable(gl.POLYGON_OFFSET_FILL);
+    for (const m of meshes) {
+      if (!m.visible) continue;
+      gl.polygonOffset(1, 1 + 4 * m.index);
+      draw(gl.TRIANGLES, m.positionBuffer, picking ? m.pickBuffer : m.colourBuffer, picking ? null : m.shadeBuffer, m.cornerCount);
+    }
+    gl.disable(gl.POLYGON_OFFSET_FILL);
+    if (picking) return;
+    if (selectionBuffers && selectionBuffers.mesh.visible) {
+      gl.enable(gl.POLYGON_OFFSET_FILL);
+      gl.polygonOffset(0, -2);
+      draw(gl.TRIANGLES, selectionBuffers.positions, selectionBuffers.colours, null, selectionBuffers.count);
+      gl.disable(gl.POLYGON_OFFSET_FILL);
+    }
+    for (const m of meshes) {
+      if (!m.visible) continue;
+      if (state.wireframe) draw(gl.LINES, m.wireBuffer, m.wireColours, null, m.wireCount);
+      const l = m.lineLayers[state.layer];
+      if (l && l.count > 0) {
+        gl.disable(gl.DEPTH_TEST); // links and boxes are shown whole, through the faces
+        draw(gl.LINES, l.positionBuffer, l.colourBuffer, null, l.count);
+        gl.enable(gl.DEPTH_TEST);
+      }
+    }
+  }
+  let pending = false;
+  function redraw() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; drawScene(false); });
+  }
+
+  // Picking: draw the face numbers into an offscreen buffer and read the pixel under the pointer.
+  let pickTarget = null;
+  function pickAt(clientX, clientY) {
+    resize();
+    const w = canvas.width, h = canvas.height;
+    if (!pickTarget || pickTarget.w !== w || pickTarget.h !== h) {
+      const texture = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, w, h, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST);
+      const depth = gl.createRenderbuffer();
+      gl.bindRenderbuffer(gl.RENDERBUFFER, depth);
+      gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT16, w, h);
+      const fb = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+      gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, depth);
+      pickTarget = { fb, w, h };
+    }
+    gl.bindFramebuffer(gl.FRAMEBUFFER, pickTarget.fb);
+    gl.disable(gl.DITHER);
+    drawScene(true);
+    const rect = canvas.getBoundingClientRect();
+    const x = Math.floor((clientX - rect.left) * w / rect.width);
+    const y = h - 1 - Math.floor((clientY - rect.top) * h / rect.height);
+    const pixel = new Uint8Array(4);
+    gl.readPixels(x, y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.enable(gl.DITHER);
+    redraw();
+    const id = pixel[0] | (pixel[1] << 8) | (pixel[2] << 16);
+    return id === 0 ? -1 : id - 1;
+  }
+
+  // ---- the selection panel ------------------------------------------------------------------
+  // The rows of face `face` of mesh `m`: one per column that has a record for the face.
+  function fieldRows(m, face) {
+    const rows = [];
+    for (const c of m.fields) {
+      const index = c.index === 'face' ? face : c.index[face];
+      if (index === null || index === undefined) continue;
+      let offset = null;
+      if (Array.isArray(c.offset)) offset = c.offset[face];
+      else if (c.offset) offset = c.offset.base + face * c.offset.stride;
+      const size = Array.isArray(c.size) ? c.size[face] : c.size;
+      rows.push({ name: c.label.replace('{i}', String(index)), offset, size, value: c.value[face], space: c.space });
+    }
+    return rows;
+  }
+  const escapeText = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  function showSelection() {
+    if (!state.selected) { panel.innerHTML = '<em>Click a face to see its stored fields.</em>'; return; }
+    const s = state.selected;
+    const [m] = locate(s.face);
+    const c = s.centroid.map((x) => x.toFixed(3)).join(', ');
+    let html = '<b>' + escapeText(m.name) + '</b> (' + escapeText(m.format) + '): face ' + s.meshFace +
+      (meshes.length > 1 ? ' (face ' + s.face + ' of the page)' : '') + '<br>' +
+      (m.walkable[s.meshFace] ? 'walkable' : 'not walkable') + ', centre (' + c + ')<br>' +
+      (m.fields.length && m.fields[0].space === 'the neutral mesh (this format has no field dump)'
+        ? 'This format has no field dump: the neutral mesh is shown, as <code>walkmesh dump</code> does.'
+        : 'Stored fields, offsets as <code>walkmesh dump</code> gives them:') +
+      '<table><tr><td>offset</td><td>field</td><td>size</td><td>value</td></tr>';
+    const spaces = new Set();
+    for (const r of s.fields) {
+      if (r.space) spaces.add(r.space);
+      const offset = r.offset === null || r.offset === undefined ? '' : r.offset + ' (0x' + r.offset.toString(16) + ')';
+      html += '<tr data-field="' + escapeText(r.name) + '"><td class="offset">' + offset + (r.space ? '*' : '') + '</td><td>' + escapeText(r.name) +
+        '</td><td>' + (r.size === null || r.size === undefined ? '' : r.size) + '</td><td class="value">' +
+        escapeText(JSON.stringify(r.value)) + '</td></tr>';
+    }
+    html += '</table>';
+    for (const space of spaces) html += '<div>* offsets in ' + escapeText(space) + '</div>';
+    panel.innerHTML = html;
+  }
+  function select(face) {
+    if (face < 0 || face >= totalFaces) {
+      state.selected = null;
+    } else {
+      const [m, local] = locate(face);
+      state.selected = { face, mesh: m.index, meshFace: local, centroid: centroidOf(m, local), fields: fieldRows(m, local) };
+    }
+    selectionBuffers = selectionGeometry();
+    api.selected = state.selected;
+    showSelection();
+    redraw();
+  }
+
+  // ---- legend and controls ------------------------------------------------------------------
+  const legend = document.getElementById('walkmesh-legend');
+  function showLegend() {
+    let html = '<b>' + escapeText(state.layer) + '</b>';
+    for (const m of meshes) {
+      if (!m.visible) continue;
+      const face = m.faceLayers[faceLayerOf(m)];
+      const line = m.lineLayers[state.layer];
+      html += '<h4>' + escapeText(m.name) + '</h4>';
+      const entries = face.legend.concat(line ? line.legend : []);
+      for (const [colour, text] of entries) html += '<div><span class="swatch" style="background:' + colour + '"></span>' + escapeText(text) + '</div>';
+    }
+    if (state.wireframe) html += '<div><span class="swatch" style="background:#282828"></span>polygon edges (wireframe)</div>';
+    html += '<div><span class="swatch" style="background:#ffe600"></span>selected face</div>';
+    legend.innerHTML = html;
+  }
+  const controls = document.getElementById('walkmesh-controls');
+  function buildControls() {
+    let html = '<div><b>' + escapeText(data.title) + '</b></div><label>Layer <select id="walkmesh-layer">';
+    for (const name of layerNames) html += '<option value="' + escapeText(name) + '">' + escapeText(name) + '</option>';
+    html += '</select></label>';
+    for (const m of meshes) html += '<label><input type="checkbox" checked data-mesh="' + m.index + '"> ' + escapeText(m.name) + ' (' + m.faces + ' faces)</label>';
+    html += '<label><input type="checkbox" id="walkmesh-wireframe"' + (state.wireframe ? ' checked' : '') + '> wireframe</label>' +
+      '<button id="walkmesh-top">top</button><button id="walkmesh-side">side</button><button id="walkmesh-reset">reset</button>' +
+      '<div style="color:#666">drag: orbit; shift+drag or right drag: pan; wheel: zoom</div>';
+    controls.innerHTML = html;
+    const layerSelect = document.getElementById('walkmesh-layer');
+    layerSelect.value = state.layer;
+    layerSelect.addEventListener('change', () => setLayer(layerSelect.value));
+    for (const box of controls.querySelectorAll('input[data-mesh]')) {
+      box.addEventListener('change', () => { meshes[Number(box.dataset.mesh)].visible = box.checked; showLegend(); redraw(); });
+    }
+    document.getElementById('walkmesh-wireframe').addEventListener('change', (e) => { state.wireframe = e.target.checked; showLegend(); redraw(); });
+    document.getElementById('walkmesh-top').addEventListener('click', () => view('top'));
+    document.getElementById('walkmesh-side').addEventListener('click', () => view('side'));
+    document.getElementById('walkmesh-reset').addEventListener('click', () => view('reset'));
+  }
+  function setLayer(name) {
+    if (!layerNames.includes(name)) return false;
+    state.layer = name;
+    const layerSelect = document.getElementById('walkmesh-layer');
+    if (layerSelect) layerSelect.value = name;
+    applyColours(); showLegend(); redraw();
+    return true;
+  }
+  function view(which) {
+    camera.target = centre.slice();
+    camera.yaw = -Math.PI / 2;
+    if (which === 'top') { camera.pitch = MAX_PITCH; camera.distance = radius * 2.6; }
+    else if (which === 'side') { camera.pitch = 0; camera.distance = radius * 2.6; }
+    else { camera.pitch = 1.1; camera.distance = radius * 2.6; }
+    redraw();
+  }
+
+  // ---- pointer ------------------------------------------------------------------------------
+  let drag = null;
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener('mousedown', (e) => {
+    drag = { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY, pan: e.shiftKey || e.button === 2 };
+  });
+  window.addEventListener('mousemove', (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    drag.x = e.clientX; drag.y = e.clientY;
+    if (drag.pan) {
+      const eye = eyeOf();
+      const forward = norm(sub(camera.target, eye));
+      const right = norm(cross(forward, [0, 0, 1]));
+      const up = cross(right, forward);
+      const scale = camera.distance * 0.0015;
+      for (let k = 0; k < 3; k++) camera.target[k] += (-dx * right[k] + dy * up[k]) * scale;
+    } else {
+      camera.yaw -= dx * 0.008;
+      camera.pitch = Math.max(-MAX_PITCH, Math.min(MAX_PITCH, camera.pitch + dy * 0.008));
+    }
+    redraw();
+  });
+  window.addEventListener('mouseup', (e) => {
+    if (!drag) return;
+    const moved = Math.hypot(e.clientX - drag.startX, e.clientY - drag.startY);
+    drag = null;
+    if (moved < 4 && e.button === 0) select(pickAt(e.clientX, e.clientY));
+  });
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    camera.distance = Math.max(radius * 0.01, Math.min(radius * 50, camera.distance * Math.exp(e.deltaY * 0.001)));
+    redraw();
+  }, { passive: false });
+  window.addEventListener('resize', redraw);
+
+  // ---- the test interface -------------------------------------------------------------------
+  const api = {
+    ready: false,
+    faces: totalFaces,
+    meshes: meshes.map((m) => ({ name: m.name, format: m.format, faces: m.faces, firstFace: m.firstFace })),
+    layers: layerNames.slice(),
+    selected: null,
+    loadMs: null,
+    setLayer,
+    view,
+    // Client x, y of the centre of face `face` (numbered over all meshes) in the current view.
+    screenOf(face) {
+      const [m, local] = locate(face);
+      if (!m) return null;
+      const c = centroidOf(m, local);
+      const p = viewProjection();
+      const x = p[0] * c[0] + p[4] * c[1] + p[8] * c[2] + p[12];
+      const y = p[1] * c[0] + p[5] * c[1] + p[9] * c[2] + p[13];
+      const w = p[3] * c[0] + p[7] * c[1] + p[11] * c[2] + p[15];
+      const rect = canvas.getBoundingClientRect();
+      return [rect.left + (x / w + 1) / 2 * rect.width, rect.top + (1 - y / w) / 2 * rect.height];
+    },
+    centroid(face) {
+      const [m, local] = locate(face);
+      return m ? centroidOf(m, local) : null;
+    },
+    // The face under client point (x, y), or -1.
+    pick: (x, y) => pickAt(x, y),
+    select,
+    // Surface routing is not in this build yet: the router's algorithm (walkmesh route
+    // --method surface) is to be ported here once it has landed.
+    route() {
+      return { error: 'route: surface routing is not available in this page yet' };
+    },
+  };
+  window.walkmeshView = api;
+
+  buildControls();
+  applyColours();
+  showLegend();
+  drawScene(false);
+  api.loadMs = performance.now() - started;
+  api.ready = true;
+})();
