@@ -27,10 +27,16 @@ pub struct Column {
     pub label: String,
     /// What the offsets count from, when not the file (`inflated ASWM body`).
     pub space: Option<String>,
+    /// For each face: the index shown in the label (`None`: the face has no such record).
     pub index: Vec<Option<u64>>,
+    /// For each face: its record among `offset`, `size` and `value`. Faces that share a
+    /// record (the faces of one NWN2 tile or island) share a slot, so its value is stored
+    /// once.
+    pub record: Vec<Option<u32>>,
     pub offset: Vec<Option<u64>>,
     pub size: Vec<Option<u64>>,
     pub value: Vec<Option<DumpValue>>,
+    slots: BTreeMap<u64, u32>,
 }
 
 impl Column {
@@ -39,10 +45,23 @@ impl Column {
             label,
             space,
             index: vec![None; faces],
-            offset: vec![None; faces],
-            size: vec![None; faces],
-            value: vec![None; faces],
+            record: vec![None; faces],
+            offset: Vec::new(),
+            size: Vec::new(),
+            value: Vec::new(),
+            slots: BTreeMap::new(),
         }
+    }
+
+    /// The value of `face`'s record.
+    pub fn value_of(&self, face: usize) -> Option<&DumpValue> {
+        let slot = (*self.record.get(face)?)?;
+        self.value.get(slot as usize)?.as_ref()
+    }
+
+    fn offset_of(&self, face: usize) -> Option<u64> {
+        let slot = (*self.record.get(face)?)?;
+        *self.offset.get(slot as usize)?
     }
 }
 
@@ -57,7 +76,10 @@ pub struct FaceFields {
 /// Where a record sits: its table's label, its index and the offset space.
 struct Record<'a> {
     table: &'a str,
+    /// The index shown in the label.
     index: u64,
+    /// Which record it is, among those of its table (faces with the same key share it).
+    key: u64,
     space: Option<&'a str>,
     /// Told apart when one face has several records of a table (PATH links).
     slot: usize,
@@ -95,7 +117,7 @@ impl FaceFields {
         };
         let key = format!("{label}#{}", record.slot);
         let faces = self.faces;
-        let column = match self.keys.get(&key) {
+        let at = match self.keys.get(&key) {
             Some(&at) => at,
             None => {
                 self.columns
@@ -104,12 +126,22 @@ impl FaceFields {
                 self.columns.len() - 1
             }
         };
-        if let Some(column) = self.columns.get_mut(column) {
-            set(&mut column.index, face, Some(record.index));
-            set(&mut column.offset, face, node.offset);
-            set(&mut column.size, face, node.size);
-            set(&mut column.value, face, node.value.clone());
-        }
+        let Some(column) = self.columns.get_mut(at) else {
+            return;
+        };
+        let slot = match column.slots.get(&record.key) {
+            Some(&slot) => slot,
+            None => {
+                let slot = column.value.len() as u32;
+                column.slots.insert(record.key, slot);
+                column.offset.push(node.offset);
+                column.size.push(node.size);
+                column.value.push(node.value.clone());
+                slot
+            }
+        };
+        set(&mut column.index, face, Some(record.index));
+        set(&mut column.record, face, Some(slot));
     }
 
     /// The columns as the page reads them (see `viewer.js`, `fieldRows`).
@@ -122,6 +154,7 @@ impl FaceFields {
                         "label": c.label,
                         "space": c.space,
                         "index": compact_index(&c.index),
+                        "record": compact_index(&c.record.iter().map(|r| r.map(u64::from)).collect::<Vec<_>>()),
                         "offset": compact_offsets(&c.offset),
                         "size": compact_sizes(&c.size),
                         "value": c.value,
@@ -136,8 +169,7 @@ impl FaceFields {
         self.columns
             .iter()
             .find(|c| c.label == label)
-            .and_then(|c| c.value.get(face))
-            .and_then(Option::as_ref)
+            .and_then(|c| c.value_of(face))
     }
 }
 
@@ -147,7 +179,7 @@ fn set<T>(slots: &mut [Option<T>], at: usize, value: Option<T>) {
     }
 }
 
-/// `"face"` when every face's record index is the face itself, else the list.
+/// `"face"` when every face's index is the face itself, else the list.
 fn compact_index(index: &[Option<u64>]) -> Value {
     if index.iter().enumerate().all(|(f, i)| *i == Some(f as u64)) {
         Value::from("face")
@@ -156,7 +188,8 @@ fn compact_index(index: &[Option<u64>]) -> Value {
     }
 }
 
-/// `{base, stride}` when the offsets are `base + face * stride` for every face, else the list.
+/// `{base, stride}` when the offsets are `base + record * stride` for every record, else the
+/// list.
 fn compact_offsets(offsets: &[Option<u64>]) -> Value {
     if let (Some(Some(first)), Some(Some(second))) = (offsets.first(), offsets.get(1))
         && second >= first
@@ -165,7 +198,7 @@ fn compact_offsets(offsets: &[Option<u64>]) -> Value {
         let affine = offsets
             .iter()
             .enumerate()
-            .all(|(f, o)| *o == Some(base + f as u64 * stride));
+            .all(|(r, o)| *o == Some(base + r as u64 * stride));
         if affine {
             return json!({"base": base, "stride": stride});
         }
@@ -173,7 +206,7 @@ fn compact_offsets(offsets: &[Option<u64>]) -> Value {
     json!(offsets)
 }
 
-/// One number when every face's field has the same size, else the list.
+/// One number when every record's field has the same size, else the list.
 fn compact_sizes(sizes: &[Option<u64>]) -> Value {
     match sizes.first() {
         Some(first) if sizes.iter().all(|s| s == first) => json!(first),
@@ -259,6 +292,7 @@ pub fn from_dump(tree: &DumpNode, format: &str, mesh: &NavMesh) -> FaceFields {
                 let at = Record {
                     table,
                     index: f as u64,
+                    key: f as u64,
                     space,
                     slot: 0,
                 };
@@ -285,6 +319,7 @@ fn aabb_leaves(fields: &mut FaceFields, table: &DumpNode, space: Option<&str>) {
             let at = Record {
                 table: "aabb",
                 index: i as u64,
+                key: i as u64,
                 space,
                 slot: 0,
             };
@@ -309,26 +344,29 @@ fn tile_entries(fields: &mut FaceFields, table: &DumpNode, space: Option<&str>) 
         let at = Record {
             table: "tiles",
             index: t as u64,
+            key: t as u64,
             space,
             slot: 0,
         };
         for local in 0..count {
             let face = start.saturating_add(local);
-            for name in ["name", "triangle_count", "triangles_offset"] {
+            // The tile's name is left out: it is 32 bytes of leftover memory in most files.
+            for name in ["triangle_count", "triangles_offset"] {
                 if let Some(field) = child(tile, name) {
                     fields.put(face, &at, name, field);
                 }
             }
-            path_table_entry(fields, &at, tile, face, local, node_count);
+            path_table_entry(fields, tile, space, face, local, node_count);
         }
     }
 }
 
-/// The byte of `local_to_node` for local triangle `local` and, for a node, its row of `nodes`.
+/// The byte of `local_to_node` for local triangle `local` and, for a node, its row of `nodes`
+/// (both belong to this face alone).
 fn path_table_entry(
     fields: &mut FaceFields,
-    at: &Record<'_>,
     tile: &DumpNode,
+    space: Option<&str>,
     face: usize,
     local: usize,
     node_count: usize,
@@ -349,10 +387,17 @@ fn path_table_entry(
         value: Some(DumpValue::Int(node)),
         children: Vec::new(),
     };
+    let record = |table, index| Record {
+        table,
+        index,
+        key: face as u64,
+        space,
+        slot: 0,
+    };
     fields.put(
         face,
-        at,
-        &format!("path_table.local_to_node[{local}]"),
+        &record("tile.path_table.local_to_node", local as u64),
+        "",
         &entry,
     );
     let (Some(table), Ok(row)) = (child(tile, "path_table.nodes"), usize::try_from(node)) else {
@@ -371,7 +416,12 @@ fn path_table_entry(
         value: Some(DumpValue::Ints(values.to_vec())),
         children: Vec::new(),
     };
-    fields.put(face, at, &format!("path_table.nodes row {row}"), &entry);
+    fields.put(
+        face,
+        &record("tile.path_table.nodes_row", row as u64),
+        "",
+        &entry,
+    );
 }
 
 /// NWN2: the island record of each triangle's `island`.
@@ -392,6 +442,7 @@ fn island_entries(
             let at = Record {
                 table: "islands",
                 index: k as u64,
+                key: k as u64,
                 space,
                 slot: 0,
             };
@@ -427,6 +478,7 @@ fn region_links(
                 let at = Record {
                     table: table_name,
                     index: (start + j) as u64,
+                    key: (start + j) as u64,
                     space,
                     slot: j,
                 };
@@ -452,6 +504,7 @@ pub fn from_mesh(mesh: &NavMesh) -> FaceFields {
         let at = |table| Record {
             table,
             index: f as u64,
+            key: f as u64,
             space: Some("the neutral mesh (this format has no field dump)"),
             slot: 0,
         };
@@ -494,8 +547,8 @@ impl FaceFields {
                 let index = (*c.index.get(face)?)?;
                 Some(FieldRow {
                     label: c.label.replace("{i}", &index.to_string()),
-                    offset: *c.offset.get(face)?,
-                    value: c.value.get(face)?.as_ref(),
+                    offset: c.offset_of(face),
+                    value: c.value_of(face),
                 })
             })
             .collect()

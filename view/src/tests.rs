@@ -513,7 +513,7 @@ mod corpus {
                 assert_ne!(number(entry.value), Some(0xFF));
                 assert!(
                     rows.iter()
-                        .any(|r| r.label.contains("path_table.nodes row"))
+                        .any(|r| r.label.contains("path_table.nodes_row["))
                 );
                 with_node += 1;
             }

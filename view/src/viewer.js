@@ -327,17 +327,20 @@
   }
 
   // ---- the selection panel ------------------------------------------------------------------
-  // The rows of face `face` of mesh `m`: one per column that has a record for the face.
+  // The rows of face `face` of mesh `m`: one per column that has a record for the face. A
+  // column's offsets, sizes and values are per record; `record` maps faces to records (faces
+  // of one NWN2 tile share its record) and `index` gives the index shown in the label.
   function fieldRows(m, face) {
     const rows = [];
     for (const c of m.fields) {
       const index = c.index === 'face' ? face : c.index[face];
-      if (index === null || index === undefined) continue;
+      const record = c.record === 'face' ? face : c.record[face];
+      if (index === null || index === undefined || record === null || record === undefined) continue;
       let offset = null;
-      if (Array.isArray(c.offset)) offset = c.offset[face];
-      else if (c.offset) offset = c.offset.base + face * c.offset.stride;
-      const size = Array.isArray(c.size) ? c.size[face] : c.size;
-      rows.push({ name: c.label.replace('{i}', String(index)), offset, size, value: c.value[face], space: c.space });
+      if (Array.isArray(c.offset)) offset = c.offset[record];
+      else if (c.offset) offset = c.offset.base + record * c.offset.stride;
+      const size = Array.isArray(c.size) ? c.size[record] : c.size;
+      rows.push({ name: c.label.replace('{i}', String(index)), offset, size, value: c.value[record], space: c.space });
     }
     return rows;
   }
@@ -357,8 +360,9 @@
     const spaces = new Set();
     for (const r of s.fields) {
       if (r.space) spaces.add(r.space);
-      const offset = r.offset === null || r.offset === undefined ? '' : r.offset + ' (0x' + r.offset.toString(16) + ')';
-      html += '<tr data-field="' + escapeText(r.name) + '"><td class="offset">' + offset + (r.space ? '*' : '') + '</td><td>' + escapeText(r.name) +
+      const known = r.offset !== null && r.offset !== undefined;
+      const offset = known ? r.offset + ' (0x' + r.offset.toString(16) + ')' + (r.space ? '*' : '') : '';
+      html += '<tr data-field="' + escapeText(r.name) + '"><td class="offset">' + offset + '</td><td>' + escapeText(r.name) +
         '</td><td>' + (r.size === null || r.size === undefined ? '' : r.size) + '</td><td class="value">' +
         escapeText(JSON.stringify(r.value)) + '</td></tr>';
     }

@@ -10,3 +10,4 @@ pub mod info;
 pub mod profiles;
 pub mod render;
 pub mod validate;
+pub mod view;

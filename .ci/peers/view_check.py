@@ -1,0 +1,250 @@
+"""Drives `walkmesh view` pages in headless Chromium (selenium + Debian's chromedriver).
+
+Usage: view_check.py WALKMESH OUT_DIR CASE...
+where CASE is NAME=FILE[,FILE2]. For each case: the page is written with `walkmesh view`,
+loaded from disk, and checked:
+  - it becomes ready, and within 2 s of the load starting for the cases named big-*;
+  - walkmeshView.faces equals the faces of `walkmesh info --json` (summed over the files);
+  - a real mouse click at screenOf(face) selects that face, and the panel
+    (#walkmesh-selection) shows a stored field of it with the value and offset that
+    `walkmesh dump --format json` gives;
+  - setLayer(name) changes the picture (screenshots compared pixel by pixel) for the layers the
+    case expects to be visible.
+Prints one line per check and "N passed, M failed"; exits 1 when anything failed.
+"""
+
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from PIL import Image, ImageChops
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+LOAD_LIMIT_S = 2.0
+# Layers that must change the picture, per format (line layers only where the file has them:
+# the cases below are chosen so that they do).
+EXPECTED_LAYERS = {
+    "bwm": ["walkability", "components", "aabb-depth", "boundary", "transitions"],
+    "trx": ["walkability", "tiles", "islands", "aabb-depth", "boundary", "visible-links"],
+    "path": ["regions", "links", "octree", "aabb-depth"],
+    "obj": ["walkability", "boundary"],
+}
+# The field compared with `walkmesh dump --format json`, per format: (record, field or None).
+DUMP_FIELD = {
+    "bwm": ("materials[{f}]", None),
+    "trx": ("triangles[{f}]", "flags"),
+    "path": ("regions[{f}]", "link_count"),
+    "obj": None,  # no field dump: the neutral mesh's polygon (checked below)
+}
+
+passed = 0
+failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {what}")
+    else:
+        failed += 1
+        print(f"FAIL {what}", file=sys.stderr)
+    return ok
+
+
+def run_json(*args):
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def find(node, name):
+    """The first node called `name` in the dump tree (depth first)."""
+    if node.get("name") == name:
+        return node
+    for child in node.get("children", []):
+        hit = find(child, name)
+        if hit is not None:
+            return hit
+    return None
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        "--force-device-scale-factor=1",
+        # WebGL in a headless browser without a GPU: Chromium's software renderer.
+        "--use-angle=swiftshader",
+        "--enable-unsafe-swiftshader",
+        "--ignore-gpu-blocklist",
+    ]:
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def screenshot(driver):
+    canvas = driver.find_element(By.ID, "walkmesh-canvas")
+    return Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("RGB")
+
+
+def changed_share(a, b):
+    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 24 else 0)
+    histogram = diff.histogram()
+    return histogram[255] / max(1, a.width * a.height)
+
+
+def load(driver, page):
+    start = time.monotonic()
+    driver.get(page.resolve().as_uri())
+    while not driver.execute_script("return !!(window.walkmeshView && walkmeshView.ready)"):
+        if time.monotonic() - start > 60:
+            return None
+        time.sleep(0.01)
+    return time.monotonic() - start
+
+
+def visible_face(driver, faces):
+    """A face whose centre shows that face in the current (top) view, searched from the middle
+    of the face list; the page's own picking answers, the click below is the check."""
+    return driver.execute_script(
+        """
+        const n = arguments[0];
+        for (let step = 0; step < n; step++) {
+          const f = (Math.floor(n / 2) + step) % n;
+          const p = walkmeshView.screenOf(f);
+          if (!p) continue;
+          const r = document.getElementById('walkmesh-canvas').getBoundingClientRect();
+          // Stay clear of the panels over the canvas.
+          if (p[0] < 340 || p[0] > r.width - 440 || p[1] < 40 || p[1] > r.height - 220) continue;
+          if (walkmeshView.pick(p[0], p[1]) === f) return [f, p[0], p[1]];
+        }
+        return null;""",
+        faces,
+    )
+
+
+def click_at(driver, x, y):
+    canvas = driver.find_element(By.ID, "walkmesh-canvas")
+    rect = driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+        canvas,
+    )
+    # Offsets are from the element's centre in selenium 4.
+    dx = x - (rect[0] + rect[2] / 2)
+    dy = y - (rect[1] + rect[3] / 2)
+    ActionChains(driver).move_to_element_with_offset(canvas, int(round(dx)), int(round(dy))).click().perform()
+
+
+def panel_row(driver, label):
+    """(offset cell, value cell) of the panel row for field `label`, or None."""
+    return driver.execute_script(
+        """
+        for (const tr of document.querySelectorAll('#walkmesh-selection tr[data-field]')) {
+          if (tr.dataset.field === arguments[0]) {
+            return [tr.children[0].textContent, tr.children[3].textContent];
+          }
+        }
+        return null;""",
+        label,
+    )
+
+
+def check_case(driver, walkmesh, out, name, files):
+    page = out / f"{name}.html"
+    subprocess.run([walkmesh, "view", *files, "-o", str(page)], check=True, capture_output=True)
+    seconds = load(driver, page)
+    if not check(seconds is not None, f"{name}: page ready"):
+        return
+    print(f"     {name}: ready {seconds:.3f} s after the load started "
+          f"(page {page.stat().st_size} bytes, script {driver.execute_script('return walkmeshView.loadMs'):.0f} ms)")
+    if name.startswith("big-"):
+        check(seconds < LOAD_LIMIT_S, f"{name}: loads in {seconds:.3f} s < {LOAD_LIMIT_S} s")
+    infos = [run_json(walkmesh, "info", "--json", f) for f in files]
+    faces = driver.execute_script("return walkmeshView.faces")
+    check(faces == sum(i["faces"] for i in infos), f"{name}: faces {faces} = walkmesh info's")
+    meshes = driver.execute_script("return walkmeshView.meshes")
+    check(len(meshes) == len(files), f"{name}: {len(meshes)} meshes")
+
+    driver.execute_script("walkmeshView.view('top')")
+    hit = visible_face(driver, faces)
+    if check(hit is not None, f"{name}: some face is visible at its centre from the top"):
+        face, x, y = hit
+        click_at(driver, x, y)
+        selected = driver.execute_script("return walkmeshView.selected")
+        check(selected is not None and selected["face"] == face,
+              f"{name}: clicking at screenOf({face}) selects face {face} (got {selected and selected['face']})")
+        mesh_index = selected["mesh"] if selected else 0
+        local = selected["meshFace"] if selected else face
+        file = files[mesh_index]
+        fmt = meshes[mesh_index]["format"]
+        dump = run_json(walkmesh, "dump", "--format", "json", file)
+        spec = DUMP_FIELD.get(fmt)
+        if spec is None:
+            label = f"mesh.polygons[{local}]"
+            expected_value = dump["mesh"]["polygons"][local]
+            expected_offset = None
+        else:
+            record, field = spec
+            record = record.format(f=local)
+            node = find(dump, record)
+            if field is not None and node is not None:
+                node = next((c for c in node.get("children", []) if c["name"] == field), None)
+            label = record if field is None else f"{record}.{field}"
+            expected_value = node and node.get("value")
+            expected_offset = node and node.get("offset")
+        row = panel_row(driver, label)
+        if check(row is not None, f"{name}: the panel shows {label}"):
+            offset_text, value_text = row
+            shown_offset = int(offset_text.split()[0]) if offset_text.strip() else None
+            check(json.loads(value_text) == expected_value and shown_offset == expected_offset,
+                  f"{name}: {label} = {value_text} at {offset_text!r}; dump says "
+                  f"{json.dumps(expected_value)} at {expected_offset}")
+
+    layers = driver.execute_script("return walkmeshView.layers")
+    base = "overlay" if len(files) > 1 else "materials"
+    driver.execute_script("walkmeshView.select(-1); walkmeshView.setLayer(arguments[0])", base)
+    time.sleep(0.2)
+    before = screenshot(driver)
+    expected = ["diff"] if len(files) > 1 else EXPECTED_LAYERS.get(meshes[0]["format"], [])
+    for layer in expected:
+        if not check(layer in layers, f"{name}: layer {layer} offered"):
+            continue
+        driver.execute_script("walkmeshView.setLayer(arguments[0])", layer)
+        time.sleep(0.2)
+        share = changed_share(before, screenshot(driver))
+        check(share > 0.0005, f"{name}: setLayer({layer}) changes {share:.2%} of the pixels")
+        driver.execute_script("walkmeshView.setLayer(arguments[0])", base)
+        time.sleep(0.1)
+    check(not driver.get_log("browser") if hasattr(driver, "get_log") else True,
+          f"{name}: no errors in the browser console")
+
+
+def main():
+    walkmesh, out = sys.argv[1], Path(sys.argv[2])
+    out.mkdir(parents=True, exist_ok=True)
+    driver = browser()
+    try:
+        for case in sys.argv[3:]:
+            name, files = case.split("=", 1)
+            try:
+                check_case(driver, walkmesh, out, name, files.split(","))
+            except Exception as error:  # one broken case must not hide the others
+                check(False, f"{name}: {type(error).__name__}: {error}")
+    finally:
+        driver.quit()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
