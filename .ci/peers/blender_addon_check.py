@@ -26,6 +26,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import traceback
 
 import addon_utils
@@ -360,6 +361,34 @@ def panel_warnings_case():
            "; ".join(problems) or f"panel shows {sorted(c for _, c in shown)}")
 
 
+def inspector_case(path):
+    """Open Inspector on an imported mesh: the page is written (not opened: no browser here),
+    self-contained, and holds the mesh's faces."""
+    obj, _ = import_one(path)
+    bpy.context.view_layer.objects.active = obj
+    page = os.path.join(tempfile.mkdtemp(prefix="walkmesh-inspector-"), "view.html")
+    result = bpy.ops.walkmesh.open_inspector(filepath=page, open_browser=False)
+    problems = []
+    if result != {"FINISHED"}:
+        problems.append(f"operator returned {result}")
+    if not os.path.isfile(page):
+        problems.append("no page written")
+    else:
+        text = open(page, encoding="utf-8").read()
+        if "http://" in text or "https://" in text:
+            problems.append("the page refers to the network")
+        marker = 'type="application/json">'
+        start = text.index(marker) + len(marker)
+        data = json.loads(text[start:text.index("</script>", start)])
+        faces = data["meshes"][0]["faces"]
+        expected = walkmesh.read(path).face_count
+        if faces != expected:
+            problems.append(f"{faces} faces in the page, {expected} in the file")
+        if 'id="walkmesh-selection"' not in text:
+            problems.append("no selection panel")
+    record(f"Open Inspector on {os.path.basename(path)}", not problems, "; ".join(problems))
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -369,7 +398,7 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case):
+             panel_warnings_case, lambda: inspector_case(BWM_FILES[0] if BWM_FILES else FILES[0])):
     try:
         case()
     except Exception:

@@ -18,9 +18,9 @@ _MODULES = None
 
 
 def _modules():
-    from . import io_ops, lyt, overlay, panel, transitions
+    from . import inspector, io_ops, lyt, overlay, panel, transitions
 
-    return (panel, io_ops, transitions, lyt, overlay)
+    return (panel, io_ops, transitions, lyt, overlay, inspector)
 
 
 def register():

@@ -17,15 +17,17 @@ fn surface(material: u16, walkable: bool) -> Surface {
 /// Two unit squares side by side at x = 0..1 and 1..2 (z = `z`), as four triangles; the last
 /// one not walkable.
 fn strip(z: f32) -> NavMesh {
-    let mut mesh = NavMesh::default();
-    mesh.vertices = vec![
-        [0.0, 0.0, z],
-        [1.0, 0.0, z],
-        [1.0, 1.0, z],
-        [0.0, 1.0, z],
-        [2.0, 0.0, z],
-        [2.0, 1.0, z],
-    ];
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, z],
+            [1.0, 0.0, z],
+            [1.0, 1.0, z],
+            [0.0, 1.0, z],
+            [2.0, 0.0, z],
+            [2.0, 1.0, z],
+        ],
+        ..NavMesh::default()
+    };
     mesh.push_polygon(&[0, 1, 2], surface(4, true));
     mesh.push_polygon(&[0, 2, 3], surface(4, true));
     mesh.push_polygon(&[1, 4, 5], surface(3, true));
@@ -190,15 +192,17 @@ fn no_input_or_three_inputs_are_refused() {
 #[test]
 fn concave_polygons_are_ear_clipped_not_fanned() {
     // An L-shaped hexagon: a fan from corner 0 would cover the notch at (1.5, 1.5).
-    let mut mesh = NavMesh::default();
-    mesh.vertices = vec![
-        [0.0, 0.0, 0.0],
-        [2.0, 0.0, 0.0],
-        [2.0, 1.0, 0.0],
-        [1.0, 1.0, 0.0],
-        [1.0, 2.0, 0.0],
-        [0.0, 2.0, 0.0],
-    ];
+    let mut mesh = NavMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 1.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [1.0, 2.0, 0.0],
+            [0.0, 2.0, 0.0],
+        ],
+        ..NavMesh::default()
+    };
     mesh.push_polygon(&[0, 1, 2, 3, 4, 5], surface(4, true));
     let (corners, faces) = triangles(&mesh);
     assert_eq!(faces, vec![0; 4]);
