@@ -15,6 +15,7 @@ Prints one line per check and "N passed, M failed"; exits 1 when anything failed
 
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -225,12 +226,70 @@ def check_case(driver, walkmesh, out, name, files):
         check(share > 0.0005, f"{name}: setLayer({layer}) changes {share:.2%} of the pixels")
         driver.execute_script("walkmeshView.setLayer(arguments[0])", base)
         time.sleep(0.1)
+    if ROUTE_BIN and len(files) == 1:
+        check_routes(driver, name, files[0])
     check(not driver.get_log("browser") if hasattr(driver, "get_log") else True,
           f"{name}: no errors in the browser console")
 
 
+# The walkmesh whose `route` command the page's router is compared with: $WALKMESH_ROUTE_BIN,
+# else the walkmesh under test when it has the command (set in main).
+ROUTE_BIN = None
+ROUTE_PAIRS = 6
+
+
+def has_route(binary):
+    if not binary:
+        return False
+    return subprocess.run([binary, "route", "--help"], capture_output=True).returncode == 0
+
+
+def check_routes(driver, name, file):
+    """walkmeshView.route(a, b) against `walkmesh route --method surface --json` between the
+    centres of pairs of walkable faces (the first and last walkable faces, then pairs spread
+    over the face list): same reachability, faces and points, and the same length within
+    1e-3 relative (the port does the same arithmetic, so it is expected to be exact)."""
+    walkable = driver.execute_script(
+        "const m = walkmeshView.meshes[0]; const out = [];"
+        "for (let f = 0; f < m.faces; f++) if (walkmeshView.walkable(f)) out.push(f); return out;")
+    if not check(len(walkable) >= 2, f"{name}: two walkable faces to route between"):
+        return
+    pairs = [(walkable[0], walkable[-1])]
+    step = max(1, len(walkable) // ROUTE_PAIRS)
+    for k in range(1, ROUTE_PAIRS):
+        pairs.append((walkable[(k * step) % len(walkable)], walkable[(k * 7 * step + 3) % len(walkable)]))
+    same = 0
+    for a, b in pairs:
+        pa, pb = (driver.execute_script("return walkmeshView.centroid(arguments[0])", f) for f in (a, b))
+        ours = driver.execute_script("return walkmeshView.route(arguments[0], arguments[1])", pa, pb)
+        result = subprocess.run(
+            [ROUTE_BIN, "route", file, "--method", "surface", "--json",
+             "--from", ",".join(repr(x) for x in pa), "--to", ",".join(repr(x) for x in pb)],
+            capture_output=True, text=True)
+        if result.returncode == 2:
+            ok = "error" in ours
+            detail = f"the command refuses ({result.stderr.strip()}); the page says {ours}"
+        else:
+            theirs = json.loads(result.stdout)
+            ok = (ours.get("reachable") == theirs["reachable"] and ours.get("faces") == theirs["faces"]
+                  and len(ours.get("points", [])) == len(theirs["points"])
+                  and all(abs(x - y) <= 1e-9 * max(1.0, abs(y))
+                          for p, q in zip(ours["points"], theirs["points"]) for x, y in zip(p, q)))
+            if theirs["length"] is not None:
+                ok = ok and ours.get("length") is not None and \
+                    abs(ours["length"] - theirs["length"]) <= 1e-3 * max(1e-9, theirs["length"])
+            detail = f"page length {ours.get('length')}, command {theirs['length']}"
+        same += ok
+        check(ok, f"{name}: route {a} -> {b} as `walkmesh route --method surface`: {detail}")
+    print(f"     {name}: {same} of {len(pairs)} routes equal the command's")
+
+
 def main():
+    global ROUTE_BIN
     walkmesh, out = sys.argv[1], Path(sys.argv[2])
+    ROUTE_BIN = os.environ.get("WALKMESH_ROUTE_BIN") or (walkmesh if has_route(walkmesh) else None)
+    if ROUTE_BIN is None:
+        print("     notice: this walkmesh has no `route` command; walkmeshView.route is not compared")
     out.mkdir(parents=True, exist_ok=True)
     driver = browser()
     try:

@@ -14,12 +14,13 @@
 pub mod fields;
 pub mod layers;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde_json::{Value, json};
 use walkmesh_core::dump::DumpNode;
-use walkmesh_core::passes::triangulate::triangulate_polygon;
-use walkmesh_core::{Format, Input, NavMesh, ReadError, ReadOptions};
+use walkmesh_core::passes::{self, triangulate::triangulate_polygon};
+use walkmesh_core::{Diagnostics, Format, Input, NavMesh, ReadError, ReadOptions};
 use walkmesh_render::palette;
 
 use crate::layers::{FaceLayer, LineLayer};
@@ -205,6 +206,21 @@ pub fn triangles(mesh: &NavMesh) -> (Vec<u32>, Vec<u32>) {
     (corners, faces)
 }
 
+/// Where each polygon's corners start in the flat corner list, and the list's length.
+fn polygon_starts(mesh: &NavMesh) -> Vec<u32> {
+    let mut starts: Vec<u32> = (0..mesh.polygons.len())
+        .map(|p| mesh.polygons.first_index(p) as u32)
+        .collect();
+    starts.push(mesh.polygons.iter().map(<[u32]>::len).sum::<usize>() as u32);
+    starts
+}
+
+fn walkable_flags(mesh: &NavMesh) -> Vec<u8> {
+    (0..mesh.polygons.len())
+        .map(|f| u8::from(mesh.is_walkable(f)))
+        .collect()
+}
+
 /// Everything the page needs of one mesh.
 fn mesh_data(input: &ViewInput<'_>) -> Value {
     let mesh = input.mesh;
@@ -215,20 +231,26 @@ fn mesh_data(input: &ViewInput<'_>) -> Value {
     let face_layers = layers::face_layers(mesh, input.format, &fields);
     let line_layers = layers::line_layers(mesh, input.format, input.fields);
     let (corners, triangle_face) = triangles(mesh);
-    let starts = (0..=mesh.polygons.len()).map(|p| {
-        if p == mesh.polygons.len() {
-            mesh.polygons.iter().map(<[u32]>::len).sum::<usize>() as u32
-        } else {
-            mesh.polygons.first_index(p) as u32
-        }
-    });
+    // The router works on the mesh as `walkmesh route` reads it (welded when the format's
+    // vertex sharing is incidental); carried only when that differs from the mesh shown.
+    let modelled = passes::as_modelled(mesh, &mut Diagnostics::new());
+    let route = match &modelled {
+        Cow::Owned(welded) => json!({
+            "vertices": f32s(welded.vertices.iter().flatten().copied()),
+            "polygonStarts": u32s(polygon_starts(welded)),
+            "polygonCorners": u32s(welded.polygons.iter().flatten().copied()),
+            "walkable": walkable_flags(welded),
+        }),
+        Cow::Borrowed(_) => Value::Null,
+    };
     json!({
+        "route": route,
         "name": input.name,
         "format": input.format,
         "faces": mesh.polygons.len(),
-        "walkable": (0..mesh.polygons.len()).map(|f| u8::from(mesh.is_walkable(f))).collect::<Vec<u8>>(),
+        "walkable": walkable_flags(mesh),
         "vertices": f32s(mesh.vertices.iter().flatten().copied()),
-        "polygonStarts": u32s(starts),
+        "polygonStarts": u32s(polygon_starts(mesh)),
         "polygonCorners": u32s(mesh.polygons.iter().flatten().copied()),
         "triangles": u32s(corners),
         "triangleFace": u32s(triangle_face),

@@ -473,6 +473,316 @@
   }, { passive: false });
   window.addEventListener('resize', redraw);
 
+
+  // ---- the surface router -------------------------------------------------------------------
+  // A port of walkmesh-route's surface router (route/src/surface.rs, whose module comment is
+  // the specification): the same arithmetic in the same order in IEEE doubles, so the page
+  // finds the same faces, points and length as `walkmesh route --method surface --json`.
+  // It routes over the mesh as the command reads it ("as modelled": welded when the format's
+  // vertex sharing is incidental), which the page carries in `route` when it differs.
+  function makeRouter(m) {
+    const source = m.route || null;
+    const V = source ? floatsOf(source.vertices) : m.vertices;
+    const starts = source ? uintsOf(source.polygonStarts) : m.starts;
+    const corners = source ? uintsOf(source.polygonCorners) : m.corners;
+    const faces = starts.length - 1;
+    const flags = source ? source.walkable : m.walkable;
+    const walkable = (f) => flags[f] === 1;
+    const halfEdges = corners.length;
+    const faceOf = new Uint32Array(halfEdges);
+    for (let f = 0; f < faces; f++) for (let h = starts[f]; h < starts[f + 1]; h++) faceOf[h] = f;
+    const vertex = (i) => [V[i * 3], V[i * 3 + 1], V[i * 3 + 2]];
+    const nextCorner = (h) => { const f = faceOf[h]; return h + 1 < starts[f + 1] ? h + 1 : starts[f]; };
+    // Links: an edge whose two vertex indices are used by exactly two walkable half-edges.
+    const across = new Int32Array(halfEdges).fill(-1);
+    const users = new Map();
+    const count = V.length / 3;
+    for (let h = 0; h < halfEdges; h++) {
+      if (!walkable(faceOf[h])) continue;
+      const a = corners[h], b = corners[nextCorner(h)];
+      const key = Math.min(a, b) * count + Math.max(a, b);
+      const list = users.get(key);
+      if (list) list.push(h); else users.set(key, [h]);
+    }
+    for (const list of users.values()) {
+      if (list.length === 2) { across[list[0]] = list[1]; across[list[1]] = list[0]; }
+    }
+    const cornersOf = (f) => { const out = []; for (let k = starts[f]; k < starts[f + 1]; k++) out.push(vertex(corners[k])); return out; };
+    const ends = (h) => [vertex(corners[h]), vertex(corners[nextCorner(h)])];
+    const midpoint = (h) => { const [a, b] = ends(h); return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]; };
+    const dist = (p, q) => { const dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2]; return Math.sqrt(dx * dx + dy * dy + dz * dz); };
+    const crossPlan = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+
+    function containsXY(f, px, py) {
+      const s = starts[f], e = starts[f + 1], n = e - s;
+      let inside = false;
+      for (let i = 0; i < n; i++) {
+        const a = vertex(corners[s + i]), b = vertex(corners[s + (i + 1) % n]);
+        const [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]];
+        const c = (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+        const within = px >= Math.min(ax, bx) && px <= Math.max(ax, bx) && py >= Math.min(ay, by) && py <= Math.max(ay, by);
+        if (c === 0 && within) return true;
+        if ((ay > py) !== (by > py) && px < ax + (py - ay) * (bx - ax) / (by - ay)) inside = !inside;
+      }
+      return inside;
+    }
+    function heightAt(cs, x, y) {
+      let best = null;
+      if (cs.length === 0) return 0;
+      const a = cs[0];
+      for (let i = 1; i + 1 < cs.length; i++) {
+        const b = cs[i], c = cs[i + 1];
+        const det = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+        if (det === 0) continue;
+        const px = x - a[0], py = y - a[1];
+        const wb = (px * (c[1] - a[1]) - py * (c[0] - a[0])) / det;
+        const wc = ((b[0] - a[0]) * py - (b[1] - a[1]) * px) / det;
+        const wa = 1 - wb - wc;
+        const least = Math.min(Math.min(wa, wb), wc);
+        if (best === null || least > best[0]) best = [least, wa * a[2] + wb * b[2] + wc * c[2]];
+      }
+      if (best !== null) return best[1];
+      let sum = 0;
+      for (const c of cs) sum += c[2];
+      return sum / cs.length;
+    }
+    const subV = (p, q) => [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+    const dotV = (p, q) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+    const along = (a, d, t) => [a[0] + d[0] * t, a[1] + d[1] * t, a[2] + d[2] * t];
+    function closestOnTriangle(p, a, b, c) {
+      const ab = subV(b, a), ac = subV(c, a), ap = subV(p, a);
+      const d1 = dotV(ab, ap), d2 = dotV(ac, ap);
+      if (d1 <= 0 && d2 <= 0) return a;
+      const bp = subV(p, b);
+      const d3 = dotV(ab, bp), d4 = dotV(ac, bp);
+      if (d3 >= 0 && d4 <= d3) return b;
+      const vc = d1 * d4 - d3 * d2;
+      if (vc <= 0 && d1 >= 0 && d3 <= 0) return along(a, ab, d1 / (d1 - d3));
+      const cp = subV(p, c);
+      const d5 = dotV(ab, cp), d6 = dotV(ac, cp);
+      if (d6 >= 0 && d5 <= d6) return c;
+      const vb = d5 * d2 - d1 * d6;
+      if (vb <= 0 && d2 >= 0 && d6 <= 0) return along(a, ac, d2 / (d2 - d6));
+      const va = d3 * d6 - d5 * d4;
+      if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return along(b, subV(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+      const denom = va + vb + vc;
+      if (denom === 0) {
+        let best = a;
+        for (const x of [b, c]) if (dist(p, x) < dist(p, best)) best = x;
+        return best;
+      }
+      const v = vb / denom, w = vc / denom;
+      return [a[0] + ab[0] * v + ac[0] * w, a[1] + ab[1] * v + ac[1] * w, a[2] + ab[2] * v + ac[2] * w];
+    }
+    function distanceToPolygon(cs, q) {
+      if (cs.length === 0) return Infinity;
+      const a = cs[0];
+      let best = Infinity;
+      for (let i = 1; i + 1 < cs.length; i++) best = Math.min(best, dist(q, closestOnTriangle(q, a, cs[i], cs[i + 1])));
+      if (cs.length < 3) best = Math.min(best, dist(q, a));
+      return best;
+    }
+    function locate(q) {
+      let best = null;
+      const fx = Math.fround(q[0]), fy = Math.fround(q[1]);
+      for (let f = 0; f < faces; f++) {
+        if (!walkable(f) || !containsXY(f, fx, fy)) continue;
+        const height = heightAt(cornersOf(f), q[0], q[1]);
+        const gap = Math.abs(height - q[2]);
+        if (best === null || gap < best[0]) best = [gap, f, height];
+      }
+      if (best !== null) return { face: best[1], point: [q[0], q[1], best[2]] };
+      let near = null;
+      for (let f = 0; f < faces; f++) {
+        if (!walkable(f)) continue;
+        const d = distanceToPolygon(cornersOf(f), q);
+        if (near === null || d < near[0]) near = [d, f];
+      }
+      if (near === null) return { error: 'the mesh has no walkable face' };
+      return { error: 'the point is on no walkable face; the nearest is face ' + near[1] + ', ' + near[0].toFixed(4) + ' away' };
+    }
+    // Binary heap ordered by (f, node, g), smallest first.
+    function less(x, y) { return x.f !== y.f ? x.f < y.f : x.node !== y.node ? x.node < y.node : x.g < y.g; }
+    function heapPush(heap, item) {
+      heap.push(item);
+      let i = heap.length - 1;
+      while (i > 0) { const p = (i - 1) >> 1; if (!less(heap[i], heap[p])) break; [heap[i], heap[p]] = [heap[p], heap[i]]; i = p; }
+    }
+    function heapPop(heap) {
+      const top = heap[0], last = heap.pop();
+      if (heap.length > 0) {
+        heap[0] = last;
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1, r = l + 1;
+          let m = i;
+          if (l < heap.length && less(heap[l], heap[m])) m = l;
+          if (r < heap.length && less(heap[r], heap[m])) m = r;
+          if (m === i) break;
+          [heap[i], heap[m]] = [heap[m], heap[i]]; i = m;
+        }
+      }
+      return top;
+    }
+    const linked = (f) => { const out = []; for (let h = starts[f]; h < starts[f + 1]; h++) if (across[h] >= 0) out.push(h); return out; };
+    const FROM_START = -1;
+    function search(start, end) {
+      const goal = halfEdges;
+      const reached = new Map();
+      const heap = [];
+      const offer = (node, g, h, parent) => {
+        const r = reached.get(node);
+        if (r === undefined || g < r.g) { reached.set(node, { g, parent }); heapPush(heap, { f: g + h, node, g }); }
+      };
+      for (const h of linked(start.face)) {
+        const mid = midpoint(h);
+        offer(h, dist(start.point, mid), dist(mid, end.point), FROM_START);
+      }
+      let found = false;
+      while (heap.length > 0) {
+        const entry = heapPop(heap);
+        if (entry.node === goal) { found = true; break; }
+        const r = reached.get(entry.node);
+        if (r !== undefined && entry.g > r.g) continue;
+        const back = across[entry.node];
+        if (back < 0) continue;
+        const face = faceOf[back];
+        const mid = midpoint(entry.node);
+        if (face === end.face) offer(goal, entry.g + dist(mid, end.point), 0, entry.node);
+        for (const next of linked(face)) {
+          if (next === back) continue;
+          const nextMid = midpoint(next);
+          offer(next, entry.g + dist(mid, nextMid), dist(nextMid, end.point), entry.node);
+        }
+      }
+      if (!found) return null;
+      const chain = [];
+      let node = reached.get(goal).parent;
+      const cost = reached.get(goal).g;
+      while (node !== FROM_START) { chain.push(node); node = reached.get(node).parent; }
+      chain.reverse();
+      return [chain, cost];
+    }
+    function planMean(cs) {
+      const n = Math.max(1, cs.length);
+      let sx = 0, sy = 0;
+      for (const c of cs) { sx += c[0]; sy += c[1]; }
+      return [sx / n, sy / n, 0];
+    }
+    function portals(start, end, crossings) {
+      const out = [[start, start]];
+      for (const h of crossings) {
+        const centre = planMean(cornersOf(faceOf[h]));
+        const [a, b] = ends(h);
+        out.push(crossPlan(centre, a, b) > 0 ? [b, a] : [a, b]);
+      }
+      out.push([end, end]);
+      return out;
+    }
+    const planEqual = (p, q) => p[0] === q[0] && p[1] === q[1];
+    const planDot = (o, a, b) => (a[0] - o[0]) * (b[0] - o[0]) + (a[1] - o[1]) * (b[1] - o[1]);
+    const clockwiseOf = (o, a, b) => { const t = crossPlan(o, a, b); return t < 0 || (t === 0 && planDot(o, a, b) < 0); };
+    function funnel(ps) {
+      const start = ps[0][0];
+      const out = [{ point: start, portal: 0 }];
+      let apex = start, left = start, right = start, leftIndex = 0, rightIndex = 0;
+      let i = 1;
+      while (i < ps.length) {
+        const [l, r] = ps[i];
+        if (crossPlan(apex, right, r) >= 0) {
+          if (planEqual(apex, right) || clockwiseOf(apex, left, r)) { right = r; rightIndex = i; }
+          else {
+            out.push({ point: left, portal: leftIndex });
+            apex = left; right = left; rightIndex = leftIndex; i = leftIndex + 1;
+            continue;
+          }
+        }
+        if (crossPlan(apex, left, l) <= 0) {
+          if (planEqual(apex, left) || clockwiseOf(apex, l, right)) { left = l; leftIndex = i; }
+          else {
+            out.push({ point: right, portal: rightIndex });
+            apex = right; left = right; leftIndex = rightIndex; i = rightIndex + 1;
+            continue;
+          }
+        }
+        i += 1;
+      }
+      out.push({ point: ps[ps.length - 1][0], portal: ps.length - 1 });
+      return out;
+    }
+    function crossing(a, b, l, r) {
+      const d = [b[0] - a[0], b[1] - a[1]], e = [r[0] - l[0], r[1] - l[1]];
+      const den = e[0] * d[1] - e[1] * d[0];
+      if (den === 0) return null;
+      let u = ((a[0] - l[0]) * d[1] - (a[1] - l[1]) * d[0]) / den;
+      u = Math.min(Math.max(u, 0), 1);
+      return [l[0] + u * (r[0] - l[0]), l[1] + u * (r[1] - l[1]), l[2] + u * (r[2] - l[2])];
+    }
+    const planLength = (p, q) => { const dx = p[0] - q[0], dy = p[1] - q[1]; return Math.sqrt(dx * dx + dy * dy); };
+    function onStraightLine(k, p, n) {
+      const toHere = planLength(k, p), onwards = planLength(p, n);
+      const turn = Math.abs(crossPlan(k, p, n));
+      const ahead = (p[0] - k[0]) * (n[0] - p[0]) + (p[1] - k[1]) * (n[1] - p[1]) >= 0;
+      if (turn > 1e-9 * toHere * onwards || !ahead) return false;
+      const total = toHere + onwards;
+      const zLine = total > 0 ? k[2] + (n[2] - k[2]) * (toHere / total) : k[2];
+      return Math.abs(p[2] - zLine) <= 1e-6 * Math.max(Math.abs(zLine), 1);
+    }
+    function groundPolyline(ps, cs) {
+      const full = [];
+      const push = (step) => {
+        const last = full[full.length - 1];
+        if (last && dist(last.point, step.point) <= 1e-9) last.corner = last.corner || step.corner;
+        else full.push(step);
+      };
+      push({ point: cs[0].point, corner: true });
+      for (let k = 0; k + 1 < cs.length; k++) {
+        const a = cs[k], b = cs[k + 1];
+        for (let j = a.portal + 1; j < b.portal; j++) {
+          const point = crossing(a.point, b.point, ps[j][0], ps[j][1]);
+          if (point) push({ point, corner: false });
+        }
+        push({ point: b.point, corner: true });
+      }
+      const kept = [];
+      for (let k = 0; k < full.length; k++) {
+        const p = full[k].point, next = full[k + 1];
+        if (kept.length > 0 && next && onStraightLine(kept[kept.length - 1], p, next.point)) continue;
+        kept.push(p);
+      }
+      return kept;
+    }
+    function route(start, end) {
+      if (start.face === end.face) {
+        return { reachable: true, points: [start.point, end.point], faces: [start.face], length: dist(start.point, end.point) };
+      }
+      const found = search(start, end);
+      if (!found) return { reachable: false, points: [], faces: [], length: null };
+      const [chain] = found;
+      const facesPassed = [start.face];
+      for (const h of chain) if (across[h] >= 0) facesPassed.push(faceOf[across[h]]);
+      const ps = portals(start.point, end.point, chain);
+      const points = groundPolyline(ps, funnel(ps));
+      let length = 0;
+      for (let k = 0; k + 1 < points.length; k++) length += dist(points[k], points[k + 1]);
+      return { reachable: true, points, faces: facesPassed, length };
+    }
+    return { locate, route };
+  }
+  // The answer of `walkmesh route --method surface --json` for points a and b on mesh `index`
+  // (0: the first file), or {error} when a point is on no walkable face.
+  function routeBetween(a, b, index) {
+    const m = meshes[index || 0];
+    if (!m) return { error: 'no mesh ' + index };
+    if (!m.router) m.router = makeRouter(m);
+    const start = m.router.locate(a);
+    if (start.error) return { error: '--from: ' + start.error };
+    const end = m.router.locate(b);
+    if (end.error) return { error: '--to: ' + end.error };
+    const r = m.router.route(start, end);
+    return { reachable: r.reachable, method: 'surface', points: r.points, faces: r.faces, length: r.length, warnings: [] };
+  }
+
   // ---- the test interface -------------------------------------------------------------------
   const api = {
     ready: false,
@@ -502,11 +812,12 @@
     // The face under client point (x, y), or -1.
     pick: (x, y) => pickAt(x, y),
     select,
-    // Surface routing is not in this build yet: the router's algorithm (walkmesh route
-    // --method surface) is to be ported here once it has landed.
-    route() {
-      return { error: 'route: surface routing is not available in this page yet' };
+    walkable(face) {
+      const [m, local] = locate(face);
+      return !!m && m.walkable[local] === 1;
     },
+    // Same JSON as `walkmesh route FILE --method surface --json --from a --to b`.
+    route: (a, b, mesh) => routeBetween(a, b, mesh),
   };
   window.walkmeshView = api;
 
