@@ -13,6 +13,7 @@ loaded from disk, and checked:
 Prints one line per check and "N passed, M failed"; exits 1 when anything failed.
 """
 
+import base64
 import io
 import json
 import os
@@ -94,8 +95,12 @@ def browser():
 
 
 def screenshot(driver):
-    canvas = driver.find_element(By.ID, "walkmesh-canvas")
-    return Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("RGB")
+    """The WebGL canvas's own pixels (not the page's: the legend and panel drawn over the
+    canvas change with the layer too, and must not make a layer look drawn)."""
+    url = driver.execute_script(
+        "return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>"
+        " done(document.getElementById('walkmesh-canvas').toDataURL('image/png')))));")
+    return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
 
 
 def changed_share(a, b):
@@ -222,12 +227,17 @@ def check_case(driver, walkmesh, out, name, files):
             continue
         driver.execute_script("walkmeshView.setLayer(arguments[0])", layer)
         time.sleep(0.2)
-        share = changed_share(before, screenshot(driver))
-        check(share > 0.0005, f"{name}: setLayer({layer}) changes {share:.2%} of the pixels")
+        after = screenshot(driver)
+        share = changed_share(before, after)
+        pixels = round(share * after.width * after.height)
+        # At least 50 pixels: two short KotOR transition edges are about 200.
+        check(pixels >= 50, f"{name}: setLayer({layer}) changes {pixels} pixels ({share:.2%})")
         driver.execute_script("walkmeshView.setLayer(arguments[0])", base)
         time.sleep(0.1)
     if ROUTE_BIN and len(files) == 1:
         check_routes(driver, name, files[0])
+    if name == "wok":
+        check_route_clicks(driver, name)
     check(not driver.get_log("browser") if hasattr(driver, "get_log") else True,
           f"{name}: no errors in the browser console")
 
@@ -282,6 +292,46 @@ def check_routes(driver, name, file):
         same += ok
         check(ok, f"{name}: route {a} -> {b} as `walkmesh route --method surface`: {detail}")
     print(f"     {name}: {same} of {len(pairs)} routes equal the command's")
+
+
+def check_route_clicks(driver, name):
+    """Two clicks with "pick a route" on: the route drawn starts on the first face clicked and
+    ends on the second, and the picture changes."""
+    driver.execute_script("walkmeshView.view('top'); walkmeshView.select(-1)")
+    # A KotOR room's floor lies under non-walkable faces seen from the top: hide those.
+    driver.find_element(By.ID, "walkmesh-walkable-only").click()
+    walkable = driver.execute_script(
+        "const out = []; for (let f = 0; f < walkmeshView.faces; f++)"
+        " if (walkmeshView.walkable(f)) out.push(f); return out;")
+    # Two walkable faces visible at their centres, far apart in the list.
+    hits = []
+    for f in walkable[:: max(1, len(walkable) // 40)]:
+        hit = driver.execute_script(
+            "const p = walkmeshView.screenOf(arguments[0]);"
+            "const r = document.getElementById('walkmesh-canvas').getBoundingClientRect();"
+            "if (!p || p[0] < 340 || p[0] > r.width - 440 || p[1] < 40 || p[1] > r.height - 220) return null;"
+            "return walkmeshView.pick(p[0], p[1]) === arguments[0] ? p : null;", f)
+        if hit:
+            hits.append((f, hit))
+    if not check(len(hits) >= 2, f"{name}: two walkable faces to click a route between"):
+        return
+    (a, pa), (b, pb) = hits[0], hits[-1]
+    before = screenshot(driver)
+    driver.find_element(By.ID, "walkmesh-route-pick").click()
+    click_at(driver, *pa)
+    click_at(driver, *pb)
+    time.sleep(0.2)
+    answer = driver.execute_script("return walkmeshView.lastRoute")
+    ok = bool(answer) and answer.get("reachable") and answer["faces"][0] == a and answer["faces"][-1] == b
+    check(ok, f"{name}: clicked route from face {a} to face {b}: "
+              f"{answer and {k: answer.get(k) for k in ('reachable', 'length')}}")
+    panel = driver.find_element(By.ID, "walkmesh-selection").text
+    check("length" in panel, f"{name}: the panel shows the route's length")
+    after = screenshot(driver)
+    pixels = round(changed_share(before, after) * after.width * after.height)
+    check(pixels >= 50, f"{name}: the route is drawn ({pixels} pixels change)")
+    driver.find_element(By.ID, "walkmesh-route-pick").click()
+    driver.find_element(By.ID, "walkmesh-walkable-only").click()
 
 
 def main():

@@ -320,7 +320,8 @@ fn edge_points(mesh: &NavMesh, polygon: u32, edge: u32) -> Option<([f32; 3], [f3
     Some((mesh.vertex(a), mesh.vertex(b)))
 }
 
-const CLOSED_LOOP: [u8; 3] = [20, 20, 20];
+// Blue, not black: the wireframe is dark grey and the loops run along polygon edges.
+const CLOSED_LOOP: [u8; 3] = [20, 70, 220];
 const OPEN_CHAIN: [u8; 3] = [230, 20, 20];
 
 fn boundary(mesh: &NavMesh) -> LineLayer {

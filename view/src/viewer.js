@@ -90,6 +90,34 @@
       -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
   }
 
+  // Inverse of a 4x4 matrix (cofactors), for turning a click into a ray.
+  function invert(m) {
+    const a = Array.from(m), o = new Float64Array(16);
+    o[0] = a[5] * a[10] * a[15] - a[5] * a[11] * a[14] - a[9] * a[6] * a[15] + a[9] * a[7] * a[14] + a[13] * a[6] * a[11] - a[13] * a[7] * a[10];
+    o[4] = -a[4] * a[10] * a[15] + a[4] * a[11] * a[14] + a[8] * a[6] * a[15] - a[8] * a[7] * a[14] - a[12] * a[6] * a[11] + a[12] * a[7] * a[10];
+    o[8] = a[4] * a[9] * a[15] - a[4] * a[11] * a[13] - a[8] * a[5] * a[15] + a[8] * a[7] * a[13] + a[12] * a[5] * a[11] - a[12] * a[7] * a[9];
+    o[12] = -a[4] * a[9] * a[14] + a[4] * a[10] * a[13] + a[8] * a[5] * a[14] - a[8] * a[6] * a[13] - a[12] * a[5] * a[10] + a[12] * a[6] * a[9];
+    o[1] = -a[1] * a[10] * a[15] + a[1] * a[11] * a[14] + a[9] * a[2] * a[15] - a[9] * a[3] * a[14] - a[13] * a[2] * a[11] + a[13] * a[3] * a[10];
+    o[5] = a[0] * a[10] * a[15] - a[0] * a[11] * a[14] - a[8] * a[2] * a[15] + a[8] * a[3] * a[14] + a[12] * a[2] * a[11] - a[12] * a[3] * a[10];
+    o[9] = -a[0] * a[9] * a[15] + a[0] * a[11] * a[13] + a[8] * a[1] * a[15] - a[8] * a[3] * a[13] - a[12] * a[1] * a[11] + a[12] * a[3] * a[9];
+    o[13] = a[0] * a[9] * a[14] - a[0] * a[10] * a[13] - a[8] * a[1] * a[14] + a[8] * a[2] * a[13] + a[12] * a[1] * a[10] - a[12] * a[2] * a[9];
+    o[2] = a[1] * a[6] * a[15] - a[1] * a[7] * a[14] - a[5] * a[2] * a[15] + a[5] * a[3] * a[14] + a[13] * a[2] * a[7] - a[13] * a[3] * a[6];
+    o[6] = -a[0] * a[6] * a[15] + a[0] * a[7] * a[14] + a[4] * a[2] * a[15] - a[4] * a[3] * a[14] - a[12] * a[2] * a[7] + a[12] * a[3] * a[6];
+    o[10] = a[0] * a[5] * a[15] - a[0] * a[7] * a[13] - a[4] * a[1] * a[15] + a[4] * a[3] * a[13] + a[12] * a[1] * a[7] - a[12] * a[3] * a[5];
+    o[14] = -a[0] * a[5] * a[14] + a[0] * a[6] * a[13] + a[4] * a[1] * a[14] - a[4] * a[2] * a[13] - a[12] * a[1] * a[6] + a[12] * a[2] * a[5];
+    o[3] = -a[1] * a[6] * a[11] + a[1] * a[7] * a[10] + a[5] * a[2] * a[11] - a[5] * a[3] * a[10] - a[9] * a[2] * a[7] + a[9] * a[3] * a[6];
+    o[7] = a[0] * a[6] * a[11] - a[0] * a[7] * a[10] - a[4] * a[2] * a[11] + a[4] * a[3] * a[10] + a[8] * a[2] * a[7] - a[8] * a[3] * a[6];
+    o[11] = -a[0] * a[5] * a[11] + a[0] * a[7] * a[9] + a[4] * a[1] * a[11] - a[4] * a[3] * a[9] - a[8] * a[1] * a[7] + a[8] * a[3] * a[5];
+    o[15] = a[0] * a[5] * a[10] - a[0] * a[6] * a[9] - a[4] * a[1] * a[10] + a[4] * a[2] * a[9] + a[8] * a[1] * a[6] - a[8] * a[2] * a[5];
+    const det = a[0] * o[0] + a[1] * o[4] + a[2] * o[8] + a[3] * o[12];
+    for (let i = 0; i < 16; i++) o[i] /= det || 1;
+    return o;
+  }
+  function transform(m, v) {
+    const w = m[3] * v[0] + m[7] * v[1] + m[11] * v[2] + m[15];
+    return [0, 1, 2].map((k) => (m[k] * v[0] + m[4 + k] * v[1] + m[8 + k] * v[2] + m[12 + k]) / w);
+  }
+
   // ---- camera -------------------------------------------------------------------------------
   const camera = { target: centre.slice(), distance: radius * 2.6, yaw: -Math.PI / 2, pitch: 1.1 };
   const MAX_PITCH = Math.PI / 2 - 0.002;
@@ -157,8 +185,17 @@
   const LIGHT = norm([0.3, 0.5, 1.0]);
   for (const m of meshes) {
     const n = m.triangles.length;
+    // Triangles of walkable faces first, so "walkable faces only" draws a prefix.
+    const triangleCount = n / 3;
+    const order = new Uint32Array(triangleCount);
+    let next = 0;
+    for (let t = 0; t < triangleCount; t++) if (m.walkable[m.triangleFace[t]] === 1) order[next++] = t;
+    m.walkableCornerCount = next * 3;
+    for (let t = 0; t < triangleCount; t++) if (m.walkable[m.triangleFace[t]] !== 1) order[next++] = t;
+    m.drawOrder = order;
     const pos = new Float32Array(n * 3), shade = new Float32Array(n), pick = new Uint8Array(n * 3);
-    for (let t = 0; t < n; t += 3) {
+    for (let slot = 0; slot < triangleCount; slot++) {
+      const t = order[slot] * 3, at = slot * 3;
       const p = [0, 1, 2].map((k) => {
         const v = m.triangles[t + k] * 3;
         return [m.vertices[v], m.vertices[v + 1], m.vertices[v + 2]];
@@ -167,9 +204,9 @@
       const s = 0.55 + 0.45 * Math.abs(dot(normal, LIGHT));
       const id = m.firstFace + m.triangleFace[t / 3] + 1;
       for (let k = 0; k < 3; k++) {
-        pos.set(p[k], (t + k) * 3);
-        shade[t + k] = s;
-        pick[(t + k) * 3] = id & 255; pick[(t + k) * 3 + 1] = (id >> 8) & 255; pick[(t + k) * 3 + 2] = (id >> 16) & 255;
+        pos.set(p[k], (at + k) * 3);
+        shade[at + k] = s;
+        pick[(at + k) * 3] = id & 255; pick[(at + k) * 3 + 1] = (id >> 8) & 255; pick[(at + k) * 3 + 2] = (id >> 16) & 255;
       }
     }
     m.cornerCount = n;
@@ -207,7 +244,7 @@
   for (const m of meshes) for (const name of Object.keys(m.faceLayers).concat(Object.keys(m.lineLayers))) {
     if (!layerNames.includes(name)) layerNames.push(name);
   }
-  const state = { layer: meshes.length > 1 ? 'overlay' : 'materials', wireframe: totalFaces <= 60000, selected: null };
+  const state = { layer: meshes.length > 1 ? 'overlay' : 'materials', wireframe: totalFaces <= 60000, walkableOnly: false, selected: null };
   if (!layerNames.includes(state.layer)) state.layer = layerNames[0];
   // A line layer is drawn over the material colours.
   function faceLayerOf(m) {
@@ -218,7 +255,7 @@
       const layer = m.faceLayers[faceLayerOf(m)];
       const out = new Uint8Array(m.cornerCount * 3);
       for (let c = 0; c < m.cornerCount; c++) {
-        const f = m.triangleFace[Math.floor(c / 3)] * 3;
+        const f = m.triangleFace[m.drawOrder[Math.floor(c / 3)]] * 3;
         out[c * 3] = layer.colours[f]; out[c * 3 + 1] = layer.colours[f + 1]; out[c * 3 + 2] = layer.colours[f + 2];
       }
       gl.bindBuffer(gl.ARRAY_BUFFER, m.colourBuffer);
@@ -244,6 +281,62 @@
     return { positions: buffer(new Float32Array(pos)), colours: buffer(colours), count: pos.length / 3, mesh: m };
   }
 
+  // ---- picking a route ----------------------------------------------------------------------
+  const ROUTE = [230, 0, 120];
+  const routeState = { picking: false, points: [], mesh: 0, answer: null, buffers: null };
+  // The point of face `face` under client point (x, y): the view ray met with the plane of
+  // the face's first triangle.
+  function pointOnFace(clientX, clientY, face) {
+    const [m, local] = locate(face);
+    const rect = canvas.getBoundingClientRect();
+    const nx = (clientX - rect.left) / rect.width * 2 - 1, ny = 1 - (clientY - rect.top) / rect.height * 2;
+    const inverse = invert(viewProjection());
+    const near = transform(inverse, [nx, ny, -1]), far = transform(inverse, [nx, ny, 1]);
+    const s = m.starts[local];
+    const p = [0, 1, 2].map((k) => { const v = m.corners[s + k] * 3; return [m.vertices[v], m.vertices[v + 1], m.vertices[v + 2]]; });
+    const normal = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+    const direction = sub(far, near);
+    const den = dot(normal, direction);
+    if (den === 0) return centroidOf(m, local);
+    const t = dot(normal, sub(p[0], near)) / den;
+    return [near[0] + direction[0] * t, near[1] + direction[1] * t, near[2] + direction[2] * t];
+  }
+  function showRoute(answer, mesh) {
+    routeState.answer = answer;
+    routeState.mesh = mesh;
+    routeState.buffers = null;
+    if (answer && answer.points && answer.points.length > 1) {
+      const pts = [];
+      for (let k = 0; k + 1 < answer.points.length; k++) pts.push(...answer.points[k], ...answer.points[k + 1]);
+      const colours = new Uint8Array(pts.length);
+      for (let i = 0; i < colours.length; i += 3) colours.set(ROUTE, i);
+      routeState.buffers = { positions: buffer(new Float32Array(pts)), colours: buffer(colours), count: pts.length / 3 };
+    }
+    let html = '<b>Route</b> (as <code>walkmesh route --method surface</code>) on ' + escapeText(meshes[mesh].name) + '<br>';
+    if (!answer) html += 'Click the start point.';
+    else if (answer.error) html += escapeText(answer.error);
+    else if (!answer.reachable) html += 'The end cannot be reached from the start.';
+    else html += 'length ' + answer.length.toFixed(4) + ', ' + answer.faces.length + ' faces, ' + answer.points.length + ' points' +
+      '<pre style="white-space:pre-wrap">' + escapeText(JSON.stringify(answer)) + '</pre>';
+    panel.innerHTML = html;
+    showLegend();
+    redraw();
+  }
+  function routeClick(clientX, clientY) {
+    const face = pickAt(clientX, clientY);
+    if (face < 0) return;
+    const [m] = locate(face);
+    if (routeState.points.length === 0 || routeState.points.length === 2) {
+      routeState.points = [pointOnFace(clientX, clientY, face)];
+      routeState.mesh = m.index;
+      showRoute(null, m.index);
+      panel.innerHTML += '<br>start ' + routeState.points[0].map((x) => x.toFixed(3)).join(', ') + '; click the end point.';
+      return;
+    }
+    routeState.points.push(pointOnFace(clientX, clientY, face));
+    showRoute(routeBetween(routeState.points[0], routeState.points[1], routeState.mesh), routeState.mesh);
+  }
+
   // ---- drawing ------------------------------------------------------------------------------
   function resize() {
     const ratio = window.devicePixelRatio || 1;
@@ -264,7 +357,8 @@
     for (const m of meshes) {
       if (!m.visible) continue;
       gl.polygonOffset(1, 1 + 4 * m.index);
-      draw(gl.TRIANGLES, m.positionBuffer, picking ? m.pickBuffer : m.colourBuffer, picking ? null : m.shadeBuffer, m.cornerCount);
+      draw(gl.TRIANGLES, m.positionBuffer, picking ? m.pickBuffer : m.colourBuffer, picking ? null : m.shadeBuffer,
+        state.walkableOnly ? m.walkableCornerCount : m.cornerCount);
     }
     gl.disable(gl.POLYGON_OFFSET_FILL);
     if (picking) return;
@@ -273,6 +367,13 @@
       gl.polygonOffset(0, -2);
       draw(gl.TRIANGLES, selectionBuffers.positions, selectionBuffers.colours, null, selectionBuffers.count);
       gl.disable(gl.POLYGON_OFFSET_FILL);
+    }
+    if (routeState.buffers && meshes[routeState.mesh].visible) {
+      gl.disable(gl.DEPTH_TEST); // the route lies on the ground: drawn whole, over the faces
+      gl.lineWidth(3);
+      draw(gl.LINES, routeState.buffers.positions, routeState.buffers.colours, null, routeState.buffers.count);
+      gl.lineWidth(1);
+      gl.enable(gl.DEPTH_TEST);
     }
     for (const m of meshes) {
       if (!m.visible) continue;
@@ -397,6 +498,7 @@
     }
     if (state.wireframe) html += '<div><span class="swatch" style="background:#282828"></span>polygon edges (wireframe)</div>';
     html += '<div><span class="swatch" style="background:#ffe600"></span>selected face</div>';
+    if (routeState.buffers) html += '<div><span class="swatch" style="background:#e60078"></span>route</div>';
     legend.innerHTML = html;
   }
   const controls = document.getElementById('walkmesh-controls');
@@ -405,6 +507,8 @@
     for (const name of layerNames) html += '<option value="' + escapeText(name) + '">' + escapeText(name) + '</option>';
     html += '</select></label>';
     for (const m of meshes) html += '<label><input type="checkbox" checked data-mesh="' + m.index + '"> ' + escapeText(m.name) + ' (' + m.faces + ' faces)</label>';
+    html += '<label><input type="checkbox" id="walkmesh-walkable-only"> walkable faces only</label>';
+    html += '<label><input type="checkbox" id="walkmesh-route-pick"> pick a route (click start, then end)</label>';
     html += '<label><input type="checkbox" id="walkmesh-wireframe"' + (state.wireframe ? ' checked' : '') + '> wireframe</label>' +
       '<button id="walkmesh-top">top</button><button id="walkmesh-side">side</button><button id="walkmesh-reset">reset</button>' +
       '<div style="color:#666">drag: orbit; shift+drag or right drag: pan; wheel: zoom</div>';
@@ -416,6 +520,12 @@
       box.addEventListener('change', () => { meshes[Number(box.dataset.mesh)].visible = box.checked; showLegend(); redraw(); });
     }
     document.getElementById('walkmesh-wireframe').addEventListener('change', (e) => { state.wireframe = e.target.checked; showLegend(); redraw(); });
+    document.getElementById('walkmesh-walkable-only').addEventListener('change', (e) => { state.walkableOnly = e.target.checked; redraw(); });
+    document.getElementById('walkmesh-route-pick').addEventListener('change', (e) => {
+      routeState.picking = e.target.checked;
+      routeState.points = [];
+      if (routeState.picking) showRoute(null, routeState.mesh); else { showRoute(null, routeState.mesh); showSelection(); }
+    });
     document.getElementById('walkmesh-top').addEventListener('click', () => view('top'));
     document.getElementById('walkmesh-side').addEventListener('click', () => view('side'));
     document.getElementById('walkmesh-reset').addEventListener('click', () => view('reset'));
@@ -464,7 +574,9 @@
     if (!drag) return;
     const moved = Math.hypot(e.clientX - drag.startX, e.clientY - drag.startY);
     drag = null;
-    if (moved < 4 && e.button === 0) select(pickAt(e.clientX, e.clientY));
+    if (moved < 4 && e.button === 0) {
+      if (routeState.picking) routeClick(e.clientX, e.clientY); else select(pickAt(e.clientX, e.clientY));
+    }
   });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -816,6 +928,8 @@
       const [m, local] = locate(face);
       return !!m && m.walkable[local] === 1;
     },
+    // The last route picked with the mouse (the JSON of `route`), or null.
+    get lastRoute() { return routeState.answer; },
     // Same JSON as `walkmesh route FILE --method surface --json --from a --to b`.
     route: (a, b, mesh) => routeBetween(a, b, mesh),
   };
