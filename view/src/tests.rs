@@ -556,3 +556,50 @@ mod corpus {
         assert!(!octree.is_empty());
     }
 }
+
+#[test]
+fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
+    // Two triangles of a square written with their own copies of the shared corners, as
+    // modelling tools export: `walkmesh route` welds them (as_modelled), so the page's router
+    // must see four vertices, not six, or it would find the halves unlinked.
+    let text = "v 0 0 0\nv 1 0 0\nv 1 0 -1\nv 0 0 0\nv 1 0 -1\nv 0 0 -1\nf 1 2 3\nf 4 5 6\n";
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.by_id("obj").unwrap();
+    let mesh = format
+        .reader()
+        .unwrap()
+        .read(
+            walkmesh_core::Input {
+                bytes: text.as_bytes(),
+                path: None,
+            },
+            &walkmesh_core::ReadOptions::default(),
+            &mut walkmesh_core::Diagnostics::new(),
+        )
+        .unwrap();
+    assert_eq!(mesh.vertices.len(), 6);
+    let input = ViewInput {
+        name: "square.obj",
+        format: "obj",
+        mesh: &mesh,
+        fields: None,
+    };
+    let data = page_data(&page(&[input], "square").unwrap());
+    let route = &data["meshes"][0]["route"];
+    assert_eq!(floats(route["vertices"].as_str().unwrap()).len(), 4 * 3);
+    let corners = uints(route["polygonCorners"].as_str().unwrap());
+    assert_eq!(corners.len(), 6);
+    // The diagonal's two vertices are shared by both triangles after the weld.
+    let first: std::collections::BTreeSet<u32> = corners[..3].iter().copied().collect();
+    let second: std::collections::BTreeSet<u32> = corners[3..].iter().copied().collect();
+    assert_eq!(first.intersection(&second).count(), 2);
+    // A mesh `route` reads as it is carries no second copy.
+    let strip = strip(0.0);
+    let input = ViewInput {
+        name: "strip",
+        format: "bwm",
+        mesh: &strip,
+        fields: None,
+    };
+    assert!(page_data(&page(&[input], "strip").unwrap())["meshes"][0]["route"].is_null());
+}
