@@ -348,7 +348,8 @@ fn tile_entries(fields: &mut FaceFields, table: &DumpNode, space: Option<&str>) 
             space,
             slot: 0,
         };
-        for local in 0..count {
+        // The stored count is only trusted as far as the mesh has faces.
+        for local in 0..count.min(fields.faces.saturating_sub(start)) {
             let face = start.saturating_add(local);
             // The tile's name is left out: it is 32 bytes of leftover memory in most files.
             for name in ["triangle_count", "triangles_offset"] {
