@@ -445,7 +445,7 @@
     }
     return rows;
   }
-  const escapeText = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeText = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   function showSelection() {
     if (!state.selected) { panel.innerHTML = '<em>Click a face to see its stored fields.</em>'; return; }
     const s = state.selected;
