@@ -68,10 +68,12 @@ pub fn summarize(mesh: &NavMesh, format: &str) -> Summary {
                 if face.0 > best.0 { face } else { best }
             },
         );
+    // An empty f64 sum is -0.0, which would print as "-0.000000".
     let walkable_area = (0..mesh.polygons.len())
         .filter(|&p| walkable(p))
         .map(|p| polygon_area(mesh, p))
-        .sum();
+        .sum::<f64>()
+        + 0.0;
     Summary {
         format: format.to_string(),
         kind: mesh.kind.as_str().to_string(),
@@ -93,5 +95,29 @@ pub fn summarize(mesh: &NavMesh, format: &str) -> Summary {
         materials,
         edge_tags: mesh.edge_tags.len(),
         hooks: mesh.hooks.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Material, Surface};
+
+    #[test]
+    fn no_walkable_face_is_a_walkable_area_of_plus_zero() {
+        let mut mesh = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            ..NavMesh::default()
+        };
+        mesh.push_polygon(
+            &[0, 1, 2],
+            Surface {
+                material: Material(7),
+                walkable: false,
+                code: 7,
+            },
+        );
+        let summary = summarize(&mesh, "obj");
+        assert_eq!(format!("{:.6}", summary.walkable_area), "0.000000");
     }
 }

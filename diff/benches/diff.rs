@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
         bench.iter(|| compare(&a, &b, &options).equal)
     });
     c.bench_function("footprint 26k vs 26k", |bench| {
-        bench.iter(|| footprint(&a, &b, [0.0, 0.0]).symmetric_difference)
+        bench.iter(|| footprint(&a, &b, [0.0, 0.0], 0.0).symmetric_difference)
     });
     c.bench_function("surface distance 26k vs 26k", |bench| {
         bench.iter(|| surface_distance(&a, &b, [0.0; 3]).hausdorff)

@@ -46,6 +46,21 @@ pub struct Footprint {
     pub piece_count: usize,
     /// The [`MAX_PIECES`] largest pieces, largest first.
     pub pieces: Vec<Piece>,
+    /// Connected pieces and holes of A's and of B's projected walkable region: topology of
+    /// the footprint itself, so two meshes covering the same ground give the same counts
+    /// whatever their faces (a PATH cook's merged regions, a TRX's triangles).
+    pub topology_a: Topology,
+    pub topology_b: Topology,
+}
+
+/// Pieces and holes of one projected walkable region, ignoring slivers below the smallest
+/// area the caller asked for (f32 rounding leaves hairline gaps between faces).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Topology {
+    /// Connected pieces of the region (touching at a point counts as apart).
+    pub pieces: usize,
+    /// Holes: bounded gaps inside a piece.
+    pub holes: usize,
 }
 
 /// Pieces kept in [`Footprint::pieces`].
@@ -129,25 +144,39 @@ fn piece(side: Side, contours: Vec<Vec<[f64; 2]>>) -> Option<Piece> {
     })
 }
 
+/// Area and topology of the union of `outlines`; contours and pieces smaller than
+/// `min_area` are slivers and not counted in the topology.
+fn union_of(outlines: &[Vec<[f64; 2]>], min_area: f64) -> (f64, Topology) {
+    if outlines.is_empty() {
+        return (0.0, Topology::default());
+    }
+    let empty: Vec<Vec<[f64; 2]>> = Vec::new();
+    let mut overlay = FloatOverlay::with_subj_and_clip(outlines, &empty);
+    let mut area = 0.0;
+    let mut topology = Topology::default();
+    for shape in overlay.overlay(OverlayRule::Union, FillRule::NonZero) {
+        let holes = shape
+            .iter()
+            .skip(1)
+            .filter(|hole| signed_area(hole).abs() > min_area)
+            .count();
+        let Some(piece) = piece(Side::OnlyA, shape) else {
+            continue;
+        };
+        area += piece.area;
+        if piece.area > min_area {
+            topology.pieces += 1;
+            topology.holes += holes;
+        }
+    }
+    (area + 0.0, topology)
+}
+
 /// The union of `a`'s walkable region minus `b`'s and the other way round (B moved by
-/// `shift_b` first).
-pub fn footprint(a: &NavMesh, b: &NavMesh, shift_b: [f64; 2]) -> Footprint {
+/// `shift_b` first). Pieces and holes smaller than `min_area` are left out of the topology.
+pub fn footprint(a: &NavMesh, b: &NavMesh, shift_b: [f64; 2], min_area: f64) -> Footprint {
     let outlines_a = walkable_outlines(a, [0.0, 0.0]);
     let outlines_b = walkable_outlines(b, shift_b);
-    let union_area = |outlines: &Vec<Vec<[f64; 2]>>| -> f64 {
-        if outlines.is_empty() {
-            return 0.0;
-        }
-        let empty: Vec<Vec<[f64; 2]>> = Vec::new();
-        let mut overlay = FloatOverlay::with_subj_and_clip(outlines, &empty);
-        overlay
-            .overlay(OverlayRule::Union, FillRule::NonZero)
-            .into_iter()
-            .filter_map(|shape| piece(Side::OnlyA, shape))
-            .map(|p| p.area)
-            .sum::<f64>()
-            + 0.0
-    };
     let mut pieces = Vec::new();
     if !(outlines_a.is_empty() && outlines_b.is_empty()) {
         let mut overlay = FloatOverlay::with_subj_and_clip(&outlines_a, &outlines_b);
@@ -180,14 +209,18 @@ pub fn footprint(a: &NavMesh, b: &NavMesh, shift_b: [f64; 2]) -> Footprint {
     let (only_a_area, only_b_area) = (only(Side::OnlyA), only(Side::OnlyB));
     let piece_count = pieces.len();
     pieces.truncate(MAX_PIECES);
+    let (area_a, topology_a) = union_of(&outlines_a, min_area);
+    let (area_b, topology_b) = union_of(&outlines_b, min_area);
     Footprint {
-        area_a: union_area(&outlines_a),
-        area_b: union_area(&outlines_b),
+        area_a,
+        area_b,
         only_a_area,
         only_b_area,
         symmetric_difference: only_a_area + only_b_area,
         piece_count,
         pieces,
+        topology_a,
+        topology_b,
     }
 }
 
@@ -217,7 +250,7 @@ mod tests {
     #[test]
     fn identical_regions_have_no_difference() {
         let a = rectangle(0.0, 0.0, 4.0, 2.0);
-        let f = footprint(&a, &a, [0.0, 0.0]);
+        let f = footprint(&a, &a, [0.0, 0.0], 0.0);
         assert_eq!(f.symmetric_difference, 0.0);
         assert!(f.pieces.is_empty());
         assert!((f.area_a - 8.0).abs() < 1e-9);
@@ -228,7 +261,7 @@ mod tests {
         // [0,4]x[0,2] against [1,5]x[0,2]: only A = [0,1]x[0,2] (area 2), only B = [4,5]x[0,2].
         let a = rectangle(0.0, 0.0, 4.0, 2.0);
         let b = rectangle(1.0, 0.0, 5.0, 2.0);
-        let f = footprint(&a, &b, [0.0, 0.0]);
+        let f = footprint(&a, &b, [0.0, 0.0], 0.0);
         assert!((f.only_a_area - 2.0).abs() < 1e-6, "{f:?}");
         assert!((f.only_b_area - 2.0).abs() < 1e-6);
         assert!((f.symmetric_difference - 4.0).abs() < 1e-6);
@@ -236,7 +269,7 @@ mod tests {
         assert!((lost.centre[0] - 0.5).abs() < 1e-6 && (lost.centre[1] - 1.0).abs() < 1e-6);
         assert!((lost.min[0] - 0.0).abs() < 1e-6 && (lost.max[0] - 1.0).abs() < 1e-6);
         // Moving B back by one unit makes them equal.
-        let aligned = footprint(&a, &b, [-1.0, 0.0]);
+        let aligned = footprint(&a, &b, [-1.0, 0.0], 0.0);
         assert!(aligned.symmetric_difference < 1e-6, "{aligned:?}");
     }
 
@@ -266,10 +299,33 @@ mod tests {
             b.push_polygon(&[o0, o1, i1], stone);
             b.push_polygon(&[o0, i1, i0], stone);
         }
-        let f = footprint(&a, &b, [0.0, 0.0]);
+        let f = footprint(&a, &b, [0.0, 0.0], 0.0);
         assert!((f.only_a_area - 1.0).abs() < 1e-6, "{f:?}");
         assert_eq!(f.only_b_area, 0.0);
         assert!((f.area_b - 5.0).abs() < 1e-6);
+        assert_eq!(
+            f.topology_a,
+            Topology {
+                pieces: 1,
+                holes: 0
+            }
+        );
+        assert_eq!(
+            f.topology_b,
+            Topology {
+                pieces: 1,
+                holes: 1
+            }
+        );
+        // A hole smaller than the sliver limit is not a hole of the ground.
+        let coarse = footprint(&a, &b, [0.0, 0.0], 1.5);
+        assert_eq!(
+            coarse.topology_b,
+            Topology {
+                pieces: 1,
+                holes: 0
+            }
+        );
         let hole = &f.pieces[0];
         assert!((hole.centre[0] - 1.5).abs() < 1e-6 && (hole.centre[1] - 1.0).abs() < 1e-6);
     }
@@ -288,7 +344,7 @@ mod tests {
         let s = a.surfaces[0];
         a.push_polygon(&[base, base + 1, base + 2], s);
         a.push_polygon(&[base, base + 1, base + 3], s);
-        let f = footprint(&a, &rectangle(0.0, 0.0, 2.0, 2.0), [0.0, 0.0]);
+        let f = footprint(&a, &rectangle(0.0, 0.0, 2.0, 2.0), [0.0, 0.0], 0.0);
         assert!((f.area_a - 4.0).abs() < 1e-9);
         assert!(f.symmetric_difference < 1e-9, "{f:?}");
     }

@@ -4,7 +4,9 @@
 use std::fmt::Write;
 
 use walkmesh_core::NavMesh;
-use walkmesh_render::{Highlight, Layer, Mode, Options, RenderError, Rgba, Scene, top_down};
+use walkmesh_render::{
+    FaceColours, Highlight, Layer, Mode, Options, RenderError, Rgba, Scene, top_down,
+};
 
 use crate::{CountRow, DiffReport, Side};
 
@@ -18,6 +20,22 @@ fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+fn face_change_table(out: &mut String, changes: &crate::faces::FaceChanges) {
+    let _ = writeln!(
+        out,
+        "<table id=\"face-changes\"><caption>faces</caption>\
+<tr><td>unchanged</td><td>{}</td></tr><tr><td>added</td><td>{}</td></tr>\
+<tr><td>removed</td><td>{}</td></tr><tr><td>moved</td><td>{}</td></tr>\
+<tr><td>material changed</td><td>{}</td></tr><tr><td>walkability changed</td><td>{}</td></tr></table>",
+        changes.unchanged,
+        changes.added,
+        changes.removed,
+        changes.moved,
+        changes.material,
+        changes.walkability
+    );
 }
 
 fn count_table(out: &mut String, title: &str, rows: &[CountRow]) {
@@ -112,6 +130,130 @@ pub fn overlay_scene(
             width,
             wireframe: false,
             highlights: highlights(report),
+            face_colours: None,
+        },
+    )
+}
+
+/// Classes of the heat map: up to the tolerance, then up to a quarter, half, and the whole
+/// of the largest distance.
+const HEAT_CLASSES: usize = 5;
+
+/// Distance from the centre and the corners of each of A's walkable faces to B's walkable
+/// surface (B moved back when the report was aligned): the largest of the four, so a face
+/// that B lost or moved shows whole. Non-walkable faces get NaN.
+pub fn face_distances(report: &DiffReport, a: &NavMesh, b: &NavMesh) -> Vec<f64> {
+    let shift = if report.placement.aligned {
+        report.placement.translation.map(|t| -t)
+    } else {
+        [0.0; 3]
+    };
+    let triangles = crate::distance::walkable_triangles(b, shift);
+    let surface = crate::distance::Surface::new(&triangles);
+    let mut stack = Vec::new();
+    let mut out = Vec::with_capacity(a.polygons.len());
+    for (p, polygon) in a.polygons.iter().enumerate() {
+        if !a.is_walkable(p) {
+            out.push(f64::NAN);
+            continue;
+        }
+        let corners: Vec<[f64; 3]> = polygon
+            .iter()
+            .map(|&i| a.vertex(i).map(f64::from))
+            .collect();
+        let n = corners.len().max(1) as f64;
+        let centre = [0, 1, 2].map(|k| corners.iter().map(|c| c[k]).sum::<f64>() / n);
+        let far = corners
+            .iter()
+            .chain(std::iter::once(&centre))
+            .map(|&point| surface.distance(point, &mut stack))
+            .fold(0.0, f64::max);
+        out.push(far);
+    }
+    out
+}
+
+/// Colours of A's faces by their distance to B, in [`HEAT_CLASSES`] classes, and the legend
+/// (only classes that occur are listed).
+pub fn heat_colours(distances: &[f64], tolerance: f64) -> FaceColours {
+    let largest = distances
+        .iter()
+        .copied()
+        .filter(|d| d.is_finite())
+        .fold(0.0, f64::max);
+    let bounds: Vec<f64> = [tolerance, largest / 4.0, largest / 2.0, largest]
+        .into_iter()
+        .filter(|&b| b >= tolerance)
+        .collect();
+    let class_of = |d: f64| {
+        if d.is_infinite() {
+            return HEAT_CLASSES - 1;
+        }
+        bounds
+            .iter()
+            .position(|&b| d <= b)
+            .unwrap_or(HEAT_CLASSES - 1)
+    };
+    let colour_of = |class: usize| {
+        if class == 0 {
+            Rgba::rgb(200, 200, 200)
+        } else {
+            walkmesh_render::palette::ramp(class as f64 / (HEAT_CLASSES - 1) as f64)
+        }
+    };
+    let mut counts = [0usize; HEAT_CLASSES];
+    let face = distances
+        .iter()
+        .map(|&d| {
+            if d.is_nan() {
+                return Rgba::rgb(200, 200, 200);
+            }
+            let class = class_of(d).min(HEAT_CLASSES - 1);
+            if let Some(count) = counts.get_mut(class) {
+                *count += 1;
+            }
+            colour_of(class)
+        })
+        .collect();
+    let mut legend = Vec::new();
+    let mut lower = 0.0;
+    for (class, &count) in counts.iter().enumerate() {
+        let upper = bounds.get(class).copied();
+        if count > 0 {
+            let text = match upper {
+                Some(upper) if class == 0 => format!("within {upper:.4} ({count} faces)"),
+                Some(upper) => format!("{lower:.4} to {upper:.4} ({count} faces)"),
+                None => format!("beyond {lower:.4} or no B surface ({count} faces)"),
+            };
+            legend.push((colour_of(class), text));
+        }
+        if let Some(upper) = upper {
+            lower = upper;
+        }
+    }
+    FaceColours { face, legend }
+}
+
+/// A's walkable faces coloured by how far B's walkable surface is from them.
+pub fn heat_map_scene(
+    report: &DiffReport,
+    a: &NavMesh,
+    name_a: &str,
+    b: &NavMesh,
+    width: u32,
+) -> Result<Scene, RenderError> {
+    let distances = face_distances(report, a, b);
+    top_down(
+        &[Layer {
+            name: name_a,
+            mesh: a,
+        }],
+        &Options {
+            mode: Mode::Materials,
+            width,
+            wireframe: false,
+            highlights: Vec::new(),
+            face_colours: Some(heat_colours(&distances, report.tolerance)),
         },
     )
 }
@@ -131,6 +273,7 @@ pub fn report_page(
         width: PICTURE_WIDTH,
         wireframe: true,
         highlights: Vec::new(),
+        face_colours: None,
     };
     let picture_a = walkmesh_render::to_svg(&top_down(
         &[Layer {
@@ -148,6 +291,7 @@ pub fn report_page(
     )?);
     let overlay =
         walkmesh_render::to_svg(&overlay_scene(report, a, name_a, b, name_b, PICTURE_WIDTH)?);
+    let heat_map = walkmesh_render::to_svg(&heat_map_scene(report, a, name_a, b, PICTURE_WIDTH)?);
     let mut out = String::with_capacity(picture_a.len() + picture_b.len() + overlay.len() + 16384);
     let _ = write!(
         out,
@@ -192,13 +336,26 @@ figcaption {{ font-weight: bold; }}\n\
         out.push_str("</ul>\n");
     }
 
+    if !report.notes.is_empty() {
+        out.push_str("<ul id=\"notes\">\n");
+        for line in &report.notes {
+            let _ = writeln!(out, "<li>note: {}</li>", escape(line));
+        }
+        out.push_str("</ul>\n");
+    }
     out.push_str("<h2>Counts and connectivity</h2>\n");
     count_table(&mut out, "counts", &report.counts);
     count_table(
         &mut out,
-        "connectivity (walkable region)",
+        "connectivity (walkable footprint)",
         &report.connectivity,
     );
+    count_table(
+        &mut out,
+        "mesh connectivity (faces joined by shared edges)",
+        &report.mesh_connectivity,
+    );
+    face_change_table(&mut out, &report.face_changes);
 
     out.push_str("<h2>Placement</h2>\n<table><tr><th></th><th>min</th><th>max</th></tr>\n");
     for (name, bounds) in [("A", report.placement.a), ("B", report.placement.b)] {
@@ -302,6 +459,11 @@ figcaption {{ font-weight: bold; }}\n\
             "A and B overlaid (differences outlined)",
             &overlay,
         ),
+        (
+            "heat-map",
+            "Distance from each walkable face of A to B's walkable surface",
+            &heat_map,
+        ),
         ("picture-a", "A", &picture_a),
         ("picture-b", "B", &picture_b),
     ] {
@@ -344,7 +506,9 @@ mod tests {
         let report = compare(&a, &b, &DiffOptions::default());
         let page = report_page(&report, &a, "a<1>.wok", &b, "b.trx").unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
-        assert_eq!(page.matches("<svg ").count(), 3);
+        assert_eq!(page.matches("<svg ").count(), 4);
+        assert!(page.contains("id=\"heat-map\""));
+        assert!(page.contains("id=\"face-changes\""));
         assert!(page.contains("a&lt;1&gt;.wok"));
         assert!(page.contains("class=\"different\""));
         assert!(page.contains("walkable only in A"));
@@ -353,5 +517,45 @@ mod tests {
             "self-contained"
         );
         assert_eq!(highlights(&report).len(), 1);
+    }
+
+    #[test]
+    fn heat_map_colours_a_lost_face_by_its_farthest_point() {
+        let mut a = NavMesh {
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [4.0, 0.0, 0.0],
+                [4.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            ..NavMesh::default()
+        };
+        let stone = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        a.push_polygon(&[0, 1, 2], stone);
+        a.push_polygon(&[0, 2, 3], stone);
+        let mut b = a.clone();
+        b.surfaces[0].walkable = false;
+        let report = compare(&a, &b, &DiffOptions::default());
+        let distances = face_distances(&report, &a, &b);
+        // Face 0's corner (4, 0) is 8/sqrt(20) from B's triangle (0,0) (4,2) (0,2); face 1
+        // is B's own.
+        assert!(
+            (distances[0] - 8.0 / 20f64.sqrt()).abs() < 1e-9,
+            "{distances:?}"
+        );
+        assert_eq!(distances[1], 0.0);
+        let heat = heat_colours(&distances, 1e-4);
+        let texts: Vec<&str> = heat.legend.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec!["within 0.0001 (1 faces)", "0.8944 to 1.7889 (1 faces)"]
+        );
+        assert_ne!(heat.face[0], heat.face[1]);
+        assert_eq!(heat.legend[1].0, heat.face[0]);
+        assert_eq!(heat.legend[0].0, heat.face[1]);
     }
 }

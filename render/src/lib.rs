@@ -18,4 +18,4 @@ pub mod top_down;
 pub use png::{PngError, to_pixmap, to_png};
 pub use scene::{Group, Pen, Rgba, Scene, Shape};
 pub use svg::to_svg;
-pub use top_down::{Highlight, Layer, Mode, Options, RenderError, top_down};
+pub use top_down::{FaceColours, Highlight, Layer, Mode, Options, RenderError, top_down};

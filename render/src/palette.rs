@@ -114,6 +114,18 @@ pub fn ramp(t: f64) -> Rgba {
     Rgba::rgb(r, g, b)
 }
 
+/// `top` painted over the opaque `bottom` (source-over compositing): the colour a viewer
+/// sees where a half-transparent fill lies on another.
+pub fn over(top: Rgba, bottom: Rgba) -> Rgba {
+    let alpha = f64::from(top.3) / 255.0;
+    let mix = |t: u8, b: u8| (f64::from(t) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
+    Rgba::rgb(
+        mix(top.0, bottom.0),
+        mix(top.1, bottom.1),
+        mix(top.2, bottom.2),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +152,14 @@ mod tests {
         assert_eq!(ramp(0.5), Rgba::rgb(33, 145, 140));
         assert_eq!(ramp(f64::NAN), ramp(0.0));
         assert_eq!(ramp(7.0), ramp(1.0));
+    }
+
+    #[test]
+    fn half_transparent_blue_over_white_is_light_blue() {
+        // 110/255 of (30, 110, 230) plus 145/255 of white.
+        assert_eq!(
+            super::over(Rgba(30, 110, 230, 110), PAPER),
+            Rgba::rgb(158, 192, 244)
+        );
     }
 }

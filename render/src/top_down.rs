@@ -66,6 +66,16 @@ pub struct Options {
     /// Thin lines along every polygon edge, when polygons are large enough to see them.
     pub wireframe: bool,
     pub highlights: Vec<Highlight>,
+    /// Colours chosen by the caller for the walkable faces of a single input (a distance
+    /// heat map, say), with the legend entries they mean; replaces `mode`'s colouring.
+    pub face_colours: Option<FaceColours>,
+}
+
+/// One colour per polygon and what the colours mean.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FaceColours {
+    pub face: Vec<Rgba>,
+    pub legend: Vec<(Rgba, String)>,
 }
 
 impl Default for Options {
@@ -75,6 +85,7 @@ impl Default for Options {
             width: 1200,
             wireframe: true,
             highlights: Vec::new(),
+            face_colours: None,
         }
     }
 }
@@ -87,6 +98,16 @@ const MAX_LEGEND_ENTRIES: usize = 24;
 /// Grid lines are drawn for at most this many tile columns plus rows.
 const MAX_GRID_LINES: u32 = 2048;
 
+/// Opacity of each input's faces when several are overlaid.
+const OVERLAY_ALPHA: u8 = 110;
+
+/// Dashed thin line of the NWN2 tile grid.
+const GRID_PEN: Pen = Pen {
+    color: Rgba(0, 0, 0, 110),
+    width: 1.0,
+    dash: Some([4.0, 3.0]),
+};
+
 /// Why a picture could not be made.
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum RenderError {
@@ -94,6 +115,10 @@ pub enum RenderError {
     NoInput,
     #[error("a width of {0} pixels is outside {MIN_WIDTH}..={MAX_WIDTH}")]
     Width(u32),
+    #[error(
+        "--mode tiles needs a tiled walkmesh (NWN2 TRX/TRN); {0} has no tile grid: try --mode components"
+    )]
+    NoTiles(String),
 }
 
 /// World XY → pixels.
@@ -376,19 +401,7 @@ fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
                 .filter(|(p, _)| mesh.is_walkable(*p))
                 .map(|(_, t)| *t)
                 .collect();
-            let mut legend = vec![(
-                palette::distinct(0),
-                format!("{} islands in {} tiles", islands.count, used.len()),
-            )];
-            if let Some(grid) = mesh.tile_grid {
-                legend.push((
-                    palette::INK.with_alpha(0),
-                    format!(
-                        "grid {} x {} of {}",
-                        grid.columns, grid.rows, grid.tile_width
-                    ),
-                ));
-            }
+            let legend = island_legend(&islands, &tiles, used.len());
             Colouring {
                 face: islands
                     .label
@@ -400,10 +413,17 @@ fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
         }
         Mode::Regions => Colouring {
             face: (0..faces).map(palette::distinct).collect(),
-            legend: vec![(
-                palette::distinct(0),
-                format!("{faces} regions, one colour each"),
-            )],
+            // One entry per region (the legend lists the first ones and counts the rest).
+            legend: (0..faces)
+                .map(|i| {
+                    let text = if i == 0 {
+                        format!("region 0 of {faces}")
+                    } else {
+                        format!("region {i}")
+                    };
+                    (palette::distinct(i), text)
+                })
+                .collect(),
         },
         Mode::AabbDepth => {
             let (boxes, centroids) = polygon_boxes(mesh);
@@ -438,12 +458,14 @@ fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
                 .iter()
                 .map(|&d| palette::ramp(f64::from(d) / f64::from(deepest)))
                 .collect();
-            let legend = (0..=deepest)
-                .step_by(((deepest / 6).max(1)) as usize)
+            let present: std::collections::BTreeSet<u32> = depth.iter().copied().collect();
+            let legend = present
+                .into_iter()
                 .map(|d| {
+                    let count = depth.iter().filter(|&&x| x == d).count();
                     (
                         palette::ramp(f64::from(d) / f64::from(deepest)),
-                        format!("depth {d}"),
+                        format!("depth {d} ({count} faces)"),
                     )
                 })
                 .collect();
@@ -452,10 +474,42 @@ fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
     }
 }
 
+/// One legend entry per island (walkable faces joined inside one tile), with its tile; the
+/// first entry says how many islands and tiles there are.
+fn island_legend(islands: &Components, tiles: &[i64], tiles_used: usize) -> Vec<(Rgba, String)> {
+    let mut tile_of = vec![None; islands.count];
+    let mut faces = vec![0usize; islands.count];
+    for (polygon, &label) in islands.label.iter().enumerate() {
+        if let Some(count) = faces.get_mut(label as usize) {
+            *count += 1;
+        }
+        if let Some(slot @ None) = tile_of.get_mut(label as usize) {
+            *slot = tiles.get(polygon).copied();
+        }
+    }
+    (0..islands.count)
+        .map(|i| {
+            let tile = tile_of.get(i).copied().flatten().unwrap_or(-1);
+            let count = faces.get(i).copied().unwrap_or(0);
+            let text = if i == 0 {
+                format!(
+                    "island 1 of {} (tile {tile}, {count} faces; {tiles_used} tiles)",
+                    islands.count
+                )
+            } else {
+                format!("island {} (tile {tile}, {count} faces)", i + 1)
+            };
+            (palette::distinct(i), text)
+        })
+        .collect()
+}
+
 /// Everything drawn for one mesh.
 struct MeshGroups {
     groups: Vec<Group>,
     legend: Vec<(Rgba, String)>,
+    /// Boundary chains of the walkable region that do not close (drawn red, dashed).
+    open_chains: usize,
 }
 
 fn polygon_points(view: &View, mesh: &NavMesh, polygon: &[u32]) -> Vec<[f32; 2]> {
@@ -476,9 +530,11 @@ fn draw_mesh(
     let (face_colour, legend) = if overlay {
         let colour = palette::overlay(index);
         (
-            vec![colour.with_alpha(110); mesh.polygons.len()],
-            vec![(colour, layer.name.to_string())],
+            vec![colour.with_alpha(OVERLAY_ALPHA); mesh.polygons.len()],
+            vec![(colour.with_alpha(OVERLAY_ALPHA), layer.name.to_string())],
         )
+    } else if let Some(custom) = &options.face_colours {
+        (custom.face.clone(), custom.legend.clone())
     } else {
         let c = colouring(mesh, options.mode, &adjacency);
         (c.face, c.legend)
@@ -567,6 +623,7 @@ fn draw_mesh(
             open.push(points);
         }
     }
+    let open_count = open.len();
     let boundary_colour = if overlay {
         palette::overlay(index)
     } else {
@@ -655,7 +712,11 @@ fn draw_mesh(
             true,
         ));
     }
-    MeshGroups { groups, legend }
+    MeshGroups {
+        groups,
+        legend,
+        open_chains: open_count,
+    }
 }
 
 /// The top-down picture of `layers`. With one layer, faces are coloured by `options.mode`;
@@ -692,6 +753,15 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     };
 
     let overlay = layers.len() > 1;
+    if options.mode == Mode::Tiles && !overlay && options.face_colours.is_none() {
+        for layer in layers {
+            let has_tiles = layer.mesh.tile_grid.is_some()
+                || layer.mesh.face_attributes.contains_key("nwn2:tile");
+            if !has_tiles {
+                return Err(RenderError::NoTiles(layer.name.to_string()));
+            }
+        }
+    }
     let mut groups = Vec::new();
     let mut legend: Vec<(Rgba, String)> = Vec::new();
 
@@ -712,6 +782,7 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     });
 
     // Tile grid (tiles mode).
+    let mut grid_entry = None;
     if options.mode == Mode::Tiles
         && let Some(grid) = layers.first().and_then(|l| l.mesh.tile_grid)
         && grid.columns.saturating_add(grid.rows) <= MAX_GRID_LINES
@@ -720,35 +791,53 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     {
         let (ox, oy) = (f64::from(grid.origin[0]), f64::from(grid.origin[1]));
         let (tw, th) = (f64::from(grid.tile_width), f64::from(grid.tile_height));
-        let x_end = ox + tw * f64::from(grid.columns);
-        let y_end = oy + th * f64::from(grid.rows);
+        // Clipped to the map frame: the grid may reach past the mesh, into the legend.
+        let clamp_x = |x: f64| x.clamp(view.min[0], view.max[0]);
+        let clamp_y = |y: f64| y.clamp(view.min[1], view.max[1]);
+        let (x0, x1) = (clamp_x(ox), clamp_x(ox + tw * f64::from(grid.columns)));
+        let (y0, y1) = (clamp_y(oy), clamp_y(oy + th * f64::from(grid.rows)));
         let mut lines = Vec::new();
         for c in 0..=grid.columns {
             let x = ox + tw * f64::from(c);
-            lines.push(vec![view.px(x, oy), view.px(x, y_end)]);
+            if (view.min[0]..=view.max[0]).contains(&x) && y0 < y1 {
+                lines.push(vec![view.px(x, y0), view.px(x, y1)]);
+            }
         }
         for r in 0..=grid.rows {
             let y = oy + th * f64::from(r);
-            lines.push(vec![view.px(ox, y), view.px(x_end, y)]);
+            if (view.min[1]..=view.max[1]).contains(&y) && x0 < x1 {
+                lines.push(vec![view.px(x0, y), view.px(x1, y)]);
+            }
         }
+        grid_entry = Some(format!(
+            "tile grid {} x {} of {}",
+            grid.columns, grid.rows, grid.tile_width
+        ));
         groups.push(Group {
             id: "tile-grid".into(),
             text: None,
             shapes: vec![Shape::Stroke {
                 polylines: lines,
-                pen: Pen {
-                    color: Rgba(0, 0, 0, 110),
-                    width: 1.0,
-                    dash: Some([4.0, 3.0]),
-                },
+                pen: GRID_PEN,
             }],
         });
     }
 
+    let mut open_chains = 0;
     for (index, layer) in layers.iter().enumerate() {
         let drawn = draw_mesh(index, layer, &view, options, overlay, size);
         groups.extend(drawn.groups);
         legend.extend(drawn.legend);
+        open_chains += drawn.open_chains;
+    }
+    if overlay {
+        // Where the half-transparent layers overlap their colours mix: the mix is a colour
+        // of the picture too.
+        let mut mixed = palette::PAPER;
+        for index in 0..layers.len() {
+            mixed = palette::over(palette::overlay(index).with_alpha(OVERLAY_ALPHA), mixed);
+        }
+        legend.push((mixed, "in all inputs (colours mixed)".into()));
     }
 
     for (i, highlight) in options.highlights.iter().enumerate() {
@@ -779,7 +868,7 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
                 },
             ],
         });
-        legend.push((highlight.color, highlight.name.clone()));
+        legend.push((highlight.color.with_alpha(90), highlight.name.clone()));
     }
 
     // Axes: ticks and values along the bottom and left edges of the frame.
@@ -909,7 +998,10 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     let mut entries: Vec<(Option<Rgba>, Option<Pen>, String)> = Vec::new();
     let total = legend.len();
     for (colour, text) in legend.into_iter().take(MAX_LEGEND_ENTRIES) {
-        entries.push((Some(colour), None, text));
+        // Overlaid inputs and highlights are drawn as a see-through fill inside an opaque
+        // outline of the same hue: their swatch shows both.
+        let outline = (colour.3 < 255).then(|| Pen::solid(colour.with_alpha(255), 1.5));
+        entries.push((Some(colour), outline, text));
     }
     if total > MAX_LEGEND_ENTRIES {
         entries.push((None, None, format!("+{} more", total - MAX_LEGEND_ENTRIES)));
@@ -925,12 +1017,26 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
             "boundary loop".into(),
         ));
     }
+    if open_chains > 0 {
+        entries.push((
+            None,
+            Some(Pen {
+                color: palette::OPEN_CHAIN,
+                width: (size * 0.22).max(1.6),
+                dash: Some([6.0, 4.0]),
+            }),
+            format!("open boundary chain ({open_chains})"),
+        ));
+    }
     if any(&|m| !m.edge_tags.is_empty()) {
         entries.push((
             None,
             Some(Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0))),
             "transition (value)".into(),
         ));
+    }
+    if let Some(text) = grid_entry {
+        entries.push((None, Some(GRID_PEN), text));
     }
     for (colour, pen, text) in entries {
         let swatch = [legend_x, y, legend_x + size * 1.6, y + size];
@@ -949,11 +1055,23 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
             });
         }
         if let Some(pen) = pen {
-            shapes.push(Shape::Stroke {
-                polylines: vec![vec![
+            let line = if colour.is_some() {
+                // Around a filled swatch: its outline.
+                vec![
+                    [swatch[0], swatch[1]],
+                    [swatch[2], swatch[1]],
+                    [swatch[2], swatch[3]],
+                    [swatch[0], swatch[3]],
+                    [swatch[0], swatch[1]],
+                ]
+            } else {
+                vec![
                     [swatch[0], (swatch[1] + swatch[3]) / 2.0],
                     [swatch[2], (swatch[1] + swatch[3]) / 2.0],
-                ]],
+                ]
+            };
+            shapes.push(Shape::Stroke {
+                polylines: vec![line],
                 pen,
             });
         }
@@ -1060,6 +1178,170 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The map frame's pixel box: min x, min y, max x, max y.
+    fn frame_box(scene: &Scene) -> [f32; 4] {
+        let points = stroke_points(scene, "frame");
+        let xs = points.iter().map(|p| p[0]);
+        let ys = points.iter().map(|p| p[1]);
+        [
+            xs.clone().fold(f32::INFINITY, f32::min),
+            ys.clone().fold(f32::INFINITY, f32::min),
+            xs.fold(f32::NEG_INFINITY, f32::max),
+            ys.fold(f32::NEG_INFINITY, f32::max),
+        ]
+    }
+
+    fn inside(p: [f32; 2], b: [f32; 4]) -> bool {
+        p[0] >= b[0] - 0.01 && p[0] <= b[2] + 0.01 && p[1] >= b[1] - 0.01 && p[1] <= b[3] + 0.01
+    }
+
+    fn stroke_points(scene: &Scene, group: &str) -> Vec<[f32; 2]> {
+        let mut points = Vec::new();
+        for shape in &scene.group(group).unwrap().shapes {
+            if let Shape::Stroke { polylines, .. } = shape {
+                points.extend(polylines.iter().flatten().copied());
+            }
+        }
+        points
+    }
+
+    /// Every fill colour and line colour drawn on the map (faces, boundary, open chains,
+    /// transitions, highlights, grid; not the thin wireframe, frame, axes or labels) is the
+    /// colour of a legend swatch.
+    fn assert_every_colour_is_in_the_legend(scene: &Scene) {
+        let mut legend = Vec::new();
+        let mut drawn = Vec::new();
+        for group in &scene.groups {
+            let is_legend = group.id.starts_with("legend");
+            let on_map = (group.id.starts_with("input")
+                || group.id.starts_with("highlight")
+                || group.id == "tile-grid")
+                && !group.id.ends_with("-wireframe")
+                && group.text.is_none()
+                && !group.id.contains("label");
+            for shape in &group.shapes {
+                let colours: Vec<Rgba> = match shape {
+                    Shape::Fill { subpaths, color } if !subpaths.is_empty() => vec![*color],
+                    Shape::Stroke { polylines, pen } if !polylines.is_empty() => vec![pen.color],
+                    Shape::Circle { fill, .. } => fill.iter().copied().collect(),
+                    _ => vec![],
+                };
+                if is_legend {
+                    legend.extend(colours);
+                } else if on_map {
+                    drawn.extend(colours.into_iter().map(|c| (group.id.clone(), c)));
+                }
+            }
+        }
+        for (group, colour) in drawn {
+            assert!(
+                legend.contains(&colour),
+                "{group}: {colour:?} not in the legend {legend:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_colour_of_every_mode_and_of_an_overlay_is_in_the_legend() {
+        let mut mesh = split_mesh();
+        let last = mesh.surfaces.len() - 1;
+        mesh.surfaces[last].walkable = false;
+        mesh.edge_tags.insert(
+            EdgeRef {
+                polygon: 0,
+                edge: 0,
+            },
+            EdgeTag { transition: 3 },
+        );
+        mesh.hooks.push(Hook {
+            name: "door".into(),
+            position: [0.5, 0.5, 0.0],
+        });
+        let layers = [Layer {
+            name: "split",
+            mesh: &mesh,
+        }];
+        for mode in [
+            Mode::Materials,
+            Mode::Components,
+            Mode::Regions,
+            Mode::AabbDepth,
+        ] {
+            let scene = top_down(
+                &layers,
+                &Options {
+                    mode,
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            assert_every_colour_is_in_the_legend(&scene);
+        }
+        let other = split_mesh();
+        let both = [
+            layers[0],
+            Layer {
+                name: "other",
+                mesh: &other,
+            },
+        ];
+        let highlights = vec![Highlight {
+            name: "walkable only in A".into(),
+            color: Rgba::rgb(220, 30, 30),
+            polygons: vec![vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]],
+        }];
+        let scene = top_down(
+            &both,
+            &Options {
+                highlights,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_every_colour_is_in_the_legend(&scene);
+        let texts: Vec<&str> = scene
+            .groups
+            .iter()
+            .filter_map(|g| g.text.as_deref())
+            .collect();
+        assert!(
+            texts.concat().contains("in all inputs (colours mixed)"),
+            "{texts:?}"
+        );
+    }
+
+    #[test]
+    fn aabb_depth_legend_lists_only_the_depths_present() {
+        // Four faces in a balanced tree: every leaf at depth 2; no face at depth 0 or 1.
+        let mut mesh = NavMesh::default();
+        for k in 0..4 {
+            let x = k as f32 * 2.0;
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices
+                .extend([[x, 0.0, 0.0], [x + 1.0, 0.0, 0.0], [x, 1.0, 0.0]]);
+            mesh.push_polygon(&[base, base + 1, base + 2], surface(4, true));
+        }
+        let layers = [Layer {
+            name: "four",
+            mesh: &mesh,
+        }];
+        let scene = top_down(
+            &layers,
+            &Options {
+                mode: Mode::AabbDepth,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let texts: Vec<&str> = scene
+            .groups
+            .iter()
+            .filter_map(|g| g.text.as_deref())
+            .collect();
+        let depths: Vec<&&str> = texts.iter().filter(|t| t.starts_with("depth ")).collect();
+        assert_eq!(depths, vec![&"depth 2 (4 faces)"], "{texts:?}");
     }
 
     /// Every point every legend group draws, with the picture's size.
@@ -1300,7 +1582,15 @@ mod tests {
             .iter()
             .filter_map(|g| g.text.as_deref())
             .collect();
-        assert!(texts.contains(&"2 islands in 2 tiles"), "{texts:?}");
+        let joined = texts.join(" ");
+        assert!(joined.contains("island 1 of 2 (tile 0,"), "{texts:?}");
+        assert!(joined.contains("island 2 (tile 1,"), "{texts:?}");
+        assert_every_colour_is_in_the_legend(&tiles);
+        // The grid is 2 x 1 tiles of 1: its lines stay in the map frame, not the legend.
+        let frame = frame_box(&tiles);
+        for point in stroke_points(&tiles, "tile-grid") {
+            assert!(inside(point, frame), "{point:?} outside {frame:?}");
+        }
         let components = top_down(
             &layers,
             &Options {
@@ -1426,6 +1716,14 @@ mod tests {
                         width,
                         ..Options::default()
                     };
+                    if mode == Mode::Tiles {
+                        // An OBJ has no tile grid: refused, not drawn as one tile.
+                        assert_eq!(
+                            top_down(&layers, &options),
+                            Err(RenderError::NoTiles("far.obj".into()))
+                        );
+                        continue;
+                    }
                     let scene = top_down(&layers, &options).unwrap();
                     assert_eq!(scene.width, width);
                     // The map is at most 1.5 widths tall, plus the legend below it.

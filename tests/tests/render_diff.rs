@@ -98,6 +98,10 @@ fn assert_all_zero(report: &Value, what: &str) {
     );
     let distance = report["surface_distance"]["hausdorff"].as_f64().unwrap();
     assert!(distance < 1e-9, "{what}: Hausdorff {distance}");
+    // Every face of A is found in B, unchanged.
+    let changes = &report["face_changes"];
+    assert_eq!(changes["listed"], serde_json::json!([]), "{what}");
+    assert_eq!(changes["unchanged"], report["counts"][1]["a"], "{what}");
 }
 
 #[test]
@@ -210,6 +214,47 @@ fn diff_of_a_room_and_its_trx_reports_the_writers_translation() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A PATH keeps only the walkable faces of its TRX (issue #28): placement comes from the
+/// walkable footprint, so a cook that kept the ground in place is not "moved"; identical
+/// footprints have identical topology counts; `--align` never makes the match worse.
+fn assert_placement_and_topology_follow_the_footprint(trx: &Path, path: &Path, report: &Value) {
+    let what = trx.display();
+    let footprint = &report["footprint"];
+    let symmetric = footprint["symmetric_difference"].as_f64().unwrap();
+    let area_tolerance = report["area_tolerance"].as_f64().unwrap();
+    let placement = &report["placement"];
+    if symmetric <= area_tolerance {
+        assert_eq!(
+            placement["basis"], "footprints_coincide",
+            "{what}: {placement}"
+        );
+        let t: [f64; 3] = serde_json::from_value(placement["translation"].clone()).unwrap();
+        assert_eq!([t[0], t[1]], [0.0, 0.0], "{what}: {placement}");
+        assert!(
+            !report["differences"].to_string().contains("moved by"),
+            "{what}: {}",
+            report["differences"]
+        );
+        for row in report["connectivity"].as_array().unwrap() {
+            if row["name"].as_str().unwrap().starts_with("footprint_") {
+                assert_eq!(row["delta"], 0, "{what}: same footprint, {row}");
+            }
+        }
+    }
+    let (_, aligned) = diff_json(trx, path, &["--align"]);
+    let after = aligned["footprint"]["symmetric_difference"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        after <= symmetric,
+        "{what}: --align made {symmetric} into {after}"
+    );
+    let hausdorff = |r: &Value| r["surface_distance"]["hausdorff"].as_f64().unwrap();
+    if aligned["placement"]["aligned"] == false {
+        assert_eq!(hausdorff(&aligned), hausdorff(report), "{what}");
+    }
+}
+
 /// Sum of the projected XY areas of the walkable polygons whose centre lies in `[min, max]`.
 fn area_centred_in(mesh: &NavMesh, min: [f64; 2], max: [f64; 2]) -> f64 {
     let mut total = 0.0;
@@ -291,6 +336,7 @@ fn diff_of_an_area_and_its_path_reports_the_lost_area_and_where() {
                 file.display()
             );
         }
+        assert_placement_and_topology_follow_the_footprint(file, &path, &report);
         eprintln!(
             "{}: walkable {area_a:.3} -> {area_b:.3}; footprint lost {lost:.4}, gained {gained:.4} in {} pieces",
             file.display(),

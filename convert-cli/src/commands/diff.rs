@@ -24,7 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "T", default_value_t = 1e-4)]
     tolerance: f64,
     /// Compare footprint and surfaces after moving B back by the translation between the
-    /// bounding boxes (the translation is still reported).
+    /// walkable faces' bounding boxes, only when that makes the match better (the
+    /// translation is still reported; a refusal is explained in the notes).
     #[arg(long)]
     align: bool,
     /// Also write one self-contained HTML page with both pictures, the overlay and the

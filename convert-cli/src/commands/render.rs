@@ -136,6 +136,7 @@ pub fn run(
         width: args.width,
         wireframe: !args.no_wireframe,
         highlights: Vec::new(),
+        face_colours: None,
     };
     let scene = walkmesh_render::top_down(&layers, &options)?;
     if picture == Picture::Png {
