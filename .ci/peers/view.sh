@@ -7,10 +7,12 @@
 # the value and offset `walkmesh dump --format json` gives for one of its fields, and that
 # setLayer changes the pixels. Cases: a KotOR WOK, the corpus TRX with the most faces, a PATH,
 # an OBJ (no field dump: the neutral mesh is shown) and two versions of one KotOR room overlaid.
+# A route picked with two clicks on the WOK is drawn and starts and ends on the faces clicked.
+# Routes: when the binary under test has `walkmesh route` (after the route work is merged), or
+# WALKMESH_ROUTE_BIN names one that has, `walkmeshView.route(a, b)` between pairs of walkable
+# face centres must equal `walkmesh route FILE --method surface --json` (faces, points, length);
+# without such a binary that part prints a notice and is not run.
 # Pages stay in $WALKMESH_PEER_DIR/view/. Prints "N passed, M failed".
-#
-# Not yet checked: `walkmeshView.route(a, b)` against `walkmesh route --json --method surface`;
-# the page's router is not written yet (see docs/architecture.md, walkmesh-view).
 set -euo pipefail
 PY="${WALKMESH_PYTHON:-python3}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
