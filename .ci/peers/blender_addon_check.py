@@ -19,6 +19,8 @@
 6. Apply Transition works on the first click on a plane built in Blender.
 7. A walkable vertical face's mesh.steep_walkable reaches the panel, with everything
    `walkmesh validate` reports for the written file.
+8. Lint: the panel's Lint button on a floor with one face turned down and a loose island
+   lists both findings, and a finding's select button selects exactly its faces.
 Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
@@ -361,6 +363,42 @@ def panel_warnings_case():
            "; ".join(problems) or f"panel shows {sorted(c for _, c in shown)}")
 
 
+def lint_case():
+    """The Lint button finds a downward face (5) and an island (faces 24, 25); selecting each
+    finding selects exactly its faces."""
+    clear_scene()
+    vertices = [[x, y, 0.0] for y in range(4) for x in range(5)]
+    faces = []
+    for r in range(3):
+        for c in range(4):
+            a = r * 5 + c
+            faces += [[a, a + 1, a + 6], [a, a + 6, a + 5]]
+    faces[5] = [faces[5][0], faces[5][2], faces[5][1]]
+    base = len(vertices)
+    vertices += [[20, 20, 1], [21, 20, 1], [21, 21, 1], [20, 21, 1]]
+    faces += [[base, base + 1, base + 2], [base, base + 2, base + 3]]
+    mesh = walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32),
+                                     np.array(faces, dtype=np.uint32), materials="Stone")
+    obj, _ = bridge.mesh_to_object(mesh, "lint_floor", bpy.context.scene.collection)
+    bpy.context.view_layer.objects.active = obj
+    obj.select_set(True)
+    problems = []
+    result = bpy.ops.walkmesh.lint()
+    found = [(f.code, f.faces) for f in bpy.context.scene.walkmesh_lint.findings]
+    expected = [("lint.downward_walkable", "5"), ("lint.island", "24,25")]
+    if result != {"FINISHED"} or found != expected:
+        problems.append(f"lint returned {result} with {found}, expected {expected}")
+    for index, (_, faces) in enumerate(expected):
+        if problems:
+            break
+        bpy.ops.walkmesh.lint_select(index=index)
+        bpy.ops.object.mode_set(mode="OBJECT")
+        selected = [p.index for p in obj.data.polygons if p.select]
+        if selected != [int(f) for f in faces.split(",")]:
+            problems.append(f"finding {index} selected faces {selected}, expected {faces}")
+    record("lint button and finding selection", not problems, "; ".join(problems))
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -370,7 +408,7 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case):
+             panel_warnings_case, lint_case):
     try:
         case()
     except Exception:

@@ -80,6 +80,10 @@ class WALKMESH_PT_main(bpy.types.Panel):
         col.operator("walkmesh.import_lyt", text="Import LYT Rooms")
         col.operator("walkmesh.solve_transitions", text="Solve Transitions")
 
+        if hasattr(context.scene, "walkmesh_lint"):
+            from . import lint
+            lint.draw(layout, context)
+
         if settings.findings_file:
             box = layout.box()
             state = "written" if settings.findings_written else "NOT written"

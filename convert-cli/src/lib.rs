@@ -125,11 +125,31 @@ enum Command {
     ///
     /// Example: walkmesh diff room.wok room.trx --json --html report.html
     Diff(commands::diff::Args),
+    /// For every stored field across one or more folders of walkmeshes: min, max, distinct
+    /// values, the most common ones and the files holding the outliers; unknown fields and
+    /// leftover bytes flagged.
+    ///
+    /// Example: walkmesh stats corpora/nwn2 --json
+    Stats(commands::stats::Args),
+    /// Print a Kaitai Struct spec of a binary format (bwm, aswm, path), for format research.
+    ///
+    /// Example: walkmesh spec bwm --format ksy > bwm.ksy
+    Spec(commands::spec::Args),
     /// KotOR areas: layouts (LYT/VIS), module archives (.mod/.erf/.rim), whole-area meshes,
     /// room-to-room transitions solved from geometry, kits and Indoor Map Builder maps.
     ///
     /// Example: walkmesh area solve rooms/ --lyt m40ad.lyt --check
     Area(commands::area::Args),
+    /// Find the walkmesh defects players report (downward and steep walkable faces,
+    /// degenerate and overlapping faces, T-junctions, open and height seams, islands, strips
+    /// narrower than a character, area transitions without a target) and, with --fix OUT,
+    /// repair the mechanical ones.
+    ///
+    /// Exit code 0 when clean, 1 when a finding at warning level or above is not allowed, 2
+    /// when the input cannot be read. Steepness limit: 60° for every engine (docs/lint.md).
+    ///
+    /// Example: walkmesh lint room.wok --json --fix room_fixed.wok
+    Lint(commands::lint::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -156,9 +176,12 @@ impl Command {
         match self {
             Command::Formats(args) => args.json,
             Command::Info(args) => args.json,
+            Command::Stats(args) => args.json,
+            Command::Spec(_) => false,
             Command::Convert(args) => args.json,
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
+            Command::Lint(args) => args.json,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -263,11 +286,14 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
         Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
         Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
+        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
+        Command::Spec(args) => commands::spec::run(args, &mut out),
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
         Command::View(args) => commands::view::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
+        Command::Lint(args) => commands::lint::run(&registry, args, &mut out),
     };
     let _ = out.flush();
     if out.closed {

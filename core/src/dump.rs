@@ -34,9 +34,22 @@ pub struct DumpNode {
     pub size: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<DumpValue>,
+    /// How the value is stored (`u32`, `f32[3]`, `char[4]`), as in the flat dump's type column.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The stored bytes in hex (the first [`TREE_RAW_SHOWN`] bytes, then `..`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+    /// What the value means (a material's name, an adjacency's face and edge, `none`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<DumpNode>,
 }
+
+/// Bytes of a field shown in hex in the tree's `raw` (a path table can be kilobytes; the flat
+/// dump or `--extract` shows all of it).
+pub const TREE_RAW_SHOWN: usize = 64;
 
 impl DumpNode {
     /// A group of fields starting at `offset`.
@@ -50,6 +63,9 @@ impl DumpNode {
             offset,
             size: None,
             value: None,
+            kind: None,
+            raw: None,
+            meaning: None,
             children,
         }
     }
@@ -92,6 +108,22 @@ impl Elem {
             Elem::Zlib => "zlib",
             Elem::Json => "json",
             Elem::Group => "group",
+        }
+    }
+
+    /// The type as the flat dump's type column shows it for a field of `size` bytes: the
+    /// element type, with the element count when there is more than one (`f32[3]`, `char[4]`).
+    pub fn column(self, size: Option<u64>) -> String {
+        let element = self.size();
+        match size {
+            Some(size)
+                if element > 0
+                    && self != Elem::Zlib
+                    && (size != element || matches!(self, Elem::Char | Elem::Bytes)) =>
+            {
+                format!("{}[{}]", self.name(), size / element)
+            }
+            _ => self.name().to_string(),
         }
     }
 
@@ -262,11 +294,22 @@ impl TreeSink {
     }
 
     fn node(entry: &Entry<'_>, label: Label<'_>) -> DumpNode {
+        let raw = (!entry.raw.is_empty()).then(|| {
+            let shown = entry.raw.get(..TREE_RAW_SHOWN).unwrap_or(entry.raw);
+            let mut text: String = shown.iter().map(|b| format!("{b:02x}")).collect();
+            if entry.raw.len() > TREE_RAW_SHOWN {
+                text.push_str("..");
+            }
+            text
+        });
         DumpNode {
             name: label.to_string(),
             offset: entry.offset,
             size: entry.size,
             value: entry.value.cloned(),
+            kind: (entry.elem != Elem::Group).then(|| entry.elem.column(entry.size)),
+            raw,
+            meaning: entry.note.map(ToString::to_string),
             children: Vec::new(),
         }
     }
@@ -669,6 +712,33 @@ mod tests {
         assert_eq!(second.children[0].value, Some(DumpValue::UInt(9)));
         assert_eq!(second.children[1].offset, Some(124));
         assert_eq!(second.children[1].size, Some(4));
+    }
+
+    #[test]
+    fn tree_nodes_carry_type_raw_bytes_and_meaning() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        let mut tree = TreeSink::new();
+        let mut e = Emitter::new(&mut tree, &bytes);
+        e.group("root", Some(0), |e| {
+            e.uint_noted("code", 4, 4, 7u32, &"Stone, walkable");
+            e.floats("position", 8, &[1.0, 2.0, 3.0]);
+            e.ints("table", 0, 70, Elem::U8, (0..70).map(i64::from), None);
+        });
+        let root = tree.finish();
+        assert_eq!(root.kind, None);
+        let code = &root.children[0];
+        assert_eq!(code.kind.as_deref(), Some("u32"));
+        assert_eq!(code.raw.as_deref(), Some("04050607"));
+        assert_eq!(code.meaning.as_deref(), Some("Stone, walkable"));
+        assert_eq!(root.children[1].kind.as_deref(), Some("f32[3]"));
+        assert_eq!(root.children[1].meaning, None);
+        // 70 bytes: the first 64 in hex, then `..`.
+        let raw = root.children[2].raw.as_deref().unwrap();
+        assert_eq!(raw.len(), 2 * TREE_RAW_SHOWN + 2);
+        assert!(
+            raw.starts_with("00010203") && raw.ends_with("3f.."),
+            "{raw}"
+        );
     }
 
     #[test]

@@ -121,37 +121,6 @@ impl<W: Write> FlatWriter<W> {
         space_of(&self.frames)
     }
 
-    /// Appends `label` to `path` the way the flat dump names things: records of the enclosing
-    /// table as `table[i]`, a name that repeats its section's name not again.
-    fn append_label(path: &mut String, parent: Option<&Frame>, label: Label<'_>) {
-        let parent_base = parent.map(|f| f.base.as_str());
-        match label {
-            Label::Indexed(name, index) if parent_base == Some(name) => {
-                let _ = write!(path, "[{index}]");
-            }
-            Label::Indexed(name, index) => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                let _ = write!(path, "{name}[{index}]");
-            }
-            Label::Name(name) | Label::Described(name, _) => {
-                // A group or field named like the section it is in (`nodes` in `nodes`).
-                let repeated = parent.is_some_and(|f| f.saved.is_some())
-                    && path
-                        .strip_suffix(name)
-                        .is_some_and(|before| before.is_empty() || before.ends_with('.'));
-                if repeated {
-                    return;
-                }
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(name);
-            }
-        }
-    }
-
     fn write_offset(&mut self, offset: Option<u64>) {
         match offset {
             Some(offset) => {
@@ -175,15 +144,7 @@ impl<W: Write> FlatWriter<W> {
             None => self.line.push_str("         -  "),
         }
         let start = self.line.len();
-        self.line.push_str(elem.name());
-        let element = elem.size();
-        if let Some(size) = size
-            && element > 0
-            && elem != Elem::Zlib
-            && (size != element || matches!(elem, Elem::Char | Elem::Bytes))
-        {
-            let _ = write!(self.line, "[{}]", size / element);
-        }
+        self.line.push_str(&elem.column(size));
         pad(&mut self.line, start, 10);
         self.line.push_str("  ");
         let start = self.line.len();
@@ -211,6 +172,44 @@ impl<W: Write> FlatWriter<W> {
         }
         if let Some(note) = entry.note {
             let _ = write!(self.line, " ; {note}");
+        }
+    }
+
+    /// A long array, [`chunks_of`] elements a line, each line with its own offset, size and
+    /// raw bytes and named `name[first..end]`; the meaning goes on the first line.
+    fn write_chunks(&mut self, entry: &Entry<'_>, name: &str, per_line: usize) {
+        let element = entry.elem.size();
+        let start = entry.offset.unwrap_or(0);
+        let (ints, floats): (&[i64], &[f32]) = match entry.value {
+            Some(DumpValue::Ints(v)) => (v, &[]),
+            Some(DumpValue::Floats(v)) => (&[], v),
+            _ => (&[], &[]),
+        };
+        let count = ints.len().max(floats.len());
+        let mut first = 0;
+        while first < count {
+            let end = (first + per_line).min(count);
+            let at = start + element * first as u64;
+            let size = element * (end - first) as u64;
+            let raw = entry
+                .raw
+                .get(first * element as usize..end * element as usize)
+                .unwrap_or(&[]);
+            self.write_columns(Some(at), Some(size), entry.elem, raw);
+            let _ = write!(self.line, "{name}[{first}..{end}] = ");
+            let part = if ints.is_empty() {
+                DumpValue::Floats(floats.get(first..end).unwrap_or(&[]).to_vec())
+            } else {
+                DumpValue::Ints(ints.get(first..end).unwrap_or(&[]).to_vec())
+            };
+            write_value(&mut self.line, &part, entry.elem);
+            if first == 0
+                && let Some(note) = entry.note
+            {
+                let _ = write!(self.line, " ; {note}");
+            }
+            self.emit_line();
+            first = end;
         }
     }
 
@@ -256,7 +255,7 @@ impl<W: Write> FieldSink for FlatWriter<W> {
                 Space::Section(name) => FrameSpace::Named(name.to_string()),
             };
         } else if let Some(label) = group.label {
-            FlatWriter::<W>::append_label(&mut self.path, self.frames.last(), label);
+            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
         }
         let base = group
             .label
@@ -310,11 +309,13 @@ impl<W: Write> FieldSink for FlatWriter<W> {
     fn field(&mut self, field: &Entry<'_>) {
         let path_len = self.path.len();
         if let Some(label) = field.label {
-            FlatWriter::<W>::append_label(&mut self.path, self.frames.last(), label);
+            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
         }
         let name = std::mem::take(&mut self.path);
         if field.elem == Elem::Bytes {
             self.write_rows(field, &name);
+        } else if let Some(chunks) = chunks_of(field) {
+            self.write_chunks(field, &name, chunks);
         } else {
             self.write_columns(field.offset, field.size, field.elem, field.raw);
             self.line.push_str(&name);
@@ -332,6 +333,28 @@ impl<W: Write> FieldSink for FlatWriter<W> {
     }
 }
 
+/// Elements of a long array shown per line: 32 one-byte values, 16 wider ones (a line stays
+/// under about 300 characters).
+const CHUNK_BYTES: usize = 32;
+const CHUNK_WIDE: usize = 16;
+
+/// How many elements a line of `entry` shows, when its array is too long for one line and its
+/// raw bytes line up with its elements (so that each line's offset is exact); else `None`.
+fn chunks_of(entry: &Entry<'_>) -> Option<usize> {
+    let count = match entry.value {
+        Some(DumpValue::Ints(v)) => v.len(),
+        Some(DumpValue::Floats(v)) => v.len(),
+        _ => return None,
+    };
+    let element = usize::try_from(entry.elem.size()).ok()?;
+    let per_line = if element == 1 {
+        CHUNK_BYTES
+    } else {
+        CHUNK_WIDE
+    };
+    (element > 0 && count > per_line && entry.raw.len() == count * element).then_some(per_line)
+}
+
 /// The named space offsets count from inside the innermost of `frames` that says.
 fn space_of(frames: &[Frame]) -> Option<&str> {
     for frame in frames.iter().rev() {
@@ -342,6 +365,56 @@ fn space_of(frames: &[Frame]) -> Option<&str> {
         }
     }
     None
+}
+
+/// The enclosing group of a field, as [`append_label`] needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Parent<'a> {
+    /// The group's name without index (records of table `t` are `t[i]`).
+    pub base: &'a str,
+    /// True when the group is a section (its name replaced the path).
+    pub is_section: bool,
+}
+
+impl Frame {
+    fn parent(&self) -> Parent<'_> {
+        Parent {
+            base: &self.base,
+            is_section: self.saved.is_some(),
+        }
+    }
+}
+
+/// Appends `label` to `path` the way the flat dump names things: records of the enclosing
+/// table as `table[i]`, a name that repeats its section's name not again. Public so that
+/// other sinks (the field diff, corpus statistics) name fields exactly as the flat dump does.
+pub fn append_label(path: &mut String, parent: Option<Parent<'_>>, label: Label<'_>) {
+    let parent_base = parent.map(|p| p.base);
+    match label {
+        Label::Indexed(name, index) if parent_base == Some(name) => {
+            let _ = write!(path, "[{index}]");
+        }
+        Label::Indexed(name, index) => {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            let _ = write!(path, "{name}[{index}]");
+        }
+        Label::Name(name) | Label::Described(name, _) => {
+            // A group or field named like the section it is in (`nodes` in `nodes`).
+            let repeated = parent.is_some_and(|p| p.is_section)
+                && path
+                    .strip_suffix(name)
+                    .is_some_and(|before| before.is_empty() || before.ends_with('.'));
+            if repeated {
+                return;
+            }
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(name);
+        }
+    }
 }
 
 /// Pads `line` with spaces so that what starts at `start` is at least `width` wide.
@@ -396,6 +469,15 @@ fn write_value(line: &mut String, value: &DumpValue, elem: Elem) {
         }
         DumpValue::Float(v) => {
             let _ = write!(line, "{v:?}");
+        }
+        // A symbolic value of an integer field (`none` for an empty child slot): as it is.
+        DumpValue::Text(text)
+            if matches!(
+                elem,
+                Elem::U8 | Elem::U16 | Elem::U32 | Elem::I16 | Elem::I32
+            ) =>
+        {
+            line.push_str(text);
         }
         DumpValue::Text(text) => {
             let _ = write!(line, "{text:?}");
@@ -711,6 +793,64 @@ mod tests {
             line("0x0000000c", "3", "bytes[3]", "78797a", "unclaimed |xyz|")
         );
         assert_eq!(column_titles().find("field"), lines[10].find("unclaimed"));
+    }
+
+    #[test]
+    fn long_arrays_are_split_into_lines_with_their_own_offsets() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        let mut out = Vec::new();
+        let mut writer = FlatWriter::new(&mut out);
+        let mut e = Emitter::new(&mut writer, &bytes);
+        e.root("file", |e| {
+            // 40 bytes from 0x10: 32 on the first line, 8 on the second.
+            let values = (16..56).map(i64::from);
+            e.ints("table", 16, 40, Elem::U8, values, Some(&"meaning"));
+            // 20 u32 from 0x08 (the raw bytes are whatever is there): 16, then 4.
+            e.ints("words", 8, 80, Elem::U32, (0..20).map(i64::from), None);
+            // A symbolic value of an integer field is written as it is.
+            let none = DumpValue::Text("none".to_string());
+            e.emit(
+                Label::Name("child"),
+                0,
+                4,
+                Elem::U32,
+                &none,
+                Some(&"no child"),
+            );
+        });
+        writer.finish().unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[0].starts_with("0x00000010        32  u8[32]      10111213"));
+        assert!(lines[0].ends_with("table[0..32] = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47] ; meaning"), "{}", lines[0]);
+        assert!(lines[1].starts_with("0x00000030         8  u8[8]       30313233"));
+        assert!(
+            lines[1].ends_with("table[32..40] = [48, 49, 50, 51, 52, 53, 54, 55]"),
+            "{}",
+            lines[1]
+        );
+        // 16 words of 4 bytes: the second line starts 64 bytes on.
+        assert!(
+            lines[2].starts_with("0x00000008        64  u32[16]"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].starts_with("0x00000048        16  u32[4] "),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[3].ends_with("words[16..20] = [16, 17, 18, 19]"),
+            "{}",
+            lines[3]
+        );
+        assert!(
+            lines[4].ends_with("child = none ; no child"),
+            "{}",
+            lines[4]
+        );
     }
 
     #[test]

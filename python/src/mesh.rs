@@ -827,6 +827,39 @@ impl Mesh {
         json_to_python(py, &text)
     }
 
+    /// The findings of `walkmesh lint --json` for this mesh: a list of dicts with code,
+    /// severity, faces (this mesh's face numbering), at ([x, y, z], Z up; None for a reader's
+    /// note), message and fixable. The reader's warnings come first, as the command lists
+    /// them. `engine` (kotor, nwn2, prime, generic) decides steepness; by default the source
+    /// format's engine.
+    #[pyo3(signature = (engine=None))]
+    fn lint<'py>(&self, py: Python<'py>, engine: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let engine = match engine {
+            Some(name) => walkmesh_lint::Engine::parse(name).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "engine={name:?}: expected 'kotor', 'nwn2', 'prime' or 'generic'"
+                ))
+            })?,
+            None => walkmesh_lint::Engine::of_format(self.source_format.unwrap_or("")),
+        };
+        let options = walkmesh_lint::LintOptions {
+            engine,
+            ..walkmesh_lint::LintOptions::default()
+        };
+        let text = py.detach(|| {
+            let mut findings: Vec<walkmesh_lint::Finding> = self
+                .warnings
+                .iter()
+                .map(walkmesh_lint::Finding::from_diagnostic)
+                .collect();
+            let linted = walkmesh_lint::as_linted(&self.mesh);
+            findings.extend(walkmesh_lint::lint(&linted, &options, None));
+            serde_json::to_string(&findings)
+        });
+        let text = text.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        json_to_python(py, &text)
+    }
+
     /// Writes the mesh to `path` like `walkmesh convert`: format from the extension unless
     /// `format` (an id or extension) is given; derived tables recomputed for the target (or
     /// preserved bytes re-emitted for an unchanged mesh of the same format, unless

@@ -271,11 +271,24 @@ fn int_of(node: &DumpNode, name: &str) -> Option<i64> {
     }
 }
 
-fn ints_of<'a>(node: &'a DumpNode, name: &str) -> Option<&'a [i64]> {
-    match child(node, name)?.value.as_ref()? {
-        DumpValue::Ints(v) => Some(v),
-        _ => None,
+/// The integers of field `name`: its value, or, when the dump split a long array into rows
+/// (`nodes[0]`, `nodes[1]`, …), the rows' values one after another.
+pub(crate) fn ints_of(node: &DumpNode, name: &str) -> Option<Vec<i64>> {
+    let field = child(node, name)?;
+    if let Some(DumpValue::Ints(v)) = field.value.as_ref() {
+        return Some(v.clone());
     }
+    if field.children.is_empty() {
+        return None;
+    }
+    let mut all = Vec::new();
+    for row in &field.children {
+        match row.value.as_ref()? {
+            DumpValue::Ints(v) => all.extend_from_slice(v),
+            _ => return None,
+        }
+    }
+    Some(all)
 }
 
 /// The per-face columns of `tree`, the field dump of a file holding `mesh`.
@@ -340,7 +353,7 @@ fn tile_entries(fields: &mut FaceFields, table: &DumpNode, space: Option<&str>) 
         let (Ok(start), Ok(count)) = (usize::try_from(start), usize::try_from(count)) else {
             continue;
         };
-        let node_count = ints_of(tile, "path_table.node_to_local").map_or(0, <[i64]>::len);
+        let node_count = ints_of(tile, "path_table.node_to_local").map_or(0, |v| v.len());
         let at = Record {
             table: "tiles",
             index: t as u64,
@@ -375,7 +388,7 @@ fn path_table_entry(
     let Some(map) = child(tile, "path_table.local_to_node") else {
         return;
     };
-    let Some(DumpValue::Ints(nodes_of)) = map.value.as_ref() else {
+    let Some(nodes_of) = ints_of(tile, "path_table.local_to_node") else {
         return;
     };
     let Some(&node) = nodes_of.get(local) else {
@@ -386,6 +399,9 @@ fn path_table_entry(
         offset: map.offset.map(|o| o + local as u64),
         size: Some(1),
         value: Some(DumpValue::Int(node)),
+        kind: None,
+        raw: None,
+        meaning: None,
         children: Vec::new(),
     };
     let record = |table, index| Record {
@@ -404,22 +420,32 @@ fn path_table_entry(
     let (Some(table), Ok(row)) = (child(tile, "path_table.nodes"), usize::try_from(node)) else {
         return;
     };
-    let Some(DumpValue::Ints(all)) = table.value.as_ref() else {
-        return;
-    };
-    let Some(values) = all.get(row * node_count..(row + 1) * node_count) else {
-        return;
-    };
-    let entry = DumpNode {
-        name: String::new(),
-        offset: table.offset.map(|o| o + (row * node_count) as u64),
-        size: Some(node_count as u64),
-        value: Some(DumpValue::Ints(values.to_vec())),
-        children: Vec::new(),
+    // The dump gives the node square row by row (`path_table.nodes[row]`); an older tree
+    // gave it as one array, sliced here.
+    let entry = match table.children.get(row) {
+        Some(stored) => stored.clone(),
+        None => {
+            let Some(DumpValue::Ints(all)) = table.value.as_ref() else {
+                return;
+            };
+            let Some(values) = all.get(row * node_count..(row + 1) * node_count) else {
+                return;
+            };
+            DumpNode {
+                name: String::new(),
+                offset: table.offset.map(|o| o + (row * node_count) as u64),
+                size: Some(node_count as u64),
+                value: Some(DumpValue::Ints(values.to_vec())),
+                kind: None,
+                raw: None,
+                meaning: None,
+                children: Vec::new(),
+            }
+        }
     };
     fields.put(
         face,
-        &record("tile.path_table.nodes_row", row as u64),
+        &record("tile.path_table.nodes", row as u64),
         "",
         &entry,
     );
@@ -499,6 +525,9 @@ pub fn from_mesh(mesh: &NavMesh) -> FaceFields {
             offset: None,
             size: None,
             value: Some(value),
+            kind: None,
+            raw: None,
+            meaning: None,
             children: Vec::new(),
         };
         let corners = polygon.iter().map(|&v| i64::from(v)).collect();

@@ -12,7 +12,7 @@ use walkmesh_core::passes::{
 use walkmesh_core::{Attribute, Material, NavMesh};
 use walkmesh_render::{Rgba, palette};
 
-use crate::fields::FaceFields;
+use crate::fields::{FaceFields, ints_of};
 
 /// One colour per face.
 #[derive(Debug, Clone, PartialEq)]
@@ -421,13 +421,6 @@ fn int_of(node: &DumpNode, name: &str) -> Option<usize> {
     match child(node, name)?.value.as_ref()? {
         DumpValue::Int(v) => usize::try_from(*v).ok(),
         DumpValue::UInt(v) => usize::try_from(*v).ok(),
-        _ => None,
-    }
-}
-
-fn ints_of<'a>(node: &'a DumpNode, name: &str) -> Option<&'a [i64]> {
-    match child(node, name)?.value.as_ref()? {
-        DumpValue::Ints(v) => Some(v),
         _ => None,
     }
 }

@@ -84,6 +84,9 @@ fn leaf(name: &str, offset: u64, size: u64, value: DumpValue) -> DumpNode {
         offset: Some(offset),
         size: Some(size),
         value: Some(value),
+        kind: None,
+        raw: None,
+        meaning: None,
         children: Vec::new(),
     }
 }
@@ -515,10 +518,7 @@ mod corpus {
                     .find(|r| r.label.contains("path_table.local_to_node["))
                     .unwrap();
                 assert_ne!(number(entry.value), Some(0xFF));
-                assert!(
-                    rows.iter()
-                        .any(|r| r.label.contains("path_table.nodes_row["))
-                );
+                assert!(rows.iter().any(|r| r.label.contains("path_table.nodes[")));
                 with_node += 1;
             }
         }

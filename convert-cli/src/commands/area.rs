@@ -455,13 +455,13 @@ fn check(
 }
 
 /// Where rooms come from: a folder of WOKs or an archive.
-enum RoomSource {
+pub(crate) enum RoomSource {
     Folder(PathBuf, HashMap<String, PathBuf>),
     Archive(PathBuf, Archive),
 }
 
 impl RoomSource {
-    fn open(path: &Path) -> Result<RoomSource, Failure> {
+    pub(crate) fn open(path: &Path) -> Result<RoomSource, Failure> {
         if path.is_dir() {
             let mut files = HashMap::new();
             let entries = std::fs::read_dir(path)
@@ -501,7 +501,7 @@ impl RoomSource {
     }
 
     /// The layout: `explicit`, else the single `.lyt` of the source.
-    fn layout(&self, explicit: Option<&Path>) -> Result<(Lyt, PathBuf), Failure> {
+    pub(crate) fn layout(&self, explicit: Option<&Path>) -> Result<(Lyt, PathBuf), Failure> {
         if let Some(path) = explicit {
             return Ok((load_lyt(path)?.0, path.to_path_buf()));
         }
@@ -546,11 +546,11 @@ impl RoomSource {
 }
 
 /// Rooms read, their original WOK bytes (same order), and the rooms without a WOK.
-type LoadedRooms = (Vec<RoomMesh>, Vec<Vec<u8>>, Vec<String>);
+pub(crate) type LoadedRooms = (Vec<RoomMesh>, Vec<Vec<u8>>, Vec<String>);
 
 /// Reads the WOK of every layout room the source has; returns the rooms, their original
 /// bytes, and the names of rooms without a WOK.
-fn load_rooms(source: &RoomSource, lyt: &Lyt) -> Result<LoadedRooms, Failure> {
+pub(crate) fn load_rooms(source: &RoomSource, lyt: &Lyt) -> Result<LoadedRooms, Failure> {
     let mut rooms = Vec::new();
     let mut originals = Vec::new();
     let mut missing = Vec::new();

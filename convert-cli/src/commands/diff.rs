@@ -40,6 +40,13 @@ pub struct Args {
     width: u32,
     #[command(flatten)]
     read: ReadArgs,
+    /// Compare the stored fields instead of the meshes: every field that differs, by path,
+    /// with both values and byte offsets (empty for a file against itself).
+    #[arg(long, conflicts_with_all = ["align", "html", "overlay"])]
+    fields: bool,
+    /// Most stored fields held per file by --fields.
+    #[arg(long, value_name = "N", default_value_t = walkmesh_research::diff::DEFAULT_FIELD_LIMIT)]
+    field_limit: usize,
 }
 
 fn name(path: &Path) -> String {
@@ -59,6 +66,11 @@ pub fn run(
             "--tolerance must be a number >= 0, not {}",
             args.tolerance
         )));
+    }
+    if args.fields {
+        let files = (args.a.as_path(), args.b.as_path());
+        let limit = args.field_limit;
+        return super::fields::diff(registry, files, &args.read, limit, args.json, stdout);
     }
     if let Some(path) = &args.overlay {
         super::render::picture_of(path)?;

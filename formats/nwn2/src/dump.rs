@@ -590,15 +590,17 @@ fn tile(
         None,
     );
     p += ntl_size;
-    let values = t.nodes.iter().map(|&x| i64::from(x));
-    e.ints(
-        "path_table.nodes",
-        p,
-        t.nodes.len() as u64,
-        Elem::U8,
-        values,
-        None,
-    );
+    // The node table is a square (nodes × nodes): one row per field, so that a reader sees
+    // rows and the flat dump's lines stay short.
+    let width = usize::try_from(nodes).unwrap_or(0).max(1);
+    e.group("path_table.nodes", Some(p), |e| {
+        for (r, row) in t.nodes.chunks(width).enumerate() {
+            let at = p + (r * width) as u64;
+            let values = row.iter().map(|&x| i64::from(x));
+            let label = Label::Indexed("path_table.nodes", r as u64);
+            e.ints(label, at, row.len() as u64, Elem::U8, values, None);
+        }
+    });
     p += t.nodes.len() as u64;
     e.uint("flags", p, 4, t.flags);
 }

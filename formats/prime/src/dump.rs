@@ -58,22 +58,18 @@ impl fmt::Display for TypeMask<'_> {
     }
 }
 
-/// Octree child slots: a node index or none.
-struct Children<'a>(&'a [u32]);
-
-impl fmt::Display for Children<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, &child) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            if child == NO_CHILD {
-                f.write_str("none")?;
-            } else {
-                write!(f, "node {child}")?;
-            }
+/// The eight child slots of an octree node, one field each: a node index, or `none` (the
+/// stored 0xffffffff) for an empty slot.
+fn children(e: &mut Emitter<'_, '_>, at: u64, slots: &[u32]) {
+    let none = DumpValue::Text("none".to_string());
+    for (k, &child) in slots.iter().enumerate() {
+        let label = Label::Indexed("children", k as u64);
+        let offset = at + 4 * k as u64;
+        if child == NO_CHILD {
+            e.emit(label, offset, 4, Elem::U32, &none, Some(&"no child"));
+        } else {
+            e.uint_noted(label, offset, 4, child, &format!("node {child}"));
         }
-        Ok(())
     }
 }
 
@@ -201,9 +197,7 @@ pub fn dump_fields(
                     e.floats("aabb_min", at + 4, &node.aabb_min);
                     e.floats("aabb_max", at + 16, &node.aabb_max);
                     e.floats("center", at + 28, &node.center);
-                    let values = node.children.iter().map(|&w| i64::from(w));
-                    let note = Children(&node.children);
-                    e.ints("children", at + 40, 32, Elem::U32, values, Some(&note));
+                    children(e, at + 40, &node.children);
                     e.uint("region_count", at + 72, 4, node.region_count);
                     e.uint("region_start", at + 76, 4, node.region_start);
                 },

@@ -1,0 +1,138 @@
+"""The panel's Lint button: `walkmesh.Mesh.lint()` on the active object, findings listed in the
+panel, and a button per finding that selects its faces. Faces are numbered as Blender numbers
+the object's polygons (the add-on hands the library one face per polygon, in order)."""
+
+import bpy
+from bpy.props import BoolProperty, CollectionProperty, IntProperty, StringProperty
+
+from . import bridge
+
+# Format the object was imported from → whose steepness rules apply (docs/lint.md).
+ENGINE_OF_FORMAT = {"bwm": "kotor", "trx": "nwn2", "trn": "nwn2", "path": "prime"}
+
+
+class WalkmeshLintFinding(bpy.types.PropertyGroup):
+    code: StringProperty()
+    severity: StringProperty()
+    message: StringProperty()
+    faces: StringProperty(description="Face indices, comma-separated")
+    fixable: BoolProperty()
+
+
+class WalkmeshLintResults(bpy.types.PropertyGroup):
+    findings: CollectionProperty(type=WalkmeshLintFinding)
+    object_name: StringProperty()
+    done: BoolProperty()
+
+
+def finding_faces(finding):
+    return [int(f) for f in finding.faces.split(",") if f]
+
+
+def lint_object(obj):
+    """The lint findings (dicts, as `walkmesh lint --json`) of `obj` as it stands."""
+    import walkmesh  # the add-on's vendored package
+
+    wm, _notes = bridge.object_to_walkmesh(obj, walkmesh, depsgraph=None, apply_modifiers=False)
+    engine = ENGINE_OF_FORMAT.get(str(obj.get(bridge.PROP_FORMAT, "")), "generic")
+    return wm.lint(engine=engine)
+
+
+class WALKMESH_OT_lint(bpy.types.Operator):
+    bl_idname = "walkmesh.lint"
+    bl_label = "Lint"
+    bl_description = ("Find walkmesh defects (downward, steep, degenerate or overlapping faces, "
+                      "T-junctions, open and height seams, islands) in the active object")
+
+    @classmethod
+    def poll(cls, context):
+        obj = context.active_object
+        return obj is not None and obj.type == "MESH"
+
+    def execute(self, context):
+        obj = context.active_object
+        if obj.mode == "EDIT":
+            obj.update_from_editmode()
+        findings = lint_object(obj)
+        results = context.scene.walkmesh_lint
+        results.findings.clear()
+        results.object_name = obj.name
+        results.done = True
+        for finding in findings:
+            item = results.findings.add()
+            item.code = finding["code"]
+            item.severity = finding["severity"]
+            item.message = finding["message"]
+            item.faces = ",".join(str(f) for f in finding["faces"])
+            item.fixable = bool(finding["fixable"])
+        self.report({"INFO"}, f"{len(findings)} finding(s) in {obj.name}")
+        return {"FINISHED"}
+
+
+class WALKMESH_OT_lint_select(bpy.types.Operator):
+    bl_idname = "walkmesh.lint_select"
+    bl_label = "Select Finding's Faces"
+    bl_description = "Select the faces of this finding (and nothing else) in Edit Mode"
+    bl_options = {"REGISTER", "UNDO"}
+
+    index: IntProperty(min=0)
+
+    def execute(self, context):
+        results = context.scene.walkmesh_lint
+        obj = bpy.data.objects.get(results.object_name)
+        if obj is None or self.index >= len(results.findings):
+            self.report({"WARNING"}, "run Lint again: the findings are out of date")
+            return {"CANCELLED"}
+        faces = set(finding_faces(results.findings[self.index]))
+        mesh = obj.data
+        if obj.mode == "EDIT":
+            bpy.ops.object.mode_set(mode="OBJECT")
+        for polygon in mesh.polygons:
+            polygon.select = polygon.index in faces
+        for edge in mesh.edges:
+            edge.select = False
+        for vertex in mesh.vertices:
+            vertex.select = False
+        for polygon in mesh.polygons:
+            if polygon.select:
+                for v in polygon.vertices:
+                    mesh.vertices[v].select = True
+        context.view_layer.objects.active = obj
+        obj.select_set(True)
+        bpy.ops.object.mode_set(mode="EDIT")
+        bpy.ops.mesh.select_mode(type="FACE")
+        self.report({"INFO"}, f"{len(faces)} face(s) selected")
+        return {"FINISHED"}
+
+
+def draw(layout, context):
+    """The panel's Lint section."""
+    col = layout.column(align=True)
+    col.label(text="Lint")
+    col.operator(WALKMESH_OT_lint.bl_idname, text="Lint")
+    results = context.scene.walkmesh_lint
+    if not results.done:
+        return
+    box = layout.box()
+    box.label(text=f"{results.object_name}: {len(results.findings)} finding(s)")
+    for index, finding in enumerate(list(results.findings)[:40]):
+        row = box.row(align=True)
+        icon = {"error": "ERROR", "warning": "INFO"}.get(finding.severity, "DOT")
+        row.label(text=f"{finding.code}: {finding.message}", icon=icon)
+        button = row.operator(WALKMESH_OT_lint_select.bl_idname, text="", icon="RESTRICT_SELECT_OFF")
+        button.index = index
+
+
+CLASSES = (WalkmeshLintFinding, WalkmeshLintResults, WALKMESH_OT_lint, WALKMESH_OT_lint_select)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.Scene.walkmesh_lint = bpy.props.PointerProperty(type=WalkmeshLintResults)
+
+
+def unregister():
+    del bpy.types.Scene.walkmesh_lint
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

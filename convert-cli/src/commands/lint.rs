@@ -1,0 +1,380 @@
+//! `walkmesh lint`: the defects players report (walkmesh-lint's checks) on a file or a KotOR
+//! area, and `--fix OUT` for the mechanical ones. The checks and repairs live in the
+//! `walkmesh-lint` crate; this module reads, prints and writes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice, WriteOptions};
+use walkmesh_lint::{Engine, Finding, LintOptions, Repair};
+use walkmesh_pipeline::output::{self, OutputSettings};
+use walkmesh_pipeline::policy;
+use walkmesh_pipeline::warnings::{Action, WarningPolicy};
+
+use crate::Failure;
+use crate::commands::area::{RoomSource, load_rooms};
+use crate::input::{ReadArgs, load, read_options};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A walkmesh file, or a KotOR area: a folder or module archive (.mod/.erf/.rim) holding
+    /// the room WOKs and the layout.
+    target: PathBuf,
+    /// The area's layout (default: the one .lyt in TARGET); makes TARGET an area.
+    #[arg(long, value_name = "LYT")]
+    lyt: Option<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Print {"findings": [{"code", "severity", "faces", "at", "message", "fixable"}], …}.
+    #[arg(long)]
+    pub json: bool,
+    /// Repair what is mechanical (open and height seams, T-junctions, degenerate and
+    /// duplicate faces, downward faces) and write the result to OUT (format from its
+    /// extension), checked by our validator like every written file.
+    #[arg(long, value_name = "OUT")]
+    fix: Option<PathBuf>,
+    /// Accept findings of CODE (`*` matches any run: --allow 'lint.island'). Rules may also
+    /// come from walkmesh.toml's [warnings], as for convert.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+    /// Fail on findings of CODE even where an allow rule matches.
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
+    /// Whose walking rules decide steepness: kotor, nwn2, prime or generic (default: from the
+    /// format; every engine's limit is 60°, see docs/lint.md).
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
+    engine: Option<Engine>,
+    /// Walkable strips narrower than this are lint.narrow_passage (default 0.5, an assumed
+    /// human-sized creature; 0 turns the check off).
+    #[arg(long, value_name = "WIDTH", default_value_t = 0.5,
+          value_parser = crate::input::non_negative_distance)]
+    character_width: f32,
+    /// Text form: show at most N findings of each code (0 = all).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    max_per_code: usize,
+}
+
+fn parse_engine(text: &str) -> Result<Engine, String> {
+    Engine::parse(text).ok_or_else(|| format!("{text:?} is not kotor, nwn2, prime or generic"))
+}
+
+/// A finding with the rule that decided it, as printed.
+#[derive(Serialize)]
+struct Shown<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    /// `allow`/`deny` and where the rule came from, when one matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    target: &'a Path,
+    engine: &'static str,
+    findings: Vec<Shown<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<FixReport<'a>>,
+}
+
+#[derive(Serialize)]
+struct FixReport<'a> {
+    output: &'a Path,
+    repairs: &'a [Repair],
+    /// Lint of the written file.
+    remaining: Vec<Shown<'a>>,
+    walkable_area_before: f64,
+    walkable_area_after: f64,
+}
+
+/// What was linted: the mesh, its engine, the layout's room count for an area, and the
+/// reader's notes.
+struct Linted {
+    mesh: NavMesh,
+    format: &'static str,
+    layout_rooms: Option<usize>,
+    notes: Diagnostics,
+}
+
+fn is_area(args: &Args) -> bool {
+    let archive = args
+        .target
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
+    args.lyt.is_some() || args.target.is_dir() || archive
+}
+
+fn load_area(args: &Args) -> Result<Linted, Failure> {
+    let source = RoomSource::open(&args.target)?;
+    let (lyt, _) = source.layout(args.lyt.as_deref())?;
+    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
+    let mut notes = Diagnostics::new();
+    if !missing.is_empty() {
+        notes.warn(
+            "lint.room_without_walkmesh",
+            format!("layout rooms without a walkmesh: {}", missing.join(", ")),
+        );
+    }
+    Ok(Linted {
+        mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),
+        format: "bwm",
+        layout_rooms: Some(lyt.rooms.len()),
+        notes,
+    })
+}
+
+fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
+    let mut notes = Diagnostics::new();
+    let (mesh, format) = load(registry, &args.target, &args.read, &mut notes)?;
+    Ok(Linted {
+        mesh: walkmesh_lint::as_linted(&mesh).into_owned(),
+        format,
+        layout_rooms: None,
+        notes,
+    })
+}
+
+/// The policy: warnings fail unless allowed (lint is strict by nature).
+fn policy(args: &Args) -> Result<WarningPolicy, Failure> {
+    let start = std::env::current_dir().unwrap_or_default();
+    let (found, _) = WarningPolicy::discover(&start)?;
+    Ok(found.with_flags(true, &args.allow, &args.deny))
+}
+
+/// Findings with their rules, and whether any fails (warning or above, not allowed).
+fn judge<'a>(findings: &'a [Finding], policy: &WarningPolicy) -> (Vec<Shown<'a>>, bool) {
+    let mut failed = false;
+    let shown = findings
+        .iter()
+        .map(|finding| {
+            let rule = policy.rule_for(&finding.code);
+            let allowed = rule.is_some_and(|r| r.action == Action::Allow);
+            if finding.severity >= Severity::Warning && !allowed {
+                failed = true;
+            }
+            Shown {
+                finding,
+                rule: rule.map(|r| {
+                    let action = if r.action == Action::Allow {
+                        "allow"
+                    } else {
+                        "deny"
+                    };
+                    format!("{action} ({} {})", r.from, r.pattern)
+                }),
+            }
+        })
+        .collect();
+    (shown, failed)
+}
+
+pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
+    let area = is_area(args);
+    if area && args.fix.is_some() {
+        return Err(Failure::usage(
+            "--fix repairs one walkmesh file; lint the area's rooms one by one to fix them",
+        ));
+    }
+    let linted = if area {
+        load_area(args)?
+    } else {
+        load_file(registry, args)?
+    };
+    let policy = policy(args)?;
+    let engine = args
+        .engine
+        .unwrap_or_else(|| Engine::of_format(linted.format));
+    let options = LintOptions {
+        engine,
+        character_width: args.character_width,
+        ..LintOptions::default()
+    };
+    let mut findings: Vec<Finding> = linted
+        .notes
+        .items
+        .iter()
+        .map(Finding::from_diagnostic)
+        .collect();
+    findings.extend(walkmesh_lint::lint(
+        &linted.mesh,
+        &options,
+        linted.layout_rooms,
+    ));
+    let (shown, mut failed) = judge(&findings, &policy);
+    let mut fixed_findings = Vec::new();
+    let fix = match &args.fix {
+        Some(out) => {
+            let fixed = walkmesh_lint::fix(&linted.mesh, &options);
+            write_fixed(registry, args, out, &fixed.mesh)?;
+            // Lint of what was written, read back from OUT.
+            let mut notes = Diagnostics::new();
+            let (written, _) = load(registry, out, &args.read, &mut notes)?;
+            let written = walkmesh_lint::as_linted(&written).into_owned();
+            fixed_findings = walkmesh_lint::lint(&written, &options, None);
+            Some((fixed, written))
+        }
+        None => None,
+    };
+    let fix_report = match (&fix, &args.fix) {
+        (Some((fixed, written)), Some(out)) => {
+            let (remaining, still_failing) = judge(&fixed_findings, &policy);
+            failed = still_failing;
+            Some(FixReport {
+                output: out,
+                repairs: &fixed.repairs,
+                remaining,
+                walkable_area_before: walkmesh_lint::walkable_area(&linted.mesh),
+                walkable_area_after: walkmesh_lint::walkable_area(written),
+            })
+        }
+        _ => None,
+    };
+    let report = Report {
+        target: &args.target,
+        engine: engine.name(),
+        findings: shown,
+        fixed: fix_report,
+    };
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        print_text(&report, args.max_per_code, stdout)?;
+    }
+    Ok(if failed { 1 } else { 0 })
+}
+
+/// Writes the repaired mesh to `out` the way `convert` writes: staged beside it, read back by
+/// the target's validator and reader, refused when they find errors.
+fn write_fixed(
+    registry: &Registry,
+    args: &Args,
+    out: &Path,
+    mesh: &NavMesh,
+) -> Result<(), Failure> {
+    let extension = out.extension().and_then(|e| e.to_str()).ok_or_else(|| {
+        Failure::usage(format!("{}: no extension to name a format", out.display()))
+    })?;
+    let (target, _) = walkmesh_pipeline::target_for(registry, extension)?;
+    let read = read_options(&args.read)?;
+    let options = WriteOptions {
+        up: read.up,
+        materials: read.materials.clone(),
+        file_name: out.file_name().and_then(|n| n.to_str()).map(str::to_string),
+        ..WriteOptions::default()
+    };
+    let mut diag = Diagnostics::new();
+    let written = walkmesh_pipeline::write_mesh(mesh, target, &options, WeldChoice::Off, &mut diag)
+        .map_err(|e| Failure::output(format!("cannot write {}: {e:?}", out.display())))?;
+    let settings = OutputSettings {
+        force: false,
+        create_dirs: false,
+        fsync: false,
+    };
+    let staged = output::stage(out, &written, settings)?;
+    let check = walkmesh_pipeline::check_options(&read);
+    let checked =
+        walkmesh_pipeline::check_output(target, &written.main, Some(staged.read_path()), &check)
+            .map_err(|e| {
+                Failure::usage(format!(
+                    "the {} format cannot be read back to check it",
+                    e.id
+                ))
+            });
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(failure) => {
+            staged.discard();
+            return Err(failure);
+        }
+    };
+    if let Err(failure) =
+        policy::judge_output(checked, Some(out), target.id(), false, policy::CLI_NAMES)
+    {
+        staged.discard();
+        return Err(failure);
+    }
+    staged.commit()
+}
+
+fn print_findings(
+    findings: &[Shown<'_>],
+    max_per_code: usize,
+    stdout: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut shown: std::collections::BTreeMap<&str, usize> = Default::default();
+    for item in findings {
+        let finding = item.finding;
+        let count = shown.entry(finding.code.as_str()).or_default();
+        *count += 1;
+        if max_per_code != 0 && *count > max_per_code {
+            continue;
+        }
+        let severity = match finding.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "note",
+        };
+        let at = finding
+            .at
+            .map(|p| format!(" at ({:.2}, {:.2}, {:.2})", p[0], p[1], p[2]))
+            .unwrap_or_default();
+        let fixable = if finding.fixable { " [fixable]" } else { "" };
+        let rule = item
+            .rule
+            .as_deref()
+            .map(|r| format!(" [{r}]"))
+            .unwrap_or_default();
+        writeln!(
+            stdout,
+            "{severity} [{}]{at}: {}{fixable}{rule}",
+            finding.code, finding.message
+        )?;
+    }
+    for (code, count) in &shown {
+        if max_per_code != 0 && *count > max_per_code {
+            writeln!(
+                stdout,
+                "  … {} more [{code}] (--max-per-code 0 shows all)",
+                count - max_per_code
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn print_text(
+    report: &Report<'_>,
+    max_per_code: usize,
+    stdout: &mut dyn Write,
+) -> std::io::Result<()> {
+    print_findings(&report.findings, max_per_code, stdout)?;
+    writeln!(
+        stdout,
+        "{}: {} finding(s) ({} engine rules)",
+        report.target.display(),
+        report.findings.len(),
+        report.engine
+    )?;
+    if let Some(fixed) = &report.fixed {
+        for repair in fixed.repairs {
+            writeln!(
+                stdout,
+                "repaired [{}] faces {:?}: {}",
+                repair.code, repair.faces, repair.message
+            )?;
+        }
+        print_findings(&fixed.remaining, max_per_code, stdout)?;
+        writeln!(
+            stdout,
+            "wrote {}: {} repair(s), {} finding(s) left; walkable area {:.3} → {:.3}",
+            fixed.output.display(),
+            fixed.repairs.len(),
+            fixed.remaining.len(),
+            fixed.walkable_area_before,
+            fixed.walkable_area_after
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! `lint.overlap`: walkable faces overlapping in plan at the same height. Two floors stacked
+//! metres apart are fine (a bridge over a road); two at one height make height lookups and
+//! adjacency ambiguous, and a face stored twice (the baker's "duplicated triangles around
+//! placeables") is the commonest case.
+//!
+//! Faces are filed in a plan grid whose cells are twice the median face size; each pair of
+//! faces whose boxes meet is tested once, in the cell holding the low corner of the boxes'
+//! intersection.
+
+use walkmesh_core::passes::polygon_area;
+
+use crate::geometry::{centroid, clip_convex, plan_box, plan_ring, plane_height, signed_area};
+use crate::grid::Grid;
+use crate::{Context, Finding, OVERLAP};
+
+/// Overlaps smaller than this share of the smaller face (or than 1 cm²) are rounding along a
+/// shared edge, not an overlap.
+const MIN_OVERLAP_SHARE: f64 = 0.01;
+const MIN_OVERLAP_AREA: f64 = 1e-4;
+/// A pair overlapping on this share of both faces is a duplicate.
+const DUPLICATE_SHARE: f64 = 0.99;
+
+/// A face and its plan box (min, max).
+type FaceBox = (u32, [f32; 2], [f32; 2]);
+
+/// Plan boxes of the walkable faces, and a cell size from their median extent.
+fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
+    let mesh = context.mesh;
+    let boxes: Vec<FaceBox> = (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p))
+        .map(|p| {
+            let (min, max) = plan_box(mesh, p);
+            (p as u32, min, max)
+        })
+        .filter(|(_, min, max)| min.iter().chain(max).all(|c| c.is_finite()))
+        .collect();
+    let mut extents: Vec<f32> = boxes
+        .iter()
+        .map(|(_, min, max)| (max[0] - min[0]).max(max[1] - min[1]))
+        .collect();
+    let middle = extents.len() / 2;
+    let median = if extents.is_empty() {
+        1.0
+    } else {
+        *extents.select_nth_unstable_by(middle, f32::total_cmp).1
+    };
+    (boxes, f64::from(median.max(1e-3)) * 2.0)
+}
+
+pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
+    let (boxes, cell) = walkable_boxes(context);
+    let mut grid = Grid::new(cell);
+    // Faces too large to file cell by cell are compared with every face instead.
+    let mut large: Vec<u32> = Vec::new();
+    for (slot, (_, min, max)) in boxes.iter().enumerate() {
+        if !grid.insert_box(slot as u32, *min, *max) {
+            large.push(slot as u32);
+        }
+    }
+    let large_set: rustc_hash::FxHashSet<u32> = large.iter().copied().collect();
+    for (slot, &(face, min, max)) in boxes.iter().enumerate() {
+        let mut candidates: Vec<u32> = Vec::new();
+        if large_set.contains(&(slot as u32)) {
+            candidates.extend((slot as u32 + 1)..boxes.len() as u32);
+        } else {
+            grid.visit_box(min, max, |other| {
+                if other as usize > slot {
+                    candidates.push(other);
+                }
+            });
+            candidates.extend(large.iter().filter(|&&other| other as usize > slot));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        for other in candidates {
+            let Some(&(other_face, other_min, other_max)) = boxes.get(other as usize) else {
+                continue;
+            };
+            let low = [min[0].max(other_min[0]), min[1].max(other_min[1])];
+            let high = [max[0].min(other_max[0]), max[1].min(other_max[1])];
+            if low[0] > high[0] || low[1] > high[1] {
+                continue;
+            }
+            if let Some(finding) = overlap_of(context, face as usize, other_face as usize) {
+                findings.push(finding);
+            }
+        }
+    }
+}
+
+/// The finding for faces `a` < `b` when they overlap at the same height.
+fn overlap_of(context: &Context<'_>, a: usize, b: usize) -> Option<Finding> {
+    let mesh = context.mesh;
+    let shared = plan_ring(mesh, a);
+    let clipped = clip_convex(&plan_ring(mesh, b), &shared);
+    if clipped.len() < 3 {
+        return None;
+    }
+    let overlap = signed_area(&clipped).abs();
+    let (area_a, area_b) = (polygon_area(mesh, a), polygon_area(mesh, b));
+    let (plan_a, plan_b) = (
+        signed_area(&plan_ring(mesh, a)).abs(),
+        signed_area(&plan_ring(mesh, b)).abs(),
+    );
+    if overlap < MIN_OVERLAP_AREA || overlap < MIN_OVERLAP_SHARE * plan_a.min(plan_b) {
+        return None;
+    }
+    let n = clipped.len() as f64;
+    let (cx, cy) = (
+        clipped.iter().map(|p| p[0]).sum::<f64>() / n,
+        clipped.iter().map(|p| p[1]).sum::<f64>() / n,
+    );
+    let (za, zb) = (
+        plane_height(mesh, a, cx, cy)?,
+        plane_height(mesh, b, cx, cy)?,
+    );
+    if (za - zb).abs() > f64::from(context.options.overlap_height) {
+        return None;
+    }
+    let duplicate = overlap >= DUPLICATE_SHARE * plan_a.max(plan_b)
+        && (area_a - area_b).abs() <= (1.0 - DUPLICATE_SHARE) * area_a.max(area_b);
+    let message = if duplicate {
+        format!(
+            "walkable face {b} duplicates face {a} (same place, {overlap:.3} m² in plan); the later one is redundant"
+        )
+    } else {
+        format!(
+            "walkable faces {a} and {b} overlap by {overlap:.3} m² in plan at heights {za:.2} and {zb:.2}"
+        )
+    };
+    let mut at = centroid(mesh, b);
+    at[0] = cx as f32;
+    at[1] = cy as f32;
+    at[2] = ((za + zb) / 2.0) as f32;
+    Some(Finding::warning(
+        OVERLAP,
+        vec![a as u32, b as u32],
+        at,
+        message,
+        duplicate,
+    ))
+}

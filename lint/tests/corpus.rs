@@ -1,0 +1,299 @@
+//! Every shared corpus walkmesh, linted: no panic, within a minute in total, and the findings
+//! per corpus printed as the table in docs/lint.md (`cargo test --release -p walkmesh-lint
+//! --test corpus -- --nocapture`). A few findings reviewed by hand are asserted.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use walkmesh_core::{Diagnostics, Input, ReadOptions};
+use walkmesh_lint::{Engine, Finding, LintOptions, lint};
+
+const EXTENSIONS: [&str; 7] = ["wok", "pwk", "dwk", "bwm", "trx", "trn", "path"];
+
+fn lint_file(path: &Path) -> Vec<Finding> {
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(path).unwrap();
+    let format = registry.detect(path, &bytes, bytes.len() as u64).unwrap();
+    let mesh = format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(path),
+            },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let options = LintOptions {
+        engine: Engine::of_format(format.id()),
+        ..LintOptions::default()
+    };
+    lint(&walkmesh_lint::as_linted(&mesh), &options, None)
+}
+
+fn corpora() -> std::path::PathBuf {
+    walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn every_corpus_walkmesh_lints_within_a_minute() {
+    let root = corpora();
+    let files = walkmesh_core::testing::files_with_extensions(&root, &EXTENSIONS);
+    assert!(files.len() >= 100, "only {} corpus walkmeshes", files.len());
+    let started = Instant::now();
+    // corpus (first folder) → code → (findings, files with it); and files per corpus.
+    let mut table: BTreeMap<String, BTreeMap<String, (usize, usize)>> = BTreeMap::new();
+    let mut files_per: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for file in &files {
+        let corpus = file
+            .strip_prefix(&root)
+            .unwrap()
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .into_owned();
+        let findings = lint_file(file);
+        let entry = files_per.entry(corpus.clone()).or_default();
+        entry.0 += 1;
+        entry.1 += usize::from(findings.is_empty());
+        let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+        for finding in &findings {
+            assert!(finding.at.is_some_and(|p| p.iter().all(|c| c.is_finite())));
+            *codes.entry(finding.code.clone()).or_default() += 1;
+        }
+        for (code, count) in codes {
+            let cell = table
+                .entry(corpus.clone())
+                .or_default()
+                .entry(code)
+                .or_default();
+            cell.0 += count;
+            cell.1 += 1;
+        }
+    }
+    let elapsed = started.elapsed();
+    println!("{} files in {:.2} s", files.len(), elapsed.as_secs_f64());
+    for (corpus, (count, clean)) in &files_per {
+        println!("{corpus}: {count} files, {clean} clean");
+        for (code, (findings, with)) in table.get(corpus).into_iter().flatten() {
+            println!("  {code}: {findings} in {with} file(s)");
+        }
+    }
+    // Issue 27: every shared corpus file within a minute in total (loose: shared machine).
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+}
+
+/// Findings reviewed by hand (docs/lint.md, "Samples").
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn hand_reviewed_samples() {
+    let root = corpora();
+    let faces = |file: &str, code: &str| -> Vec<Vec<u32>> {
+        lint_file(&root.join(file))
+            .into_iter()
+            .filter(|f| f.code == code)
+            .map(|f| f.faces)
+            .collect()
+    };
+    // K1CP m12aa_01f: two 0.6 mm-wide walkable slivers standing upright beside each other.
+    assert_eq!(
+        faces(
+            "kotor/k1cp/tslpatchdata/m12aa_01f.wok",
+            walkmesh_lint::DEGENERATE
+        ),
+        vec![vec![29], vec![30]]
+    );
+    // Black Vulkar kit room_1: two pairs of upright walkable faces, each pair an island.
+    let room = "kotor/pykotor-kits/blackvulkar/room_1.wok";
+    assert_eq!(
+        faces(room, walkmesh_lint::STEEP_WALKABLE),
+        vec![vec![53], vec![54], vec![55], vec![56]]
+    );
+    assert_eq!(
+        faces(room, walkmesh_lint::ISLAND),
+        vec![vec![53, 54], vec![55, 56]]
+    );
+    // Endar Spire kit bridge_1: a 0.41 m and a 0.44 m strip into dead ends, mirror images.
+    assert_eq!(
+        faces(
+            "kotor/pykotor-kits/endarspire/bridge_1.wok",
+            walkmesh_lint::NARROW_PASSAGE
+        ),
+        vec![vec![8, 9], vec![121, 122]]
+    );
+    // NWN2 "abandoned house": one flat needle walkable triangle that faces down.
+    assert_eq!(
+        faces(
+            "nwn2/Kaedrin-nwn2cc/abandoned house.trx",
+            walkmesh_lint::DEGENERATE
+        ),
+        vec![vec![195]]
+    );
+}
+
+/// `walkmesh lint --fix` on every corpus walkmesh: OUT is written (so our validator accepted
+/// it), OUT's lint has none of the repaired codes (and no fixable finding), and the walkable
+/// area changes by at most 1%.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn fix_of_every_corpus_walkmesh_is_valid_and_clean_for_the_repaired_codes() {
+    let root = corpora();
+    let dir = tempfile::tempdir().unwrap();
+    let repaired = [
+        walkmesh_lint::DOWNWARD_WALKABLE,
+        walkmesh_lint::DEGENERATE,
+        walkmesh_lint::T_JUNCTION,
+        walkmesh_lint::OPEN_SEAM,
+        walkmesh_lint::HEIGHT_SEAM,
+    ];
+    let mut fixed_files = 0;
+    for (index, file) in walkmesh_core::testing::files_with_extensions(&root, &EXTENSIONS)
+        .iter()
+        .enumerate()
+    {
+        let extension = file.extension().unwrap().to_str().unwrap();
+        let out = dir.path().join(format!("{index}.{extension}"));
+        let argv: Vec<std::ffi::OsString> = vec![
+            "walkmesh".into(),
+            "lint".into(),
+            file.into(),
+            "--fix".into(),
+            out.clone().into(),
+            "--json".into(),
+        ];
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let code = walkmesh_cli::run(argv, &mut stdout, &mut stderr);
+        let text = String::from_utf8_lossy(&stdout);
+        assert!(
+            code <= 1 && out.exists(),
+            "{}: exit {code}: {}{}",
+            file.display(),
+            text,
+            String::from_utf8_lossy(&stderr)
+        );
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let fixed = &report["fixed"];
+        for finding in fixed["remaining"].as_array().unwrap() {
+            let code = finding["code"].as_str().unwrap();
+            assert!(
+                !repaired.contains(&code) && finding["fixable"] == false,
+                "{}: {finding}",
+                file.display()
+            );
+        }
+        let before = fixed["walkable_area_before"].as_f64().unwrap();
+        let after = fixed["walkable_area_after"].as_f64().unwrap();
+        assert!(
+            (before - after).abs() <= 0.01 * before.max(1e-9),
+            "{}: walkable area {before} → {after}",
+            file.display()
+        );
+        fixed_files += usize::from(!fixed["repairs"].as_array().unwrap().is_empty());
+    }
+    assert!(
+        fixed_files >= 10,
+        "only {fixed_files} corpus files needed a repair"
+    );
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let mut argv: Vec<std::ffi::OsString> = vec!["walkmesh".into()];
+    argv.extend(args.iter().map(|a| a.to_os_string()));
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = walkmesh_cli::run(argv, &mut stdout, &mut stderr);
+    let text = String::from_utf8_lossy(&stdout).into_owned() + &String::from_utf8_lossy(&stderr);
+    (code, text)
+}
+
+/// A real area: PyKotor's Indoor Map Builder map `step02.indoor` built from the PyKotor kits
+/// (`walkmesh area indoor`) lints clean; with the second room's transitions dropped, the first
+/// room's transition into it has no edge back (`lint.transition_target`).
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn indoor_area_from_the_kits_lints_clean_and_a_dropped_transition_is_found() {
+    let root = corpora();
+    let areas = root.join("kotor-areas");
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("built");
+    let (code, text) = run(&[
+        "area".as_ref(),
+        "indoor".as_ref(),
+        areas.join("PyKotor/indoor/step02.indoor").as_os_str(),
+        built.as_os_str(),
+        "--kits".as_ref(),
+        areas.join("PyKotor/kits").as_os_str(),
+        "--kit-woks".as_ref(),
+        root.join("kotor/pykotor-kits").as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = run(&["lint".as_ref(), built.as_os_str(), "--json".as_ref()]);
+    assert_eq!(code, 0, "{text}");
+    // Drop room 1's transitions.
+    let room = built.join("test01_room1.wok");
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(&room).unwrap();
+    let format = registry.by_id("bwm").unwrap();
+    let mut mesh = format
+        .reader()
+        .unwrap()
+        .read(
+            Input {
+                bytes: &bytes,
+                path: Some(&room),
+            },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    assert!(!mesh.edge_tags.is_empty());
+    mesh.edge_tags.clear();
+    mesh.provenance = None;
+    let output = format
+        .writer()
+        .unwrap()
+        .write(
+            &mesh,
+            &walkmesh_core::WriteOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap();
+    std::fs::write(&room, &output.main).unwrap();
+    let (code, text) = run(&["lint".as_ref(), built.as_os_str(), "--json".as_ref()]);
+    assert_eq!(code, 1, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let codes: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&walkmesh_lint::TRANSITION_TARGET),
+        "{codes:?}"
+    );
+    assert!(report["findings"].as_array().unwrap().iter().any(|f| {
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not name room 0 back")
+    }));
+}

@@ -1,0 +1,8 @@
+//! A format research kit built on the field dumps every format already has: the field diff
+//! (`walkmesh diff --fields`), corpus statistics (`walkmesh stats`) and Kaitai Struct specs
+//! (`walkmesh spec`).
+
+pub mod diff;
+pub mod fields;
+pub mod spec;
+pub mod stats;
