@@ -150,6 +150,21 @@ enum Command {
     ///
     /// Example: walkmesh lint room.wok --json --fix room_fixed.wok
     Lint(commands::lint::Args),
+    /// A route between two points over the walkable surface: the faces passed, the smoothed
+    /// polyline on the ground and its length.
+    ///
+    /// Exit code 0 when reachable, 1 when not, 2 for bad input or a point on no walkable
+    /// face (the message names the nearest walkable face and its distance).
+    ///
+    /// Example: walkmesh route room.wok --from 1,2,0 --to 8,5,0 --json
+    Route(commands::route::RouteArgs),
+    /// Reachability: the connected walkable components with their area and a point on each,
+    /// and from --from the walkable area that cannot be reached.
+    ///
+    /// Exit code 1 with --require-all when any walkable area is unreachable.
+    ///
+    /// Example: walkmesh reach room.wok --from 1,2,0 --require-all
+    Reach(commands::route::ReachArgs),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -182,6 +197,8 @@ impl Command {
             Command::Validate(args) => args.json,
             Command::Diff(args) => args.json,
             Command::Lint(args) => args.json,
+            Command::Route(args) => args.json,
+            Command::Reach(args) => args.json,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -294,6 +311,8 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
         Command::Lint(args) => commands::lint::run(&registry, args, &mut out),
+        Command::Route(args) => commands::route::run_route(&registry, args, &mut out, stderr),
+        Command::Reach(args) => commands::route::run_reach(&registry, args, &mut out, stderr),
     };
     let _ = out.flush();
     if out.closed {

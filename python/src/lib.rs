@@ -22,6 +22,7 @@ mod area;
 mod errors;
 mod mesh;
 mod options;
+mod route;
 
 use errors::{Fields, Kind, raise};
 use mesh::Mesh;

@@ -813,6 +813,32 @@ impl Mesh {
         self.mesh.polygons.len()
     }
 
+    /// The route from `a` to `b` (x, y, z), as `walkmesh route --json` prints it: a dict with
+    /// reachable, method, points, faces, length (None when unreachable), warnings. `method`:
+    /// "engine" (the default for KotOR, NWN2 TRX and PATH meshes) or "surface".
+    #[pyo3(signature = (a, b, method=None))]
+    fn route<'py>(
+        &self,
+        py: Python<'py>,
+        a: [f64; 3],
+        b: [f64; 3],
+        method: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::route::route(py, self, (a, b), method)
+    }
+
+    /// Reachability, as `walkmesh reach --json` prints it: walkable_area, components (id,
+    /// faces, area, position, min, max) and, with `start`, what it cannot reach.
+    #[pyo3(signature = (start=None, method=None))]
+    fn reach<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<[f64; 3]>,
+        method: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::route::reach(py, self, start, method)
+    }
+
     /// What `walkmesh info --json` prints, as a dict with the same keys (format, kind,
     /// vertices, faces, walkable_faces, bbox, walkable_area, components, boundary_loops,
     /// materials, …). Modelling-tool input is summarised welded, as convert writes it.

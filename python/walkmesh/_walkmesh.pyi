@@ -87,6 +87,17 @@ class Mesh:
     def vertex_count(self) -> int: ...
     @property
     def face_count(self) -> int: ...
+    def route(
+        self,
+        a: Sequence[float],
+        b: Sequence[float],
+        method: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
+    def reach(
+        self,
+        start: Optional[Sequence[float]] = None,
+        method: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
     @staticmethod
     def from_arrays(
         vertices: npt.ArrayLike,

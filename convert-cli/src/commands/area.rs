@@ -1008,3 +1008,24 @@ fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_js
         "visibility": visibility,
     })
 }
+
+/// A whole area (a folder of room WOKs or a module archive, with its LYT or `lyt`) as one
+/// mesh in area coordinates, for `route` and `reach`. Rooms without a walkmesh are noted on
+/// `stderr`.
+pub fn load_area_mesh(
+    rooms_path: &Path,
+    lyt_path: Option<&Path>,
+    stderr: &mut dyn Write,
+) -> Result<walkmesh_core::NavMesh, Failure> {
+    let source = RoomSource::open(rooms_path)?;
+    let (lyt, _) = source.layout(lyt_path)?;
+    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
+    if !missing.is_empty() {
+        writeln!(
+            stderr,
+            "note: rooms without a walkmesh: {}",
+            missing.join(", ")
+        )?;
+    }
+    Ok(assemble::assemble(&lyt, &rooms))
+}

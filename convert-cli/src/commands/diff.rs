@@ -38,6 +38,13 @@ pub struct Args {
     /// Width in pixels of the --overlay picture.
     #[arg(long, default_value_t = 1200)]
     width: u32,
+    /// Also compare reachability: sample point pairs on A's walkable surface (fixed seed) and
+    /// list the pairs one mesh joins and the other does not (exit 1 when any).
+    #[arg(long)]
+    reach: bool,
+    /// Number of point pairs --reach samples.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    reach_pairs: usize,
     #[command(flatten)]
     read: ReadArgs,
     /// Compare the stored fields instead of the meshes: every field that differs, by path,
@@ -97,8 +104,15 @@ pub fn run(
             walkmesh_diff::html::overlay_scene(&report, &a, &name_a, &b, &name_b, args.width)?;
         write_atomically(path, &super::render::encode(&scene, picture)?)?;
     }
+    let reach = args.reach.then(|| reach_diff(&a, &b, args.reach_pairs));
+    let reach_differs = reach.as_ref().is_some_and(|r| !r.differing.is_empty());
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        let mut value = serde_json::to_value(&report)?;
+        if let (Some(reach), Some(object)) = (&reach, value.as_object_mut()) {
+            object.insert("reach".into(), serde_json::to_value(reach)?);
+        }
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(if report.equal && !reach_differs { 0 } else { 1 });
     } else {
         write!(
             stdout,
@@ -110,5 +124,65 @@ pub fn run(
             )
         )?;
     }
-    Ok(if report.equal { 0 } else { 1 })
+    if let Some(reach) = &reach {
+        print_reach_diff(reach, stdout)?;
+    }
+    Ok(if report.equal && !reach_differs { 0 } else { 1 })
+}
+
+/// `--reach`: the comparison on the meshes as modelled (welded like `info` sees them).
+fn reach_diff(
+    a: &walkmesh_core::NavMesh,
+    b: &walkmesh_core::NavMesh,
+    pairs: usize,
+) -> walkmesh_route::diff::ReachDiff {
+    let mut diag = Diagnostics::new();
+    let a = walkmesh_core::passes::as_modelled(a, &mut diag);
+    let b = walkmesh_core::passes::as_modelled(b, &mut diag);
+    walkmesh_route::diff::reach_diff(&a, &b, pairs, walkmesh_route::diff::DEFAULT_SEED)
+}
+
+fn print_reach_diff(
+    reach: &walkmesh_route::diff::ReachDiff,
+    stdout: &mut dyn Write,
+) -> std::io::Result<()> {
+    writeln!(
+        stdout,
+        "reachability:  {} point pairs sampled on A (seed {}), {} differ in B, {} with a point off B's walkable surface",
+        reach.pairs,
+        reach.seed,
+        reach.differing.len(),
+        reach.off_b
+    )?;
+    for pair in reach.differing.iter().take(20) {
+        let (p, q) = (pair.from, pair.to);
+        writeln!(
+            stdout,
+            "  {:.3},{:.3},{:.3} → {:.3},{:.3},{:.3}: {} in A, {} in B",
+            p[0],
+            p[1],
+            p[2],
+            q[0],
+            q[1],
+            q[2],
+            if pair.reachable_in_a {
+                "reachable"
+            } else {
+                "unreachable"
+            },
+            if pair.reachable_in_b {
+                "reachable"
+            } else {
+                "unreachable"
+            },
+        )?;
+    }
+    if reach.differing.len() > 20 {
+        writeln!(
+            stdout,
+            "  … {} more (--json lists all)",
+            reach.differing.len() - 20
+        )?;
+    }
+    Ok(())
 }

@@ -11,6 +11,7 @@ pub mod info;
 pub mod lint;
 pub mod profiles;
 pub mod render;
+pub mod route;
 pub mod spec;
 pub mod stats;
 pub mod validate;

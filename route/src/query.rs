@@ -1,0 +1,171 @@
+//! One route or reachability query on a mesh as read, with the method chosen as the CLI and
+//! Python choose it: `engine` by default where the format has tables (KotOR BWM rooms and
+//! assembled areas, NWN2 TRX, Metroid Prime PATH), else `surface`.
+
+use walkmesh_core::NavMesh;
+use walkmesh_core::passes::edge_adjacency;
+
+use crate::kotor::area_links;
+use crate::reach::{Reach, reach};
+use crate::report::RouteReport;
+use crate::surface::{Point, SurfaceRouter};
+
+/// How to route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The engine's own tables and links.
+    Engine,
+    /// The walkable geometry alone.
+    Surface,
+}
+
+impl Method {
+    /// `"engine"` or `"surface"`.
+    pub fn parse(text: &str) -> Option<Method> {
+        match text {
+            "engine" => Some(Method::Engine),
+            "surface" => Some(Method::Surface),
+            _ => None,
+        }
+    }
+}
+
+/// Which engine's rules a mesh follows, from the format it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// A KotOR room (BWM) or an area assembled from rooms and a layout.
+    Kotor,
+    Nwn2,
+    Prime,
+    None,
+}
+
+impl Engine {
+    /// The engine of a format id (`bwm`, `trx`, `path`); `area` for an assembled KotOR area.
+    pub fn of(format: Option<&str>, area: bool) -> Engine {
+        match format {
+            _ if area => Engine::Kotor,
+            Some("bwm") => Engine::Kotor,
+            Some("trx") => Engine::Nwn2,
+            Some("path") => Engine::Prime,
+            _ => Engine::None,
+        }
+    }
+}
+
+/// Why a query has no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueryError {
+    /// The options do not fit the mesh (exit 2, `cli.usage`).
+    Usage(String),
+    /// A point on no walkable face, missing tables (exit 2, `cli.input`).
+    Input(String),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Usage(m) | QueryError::Input(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+fn chosen(engine: Engine, asked: Option<Method>) -> Result<Method, QueryError> {
+    let method = asked.unwrap_or(if engine == Engine::None {
+        Method::Surface
+    } else {
+        Method::Engine
+    });
+    if method == Method::Engine && engine == Engine::None {
+        return Err(QueryError::Usage(
+            "--method engine needs a format with engine tables (KotOR BWM or area, NWN2 TRX, \
+             Metroid Prime PATH); use --method surface"
+                .to_string(),
+        ));
+    }
+    Ok(method)
+}
+
+/// The router for `method`: KotOR's engine links join rooms across transitions; every other
+/// case links faces through shared edges. Also the area's naming and warnings for KotOR.
+fn router_for(
+    mesh: &NavMesh,
+    engine: Engine,
+    method: Method,
+) -> (SurfaceRouter<'_>, Option<crate::kotor::AreaLinks>) {
+    if method == Method::Engine && engine == Engine::Kotor {
+        let (links, area) = area_links(mesh);
+        return (SurfaceRouter::with_links(mesh, links), Some(area));
+    }
+    let links = edge_adjacency(mesh, |p| mesh.is_walkable(p));
+    (SurfaceRouter::with_links(mesh, links), None)
+}
+
+fn located(
+    router: &SurfaceRouter<'_>,
+    which: &str,
+    point: Point,
+) -> Result<crate::surface::Located, QueryError> {
+    router
+        .locate(point)
+        .map_err(|e| QueryError::Input(format!("{which}: {e}")))
+}
+
+/// A route from `from` to `to`.
+pub fn route(
+    mesh: &NavMesh,
+    engine: Engine,
+    from: Point,
+    to: Point,
+    asked: Option<Method>,
+) -> Result<RouteReport, QueryError> {
+    let method = chosen(engine, asked)?;
+    let (router, area) = router_for(mesh, engine, method);
+    if method == Method::Engine && engine == Engine::Prime {
+        let file = crate::prime::tables(mesh).map_err(QueryError::Input)?;
+        return crate::prime::engine_report(&file, &router, from, to).map_err(QueryError::Input);
+    }
+    let start = located(&router, "--from", from)?;
+    let end = located(&router, "--to", to)?;
+    let surface = router.route(start, end);
+    if method == Method::Engine && engine == Engine::Nwn2 {
+        let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
+        let mut report = crate::nwn2::engine_report(&tables, &router, start, end);
+        if report.reachable != surface.reachable {
+            report.warnings.push(format!(
+                "the stored tables say the end is {}reachable but the geometry says it is {}: \
+                 the tables are stale (re-bake the area)",
+                if report.reachable { "" } else { "un" },
+                if surface.reachable {
+                    "reachable"
+                } else {
+                    "not"
+                },
+            ));
+        }
+        return Ok(report);
+    }
+    let mut report = RouteReport::from_surface(&surface);
+    if let Some(area) = &area {
+        report.method = "engine".to_string();
+        report.faces = surface.faces.iter().map(|&f| area.face_ref(f)).collect();
+        report.warnings.clone_from(&area.warnings);
+    }
+    Ok(report)
+}
+
+/// Reachability (components, and what `from` reaches), with the warnings of the links.
+/// Engine links differ from the geometry's only for KotOR (rooms joined by transitions).
+pub fn reachability(
+    mesh: &NavMesh,
+    engine: Engine,
+    from: Option<Point>,
+    asked: Option<Method>,
+) -> Result<(Reach, Vec<String>), QueryError> {
+    let method = chosen(engine, asked)?;
+    let (router, area) = router_for(mesh, engine, method);
+    let answer = reach(&router, from).map_err(|e| QueryError::Input(format!("--from: {e}")))?;
+    Ok((answer, area.map(|a| a.warnings).unwrap_or_default()))
+}
