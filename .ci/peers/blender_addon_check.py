@@ -28,6 +28,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import traceback
 
 import addon_utils
@@ -412,6 +413,40 @@ for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
         case()
     except Exception:
         record("case", False, traceback.format_exc(limit=4))
+
+
+def inspector_case(path):
+    """Open Inspector on an imported mesh: the page is written (not opened: no browser here),
+    self-contained, and holds the mesh's faces."""
+    obj, _ = import_one(path)
+    bpy.context.view_layer.objects.active = obj
+    page = os.path.join(tempfile.mkdtemp(prefix="walkmesh-inspector-"), "view.html")
+    result = bpy.ops.walkmesh.open_inspector(filepath=page, open_browser=False)
+    problems = []
+    if result != {"FINISHED"}:
+        problems.append(f"operator returned {result}")
+    if not os.path.isfile(page):
+        problems.append("no page written")
+    else:
+        text = open(page, encoding="utf-8").read()
+        if "http://" in text or "https://" in text:
+            problems.append("the page refers to the network")
+        marker = 'type="application/json">'
+        start = text.index(marker) + len(marker)
+        data = json.loads(text[start:text.index("</script>", start)])
+        faces = data["meshes"][0]["faces"]
+        expected = walkmesh.read(path).face_count
+        if faces != expected:
+            problems.append(f"{faces} faces in the page, {expected} in the file")
+        if 'id="walkmesh-selection"' not in text:
+            problems.append("no selection panel")
+    record(f"Open Inspector on {os.path.basename(path)}", not problems, "; ".join(problems))
+
+
+try:
+    inspector_case(BWM_FILES[0] if BWM_FILES else FILES[0])
+except Exception:
+    record("Open Inspector", False, traceback.format_exc(limit=4))
 
 passed = sum(results)
 failed = len(results) - passed

@@ -18,9 +18,9 @@ _MODULES = None
 
 
 def _modules():
-    from . import io_ops, lint, lyt, overlay, panel, transitions
+    from . import inspector, io_ops, lint, lyt, overlay, panel, transitions
 
-    return (panel, io_ops, transitions, lyt, overlay, lint)
+    return (panel, io_ops, transitions, lyt, overlay, lint, inspector)
 
 
 def register():

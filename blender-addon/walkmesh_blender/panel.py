@@ -64,6 +64,7 @@ class WALKMESH_PT_main(bpy.types.Panel):
                       f" ({obj.get(bridge.PROP_FORMAT, 'new')})")
             if bridge.PROP_LYT_INDEX in obj:
                 box.label(text=f"LYT room {obj[bridge.PROP_LYT_INDEX]}")
+            box.operator("walkmesh.open_inspector", text="Open Inspector")
 
         col = layout.column(align=True)
         col.label(text="Transitions")

@@ -112,6 +112,12 @@ enum Command {
     ///
     /// Example: walkmesh render room.wok -o room.svg --mode components
     Render(commands::render::Args),
+    /// The 3-D inspector: one self-contained HTML file (WebGL, no network) with orbit, pan,
+    /// zoom, layers per format and, for a clicked face, every stored field with its offset.
+    /// A second file is drawn in the same scene, with the faces where they differ coloured.
+    ///
+    /// Example: walkmesh view area.trx -o area.html
+    View(commands::view::Args),
     /// Compare two walkmeshes of any formats: counts, bounds and translation, walkable area
     /// per material, footprint difference, surface distance, connectivity.
     ///
@@ -196,6 +202,7 @@ impl Command {
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
+            Command::View(_) => false,
         }
     }
 }
@@ -300,6 +307,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Spec(args) => commands::spec::run(args, &mut out),
         Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
         Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
+        Command::View(args) => commands::view::run(&registry, args, &mut out, stderr),
         Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
         Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
         Command::Lint(args) => commands::lint::run(&registry, args, &mut out),

@@ -918,6 +918,42 @@ impl Mesh {
         report.to_dict(py)
     }
 
+    /// Writes the 3-D inspector of this mesh (and of `other`, overlaid, when given) to `path`:
+    /// one self-contained HTML file, as `walkmesh view` writes. A mesh read from a file and
+    /// not changed since shows every stored field of a clicked face with its offset (the file
+    /// is read again for its field dump); an edited or built mesh shows its neutral polygon
+    /// and surface. Returns the path written.
+    #[pyo3(signature = (path, other=None))]
+    fn view(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        other: Option<PyRef<'_, Mesh>>,
+    ) -> PyResult<String> {
+        let meshes: Vec<&Mesh> = std::iter::once(self).chain(other.as_deref()).collect();
+        let html = py.detach(|| {
+            let trees: Vec<Option<walkmesh_core::dump::DumpNode>> =
+                meshes.iter().map(|m| m.stored_fields()).collect();
+            let names: Vec<String> = meshes.iter().map(|m| m.view_name()).collect();
+            let inputs: Vec<walkmesh_view::ViewInput<'_>> = meshes
+                .iter()
+                .zip(&trees)
+                .zip(&names)
+                .map(|((m, tree), name)| walkmesh_view::ViewInput {
+                    name,
+                    format: m.source_format.unwrap_or("arrays"),
+                    mesh: &m.mesh,
+                    fields: tree.as_ref(),
+                })
+                .collect();
+            walkmesh_view::page(&inputs, &names.join(" + "))
+        });
+        let html = html.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        std::fs::write(&path, html)
+            .map_err(|e| PyValueError::new_err(format!("cannot write {}: {e}", path.display())))?;
+        Ok(path.display().to_string())
+    }
+
     /// The bytes of the mesh in `format` (an id or extension: "bwm", "wok", "trx", "path",
     /// "glb", …), checked as `write` checks them. One-file formats only (OBJ and .gltf have
     /// sidecars: write them to a file).
@@ -977,4 +1013,36 @@ impl Mesh {
 
 fn serde_json_text<T: serde::Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
+impl Mesh {
+    /// The field dump of the file this mesh was read from, when the file still holds this
+    /// very mesh (same fingerprint) and its format has a field dump; otherwise `None`.
+    fn stored_fields(&self) -> Option<walkmesh_core::dump::DumpNode> {
+        let (path, format) = (self.path.as_deref()?, self.source_format?);
+        let format = crate::registry().by_id(format).ok()?;
+        let bytes = walkmesh_kotor_area::erf::read_file_or_member(path).ok()?;
+        let input = Input {
+            bytes: &bytes,
+            path: Some(path),
+        };
+        let again = format
+            .reader()?
+            .read(input, &self.read_options, &mut Diagnostics::new())
+            .ok()?;
+        if again.fingerprint() != self.mesh.fingerprint() {
+            return None;
+        }
+        walkmesh_view::field_tree(format, &bytes, Some(path), &self.read_options)
+            .ok()
+            .flatten()
+    }
+
+    /// The name the inspector shows: the file name, or "mesh".
+    fn view_name(&self) -> String {
+        self.path
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .map_or_else(|| "mesh".to_owned(), |n| n.to_string_lossy().into_owned())
+    }
 }

@@ -15,3 +15,4 @@ pub mod route;
 pub mod spec;
 pub mod stats;
 pub mod validate;
+pub mod view;
