@@ -191,6 +191,14 @@ fn kind_from(text: &str) -> PyResult<MeshKind> {
 }
 
 impl Mesh {
+    /// What `Mesh.route` and `Mesh.reach` query.
+    fn route_target(&self) -> crate::route::Target<'_> {
+        crate::route::Target {
+            mesh: &self.mesh,
+            source_format: self.source_format,
+        }
+    }
+
     fn half_edge_count(&self) -> usize {
         self.mesh.polygons.indices().len()
     }
@@ -824,7 +832,7 @@ impl Mesh {
         b: [f64; 3],
         method: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::route::route(py, self, (a, b), method)
+        crate::route::route(py, self.route_target(), (a, b), method)
     }
 
     /// Reachability, as `walkmesh reach --json` prints it: walkable_area, components (id,
@@ -836,7 +844,7 @@ impl Mesh {
         start: Option<[f64; 3]>,
         method: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::route::reach(py, self, start, method)
+        crate::route::reach(py, self.route_target(), start, method)
     }
 
     /// What `walkmesh info --json` prints, as a dict with the same keys (format, kind,
