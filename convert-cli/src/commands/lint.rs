@@ -111,10 +111,13 @@ struct Linted {
     area: Option<area::AreaSource>,
 }
 
+/// A repair with the room it was made in (`None` for a single file).
+type RoomRepair = (Option<String>, Repair);
+
 /// What `--fix` did: each repair (with its room, for an area) and the mesh read back from
 /// what was written (an area's rooms assembled again).
 struct FixOutcome {
-    repairs: Vec<(Option<String>, Repair)>,
+    repairs: Vec<RoomRepair>,
     written: NavMesh,
     layout_rooms: Option<usize>,
 }

@@ -10,11 +10,11 @@ use walkmesh_core::{Diagnostics, NavMesh, Output, confine};
 use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
 use walkmesh_kotor_area::transitions::RoomMesh;
-use walkmesh_lint::{LintOptions, Repair};
+use walkmesh_lint::LintOptions;
 use walkmesh_pipeline::output::{self, OutputSettings, Staged};
 use walkmesh_pipeline::policy;
 
-use super::FixOutcome;
+use super::{FixOutcome, RoomRepair};
 use crate::Failure;
 use crate::commands::area::{RoomSource, load_rooms, walkmesh_bwm_write};
 
@@ -53,7 +53,7 @@ fn room_targets(out_dir: &Path, area: &AreaSource) -> Result<Vec<Option<PathBuf>
 fn repaired_rooms(
     area: &AreaSource,
     options: &LintOptions,
-) -> Result<(Vec<Vec<u8>>, Vec<(Option<String>, Repair)>), Failure> {
+) -> Result<(Vec<Vec<u8>>, Vec<RoomRepair>), Failure> {
     let mut bytes = Vec::with_capacity(area.rooms.len());
     let mut repairs = Vec::new();
     for (room, original) in area.rooms.iter().zip(&area.originals) {
