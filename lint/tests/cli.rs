@@ -445,6 +445,44 @@ fn area_fix_writes_every_room_repaired_or_unchanged() {
 }
 
 #[test]
+fn area_fix_writes_nothing_when_a_room_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    let out = dir.path().join("out");
+    // room1's target is a folder: room0 (repaired, staged first) must not land either.
+    std::fs::create_dir_all(out.join("room1.wok")).unwrap();
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out)]);
+    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("room1.wok"), "{}", run.stderr);
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("room1.wok")]);
+}
+
+#[test]
+fn area_fix_reports_rooms_still_without_a_walkmesh() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    std::fs::write(
+        input.join("area.lyt"),
+        "beginlayout\nroomcount 3\n  room0 0 0 0\n  room1 0 0 0\n  room2 0 0 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out), "--json"]);
+    let report = json(&run);
+    assert_eq!(run.code, 1, "{report:#}");
+    assert_eq!(
+        codes(&report["fixed"], "remaining"),
+        vec!["lint.room_without_walkmesh"]
+    );
+    assert!(out.join("room0.wok").is_file() && out.join("room1.wok").is_file());
+    assert!(!out.join("room2.wok").exists());
+}
+
+#[test]
 fn area_fix_refuses_a_hostile_room_name_before_writing() {
     let dir = tempfile::tempdir().unwrap();
     let input = defective_area(dir.path());

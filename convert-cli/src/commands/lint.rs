@@ -114,12 +114,14 @@ struct Linted {
 /// A repair with the room it was made in (`None` for a single file).
 type RoomRepair = (Option<String>, Repair);
 
-/// What `--fix` did: each repair (with its room, for an area) and the mesh read back from
-/// what was written (an area's rooms assembled again).
+/// What `--fix` did: each repair (with its room, for an area), the mesh read back from what
+/// was written (an area's rooms assembled again) and what reading it back noted (an area's
+/// rooms still without a WOK).
 struct FixOutcome {
     repairs: Vec<RoomRepair>,
     written: NavMesh,
     layout_rooms: Option<usize>,
+    notes: Diagnostics,
 }
 
 fn is_area(args: &Args) -> bool {
@@ -131,10 +133,8 @@ fn is_area(args: &Args) -> bool {
     args.lyt.is_some() || args.target.is_dir() || archive
 }
 
-fn load_area(args: &Args) -> Result<Linted, Failure> {
-    let source = RoomSource::open(&args.target)?;
-    let (lyt, lyt_path) = source.layout(args.lyt.as_deref())?;
-    let (rooms, originals, missing) = load_rooms(&source, &lyt)?;
+/// The note on layout rooms the folder or archive has no WOK for.
+fn missing_rooms(missing: &[String]) -> Diagnostics {
     let mut notes = Diagnostics::new();
     if !missing.is_empty() {
         notes.warn(
@@ -142,11 +142,18 @@ fn load_area(args: &Args) -> Result<Linted, Failure> {
             format!("layout rooms without a walkmesh: {}", missing.join(", ")),
         );
     }
+    notes
+}
+
+fn load_area(args: &Args) -> Result<Linted, Failure> {
+    let source = RoomSource::open(&args.target)?;
+    let (lyt, lyt_path) = source.layout(args.lyt.as_deref())?;
+    let (rooms, originals, missing) = load_rooms(&source, &lyt)?;
     Ok(Linted {
         mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),
         format: "bwm",
         layout_rooms: Some(lyt.rooms.len()),
-        notes,
+        notes: missing_rooms(&missing),
         area: Some(area::AreaSource {
             lyt,
             lyt_path,
@@ -240,7 +247,17 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
                 None => fix_file(registry, args, out, &linted.mesh, &options)?,
             };
             // Lint of what was written, read back.
-            fixed_findings = walkmesh_lint::lint(&outcome.written, &options, outcome.layout_rooms);
+            fixed_findings = outcome
+                .notes
+                .items
+                .iter()
+                .map(Finding::from_diagnostic)
+                .collect();
+            fixed_findings.extend(walkmesh_lint::lint(
+                &outcome.written,
+                &options,
+                outcome.layout_rooms,
+            ));
             Some(outcome)
         }
         None => None,
@@ -296,6 +313,7 @@ fn fix_file(
         repairs: fixed.repairs.into_iter().map(|r| (None, r)).collect(),
         written: walkmesh_lint::as_linted(&written).into_owned(),
         layout_rooms: None,
+        notes: Diagnostics::new(),
     })
 }
 

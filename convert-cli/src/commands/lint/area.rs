@@ -150,11 +150,12 @@ pub(super) fn fix_area(
         .map_err(|e| Failure::output(format!("cannot create {}: {e}", out_dir.display())))?;
     write_rooms(files, check)?;
     let written = RoomSource::open(out_dir)?;
-    let (rooms, _, _) = load_rooms(&written, &area.lyt)?;
+    let (rooms, _, missing) = load_rooms(&written, &area.lyt)?;
     let mesh: NavMesh = walkmesh_kotor_area::assemble::assemble(&area.lyt, &rooms);
     Ok(FixOutcome {
         repairs,
         written: mesh,
         layout_rooms: Some(area.lyt.rooms.len()),
+        notes: super::missing_rooms(&missing),
     })
 }
