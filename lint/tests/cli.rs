@@ -444,6 +444,45 @@ fn area_fix_writes_every_room_repaired_or_unchanged() {
     );
 }
 
+/// A face stored in two rooms is not one room's defect: not fixable, and --fix leaves it.
+#[test]
+fn a_duplicate_across_rooms_is_left_to_the_author() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = area(dir.path(), Some(1), Some(0));
+    let room1 = input.join("room1.wok");
+    let mut mesh = read(&room1);
+    let base = mesh.vertices.len() as u32;
+    // room0's face 0: (0,0) (1,0) (1,1), at height 0.
+    mesh.vertices
+        .extend([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]);
+    mesh.push_polygon(&[base, base + 1, base + 2], STONE);
+    write(&mesh, &room1);
+    let out = dir.path().join("out");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out), "--json"]);
+    let report = json(&run);
+    assert_eq!(run.code, 1, "{report:#}");
+    let overlaps: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "lint.overlap")
+        .collect();
+    assert_eq!(overlaps.len(), 1, "{report:#}");
+    assert_eq!(overlaps[0]["fixable"], false);
+    assert_eq!(overlaps[0]["faces"], serde_json::json!([0, 16]));
+    assert_eq!(report["fixed"]["repairs"], Value::Array(vec![]));
+    // Nothing changed: the same findings remain (the copy's edges also meet room0's edges
+    // without transitions, lint.transition_missing).
+    assert_eq!(
+        codes(&report["fixed"], "remaining"),
+        codes(&report, "findings")
+    );
+    assert_eq!(
+        std::fs::read(out.join("room1.wok")).unwrap(),
+        std::fs::read(&room1).unwrap()
+    );
+}
+
 #[test]
 fn area_fix_writes_nothing_when_a_room_cannot_be_written() {
     let dir = tempfile::tempdir().unwrap();
