@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::ReadOptions;
-use walkmesh_core::{Diagnostics, NavMesh, Output, confine};
+use walkmesh_core::{Diagnostics, Format, NavMesh, Output, confine};
 use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
 use walkmesh_kotor_area::transitions::RoomMesh;
@@ -77,9 +77,12 @@ fn repaired_rooms(
 }
 
 /// Stages `bytes` at `target` and reads it back with the BWM reader and validator.
-fn stage_checked(target: &Path, bytes: Vec<u8>, check: &ReadOptions) -> Result<Staged, Failure> {
-    let registry = walkmesh_formats::default_registry();
-    let format = registry.by_id("bwm")?;
+fn stage_checked(
+    format: &dyn Format,
+    target: &Path,
+    bytes: Vec<u8>,
+    check: &ReadOptions,
+) -> Result<Staged, Failure> {
     let written = Output {
         main: bytes,
         sidecars: Vec::new(),
@@ -107,9 +110,11 @@ fn stage_checked(target: &Path, bytes: Vec<u8>, check: &ReadOptions) -> Result<S
 
 /// Writes every room (all staged and checked first, then renamed into place).
 fn write_rooms(files: Vec<(PathBuf, Vec<u8>)>, check: &ReadOptions) -> Result<(), Failure> {
+    let registry = walkmesh_formats::default_registry();
+    let format = registry.by_id("bwm")?;
     let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
     for (target, bytes) in files {
-        match stage_checked(&target, bytes, check) {
+        match stage_checked(format, &target, bytes, check) {
             Ok(file) => staged.push(file),
             Err(failure) => {
                 staged.into_iter().for_each(Staged::discard);
