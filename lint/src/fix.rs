@@ -150,6 +150,15 @@ pub fn fix(mesh: &NavMesh, options: &LintOptions) -> Fixed {
     }
 }
 
+/// Repairs one room of an area on its own, as `lint AREA --fix OUTDIR` does room by room.
+/// The room's seams with other rooms are not its own to weld (they are transitions between
+/// separate files), and a room alone has none to find. `None` when nothing needed repair, so
+/// that the caller can keep the room's file byte for byte instead of writing it anew.
+pub fn fix_room(mesh: &NavMesh, options: &LintOptions) -> Option<Fixed> {
+    let fixed = fix(mesh, options);
+    (!fixed.repairs.is_empty()).then_some(fixed)
+}
+
 fn input_faces(origin: &[u32], faces: &[u32]) -> Vec<u32> {
     faces
         .iter()

@@ -24,7 +24,7 @@ use walkmesh_core::passes::{Adjacency, edge_adjacency};
 use walkmesh_core::{Diagnostic, NavMesh, Severity};
 
 pub use engine::Engine;
-pub use fix::{Fixed, Repair, fix};
+pub use fix::{Fixed, Repair, fix, fix_room};
 
 /// Walkable face whose normal points down.
 pub const DOWNWARD_WALKABLE: &str = "lint.downward_walkable";

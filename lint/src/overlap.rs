@@ -119,7 +119,15 @@ fn overlap_of(context: &Context<'_>, a: usize, b: usize) -> Option<Finding> {
     }
     let duplicate = overlap >= DUPLICATE_SHARE * plan_a.max(plan_b)
         && (area_a - area_b).abs() <= (1.0 - DUPLICATE_SHARE) * area_a.max(area_b);
-    let message = if duplicate {
+    // An area's rooms are separate files repaired one at a time: a copy in another room is
+    // for the author to remove from whichever room should not hold it.
+    let (room_a, room_b) = (context.room(a as u32), context.room(b as u32));
+    let fixable = duplicate && room_a == room_b;
+    let message = if duplicate && !fixable {
+        format!(
+            "walkable face {b} (room {room_b}) duplicates face {a} (room {room_a}) (same place, {overlap:.3} m² in plan); one room's copy is redundant, which one is for the author to say"
+        )
+    } else if duplicate {
         format!(
             "walkable face {b} duplicates face {a} (same place, {overlap:.3} m² in plan); the later one is redundant"
         )
@@ -137,6 +145,6 @@ fn overlap_of(context: &Context<'_>, a: usize, b: usize) -> Option<Finding> {
         vec![a as u32, b as u32],
         at,
         message,
-        duplicate,
+        fixable,
     ))
 }

@@ -344,12 +344,196 @@ fn areas_check_transitions_between_rooms() {
     ]);
     assert_eq!(run.code, 1);
     assert!(run.stdout.contains("layout has 2 rooms"), "{}", run.stdout);
-    // --fix is for one file.
-    let run = walkmesh(&[
-        "lint",
-        path_str(&good),
-        "--fix",
-        path_str(&dir.path().join("x.wok")),
-    ]);
+    // An area's --fix names a folder, never an existing file.
+    let file = dir.path().join("x.wok");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let run = walkmesh(&["lint", path_str(&good), "--fix", path_str(&file)]);
     assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("is not a folder"), "{}", run.stderr);
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a folder");
+}
+
+/// The hand-made area of [`area`] with two defects in room0: its face 0 turned upside down
+/// and face 3 duplicated (appended, so the seam faces keep their numbers).
+fn defective_area(dir: &Path) -> PathBuf {
+    let folder = area(dir, Some(1), Some(0));
+    let room0 = folder.join("room0.wok");
+    let mut mesh = read(&room0);
+    let start = mesh.polygons.first_index(0);
+    mesh.polygons.indices_mut().swap(start + 1, start + 2);
+    let corners = mesh.polygons.get(3).to_vec();
+    mesh.push_polygon(&corners, mesh.surfaces[3]);
+    write(&mesh, &room0);
+    folder
+}
+
+#[test]
+fn area_fix_writes_every_room_repaired_or_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    let lyt = input.join("area.lyt");
+    let out = dir.path().join("fixed/rooms");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out), "--json"]);
+    let report = json(&run);
+    assert_eq!(run.code, 0, "{report:#}");
+    let found = codes(&report, "findings");
+    for code in ["lint.downward_walkable", "lint.overlap"] {
+        assert!(found.iter().any(|c| c == code), "{code}: {found:?}");
+    }
+    // Each repair names room0 and faces in room0's own numbering.
+    let repairs = report["fixed"]["repairs"].as_array().unwrap();
+    let repaired: Vec<(&str, &str, Vec<u64>)> = repairs
+        .iter()
+        .map(|r| {
+            let faces = r["faces"].as_array().unwrap();
+            (
+                r["room"].as_str().unwrap(),
+                r["code"].as_str().unwrap(),
+                faces.iter().map(|f| f.as_u64().unwrap()).collect(),
+            )
+        })
+        .collect();
+    assert!(
+        repaired.contains(&("room0", "lint.downward_walkable", vec![0])),
+        "{repaired:?}"
+    );
+    assert!(
+        repaired.iter().any(|(room, code, faces)| *room == "room0"
+            && *code == "lint.overlap"
+            && faces.contains(&8)),
+        "{repaired:?}"
+    );
+    assert!(repaired.iter().all(|(room, _, _)| *room == "room0"));
+    assert_eq!(report["fixed"]["remaining"], Value::Array(vec![]));
+    // A 2 × 2 room each, before and after (the duplicate counted once by the area measure).
+    let (before, after) = (
+        report["fixed"]["walkable_area_before"].as_f64().unwrap(),
+        report["fixed"]["walkable_area_after"].as_f64().unwrap(),
+    );
+    assert!(
+        (after - 8.0).abs() < 1e-6 && (before - after).abs() <= 0.01 * before,
+        "{before} → {after}"
+    );
+    // Every room written; the clean one byte for byte, the repaired one valid.
+    assert_eq!(
+        std::fs::read(out.join("room1.wok")).unwrap(),
+        std::fs::read(input.join("room1.wok")).unwrap()
+    );
+    let room0 = read(&out.join("room0.wok"));
+    assert_eq!(room0.polygons.len(), 8);
+    assert_eq!(
+        room0.edge_tags.len(),
+        2,
+        "the transitions to room1 are kept"
+    );
+    let validate = walkmesh(&["validate", path_str(&out.join("room0.wok"))]);
+    assert_eq!(validate.code, 0, "{}", validate.stdout);
+    // The repaired area (written rooms + the same layout) lints clean.
+    let again = walkmesh(&["lint", path_str(&out), "--lyt", path_str(&lyt), "--json"]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert_eq!(json(&again)["findings"], Value::Array(vec![]));
+    // The text form names the room of each repair.
+    let out2 = dir.path().join("text");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out2)]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("repaired [lint.downward_walkable] in room room0 faces [0]"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A face stored in two rooms is not one room's defect: not fixable, and --fix leaves it.
+#[test]
+fn a_duplicate_across_rooms_is_left_to_the_author() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = area(dir.path(), Some(1), Some(0));
+    let room1 = input.join("room1.wok");
+    let mut mesh = read(&room1);
+    let base = mesh.vertices.len() as u32;
+    // room0's face 0: (0,0) (1,0) (1,1), at height 0.
+    mesh.vertices
+        .extend([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]);
+    mesh.push_polygon(&[base, base + 1, base + 2], STONE);
+    write(&mesh, &room1);
+    let out = dir.path().join("out");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out), "--json"]);
+    let report = json(&run);
+    assert_eq!(run.code, 1, "{report:#}");
+    let overlaps: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "lint.overlap")
+        .collect();
+    assert_eq!(overlaps.len(), 1, "{report:#}");
+    assert_eq!(overlaps[0]["fixable"], false);
+    assert_eq!(overlaps[0]["faces"], serde_json::json!([0, 16]));
+    assert_eq!(report["fixed"]["repairs"], Value::Array(vec![]));
+    // Nothing changed: the same findings remain (the copy's edges also meet room0's edges
+    // without transitions, lint.transition_missing).
+    assert_eq!(
+        codes(&report["fixed"], "remaining"),
+        codes(&report, "findings")
+    );
+    assert_eq!(
+        std::fs::read(out.join("room1.wok")).unwrap(),
+        std::fs::read(&room1).unwrap()
+    );
+}
+
+#[test]
+fn area_fix_writes_nothing_when_a_room_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    let out = dir.path().join("out");
+    // room1's target is a folder: room0 (repaired, staged first) must not land either.
+    std::fs::create_dir_all(out.join("room1.wok")).unwrap();
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out)]);
+    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("room1.wok"), "{}", run.stderr);
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("room1.wok")]);
+}
+
+#[test]
+fn area_fix_reports_rooms_still_without_a_walkmesh() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    std::fs::write(
+        input.join("area.lyt"),
+        "beginlayout\nroomcount 3\n  room0 0 0 0\n  room1 0 0 0\n  room2 0 0 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out), "--json"]);
+    let report = json(&run);
+    assert_eq!(run.code, 1, "{report:#}");
+    assert_eq!(
+        codes(&report["fixed"], "remaining"),
+        vec!["lint.room_without_walkmesh"]
+    );
+    assert!(out.join("room0.wok").is_file() && out.join("room1.wok").is_file());
+    assert!(!out.join("room2.wok").exists());
+}
+
+#[test]
+fn area_fix_refuses_a_hostile_room_name_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = defective_area(dir.path());
+    std::fs::write(
+        input.join("area.lyt"),
+        "beginlayout\nroomcount 3\n  room0 0 0 0\n  room1 0 0 0\n  ../x 0 0 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = walkmesh(&["lint", path_str(&input), "--fix", path_str(&out)]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("../x"), "{}", run.stderr);
+    assert!(!out.exists(), "nothing written");
+    assert!(!dir.path().join("x.wok").exists());
 }

@@ -297,3 +297,106 @@ fn indoor_area_from_the_kits_lints_clean_and_a_dropped_transition_is_found() {
             .contains("does not name room 0 back")
     }));
 }
+
+/// `lint AREA --fix OUTDIR` on real rooms: the PyKotor "sithbase" kit's room WOKs under a
+/// hand-written layout (kit rooms all stand at the origin, so they overlap each other, which
+/// --fix leaves alone), and the one module archive of the area corpora holding a room WOK.
+/// Rooms with nothing to repair are written byte for byte; the one repaired room loses its
+/// zero-area face and no fixable finding of one room is left.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn area_fix_of_real_rooms_keeps_clean_rooms_byte_for_byte() {
+    let root = corpora();
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = dir.path().join("sithbase");
+    std::fs::create_dir_all(&rooms).unwrap();
+    let kit = root.join("kotor/pykotor-kits/sithbase");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&kit).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wok"))
+        {
+            let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+            std::fs::copy(&path, rooms.join(format!("{name}.wok"))).unwrap();
+            names.push(name);
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 20, "{names:?}");
+    let mut lyt = format!("beginlayout\nroomcount {}\n", names.len());
+    for name in &names {
+        lyt.push_str(&format!("  {name} 0 0 0\n"));
+    }
+    lyt.push_str("trackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n");
+    std::fs::write(rooms.join("sithbase.lyt"), lyt).unwrap();
+    let out = dir.path().join("fixed");
+    let (_, text) = run(&[
+        "lint".as_ref(),
+        rooms.as_os_str(),
+        "--fix".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let repaired: std::collections::BTreeSet<&str> = report["fixed"]["repairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["room"].as_str().unwrap())
+        .collect();
+    assert!(!repaired.is_empty(), "some room of the kit needs a repair");
+    for name in &names {
+        let written = std::fs::read(out.join(format!("{name}.wok"))).unwrap();
+        let original = std::fs::read(rooms.join(format!("{name}.wok"))).unwrap();
+        assert_eq!(
+            written == original,
+            !repaired.contains(name.as_str()),
+            "{name}: repaired rooms are rewritten, the others kept"
+        );
+    }
+    let remaining = report["fixed"]["remaining"].as_array().unwrap();
+    assert!(
+        remaining
+            .iter()
+            .all(|f| f["code"] != "lint.degenerate" && f["fixable"] == false),
+        "{remaining:?}"
+    );
+
+    let module = root.join("kotor-areas/KotOR-Mods/K1R_ebo_m40aa_m12ac/ebo_m40aa.mod");
+    let extracted = dir.path().join("extracted");
+    let (code, text) = run(&[
+        "area".as_ref(),
+        "extract".as_ref(),
+        module.as_os_str(),
+        "-o".as_ref(),
+        extracted.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let out = dir.path().join("module_fixed");
+    run(&[
+        "lint".as_ref(),
+        module.as_os_str(),
+        "--fix".as_ref(),
+        out.as_os_str(),
+    ]);
+    let written: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let name = written[0]
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert_eq!(
+        std::fs::read(&written[0]).unwrap(),
+        std::fs::read(extracted.join(name)).unwrap()
+    );
+}

@@ -318,3 +318,56 @@ fn area_depfiles_name_the_layout_and_the_rooms() {
     expected.sort();
     assert_eq!(prerequisites, expected);
 }
+
+/// `lint MODULE --fix OUTDIR` writes each room as `<room>.wok`: a room that the archive really
+/// holds under a hostile name is refused, and nothing is written (not even the fine room).
+#[test]
+fn lint_fix_refuses_area_rooms_that_leave_the_output_folder() {
+    for hostile in ["../../x", "/wm-confine-l", "..\\..\\x", "c:x", "nul"] {
+        let dir = tempfile::tempdir().unwrap();
+        let module = dir.path().join("evil.mod");
+        let member = format!("{hostile}.wok");
+        std::fs::write(&module, archive_with(&["fine.wok", &member])).unwrap();
+        let lyt = dir.path().join("area.lyt");
+        std::fs::write(
+            &lyt,
+            format!(
+                "beginlayout\nroomcount 2\n  fine 0 0 0\n  {hostile} 0 0 0\n\
+                 trackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n"
+            ),
+        )
+        .unwrap();
+        // The archive really holds the room: linting (without --fix) reads it.
+        let run = walkmesh([
+            "lint".into(),
+            module.clone().into_os_string(),
+            "--lyt".into(),
+            lyt.clone().into_os_string(),
+        ]);
+        assert!(
+            !run.stdout.contains("room_without_walkmesh"),
+            "{hostile}: {}",
+            run.stdout
+        );
+        let out = dir.path().join("a/b/out");
+        let run = walkmesh([
+            "lint".into(),
+            module.into_os_string(),
+            "--lyt".into(),
+            lyt.into_os_string(),
+            "--fix".into(),
+            out.clone().into_os_string(),
+        ]);
+        assert_eq!(run.code, 2, "{hostile}: {}\n{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("layout room"), "{}", run.stderr);
+        assert!(run.stderr.contains("area.lyt"), "{}", run.stderr);
+        assert!(run.stderr.contains("nothing was written"), "{}", run.stderr);
+        assert!(!out.exists(), "{hostile}: the output folder was created");
+        assert!(!Path::new("/wm-confine-l.wok").exists());
+        assert_eq!(
+            files_below(dir.path()),
+            vec![dir.path().join("area.lyt")],
+            "{hostile}"
+        );
+    }
+}

@@ -814,7 +814,8 @@ fn split_command(
     Ok(0)
 }
 
-fn walkmesh_bwm_write(
+/// A room's WOK bytes, as `area split` writes them (also `lint AREA --fix`).
+pub(crate) fn walkmesh_bwm_write(
     mesh: &walkmesh_core::NavMesh,
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {

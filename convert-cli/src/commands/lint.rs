@@ -16,6 +16,8 @@ use crate::Failure;
 use crate::commands::area::{RoomSource, load_rooms};
 use crate::input::{ReadArgs, load, read_options};
 
+mod area;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A walkmesh file, or a KotOR area: a folder or module archive (.mod/.erf/.rim) holding
@@ -31,7 +33,8 @@ pub struct Args {
     pub json: bool,
     /// Repair what is mechanical (open and height seams, T-junctions, degenerate and
     /// duplicate faces, downward faces) and write the result to OUT (format from its
-    /// extension), checked by our validator like every written file.
+    /// extension), checked by our validator like every written file. For an area, OUT is a
+    /// folder: every room read is written there as <room>.wok (unchanged rooms byte for byte).
     #[arg(long, value_name = "OUT")]
     fix: Option<PathBuf>,
     /// Accept findings of CODE (`*` matches any run: --allow 'lint.island'). Rules may also
@@ -78,21 +81,45 @@ struct Report<'a> {
     fixed: Option<FixReport<'a>>,
 }
 
+/// A repair as printed: for an area, the room whose file it was made in (faces are numbered
+/// in that file).
+#[derive(Serialize)]
+struct ShownRepair<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<&'a str>,
+    #[serde(flatten)]
+    repair: &'a Repair,
+}
+
 #[derive(Serialize)]
 struct FixReport<'a> {
     output: &'a Path,
-    repairs: &'a [Repair],
+    repairs: Vec<ShownRepair<'a>>,
     /// Lint of the written file.
     remaining: Vec<Shown<'a>>,
     walkable_area_before: f64,
     walkable_area_after: f64,
 }
 
-/// What was linted: the mesh, its engine, the layout's room count for an area, and the
-/// reader's notes.
+/// What was linted: the mesh, its engine, the layout's room count for an area, the reader's
+/// notes, and for an area what it was assembled from.
 struct Linted {
     mesh: NavMesh,
     format: &'static str,
+    layout_rooms: Option<usize>,
+    notes: Diagnostics,
+    area: Option<area::AreaSource>,
+}
+
+/// A repair with the room it was made in (`None` for a single file).
+type RoomRepair = (Option<String>, Repair);
+
+/// What `--fix` did: each repair (with its room, for an area), the mesh read back from what
+/// was written (an area's rooms assembled again) and what reading it back noted (an area's
+/// rooms still without a WOK).
+struct FixOutcome {
+    repairs: Vec<RoomRepair>,
+    written: NavMesh,
     layout_rooms: Option<usize>,
     notes: Diagnostics,
 }
@@ -106,10 +133,8 @@ fn is_area(args: &Args) -> bool {
     args.lyt.is_some() || args.target.is_dir() || archive
 }
 
-fn load_area(args: &Args) -> Result<Linted, Failure> {
-    let source = RoomSource::open(&args.target)?;
-    let (lyt, _) = source.layout(args.lyt.as_deref())?;
-    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
+/// The note on layout rooms the folder or archive has no WOK for.
+fn missing_rooms(missing: &[String]) -> Diagnostics {
     let mut notes = Diagnostics::new();
     if !missing.is_empty() {
         notes.warn(
@@ -117,11 +142,24 @@ fn load_area(args: &Args) -> Result<Linted, Failure> {
             format!("layout rooms without a walkmesh: {}", missing.join(", ")),
         );
     }
+    notes
+}
+
+fn load_area(args: &Args) -> Result<Linted, Failure> {
+    let source = RoomSource::open(&args.target)?;
+    let (lyt, lyt_path) = source.layout(args.lyt.as_deref())?;
+    let (rooms, originals, missing) = load_rooms(&source, &lyt)?;
     Ok(Linted {
         mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),
         format: "bwm",
         layout_rooms: Some(lyt.rooms.len()),
-        notes,
+        notes: missing_rooms(&missing),
+        area: Some(area::AreaSource {
+            lyt,
+            lyt_path,
+            rooms,
+            originals,
+        }),
     })
 }
 
@@ -133,6 +171,7 @@ fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
         format,
         layout_rooms: None,
         notes,
+        area: None,
     })
 }
 
@@ -171,13 +210,7 @@ fn judge<'a>(findings: &'a [Finding], policy: &WarningPolicy) -> (Vec<Shown<'a>>
 }
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
-    let area = is_area(args);
-    if area && args.fix.is_some() {
-        return Err(Failure::usage(
-            "--fix repairs one walkmesh file; lint the area's rooms one by one to fix them",
-        ));
-    }
-    let linted = if area {
+    let linted = if is_area(args) {
         load_area(args)?
     } else {
         load_file(registry, args)?
@@ -206,27 +239,46 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let mut fixed_findings = Vec::new();
     let fix = match &args.fix {
         Some(out) => {
-            let fixed = walkmesh_lint::fix(&linted.mesh, &options);
-            write_fixed(registry, args, out, &fixed.mesh)?;
-            // Lint of what was written, read back from OUT.
-            let mut notes = Diagnostics::new();
-            let (written, _) = load(registry, out, &args.read, &mut notes)?;
-            let written = walkmesh_lint::as_linted(&written).into_owned();
-            fixed_findings = walkmesh_lint::lint(&written, &options, None);
-            Some((fixed, written))
+            let outcome = match &linted.area {
+                Some(source) => {
+                    let check = walkmesh_pipeline::check_options(&read_options(&args.read)?);
+                    area::fix_area(source, out, &options, &check)?
+                }
+                None => fix_file(registry, args, out, &linted.mesh, &options)?,
+            };
+            // Lint of what was written, read back.
+            fixed_findings = outcome
+                .notes
+                .items
+                .iter()
+                .map(Finding::from_diagnostic)
+                .collect();
+            fixed_findings.extend(walkmesh_lint::lint(
+                &outcome.written,
+                &options,
+                outcome.layout_rooms,
+            ));
+            Some(outcome)
         }
         None => None,
     };
     let fix_report = match (&fix, &args.fix) {
-        (Some((fixed, written)), Some(out)) => {
+        (Some(outcome), Some(out)) => {
             let (remaining, still_failing) = judge(&fixed_findings, &policy);
             failed = still_failing;
             Some(FixReport {
                 output: out,
-                repairs: &fixed.repairs,
+                repairs: outcome
+                    .repairs
+                    .iter()
+                    .map(|(room, repair)| ShownRepair {
+                        room: room.as_deref(),
+                        repair,
+                    })
+                    .collect(),
                 remaining,
                 walkable_area_before: walkmesh_lint::walkable_area(&linted.mesh),
-                walkable_area_after: walkmesh_lint::walkable_area(written),
+                walkable_area_after: walkmesh_lint::walkable_area(&outcome.written),
             })
         }
         _ => None,
@@ -243,6 +295,26 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         print_text(&report, args.max_per_code, stdout)?;
     }
     Ok(if failed { 1 } else { 0 })
+}
+
+/// Repairs one file's mesh, writes it to `out` and reads it back.
+fn fix_file(
+    registry: &Registry,
+    args: &Args,
+    out: &Path,
+    mesh: &NavMesh,
+    options: &LintOptions,
+) -> Result<FixOutcome, Failure> {
+    let fixed = walkmesh_lint::fix(mesh, options);
+    write_fixed(registry, args, out, &fixed.mesh)?;
+    let mut notes = Diagnostics::new();
+    let (written, _) = load(registry, out, &args.read, &mut notes)?;
+    Ok(FixOutcome {
+        repairs: fixed.repairs.into_iter().map(|r| (None, r)).collect(),
+        written: walkmesh_lint::as_linted(&written).into_owned(),
+        layout_rooms: None,
+        notes: Diagnostics::new(),
+    })
 }
 
 /// Writes the repaired mesh to `out` the way `convert` writes: staged beside it, read back by
@@ -358,10 +430,15 @@ fn print_text(
         report.engine
     )?;
     if let Some(fixed) = &report.fixed {
-        for repair in fixed.repairs {
+        for shown in &fixed.repairs {
+            let repair = shown.repair;
+            let room = shown
+                .room
+                .map(|r| format!(" in room {r}"))
+                .unwrap_or_default();
             writeln!(
                 stdout,
-                "repaired [{}] faces {:?}: {}",
+                "repaired [{}]{room} faces {:?}: {}",
                 repair.code, repair.faces, repair.message
             )?;
         }
