@@ -1,5 +1,6 @@
 //! KotOR's own answer (`--method engine` on BWM rooms and areas): walkable faces joined by the
-//! room's adjacency (shared vertex indices, which is what the WOK's adjacency table stores),
+//! room file's own adjacency table when the mesh is still that file (else by shared vertex
+//! indices, which is what a correct table stores; an area's assembled rooms use these),
 //! and rooms of an area joined only across transition edges, as the engine crosses rooms: an
 //! edge tagged with transition `t` in room `r` links to an edge of LYT room `t` tagged `r`
 //! lying on it (both ends within the area tolerance, either direction). A transition whose
@@ -61,9 +62,60 @@ struct TaggedEdge {
     end: [f32; 3],
 }
 
+/// The adjacency table the room file itself stores, when `mesh` is still that BWM file (its
+/// bytes are kept and nothing was changed since reading): the engine walks what the table
+/// says, also where it disagrees with the shared vertices. With the number of half-edges on
+/// which the table and the shared vertices disagree (a stale table).
+fn stored_adjacency(mesh: &NavMesh, geometric: &Adjacency) -> Option<(Adjacency, usize)> {
+    let bytes = mesh.fresh_provenance("bwm")?.section("file")?;
+    let raw = walkmesh_bwm::layout::RawBwm::parse(bytes).ok()?;
+    if raw.face_count() != mesh.polygons.len() || !mesh.polygons.all_triangles() {
+        return None;
+    }
+    let rows = raw.span(walkmesh_bwm::layout::Table::Adjacency).count;
+    let mut stored = geometric.clone();
+    stored.neighbour.fill(NO_NEIGHBOUR);
+    for face in 0..rows.min(mesh.polygons.len()) {
+        for (edge, &value) in raw.adjacency(face).iter().enumerate() {
+            // 3·face + edge of the face across, −1 for none; rows past the walkable block
+            // or pointing outside it link nothing (the validator reports them).
+            let Ok(across) = usize::try_from(value) else {
+                continue;
+            };
+            if across / 3 < rows
+                && mesh.is_walkable(face)
+                && mesh.is_walkable(across / 3)
+                && let Some(slot) = stored.neighbour.get_mut(3 * face + edge)
+            {
+                *slot = across as u32;
+            }
+        }
+    }
+    let disagree = stored
+        .neighbour
+        .iter()
+        .zip(&geometric.neighbour)
+        .filter(|(s, g)| {
+            let linked = |x: u32| (x as usize) < stored.neighbour.len();
+            linked(**s) != linked(**g) || (linked(**s) && s != g)
+        })
+        .count();
+    Some((stored, disagree))
+}
+
 /// Adjacency within rooms plus the matched transitions between them, and the area's names.
 pub fn area_links(mesh: &NavMesh) -> (Adjacency, AreaLinks) {
     let mut adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
+    let mut warnings = Vec::new();
+    if let Some((stored, disagree)) = stored_adjacency(mesh, &adjacency) {
+        if disagree > 0 {
+            warnings.push(format!(
+                "the file's adjacency table and its shared vertices disagree on {disagree} \
+                 face edges (a stale table): the route follows the table, as the game does"
+            ));
+        }
+        adjacency = stored;
+    }
     let room_of_face: Vec<i64> = match mesh.face_attributes.get(ROOM_COLUMN) {
         Some(Attribute::Int(rooms)) if rooms.len() == mesh.polygons.len() => rooms.clone(),
         _ => vec![-1; mesh.polygons.len()],
@@ -81,7 +133,6 @@ pub fn area_links(mesh: &NavMesh) -> (Adjacency, AreaLinks) {
             *count - 1
         })
         .collect();
-    let mut warnings = Vec::new();
     // (room, room across) → its tagged edges, in face order.
     let mut groups: BTreeMap<(i64, i64), Vec<TaggedEdge>> = BTreeMap::new();
     for (edge_ref, tag) in &mesh.edge_tags {
