@@ -247,7 +247,9 @@ pub fn walkable_area(mesh: &NavMesh) -> f64 {
             seen.insert(corners)
         })
         .map(|p| walkmesh_core::passes::polygon_area(mesh, p))
-        .sum()
+        .sum::<f64>()
+        // An empty f64 sum is -0.0, which prints as "-0.000".
+        + 0.0
 }
 
 /// The mesh as lint should see it: a modelling-tool file (OBJ, glTF), whose coincident

@@ -327,3 +327,12 @@ fn narrow_passage_is_found_and_a_corridor_is_not() {
     };
     assert!(lint(&strip(0.3), &off, None).is_empty());
 }
+
+#[test]
+fn walkable_area_of_nothing_walkable_is_plus_zero() {
+    let mesh = walkmesh_core::NavMesh::default();
+    assert_eq!(
+        format!("{:.3}", walkmesh_lint::walkable_area(&mesh)),
+        "0.000"
+    );
+}
