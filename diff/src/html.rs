@@ -483,8 +483,8 @@ mod tests {
     use crate::{Options as DiffOptions, compare};
     use walkmesh_core::{Material, Surface};
 
-    #[test]
-    fn the_page_holds_tables_three_pictures_and_no_external_reference() {
+    /// A: a 4 x 2 floor of two triangles. B: the same with face 0 no longer walkable.
+    fn floor_and_floor_with_a_lost_face() -> (NavMesh, NavMesh) {
         let mut a = NavMesh {
             vertices: vec![
                 [0.0, 0.0, 0.0],
@@ -503,6 +503,12 @@ mod tests {
         a.push_polygon(&[0, 2, 3], stone);
         let mut b = a.clone();
         b.surfaces[0].walkable = false;
+        (a, b)
+    }
+
+    #[test]
+    fn the_page_holds_tables_four_pictures_and_no_external_reference() {
+        let (a, b) = floor_and_floor_with_a_lost_face();
         let report = compare(&a, &b, &DiffOptions::default());
         let page = report_page(&report, &a, "a<1>.wok", &b, "b.trx").unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
@@ -521,24 +527,7 @@ mod tests {
 
     #[test]
     fn heat_map_colours_a_lost_face_by_its_farthest_point() {
-        let mut a = NavMesh {
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [4.0, 0.0, 0.0],
-                [4.0, 2.0, 0.0],
-                [0.0, 2.0, 0.0],
-            ],
-            ..NavMesh::default()
-        };
-        let stone = Surface {
-            material: Material(4),
-            walkable: true,
-            code: 4,
-        };
-        a.push_polygon(&[0, 1, 2], stone);
-        a.push_polygon(&[0, 2, 3], stone);
-        let mut b = a.clone();
-        b.surfaces[0].walkable = false;
+        let (a, b) = floor_and_floor_with_a_lost_face();
         let report = compare(&a, &b, &DiffOptions::default());
         let distances = face_distances(&report, &a, &b);
         // Face 0's corner (4, 0) is 8/sqrt(20) from B's triangle (0,0) (4,2) (0,2); face 1

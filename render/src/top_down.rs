@@ -4,8 +4,7 @@ use std::collections::BTreeMap;
 
 use walkmesh_core::NavMesh;
 use walkmesh_core::passes::{
-    Adjacency, balanced_aabb_tree, boundary_loops, connected_components, edge_adjacency,
-    polygon_boxes,
+    Adjacency, boundary_loops, connected_components, edge_adjacency, leaf_depths,
 };
 use walkmesh_core::{Attribute, passes::components::Components};
 
@@ -426,33 +425,7 @@ fn colouring(mesh: &NavMesh, mode: Mode, adjacency: &Adjacency) -> Colouring {
                 .collect(),
         },
         Mode::AabbDepth => {
-            let (boxes, centroids) = polygon_boxes(mesh);
-            let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
-            let mut depth = vec![0u32; faces];
-            let mut stack = if tree.is_empty() {
-                vec![]
-            } else {
-                vec![(0u32, 0u32)]
-            };
-            // Each node is pushed once by its parent; the length bound guards malformed trees.
-            let mut visited = 0usize;
-            while let Some((node, d)) = stack.pop() {
-                visited += 1;
-                if visited > tree.len() {
-                    break;
-                }
-                let Some(n) = tree.get(node as usize) else {
-                    continue;
-                };
-                if let Some(item) = n.item {
-                    if let Some(slot) = depth.get_mut(item as usize) {
-                        *slot = d;
-                    }
-                } else {
-                    stack.push((n.second, d + 1));
-                    stack.push((n.first, d + 1));
-                }
-            }
+            let depth = leaf_depths(mesh);
             let deepest = depth.iter().copied().max().unwrap_or(0).max(1);
             let face = depth
                 .iter()

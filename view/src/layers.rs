@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 
 use walkmesh_core::dump::{DumpNode, DumpValue};
 use walkmesh_core::passes::{
-    Adjacency, balanced_aabb_tree, boundary_loops, connected_components, edge_adjacency,
-    polygon_boxes,
+    Adjacency, boundary_loops, connected_components, edge_adjacency, leaf_depths,
 };
 use walkmesh_core::{Attribute, Material, NavMesh};
 use walkmesh_render::{Rgba, palette};
@@ -246,37 +245,7 @@ fn islands(mesh: &NavMesh, fields: &FaceFields) -> FaceLayer {
 
 /// Depth of each polygon's leaf in the balanced AABB tree (as `render --mode aabb-depth`).
 fn aabb_depth(mesh: &NavMesh) -> FaceLayer {
-    let faces = mesh.polygons.len();
-    let (boxes, centroids) = polygon_boxes(mesh);
-    let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
-    let mut depth = vec![0u32; faces];
-    let mut stack = if tree.is_empty() {
-        vec![]
-    } else {
-        vec![(0u32, 0u32)]
-    };
-    // Each node is pushed once by its parent; the bound guards a malformed tree.
-    let mut visited = 0usize;
-    while let Some((node, d)) = stack.pop() {
-        visited += 1;
-        if visited > tree.len() {
-            break;
-        }
-        let Some(n) = tree.get(node as usize) else {
-            continue;
-        };
-        match n.item {
-            Some(item) => {
-                if let Some(slot) = depth.get_mut(item as usize) {
-                    *slot = d;
-                }
-            }
-            None => {
-                stack.push((n.second, d + 1));
-                stack.push((n.first, d + 1));
-            }
-        }
-    }
+    let depth = leaf_depths(mesh);
     let deepest = depth.iter().copied().max().unwrap_or(0).max(1);
     let shade = |d: u32| rgb(palette::ramp(f64::from(d) / f64::from(deepest)));
     let mut present: Vec<u32> = depth.clone();

@@ -227,6 +227,42 @@ fn split(range: &mut [([f32; 3], u32)]) -> (usize, usize) {
     (axis, half)
 }
 
+/// Depth of each polygon's leaf in the balanced AABB tree of `mesh` (the root is depth 0):
+/// what `render --mode aabb-depth` and the inspector's AABB layer colour by.
+pub fn leaf_depths(mesh: &NavMesh) -> Vec<u32> {
+    let (boxes, centroids) = polygon_boxes(mesh);
+    let tree = balanced_aabb_tree(&boxes, &centroids, 0.0);
+    let mut depth = vec![0u32; mesh.polygons.len()];
+    let mut stack = if tree.is_empty() {
+        vec![]
+    } else {
+        vec![(0u32, 0u32)]
+    };
+    // Each node is pushed once by its parent; the bound guards a malformed tree.
+    let mut visited = 0usize;
+    while let Some((node, d)) = stack.pop() {
+        visited += 1;
+        if visited > tree.len() {
+            break;
+        }
+        let Some(n) = tree.get(node as usize) else {
+            continue;
+        };
+        match n.item {
+            Some(item) => {
+                if let Some(slot) = depth.get_mut(item as usize) {
+                    *slot = d;
+                }
+            }
+            None => {
+                stack.push((n.second, d + 1));
+                stack.push((n.first, d + 1));
+            }
+        }
+    }
+    depth
+}
+
 /// Bounding box and centroid of every polygon (centroid = mean of its corners, summed in
 /// `f64`).
 pub fn polygon_boxes(mesh: &NavMesh) -> (Vec<Bounds>, Vec<[f32; 3]>) {
@@ -343,6 +379,18 @@ mod tests {
             mesh.push_polygon(&[a, c, d], s);
         }
         mesh
+    }
+
+    #[test]
+    fn leaf_depths_of_a_balanced_tree() {
+        // Two squares = four triangles: the root splits them 2 + 2, each half 1 + 1, so
+        // every leaf is at depth 2. One face is the root itself; no face, no depth.
+        assert_eq!(leaf_depths(&strip(2)), vec![2, 2, 2, 2]);
+        let mut one = strip(1);
+        one.polygons = crate::ir::Polygons::from_triangles(&[[0, 1, 2]]);
+        one.surfaces.truncate(1);
+        assert_eq!(leaf_depths(&one), vec![0]);
+        assert_eq!(leaf_depths(&NavMesh::default()), Vec::<u32>::new());
     }
 
     #[test]
