@@ -69,4 +69,6 @@ def test_every_corpus_walkmesh_lints():
     assert files
     for path in files:
         for finding in walkmesh.read(path).lint():
-            assert set(finding) == {"code", "severity", "faces", "at", "message", "fixable"}
+            assert set(finding) == {
+                "code", "severity", "faces", "at", "message", "fixable", "level"
+            }

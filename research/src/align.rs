@@ -1,0 +1,524 @@
+//! Pairing the records of two files by content before their fields are compared: two writers
+//! of the same mesh may store vertices, faces and AABB nodes in another order, and compared
+//! index by index every record would differ. Here:
+//!
+//! - vertices are paired by their stored bytes (equal coordinates: first with first);
+//! - faces by their corners, as the vertices paired (a face stored from another corner, same
+//!   winding, is the same face); each face's fields in the parallel tables (`materials`,
+//!   `normals`, `distances`, `adjacency`) go with it, adjacency compared as remapped
+//!   (`face·3 + edge` in B, turned into A's face and edge);
+//! - AABB nodes by their box and face (remapped), their children compared as remapped;
+//! - perimeter edges by their face edge (remapped), their transitions compared.
+//!
+//! The tables are those of the BWM field dump (`vertices[i]`, `faces[i]`, …); a file whose
+//! dump has no `vertices` and `faces` tables (ASWM, PATH) is compared index by index.
+//! Memory: both files' records of these tables are kept (about 180 bytes a field, within the
+//! diff's `--field-limit`).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::diff::{FieldDifference, Side, Stored, one_sided, walk_error};
+use crate::fields::{FieldRef, walk};
+
+/// Every table paired by content; their index-by-index differences are replaced.
+const ALIGNED: [&str; 8] = [
+    "vertices",
+    "faces",
+    "materials",
+    "normals",
+    "distances",
+    "adjacency",
+    "aabb",
+    "edges",
+];
+
+/// Tables holding one field per face, in the faces' order.
+const PER_FACE: [&str; 3] = ["materials", "normals", "distances"];
+
+/// How the records of one table were paired.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Alignment {
+    /// `vertices`, `faces` (with `materials`, `normals`, `distances`, `adjacency`), `aabb`,
+    /// `edges`.
+    pub table: String,
+    pub count_a: usize,
+    pub count_b: usize,
+    /// Records of A with a counterpart in B.
+    pub matched: usize,
+    /// For each record of A, the index of its counterpart in B (`null`: none).
+    pub permutation: Vec<Option<u32>>,
+}
+
+impl Alignment {
+    /// Some record of A is paired with another index of B.
+    pub fn reordered(&self) -> bool {
+        self.permutation
+            .iter()
+            .enumerate()
+            .any(|(i, b)| b.is_some_and(|b| b as usize != i))
+    }
+
+    /// The table differs in order or in content.
+    pub fn differs(&self) -> bool {
+        self.reordered() || self.matched != self.count_a || self.matched != self.count_b
+    }
+
+    /// `vertices: same 677 vertices, reordered (permutation in --json)`.
+    pub fn to_text(&self) -> String {
+        let noun = match self.table.as_str() {
+            "aabb" => "AABB nodes",
+            "edges" => "perimeter edges",
+            other => other,
+        };
+        let order = if self.reordered() {
+            ", reordered (the permutation is in --json)"
+        } else {
+            ", in the same order"
+        };
+        if self.matched == self.count_a && self.matched == self.count_b {
+            format!("{}: same {} {noun}{order}", self.table, self.matched)
+        } else {
+            format!(
+                "{}: {} of A's {} {noun} found in B ({} in B){order}",
+                self.table, self.matched, self.count_a, self.count_b
+            )
+        }
+    }
+}
+
+/// One record: its fields by sub-path (`""` for the record itself, `min` for `aabb[3].min`).
+type Record = Vec<(String, Stored)>;
+
+/// One file's records of the aligned tables, by table and index.
+#[derive(Default)]
+struct Tables {
+    tables: FxHashMap<&'static str, BTreeMap<usize, Record>>,
+}
+
+/// `aabb[3].min` → (`aabb`, 3, `min`), for the aligned tables only.
+fn split(path: &str) -> Option<(&'static str, usize, &str)> {
+    let (name, rest) = path.split_once('[')?;
+    let table = ALIGNED.into_iter().find(|t| *t == name)?;
+    let (index, sub) = rest.split_once(']')?;
+    Some((table, index.parse().ok()?, sub.trim_start_matches('.')))
+}
+
+/// True when `path` belongs to a table the alignment pairs.
+pub fn is_aligned_path(path: &str) -> bool {
+    split(path).is_some()
+}
+
+impl Tables {
+    fn read(side: Side<'_>, limit: usize) -> Result<Tables, String> {
+        let mut tables = Tables::default();
+        let mut kept = 0usize;
+        walk(
+            side.dumper,
+            side.bytes,
+            Some(side.file),
+            |f: FieldRef<'_>| {
+                if kept >= limit {
+                    return;
+                }
+                if let Some((table, index, sub)) = split(f.path) {
+                    kept += 1;
+                    let record = tables
+                        .tables
+                        .entry(table)
+                        .or_default()
+                        .entry(index)
+                        .or_default();
+                    record.push((sub.to_string(), Stored::of(&f)));
+                }
+            },
+        )
+        .map_err(walk_error(side.file))?;
+        if kept >= limit {
+            return Err(format!(
+                "{}: {limit} or more records to align; the field diff stops at --field-limit \
+                 {limit} (--by-index compares without aligning)",
+                side.file.display()
+            ));
+        }
+        Ok(tables)
+    }
+
+    fn table(&self, name: &str) -> Option<&BTreeMap<usize, Record>> {
+        self.tables.get(name)
+    }
+
+    /// The record's own field, or its field `sub`.
+    fn field(&self, table: &str, index: usize, sub: &str) -> Option<&Stored> {
+        self.table(table)?
+            .get(&index)?
+            .iter()
+            .find(|(s, _)| s == sub)
+            .map(|(_, f)| f)
+    }
+
+    fn count(&self, table: &str) -> usize {
+        self.table(table).map_or(0, BTreeMap::len)
+    }
+
+    /// The integer values of a field (a face's corners, an adjacency row).
+    fn ints(&self, table: &str, index: usize, sub: &str) -> Option<Vec<i64>> {
+        self.field(table, index, sub)?
+            .values
+            .iter()
+            .map(|v| match v {
+                crate::fields::Scalar::Int(i) => Some(*i),
+                crate::fields::Scalar::UInt(u) => i64::try_from(*u).ok(),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Pairs records by key, in order among equal keys: for each record of A, its B index.
+fn pair<K: Hash + Eq>(keys_a: Vec<Option<K>>, keys_b: Vec<Option<K>>) -> Vec<Option<u32>> {
+    let mut a_to_b = vec![None; keys_a.len()];
+    let mut waiting: FxHashMap<K, VecDeque<usize>> = FxHashMap::default();
+    for (i, key) in keys_a.into_iter().enumerate() {
+        if let Some(key) = key {
+            waiting.entry(key).or_default().push_back(i);
+        }
+    }
+    for (j, key) in keys_b.into_iter().enumerate() {
+        let found = key.and_then(|key| waiting.get_mut(&key).and_then(VecDeque::pop_front));
+        if let Some(slot) = found.and_then(|i| a_to_b.get_mut(i)) {
+            *slot = Some(j as u32);
+        }
+    }
+    a_to_b
+}
+
+/// The inverse of a pairing, over `count_b` records of B.
+fn inverse(a_to_b: &[Option<u32>], count_b: usize) -> Vec<Option<u32>> {
+    let mut b_to_a = vec![None; count_b];
+    for (i, b) in a_to_b.iter().enumerate() {
+        if let Some(slot) = b.and_then(|b| b_to_a.get_mut(b as usize)) {
+            *slot = Some(i as u32);
+        }
+    }
+    b_to_a
+}
+
+fn alignment(table: &str, count_a: usize, count_b: usize, a_to_b: &[Option<u32>]) -> Alignment {
+    let mut permutation = a_to_b.to_vec();
+    permutation.resize(count_a, None);
+    Alignment {
+        table: table.to_string(),
+        count_a,
+        count_b,
+        matched: permutation.iter().flatten().count(),
+        permutation,
+    }
+}
+
+/// A face's corners rotated to start at the smallest (winding kept), and the rotation.
+fn canonical(corners: &[i64]) -> Option<(Vec<i64>, usize)> {
+    let (start, _) = corners.iter().enumerate().min_by_key(|(_, c)| **c)?;
+    let n = corners.len();
+    let rotated = (0..n)
+        .map(|k| corners.get((k + start) % n).copied())
+        .collect::<Option<Vec<i64>>>()?;
+    Some((rotated, start))
+}
+
+/// The pairing of faces: per face of B its A face and the rotation from B's corner order to
+/// A's (B edge `k` is A edge `(k + 3 - rot_b + rot_a) % 3`).
+struct FacePairing {
+    a_to_b: Vec<Option<u32>>,
+    b_to_a: Vec<Option<u32>>,
+    rotation_a: Vec<usize>,
+    rotation_b: Vec<usize>,
+}
+
+impl FacePairing {
+    /// A's `face·3 + edge` of B's, or `None` when B's face has no counterpart; negative
+    /// values (no neighbour) stay.
+    fn edge_to_a(&self, value_b: i64) -> Option<i64> {
+        if value_b < 0 {
+            return Some(value_b);
+        }
+        let (face_b, edge_b) = ((value_b / 3) as usize, (value_b % 3) as usize);
+        let face_a = self.b_to_a.get(face_b).copied().flatten()? as usize;
+        let edge_a = self.edge_a(face_a, face_b, edge_b)?;
+        Some(face_a as i64 * 3 + edge_a as i64)
+    }
+
+    /// A's edge number of edge `edge_b` of B's face `face_b`, paired with A's `face_a`.
+    fn edge_a(&self, face_a: usize, face_b: usize, edge_b: usize) -> Option<usize> {
+        let rot_a = *self.rotation_a.get(face_a)?;
+        let rot_b = *self.rotation_b.get(face_b)?;
+        Some((edge_b + 3 - rot_b + rot_a) % 3)
+    }
+}
+
+fn pair_faces(a: &Tables, b: &Tables, vertices_b_to_a: &[Option<u32>]) -> FacePairing {
+    let key = |t: &Tables, i: usize, map: Option<&[Option<u32>]>| -> Option<(Vec<i64>, usize)> {
+        let corners = t.ints("faces", i, "")?;
+        let corners = match map {
+            Some(map) => corners
+                .iter()
+                .map(|&c| {
+                    let c = usize::try_from(c).ok()?;
+                    map.get(c).copied().flatten().map(i64::from)
+                })
+                .collect::<Option<Vec<i64>>>()?,
+            None => corners,
+        };
+        canonical(&corners)
+    };
+    let keyed_a: Vec<_> = (0..a.count("faces")).map(|i| key(a, i, None)).collect();
+    let keyed_b: Vec<_> = (0..b.count("faces"))
+        .map(|i| key(b, i, Some(vertices_b_to_a)))
+        .collect();
+    let rotation = |keyed: &[Option<(Vec<i64>, usize)>]| -> Vec<usize> {
+        keyed
+            .iter()
+            .map(|k| k.as_ref().map_or(0, |k| k.1))
+            .collect()
+    };
+    let (rotation_a, rotation_b) = (rotation(&keyed_a), rotation(&keyed_b));
+    let a_to_b = pair(
+        keyed_a.into_iter().map(|k| k.map(|k| k.0)).collect(),
+        keyed_b.into_iter().map(|k| k.map(|k| k.0)).collect(),
+    );
+    let b_to_a = inverse(&a_to_b, b.count("faces"));
+    FacePairing {
+        a_to_b,
+        b_to_a,
+        rotation_a,
+        rotation_b,
+    }
+}
+
+/// The differences of one pair of records' fields (`sub` of record `i` in A, `j` in B) when
+/// their bytes differ.
+fn differ(fa: &Stored, fb: &Stored, out: &mut Vec<FieldDifference>) {
+    if fa.raw == fb.raw && fa.values == fb.values {
+        return;
+    }
+    let mut d = one_sided(fa, true);
+    let from_b = one_sided(fb, false);
+    d.b = from_b.b;
+    d.offset_b = from_b.offset_b;
+    d.space_b = from_b.space_b;
+    if fb.path != fa.path {
+        d.path_b = Some(fb.path.clone());
+    }
+    out.push(d);
+}
+
+/// Every field of the records of `table` that only one side holds.
+fn one_sided_records(
+    tables: &Tables,
+    table: &str,
+    paired: &[Option<u32>],
+    in_a: bool,
+    out: &mut Vec<FieldDifference>,
+) {
+    for (index, record) in tables.table(table).into_iter().flatten() {
+        if paired.get(*index).copied().flatten().is_none() {
+            out.extend(record.iter().map(|(_, f)| one_sided(f, in_a)));
+        }
+    }
+}
+
+/// Compares the parallel per-face tables and the adjacency of paired faces.
+fn compare_faces(a: &Tables, b: &Tables, faces: &FacePairing, out: &mut Vec<FieldDifference>) {
+    for (i, j) in faces.a_to_b.iter().enumerate() {
+        let Some(j) = j.map(|j| j as usize) else {
+            continue;
+        };
+        for table in PER_FACE {
+            if let (Some(fa), Some(fb)) = (a.field(table, i, ""), b.field(table, j, "")) {
+                differ(fa, fb, out);
+            }
+        }
+        compare_adjacency(a, b, faces, (i, j), out);
+    }
+    for table in ["faces", "materials", "normals", "distances", "adjacency"] {
+        one_sided_records(a, table, &faces.a_to_b, true, out);
+        one_sided_records(b, table, &faces.b_to_a, false, out);
+    }
+}
+
+/// Adjacency of paired faces `i` (A) and `j` (B), B's neighbours turned into A's numbering.
+fn compare_adjacency(
+    a: &Tables,
+    b: &Tables,
+    faces: &FacePairing,
+    (i, j): (usize, usize),
+    out: &mut Vec<FieldDifference>,
+) {
+    let (Some(row_a), Some(row_b)) = (a.ints("adjacency", i, ""), b.ints("adjacency", j, ""))
+    else {
+        // A walkable face on one side only: its row is one-sided, reported with the material.
+        if let Some(f) = a.field("adjacency", i, "") {
+            out.push(one_sided(f, true));
+        }
+        if let Some(f) = b.field("adjacency", j, "") {
+            out.push(one_sided(f, false));
+        }
+        return;
+    };
+    let (Some(fa), Some(fb)) = (a.field("adjacency", i, ""), b.field("adjacency", j, "")) else {
+        return;
+    };
+    for (edge_b, &value_b) in row_b.iter().enumerate() {
+        let Some(edge_a) = faces.edge_a(i, j, edge_b) else {
+            continue;
+        };
+        let value_a = row_a.get(edge_a).copied();
+        if value_a.is_some() && value_a == faces.edge_to_a(value_b) {
+            continue;
+        }
+        out.push(FieldDifference {
+            path: format!("{}[{edge_a}]", fa.path),
+            path_b: Some(format!("{}[{edge_b}]", fb.path)),
+            kind: fa.elem.name(),
+            a: value_a.map_or(serde_json::Value::Null, serde_json::Value::from),
+            b: serde_json::Value::from(value_b),
+            offset_a: fa.offset.map(|o| o + 4 * edge_a as u64),
+            offset_b: fb.offset.map(|o| o + 4 * edge_b as u64),
+            space_a: fa.space.clone(),
+            space_b: fb.space.clone(),
+        });
+    }
+}
+
+/// An AABB node's key: its box bytes and its face (B's remapped into A's numbering).
+fn node_key(t: &Tables, i: usize, faces_b_to_a: Option<&[Option<u32>]>) -> Option<Vec<u8>> {
+    let mut key = t.field("aabb", i, "min")?.raw.clone();
+    key.extend_from_slice(&t.field("aabb", i, "max")?.raw);
+    let face = *t.ints("aabb", i, "face")?.first()?;
+    let face = match (faces_b_to_a, usize::try_from(face)) {
+        (Some(map), Ok(f)) => map.get(f).copied().flatten().map_or(-2, i64::from),
+        _ => face,
+    };
+    key.extend_from_slice(&face.to_le_bytes());
+    Some(key)
+}
+
+/// Pairs AABB nodes and compares what is not their key (children remapped).
+fn compare_aabb(
+    a: &Tables,
+    b: &Tables,
+    faces: &FacePairing,
+    out: &mut Vec<FieldDifference>,
+) -> Alignment {
+    let (count_a, count_b) = (a.count("aabb"), b.count("aabb"));
+    let a_to_b = pair(
+        (0..count_a).map(|i| node_key(a, i, None)).collect(),
+        (0..count_b)
+            .map(|i| node_key(b, i, Some(&faces.b_to_a)))
+            .collect(),
+    );
+    let b_to_a = inverse(&a_to_b, count_b);
+    for (i, j) in a_to_b.iter().enumerate() {
+        let Some(j) = j.map(|j| j as usize) else {
+            continue;
+        };
+        for sub in ["unknown", "plane"] {
+            if let (Some(fa), Some(fb)) = (a.field("aabb", i, sub), b.field("aabb", j, sub)) {
+                differ(fa, fb, out);
+            }
+        }
+        for sub in ["first", "second"] {
+            let (Some(fa), Some(fb)) = (a.field("aabb", i, sub), b.field("aabb", j, sub)) else {
+                continue;
+            };
+            let child = |f: &Stored| match f.values.first() {
+                Some(crate::fields::Scalar::Int(v)) => Some(*v),
+                _ => None,
+            };
+            let mapped_b = child(fb).map(|v| match usize::try_from(v) {
+                Ok(node) => b_to_a.get(node).copied().flatten().map_or(-2, i64::from),
+                Err(_) => v,
+            });
+            if child(fa) != mapped_b {
+                differ(fa, fb, out);
+            }
+        }
+    }
+    one_sided_records(a, "aabb", &a_to_b, true, out);
+    one_sided_records(b, "aabb", &b_to_a, false, out);
+    alignment("aabb", count_a, count_b, &a_to_b)
+}
+
+/// Pairs perimeter edges by their face edge (remapped) and compares their transitions.
+fn compare_edges(
+    a: &Tables,
+    b: &Tables,
+    faces: &FacePairing,
+    out: &mut Vec<FieldDifference>,
+) -> Alignment {
+    let (count_a, count_b) = (a.count("edges"), b.count("edges"));
+    let index = |t: &Tables, i: usize| t.ints("edges", i, "index").and_then(|v| v.first().copied());
+    let a_to_b = pair(
+        (0..count_a).map(|i| index(a, i)).collect(),
+        (0..count_b)
+            .map(|i| index(b, i).and_then(|v| faces.edge_to_a(v)))
+            .collect(),
+    );
+    for (i, j) in a_to_b.iter().enumerate() {
+        let j = j.map(|j| j as usize);
+        let fields = j.and_then(|j| {
+            Some((
+                a.field("edges", i, "transition")?,
+                b.field("edges", j, "transition")?,
+            ))
+        });
+        if let Some((fa, fb)) = fields {
+            differ(fa, fb, out);
+        }
+    }
+    let b_to_a = inverse(&a_to_b, count_b);
+    one_sided_records(a, "edges", &a_to_b, true, out);
+    one_sided_records(b, "edges", &b_to_a, false, out);
+    alignment("edges", count_a, count_b, &a_to_b)
+}
+
+/// How each table was paired, and the fields of paired records that differ (with the
+/// records only one file holds).
+pub type Aligned = (Vec<Alignment>, Vec<FieldDifference>);
+
+/// Pairs the records of `a` and `b` by content and compares them: how each table was paired,
+/// and the fields that differ. `None` when either file's dump has no `vertices` and `faces`
+/// tables (the caller compares index by index).
+pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, String> {
+    let (ta, tb) = (Tables::read(a, limit)?, Tables::read(b, limit)?);
+    let has_mesh = |t: &Tables| t.count("vertices") > 0 && t.count("faces") > 0;
+    if !(has_mesh(&ta) && has_mesh(&tb)) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let raw = |t: &Tables, i: usize| t.field("vertices", i, "").map(|f| f.raw.clone());
+    let (count_a, count_b) = (ta.count("vertices"), tb.count("vertices"));
+    let vertices = pair(
+        (0..count_a).map(|i| raw(&ta, i)).collect(),
+        (0..count_b).map(|i| raw(&tb, i)).collect(),
+    );
+    let vertices_b_to_a = inverse(&vertices, count_b);
+    one_sided_records(&ta, "vertices", &vertices, true, &mut out);
+    one_sided_records(&tb, "vertices", &vertices_b_to_a, false, &mut out);
+    let faces = pair_faces(&ta, &tb, &vertices_b_to_a);
+    compare_faces(&ta, &tb, &faces, &mut out);
+    let mut aligned = vec![
+        alignment("vertices", count_a, count_b, &vertices),
+        alignment("faces", ta.count("faces"), tb.count("faces"), &faces.a_to_b),
+    ];
+    if ta.count("aabb") + tb.count("aabb") > 0 {
+        aligned.push(compare_aabb(&ta, &tb, &faces, &mut out));
+    }
+    if ta.count("edges") + tb.count("edges") > 0 {
+        aligned.push(compare_edges(&ta, &tb, &faces, &mut out));
+    }
+    Ok(Some((aligned, out)))
+}
