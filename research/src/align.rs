@@ -47,9 +47,12 @@ pub struct Alignment {
     pub table: String,
     pub count_a: usize,
     pub count_b: usize,
-    /// Records of A with a counterpart in B.
+    /// Records of A with a counterpart in B of the same content.
     pub matched: usize,
-    /// For each record of A, the index of its counterpart in B (`null`: none).
+    /// Records found in neither file by content but present at the same index in both: those
+    /// are compared index by index (a vertex that moved, a box a writer pads differently).
+    pub by_index: usize,
+    /// For each record of A, the index of its counterpart in B by content (`null`: none).
     pub permutation: Vec<Option<u32>>,
 }
 
@@ -80,13 +83,17 @@ impl Alignment {
             ", in the same order"
         };
         if self.matched == self.count_a && self.matched == self.count_b {
-            format!("{}: same {} {noun}{order}", self.table, self.matched)
-        } else {
-            format!(
-                "{}: {} of A's {} {noun} found in B ({} in B){order}",
-                self.table, self.matched, self.count_a, self.count_b
-            )
+            return format!("{}: same {} {noun}{order}", self.table, self.matched);
         }
+        let by_index = if self.by_index > 0 {
+            format!("; {} others compared index by index", self.by_index)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: {} of A's {} {noun} found in B ({} in B){order}{by_index}",
+            self.table, self.matched, self.count_a, self.count_b
+        )
     }
 }
 
@@ -207,15 +214,61 @@ fn inverse(a_to_b: &[Option<u32>], count_b: usize) -> Vec<Option<u32>> {
     b_to_a
 }
 
-fn alignment(table: &str, count_a: usize, count_b: usize, a_to_b: &[Option<u32>]) -> Alignment {
-    let mut permutation = a_to_b.to_vec();
-    permutation.resize(count_a, None);
-    Alignment {
-        table: table.to_string(),
-        count_a,
-        count_b,
-        matched: permutation.iter().flatten().count(),
-        permutation,
+/// How the records of one table were paired: by content, then what is left over at the same
+/// index in both files.
+struct Pairing {
+    /// A → B by content.
+    content: Vec<Option<u32>>,
+    /// A → B by content or, failing that, by index.
+    a_to_b: Vec<Option<u32>>,
+    b_to_a: Vec<Option<u32>>,
+}
+
+impl Pairing {
+    fn new(content: Vec<Option<u32>>, count_b: usize) -> Pairing {
+        let mut b_to_a = inverse(&content, count_b);
+        let mut a_to_b = content.clone();
+        for (i, slot) in a_to_b.iter_mut().enumerate() {
+            if slot.is_none()
+                && let Some(free @ None) = b_to_a.get_mut(i)
+            {
+                *slot = Some(i as u32);
+                *free = Some(i as u32);
+            }
+        }
+        Pairing {
+            content,
+            a_to_b,
+            b_to_a,
+        }
+    }
+
+    /// Paired records as (A index, B index, paired by content).
+    fn pairs(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+        self.a_to_b.iter().enumerate().filter_map(|(i, b)| {
+            let by_content = self.content.get(i).copied().flatten().is_some();
+            b.map(|b| (i, b as usize, by_content))
+        })
+    }
+
+    fn alignment(&self, table: &str, count_b: usize) -> Alignment {
+        let matched = self.content.iter().flatten().count();
+        Alignment {
+            table: table.to_string(),
+            count_a: self.content.len(),
+            count_b,
+            matched,
+            by_index: self.a_to_b.iter().flatten().count() - matched,
+            permutation: self.content.clone(),
+        }
+    }
+
+    /// B's index `b` in A's numbering (`-2` for a record A lacks); negative values stay.
+    fn to_a(&self, b: i64) -> i64 {
+        match usize::try_from(b) {
+            Ok(b) => self.b_to_a.get(b).copied().flatten().map_or(-2, i64::from),
+            Err(_) => b,
+        }
     }
 }
 
@@ -229,11 +282,10 @@ fn canonical(corners: &[i64]) -> Option<(Vec<i64>, usize)> {
     Some((rotated, start))
 }
 
-/// The pairing of faces: per face of B its A face and the rotation from B's corner order to
-/// A's (B edge `k` is A edge `(k + 3 - rot_b + rot_a) % 3`).
+/// The pairing of faces, with each face's rotation from its stored corner order to its
+/// canonical one (B edge `k` is A edge `(k + 3 - rot_b + rot_a) % 3`).
 struct FacePairing {
-    a_to_b: Vec<Option<u32>>,
-    b_to_a: Vec<Option<u32>>,
+    pairing: Pairing,
     rotation_a: Vec<usize>,
     rotation_b: Vec<usize>,
 }
@@ -246,7 +298,7 @@ impl FacePairing {
             return Some(value_b);
         }
         let (face_b, edge_b) = ((value_b / 3) as usize, (value_b % 3) as usize);
-        let face_a = self.b_to_a.get(face_b).copied().flatten()? as usize;
+        let face_a = self.pairing.b_to_a.get(face_b).copied().flatten()? as usize;
         let edge_a = self.edge_a(face_a, face_b, edge_b)?;
         Some(face_a as i64 * 3 + edge_a as i64)
     }
@@ -259,7 +311,7 @@ impl FacePairing {
     }
 }
 
-fn pair_faces(a: &Tables, b: &Tables, vertices_b_to_a: &[Option<u32>]) -> FacePairing {
+fn pair_faces(a: &Tables, b: &Tables, vertices: &Pairing) -> FacePairing {
     let key = |t: &Tables, i: usize, map: Option<&[Option<u32>]>| -> Option<(Vec<i64>, usize)> {
         let corners = t.ints("faces", i, "")?;
         let corners = match map {
@@ -274,9 +326,11 @@ fn pair_faces(a: &Tables, b: &Tables, vertices_b_to_a: &[Option<u32>]) -> FacePa
         };
         canonical(&corners)
     };
+    // Corners paired by content only: a vertex that moved makes its faces differ.
+    let vertex_content = inverse(&vertices.content, b.count("vertices"));
     let keyed_a: Vec<_> = (0..a.count("faces")).map(|i| key(a, i, None)).collect();
     let keyed_b: Vec<_> = (0..b.count("faces"))
-        .map(|i| key(b, i, Some(vertices_b_to_a)))
+        .map(|i| key(b, i, Some(&vertex_content)))
         .collect();
     let rotation = |keyed: &[Option<(Vec<i64>, usize)>]| -> Vec<usize> {
         keyed
@@ -285,25 +339,27 @@ fn pair_faces(a: &Tables, b: &Tables, vertices_b_to_a: &[Option<u32>]) -> FacePa
             .collect()
     };
     let (rotation_a, rotation_b) = (rotation(&keyed_a), rotation(&keyed_b));
-    let a_to_b = pair(
+    let content = pair(
         keyed_a.into_iter().map(|k| k.map(|k| k.0)).collect(),
         keyed_b.into_iter().map(|k| k.map(|k| k.0)).collect(),
     );
-    let b_to_a = inverse(&a_to_b, b.count("faces"));
     FacePairing {
-        a_to_b,
-        b_to_a,
+        pairing: Pairing::new(content, b.count("faces")),
         rotation_a,
         rotation_b,
     }
 }
 
-/// The differences of one pair of records' fields (`sub` of record `i` in A, `j` in B) when
-/// their bytes differ.
+/// Adds the difference of two paired fields when their bytes differ.
 fn differ(fa: &Stored, fb: &Stored, out: &mut Vec<FieldDifference>) {
     if fa.raw == fb.raw && fa.values == fb.values {
         return;
     }
+    out.push(pair_difference(fa, fb));
+}
+
+/// The difference of two paired fields, with B's path when it is another record's.
+fn pair_difference(fa: &Stored, fb: &Stored) -> FieldDifference {
     let mut d = one_sided(fa, true);
     let from_b = one_sided(fb, false);
     d.b = from_b.b;
@@ -312,7 +368,36 @@ fn differ(fa: &Stored, fb: &Stored, out: &mut Vec<FieldDifference>) {
     if fb.path != fa.path {
         d.path_b = Some(fb.path.clone());
     }
-    out.push(d);
+    d
+}
+
+/// Compares field `sub` of paired records `i` (A) and `j` (B) of `table` byte for byte.
+fn differ_at(
+    a: &Tables,
+    b: &Tables,
+    table: &str,
+    (i, j): (usize, usize),
+    sub: &str,
+) -> Option<FieldDifference> {
+    let (fa, fb) = (a.field(table, i, sub)?, b.field(table, j, sub)?);
+    let mut out = Vec::new();
+    differ(fa, fb, &mut out);
+    out.pop()
+}
+
+/// Compares a field holding an index (a face, a child node) after turning B's into A's
+/// numbering with `to_a`.
+fn differ_mapped(
+    a: &Tables,
+    b: &Tables,
+    (table, sub): (&str, &str),
+    (i, j): (usize, usize),
+    to_a: impl Fn(i64) -> Option<i64>,
+) -> Option<FieldDifference> {
+    let (fa, fb) = (a.field(table, i, sub)?, b.field(table, j, sub)?);
+    let value_a = *a.ints(table, i, sub)?.first()?;
+    let value_b = *b.ints(table, j, sub)?.first()?;
+    (Some(value_a) != to_a(value_b)).then(|| pair_difference(fa, fb))
 }
 
 /// Every field of the records of `table` that only one side holds.
@@ -330,22 +415,32 @@ fn one_sided_records(
     }
 }
 
-/// Compares the parallel per-face tables and the adjacency of paired faces.
+/// Both sides' records of `table` that the pairing left alone.
+fn unpaired(
+    a: &Tables,
+    b: &Tables,
+    table: &str,
+    pairing: &Pairing,
+    out: &mut Vec<FieldDifference>,
+) {
+    one_sided_records(a, table, &pairing.a_to_b, true, out);
+    one_sided_records(b, table, &pairing.b_to_a, false, out);
+}
+
+/// Compares paired faces: their corners when paired by index only, the parallel per-face
+/// tables and the adjacency.
 fn compare_faces(a: &Tables, b: &Tables, faces: &FacePairing, out: &mut Vec<FieldDifference>) {
-    for (i, j) in faces.a_to_b.iter().enumerate() {
-        let Some(j) = j.map(|j| j as usize) else {
-            continue;
-        };
+    for (i, j, by_content) in faces.pairing.pairs() {
+        if !by_content {
+            out.extend(differ_at(a, b, "faces", (i, j), ""));
+        }
         for table in PER_FACE {
-            if let (Some(fa), Some(fb)) = (a.field(table, i, ""), b.field(table, j, "")) {
-                differ(fa, fb, out);
-            }
+            out.extend(differ_at(a, b, table, (i, j), ""));
         }
         compare_adjacency(a, b, faces, (i, j), out);
     }
     for table in ["faces", "materials", "normals", "distances", "adjacency"] {
-        one_sided_records(a, table, &faces.a_to_b, true, out);
-        one_sided_records(b, table, &faces.b_to_a, false, out);
+        unpaired(a, b, table, &faces.pairing, out);
     }
 }
 
@@ -357,18 +452,15 @@ fn compare_adjacency(
     (i, j): (usize, usize),
     out: &mut Vec<FieldDifference>,
 ) {
-    let (Some(row_a), Some(row_b)) = (a.ints("adjacency", i, ""), b.ints("adjacency", j, ""))
-    else {
-        // A walkable face on one side only: its row is one-sided, reported with the material.
-        if let Some(f) = a.field("adjacency", i, "") {
-            out.push(one_sided(f, true));
-        }
-        if let Some(f) = b.field("adjacency", j, "") {
-            out.push(one_sided(f, false));
-        }
+    let (fa, fb) = (a.field("adjacency", i, ""), b.field("adjacency", j, ""));
+    let (Some(fa), Some(fb)) = (fa, fb) else {
+        // A walkable face on one side only: its row is one-sided.
+        out.extend(fa.map(|f| one_sided(f, true)));
+        out.extend(fb.map(|f| one_sided(f, false)));
         return;
     };
-    let (Some(fa), Some(fb)) = (a.field("adjacency", i, ""), b.field("adjacency", j, "")) else {
+    let (Some(row_a), Some(row_b)) = (a.ints("adjacency", i, ""), b.ints("adjacency", j, ""))
+    else {
         return;
     };
     for (edge_b, &value_b) in row_b.iter().enumerate() {
@@ -394,19 +486,16 @@ fn compare_adjacency(
 }
 
 /// An AABB node's key: its box bytes and its face (B's remapped into A's numbering).
-fn node_key(t: &Tables, i: usize, faces_b_to_a: Option<&[Option<u32>]>) -> Option<Vec<u8>> {
+fn node_key(t: &Tables, i: usize, faces: Option<&Pairing>) -> Option<Vec<u8>> {
     let mut key = t.field("aabb", i, "min")?.raw.clone();
     key.extend_from_slice(&t.field("aabb", i, "max")?.raw);
     let face = *t.ints("aabb", i, "face")?.first()?;
-    let face = match (faces_b_to_a, usize::try_from(face)) {
-        (Some(map), Ok(f)) => map.get(f).copied().flatten().map_or(-2, i64::from),
-        _ => face,
-    };
+    let face = faces.map_or(face, |faces| faces.to_a(face));
     key.extend_from_slice(&face.to_le_bytes());
     Some(key)
 }
 
-/// Pairs AABB nodes and compares what is not their key (children remapped).
+/// Pairs AABB nodes and compares what is not their key (children and faces remapped).
 fn compare_aabb(
     a: &Tables,
     b: &Tables,
@@ -414,42 +503,34 @@ fn compare_aabb(
     out: &mut Vec<FieldDifference>,
 ) -> Alignment {
     let (count_a, count_b) = (a.count("aabb"), b.count("aabb"));
-    let a_to_b = pair(
-        (0..count_a).map(|i| node_key(a, i, None)).collect(),
-        (0..count_b)
-            .map(|i| node_key(b, i, Some(&faces.b_to_a)))
-            .collect(),
+    let nodes = Pairing::new(
+        pair(
+            (0..count_a).map(|i| node_key(a, i, None)).collect(),
+            (0..count_b)
+                .map(|i| node_key(b, i, Some(&faces.pairing)))
+                .collect(),
+        ),
+        count_b,
     );
-    let b_to_a = inverse(&a_to_b, count_b);
-    for (i, j) in a_to_b.iter().enumerate() {
-        let Some(j) = j.map(|j| j as usize) else {
-            continue;
-        };
-        for sub in ["unknown", "plane"] {
-            if let (Some(fa), Some(fb)) = (a.field("aabb", i, sub), b.field("aabb", j, sub)) {
-                differ(fa, fb, out);
-            }
+    for (i, j, by_content) in nodes.pairs() {
+        let mut subs = vec!["unknown", "plane"];
+        if !by_content {
+            subs.extend(["min", "max"]);
+            out.extend(differ_mapped(a, b, ("aabb", "face"), (i, j), |f| {
+                Some(faces.pairing.to_a(f))
+            }));
+        }
+        for sub in subs {
+            out.extend(differ_at(a, b, "aabb", (i, j), sub));
         }
         for sub in ["first", "second"] {
-            let (Some(fa), Some(fb)) = (a.field("aabb", i, sub), b.field("aabb", j, sub)) else {
-                continue;
-            };
-            let child = |f: &Stored| match f.values.first() {
-                Some(crate::fields::Scalar::Int(v)) => Some(*v),
-                _ => None,
-            };
-            let mapped_b = child(fb).map(|v| match usize::try_from(v) {
-                Ok(node) => b_to_a.get(node).copied().flatten().map_or(-2, i64::from),
-                Err(_) => v,
-            });
-            if child(fa) != mapped_b {
-                differ(fa, fb, out);
-            }
+            out.extend(differ_mapped(a, b, ("aabb", sub), (i, j), |c| {
+                Some(nodes.to_a(c))
+            }));
         }
     }
-    one_sided_records(a, "aabb", &a_to_b, true, out);
-    one_sided_records(b, "aabb", &b_to_a, false, out);
-    alignment("aabb", count_a, count_b, &a_to_b)
+    unpaired(a, b, "aabb", &nodes, out);
+    nodes.alignment("aabb", count_b)
 }
 
 /// Pairs perimeter edges by their face edge (remapped) and compares their transitions.
@@ -461,28 +542,25 @@ fn compare_edges(
 ) -> Alignment {
     let (count_a, count_b) = (a.count("edges"), b.count("edges"));
     let index = |t: &Tables, i: usize| t.ints("edges", i, "index").and_then(|v| v.first().copied());
-    let a_to_b = pair(
-        (0..count_a).map(|i| index(a, i)).collect(),
-        (0..count_b)
-            .map(|i| index(b, i).and_then(|v| faces.edge_to_a(v)))
-            .collect(),
+    let edges = Pairing::new(
+        pair(
+            (0..count_a).map(|i| index(a, i)).collect(),
+            (0..count_b)
+                .map(|i| index(b, i).and_then(|v| faces.edge_to_a(v)))
+                .collect(),
+        ),
+        count_b,
     );
-    for (i, j) in a_to_b.iter().enumerate() {
-        let j = j.map(|j| j as usize);
-        let fields = j.and_then(|j| {
-            Some((
-                a.field("edges", i, "transition")?,
-                b.field("edges", j, "transition")?,
-            ))
-        });
-        if let Some((fa, fb)) = fields {
-            differ(fa, fb, out);
+    for (i, j, by_content) in edges.pairs() {
+        if !by_content {
+            out.extend(differ_mapped(a, b, ("edges", "index"), (i, j), |v| {
+                faces.edge_to_a(v)
+            }));
         }
+        out.extend(differ_at(a, b, "edges", (i, j), "transition"));
     }
-    let b_to_a = inverse(&a_to_b, count_b);
-    one_sided_records(a, "edges", &a_to_b, true, out);
-    one_sided_records(b, "edges", &b_to_a, false, out);
-    alignment("edges", count_a, count_b, &a_to_b)
+    unpaired(a, b, "edges", &edges, out);
+    edges.alignment("edges", count_b)
 }
 
 /// How each table was paired, and the fields of paired records that differ (with the
@@ -501,18 +579,24 @@ pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, 
     let mut out = Vec::new();
     let raw = |t: &Tables, i: usize| t.field("vertices", i, "").map(|f| f.raw.clone());
     let (count_a, count_b) = (ta.count("vertices"), tb.count("vertices"));
-    let vertices = pair(
-        (0..count_a).map(|i| raw(&ta, i)).collect(),
-        (0..count_b).map(|i| raw(&tb, i)).collect(),
+    let vertices = Pairing::new(
+        pair(
+            (0..count_a).map(|i| raw(&ta, i)).collect(),
+            (0..count_b).map(|i| raw(&tb, i)).collect(),
+        ),
+        count_b,
     );
-    let vertices_b_to_a = inverse(&vertices, count_b);
-    one_sided_records(&ta, "vertices", &vertices, true, &mut out);
-    one_sided_records(&tb, "vertices", &vertices_b_to_a, false, &mut out);
-    let faces = pair_faces(&ta, &tb, &vertices_b_to_a);
+    for (i, j, by_content) in vertices.pairs() {
+        if !by_content {
+            out.extend(differ_at(&ta, &tb, "vertices", (i, j), ""));
+        }
+    }
+    unpaired(&ta, &tb, "vertices", &vertices, &mut out);
+    let faces = pair_faces(&ta, &tb, &vertices);
     compare_faces(&ta, &tb, &faces, &mut out);
     let mut aligned = vec![
-        alignment("vertices", count_a, count_b, &vertices),
-        alignment("faces", ta.count("faces"), tb.count("faces"), &faces.a_to_b),
+        vertices.alignment("vertices", count_b),
+        faces.pairing.alignment("faces", tb.count("faces")),
     ];
     if ta.count("aabb") + tb.count("aabb") > 0 {
         aligned.push(compare_aabb(&ta, &tb, &faces, &mut out));
