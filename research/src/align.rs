@@ -4,14 +4,18 @@
 //!
 //! - vertices are paired by their stored bytes (equal coordinates: first with first);
 //! - faces by their corners, as the vertices paired (a face stored from another corner, same
-//!   winding, is the same face); each face's fields in the parallel tables (`materials`,
-//!   `normals`, `distances`, `adjacency`) go with it, adjacency compared as remapped
-//!   (`face·3 + edge` in B, turned into A's face and edge);
-//! - AABB nodes by their box and face (remapped), their children compared as remapped;
-//! - perimeter edges by their face edge (remapped), their transitions compared.
+//!   winding, is the same face); each face's fields go with it (BWM: the parallel `materials`,
+//!   `normals`, `distances` and `adjacency` tables; ASWM: the triangle's centre, normal, d,
+//!   island and flags), neighbours compared as remapped (BWM adjacency `face·3 + edge`, ASWM
+//!   `linked_triangles` and `linked_edges`, turned into A's numbering);
+//! - BWM AABB nodes by their box and face (remapped), their children compared as remapped;
+//! - BWM perimeter edges by their face edge (remapped), their transitions compared; ASWM edges
+//!   by their two vertices (remapped), their triangles compared as remapped.
 //!
-//! The tables are those of the BWM field dump (`vertices[i]`, `faces[i]`, …); a file whose
-//! dump has no `vertices` and `faces` tables (ASWM, PATH) is compared index by index.
+//! Records with no counterpart by content that sit at an index both files have are compared
+//! index by index (a vertex that moved, a box a writer pads differently). The tables are those
+//! of the BWM and ASWM field dumps (`vertices[i]`, `aswm.triangles[i].vertices`, …); other
+//! tables (ASWM tiles and path tables, PATH) are compared index by index.
 //! Memory: both files' records of these tables are kept (about 180 bytes a field, within the
 //! diff's `--field-limit`).
 
@@ -24,26 +28,93 @@ use serde::Serialize;
 use crate::diff::{FieldDifference, Side, Stored, one_sided, walk_error};
 use crate::fields::{FieldRef, walk};
 
-/// Every table paired by content; their index-by-index differences are replaced.
-const ALIGNED: [&str; 8] = [
-    "vertices",
-    "faces",
-    "materials",
-    "normals",
-    "distances",
-    "adjacency",
-    "aabb",
-    "edges",
-];
+/// How a face's neighbour row names a neighbour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Neighbour {
+    /// `face·3 + edge` (BWM adjacency).
+    FaceEdge,
+    /// A face index (ASWM `linked_triangles`).
+    Face,
+}
 
-/// Tables holding one field per face, in the faces' order.
-const PER_FACE: [&str; 3] = ["materials", "normals", "distances"];
+/// Where one format's dump keeps the mesh tables.
+#[derive(Debug)]
+struct Schema {
+    vertices: &'static str,
+    /// The faces' corners: (table, field within a record; `""` for the record itself).
+    corners: (&'static str, &'static str),
+    /// Per-face fields compared byte for byte.
+    per_face: &'static [(&'static str, &'static str)],
+    /// Tables holding one record per face (one-sided with their face).
+    face_tables: &'static [&'static str],
+    /// The faces' neighbour rows, one per edge.
+    neighbours: (&'static str, &'static str, Neighbour),
+    /// BWM's AABB tree.
+    aabb: Option<&'static str>,
+    /// BWM's perimeter edges (`index` = `face·3 + edge`, `transition`).
+    perimeter: Option<&'static str>,
+    /// ASWM's edges (`vertices`, `triangles`) and the faces' rows naming them.
+    edges: Option<(&'static str, (&'static str, &'static str))>,
+    /// Entry `k` of a face's neighbour row belongs to its edge `k` (from corner `k`), so a
+    /// face stored from another corner has its row turned with it. When false (ASWM, whose
+    /// writers order the rows by other rules), rows are compared as sets.
+    rows_follow_corners: bool,
+}
+
+const BWM: Schema = Schema {
+    vertices: "vertices",
+    corners: ("faces", ""),
+    per_face: &[("materials", ""), ("normals", ""), ("distances", "")],
+    face_tables: &["faces", "materials", "normals", "distances", "adjacency"],
+    neighbours: ("adjacency", "", Neighbour::FaceEdge),
+    aabb: Some("aabb"),
+    perimeter: Some("edges"),
+    edges: None,
+    rows_follow_corners: true,
+};
+
+const ASWM: Schema = Schema {
+    vertices: "aswm.vertices",
+    corners: ("aswm.triangles", "vertices"),
+    per_face: &[
+        ("aswm.triangles", "centre"),
+        ("aswm.triangles", "normal"),
+        ("aswm.triangles", "d"),
+        ("aswm.triangles", "island"),
+        ("aswm.triangles", "flags"),
+    ],
+    face_tables: &["aswm.triangles"],
+    neighbours: ("aswm.triangles", "linked_triangles", Neighbour::Face),
+    aabb: None,
+    perimeter: None,
+    edges: Some(("aswm.edges", ("aswm.triangles", "linked_edges"))),
+    rows_follow_corners: false,
+};
+
+const SCHEMAS: [&Schema; 2] = [&BWM, &ASWM];
+
+impl Schema {
+    /// Every table this schema pairs.
+    fn tables(&self) -> impl Iterator<Item = &'static str> + '_ {
+        [self.vertices]
+            .into_iter()
+            .chain(self.face_tables.iter().copied())
+            .chain(self.aabb)
+            .chain(self.perimeter)
+            .chain(self.edges.map(|e| e.0))
+    }
+}
+
+/// Every table some schema pairs (records of these are kept while reading).
+fn is_table(name: &str) -> Option<&'static str> {
+    SCHEMAS.iter().flat_map(|s| s.tables()).find(|t| *t == name)
+}
 
 /// How the records of one table were paired.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Alignment {
-    /// `vertices`, `faces` (with `materials`, `normals`, `distances`, `adjacency`), `aabb`,
-    /// `edges`.
+    /// The table: BWM `vertices`, `faces` (with `materials`, `normals`, `distances`,
+    /// `adjacency`), `aabb`, `edges`; ASWM `aswm.vertices`, `aswm.triangles`, `aswm.edges`.
     pub table: String,
     pub count_a: usize,
     pub count_b: usize,
@@ -75,7 +146,7 @@ impl Alignment {
         let noun = match self.table.as_str() {
             "aabb" => "AABB nodes",
             "edges" => "perimeter edges",
-            other => other,
+            other => other.rsplit('.').next().unwrap_or(other),
         };
         let order = if self.reordered() {
             ", reordered (the permutation is in --json)"
@@ -106,17 +177,17 @@ struct Tables {
     tables: FxHashMap<&'static str, BTreeMap<usize, Record>>,
 }
 
-/// `aabb[3].min` → (`aabb`, 3, `min`), for the aligned tables only.
+/// `aabb[3].min` → (`aabb`, 3, `min`), for the tables some schema pairs.
 fn split(path: &str) -> Option<(&'static str, usize, &str)> {
     let (name, rest) = path.split_once('[')?;
-    let table = ALIGNED.into_iter().find(|t| *t == name)?;
+    let table = is_table(name)?;
     let (index, sub) = rest.split_once(']')?;
     Some((table, index.parse().ok()?, sub.trim_start_matches('.')))
 }
 
-/// True when `path` belongs to a table the alignment pairs.
-pub fn is_aligned_path(path: &str) -> bool {
-    split(path).is_some()
+/// True when `path` belongs to one of `tables`.
+pub fn is_in(path: &str, tables: &[String]) -> bool {
+    split(path).is_some_and(|(table, _, _)| tables.iter().any(|t| t == table))
 }
 
 impl Tables {
@@ -303,6 +374,20 @@ impl FacePairing {
         Some(face_a as i64 * 3 + edge_a as i64)
     }
 
+    /// A's face of B's face `value_b`; negative values (none) stay.
+    fn face_to_a(&self, value_b: i64) -> Option<i64> {
+        if value_b < 0 {
+            return Some(value_b);
+        }
+        let face_b = usize::try_from(value_b).ok()?;
+        self.pairing
+            .b_to_a
+            .get(face_b)
+            .copied()
+            .flatten()
+            .map(i64::from)
+    }
+
     /// A's edge number of edge `edge_b` of B's face `face_b`, paired with A's `face_a`.
     fn edge_a(&self, face_a: usize, face_b: usize, edge_b: usize) -> Option<usize> {
         let rot_a = *self.rotation_a.get(face_a)?;
@@ -311,9 +396,10 @@ impl FacePairing {
     }
 }
 
-fn pair_faces(a: &Tables, b: &Tables, vertices: &Pairing) -> FacePairing {
+fn pair_faces(schema: &Schema, a: &Tables, b: &Tables, vertices: &Pairing) -> FacePairing {
+    let (table, sub) = schema.corners;
     let key = |t: &Tables, i: usize, map: Option<&[Option<u32>]>| -> Option<(Vec<i64>, usize)> {
-        let corners = t.ints("faces", i, "")?;
+        let corners = t.ints(table, i, sub)?;
         let corners = match map {
             Some(map) => corners
                 .iter()
@@ -327,9 +413,9 @@ fn pair_faces(a: &Tables, b: &Tables, vertices: &Pairing) -> FacePairing {
         canonical(&corners)
     };
     // Corners paired by content only: a vertex that moved makes its faces differ.
-    let vertex_content = inverse(&vertices.content, b.count("vertices"));
-    let keyed_a: Vec<_> = (0..a.count("faces")).map(|i| key(a, i, None)).collect();
-    let keyed_b: Vec<_> = (0..b.count("faces"))
+    let vertex_content = inverse(&vertices.content, b.count(schema.vertices));
+    let keyed_a: Vec<_> = (0..a.count(table)).map(|i| key(a, i, None)).collect();
+    let keyed_b: Vec<_> = (0..b.count(table))
         .map(|i| key(b, i, Some(&vertex_content)))
         .collect();
     let rotation = |keyed: &[Option<(Vec<i64>, usize)>]| -> Vec<usize> {
@@ -344,7 +430,7 @@ fn pair_faces(a: &Tables, b: &Tables, vertices: &Pairing) -> FacePairing {
         keyed_b.into_iter().map(|k| k.map(|k| k.0)).collect(),
     );
     FacePairing {
-        pairing: Pairing::new(content, b.count("faces")),
+        pairing: Pairing::new(content, b.count(table)),
         rotation_a,
         rotation_b,
     }
@@ -375,9 +461,8 @@ fn pair_difference(fa: &Stored, fb: &Stored) -> FieldDifference {
 fn differ_at(
     a: &Tables,
     b: &Tables,
-    table: &str,
+    (table, sub): (&str, &str),
     (i, j): (usize, usize),
-    sub: &str,
 ) -> Option<FieldDifference> {
     let (fa, fb) = (a.field(table, i, sub)?, b.field(table, j, sub)?);
     let mut out = Vec::new();
@@ -385,8 +470,8 @@ fn differ_at(
     out.pop()
 }
 
-/// Compares a field holding an index (a face, a child node) after turning B's into A's
-/// numbering with `to_a`.
+/// Compares a field holding indices (a face, a child node, an edge's triangles) after
+/// turning B's into A's numbering with `to_a`.
 fn differ_mapped(
     a: &Tables,
     b: &Tables,
@@ -395,9 +480,27 @@ fn differ_mapped(
     to_a: impl Fn(i64) -> Option<i64>,
 ) -> Option<FieldDifference> {
     let (fa, fb) = (a.field(table, i, sub)?, b.field(table, j, sub)?);
-    let value_a = *a.ints(table, i, sub)?.first()?;
-    let value_b = *b.ints(table, j, sub)?.first()?;
-    (Some(value_a) != to_a(value_b)).then(|| pair_difference(fa, fb))
+    let values_a = a.ints(table, i, sub)?;
+    let mapped_b: Vec<Option<i64>> = b.ints(table, j, sub)?.into_iter().map(to_a).collect();
+    let same = values_a.len() == mapped_b.len()
+        && values_a.iter().zip(&mapped_b).all(|(x, y)| Some(*x) == *y);
+    (!same).then(|| pair_difference(fa, fb))
+}
+
+/// Compares a row of indices as a set, after turning B's into A's numbering with `to_a`.
+fn differ_as_sets(
+    a: &Tables,
+    b: &Tables,
+    (table, sub): (&str, &str),
+    (i, j): (usize, usize),
+    to_a: &dyn Fn(i64) -> Option<i64>,
+) -> Option<FieldDifference> {
+    let (fa, fb) = (a.field(table, i, sub)?, b.field(table, j, sub)?);
+    let mut values_a: Vec<Option<i64>> = a.ints(table, i, sub)?.into_iter().map(Some).collect();
+    let mut mapped_b: Vec<Option<i64>> = b.ints(table, j, sub)?.into_iter().map(to_a).collect();
+    values_a.sort_unstable();
+    mapped_b.sort_unstable();
+    (values_a != mapped_b).then(|| pair_difference(fa, fb))
 }
 
 /// Every field of the records of `table` that only one side holds.
@@ -427,48 +530,75 @@ fn unpaired(
     one_sided_records(b, table, &pairing.b_to_a, false, out);
 }
 
-/// Compares paired faces: their corners when paired by index only, the parallel per-face
-/// tables and the adjacency.
-fn compare_faces(a: &Tables, b: &Tables, faces: &FacePairing, out: &mut Vec<FieldDifference>) {
+/// Compares paired faces: their corners when paired by index only, the per-face fields and
+/// the neighbour rows (and ASWM's edge rows, through `edges`).
+fn compare_faces(
+    schema: &Schema,
+    (a, b): (&Tables, &Tables),
+    faces: &FacePairing,
+    edges: Option<&Pairing>,
+    out: &mut Vec<FieldDifference>,
+) {
     for (i, j, by_content) in faces.pairing.pairs() {
         if !by_content {
-            out.extend(differ_at(a, b, "faces", (i, j), ""));
+            out.extend(differ_at(a, b, schema.corners, (i, j)));
         }
-        for table in PER_FACE {
-            out.extend(differ_at(a, b, table, (i, j), ""));
+        for &field in schema.per_face {
+            out.extend(differ_at(a, b, field, (i, j)));
         }
-        compare_adjacency(a, b, faces, (i, j), out);
+        let (table, sub, kind) = schema.neighbours;
+        let to_a = |v: i64| match kind {
+            Neighbour::FaceEdge => faces.edge_to_a(v),
+            Neighbour::Face => faces.face_to_a(v),
+        };
+        let rows = |row, to_a: &dyn Fn(i64) -> Option<i64>, out: &mut Vec<FieldDifference>| {
+            if schema.rows_follow_corners {
+                compare_row(a, b, row, faces, (i, j), to_a, out);
+            } else {
+                out.extend(differ_as_sets(a, b, row, (i, j), to_a));
+            }
+        };
+        rows((table, sub), &to_a, out);
+        if let (Some((_, row)), Some(edges)) = (schema.edges, edges) {
+            rows(row, &|v| Some(edges.to_a(v)), out);
+        }
     }
-    for table in ["faces", "materials", "normals", "distances", "adjacency"] {
+    for table in schema.face_tables {
         unpaired(a, b, table, &faces.pairing, out);
     }
 }
 
-/// Adjacency of paired faces `i` (A) and `j` (B), B's neighbours turned into A's numbering.
-fn compare_adjacency(
+/// A per-edge row of paired faces `i` (A) and `j` (B) (BWM adjacency, ASWM linked
+/// triangles or edges), B's entries turned into A's numbering by `to_a` and into A's edge
+/// order by the faces' rotations.
+fn compare_row(
     a: &Tables,
     b: &Tables,
+    (table, sub): (&str, &str),
     faces: &FacePairing,
     (i, j): (usize, usize),
+    to_a: &dyn Fn(i64) -> Option<i64>,
     out: &mut Vec<FieldDifference>,
 ) {
-    let (fa, fb) = (a.field("adjacency", i, ""), b.field("adjacency", j, ""));
+    let (fa, fb) = (a.field(table, i, sub), b.field(table, j, sub));
     let (Some(fa), Some(fb)) = (fa, fb) else {
-        // A walkable face on one side only: its row is one-sided.
-        out.extend(fa.map(|f| one_sided(f, true)));
-        out.extend(fb.map(|f| one_sided(f, false)));
+        // BWM: a walkable face on one side only has its adjacency row on that side only.
+        if sub.is_empty() {
+            out.extend(fa.map(|f| one_sided(f, true)));
+            out.extend(fb.map(|f| one_sided(f, false)));
+        }
         return;
     };
-    let (Some(row_a), Some(row_b)) = (a.ints("adjacency", i, ""), b.ints("adjacency", j, ""))
-    else {
+    let (Some(row_a), Some(row_b)) = (a.ints(table, i, sub), b.ints(table, j, sub)) else {
         return;
     };
+    let width = fa.elem.size();
     for (edge_b, &value_b) in row_b.iter().enumerate() {
         let Some(edge_a) = faces.edge_a(i, j, edge_b) else {
             continue;
         };
         let value_a = row_a.get(edge_a).copied();
-        if value_a.is_some() && value_a == faces.edge_to_a(value_b) {
+        if value_a.is_some() && value_a == to_a(value_b) {
             continue;
         }
         out.push(FieldDifference {
@@ -477,8 +607,8 @@ fn compare_adjacency(
             kind: fa.elem.name(),
             a: value_a.map_or(serde_json::Value::Null, serde_json::Value::from),
             b: serde_json::Value::from(value_b),
-            offset_a: fa.offset.map(|o| o + 4 * edge_a as u64),
-            offset_b: fb.offset.map(|o| o + 4 * edge_b as u64),
+            offset_a: fa.offset.map(|o| o + width * edge_a as u64),
+            offset_b: fb.offset.map(|o| o + width * edge_b as u64),
             space_a: fa.space.clone(),
             space_b: fb.space.clone(),
         });
@@ -486,10 +616,10 @@ fn compare_adjacency(
 }
 
 /// An AABB node's key: its box bytes and its face (B's remapped into A's numbering).
-fn node_key(t: &Tables, i: usize, faces: Option<&Pairing>) -> Option<Vec<u8>> {
-    let mut key = t.field("aabb", i, "min")?.raw.clone();
-    key.extend_from_slice(&t.field("aabb", i, "max")?.raw);
-    let face = *t.ints("aabb", i, "face")?.first()?;
+fn node_key(t: &Tables, table: &str, i: usize, faces: Option<&Pairing>) -> Option<Vec<u8>> {
+    let mut key = t.field(table, i, "min")?.raw.clone();
+    key.extend_from_slice(&t.field(table, i, "max")?.raw);
+    let face = *t.ints(table, i, "face")?.first()?;
     let face = faces.map_or(face, |faces| faces.to_a(face));
     key.extend_from_slice(&face.to_le_bytes());
     Some(key)
@@ -497,17 +627,17 @@ fn node_key(t: &Tables, i: usize, faces: Option<&Pairing>) -> Option<Vec<u8>> {
 
 /// Pairs AABB nodes and compares what is not their key (children and faces remapped).
 fn compare_aabb(
-    a: &Tables,
-    b: &Tables,
+    table: &str,
+    (a, b): (&Tables, &Tables),
     faces: &FacePairing,
     out: &mut Vec<FieldDifference>,
 ) -> Alignment {
-    let (count_a, count_b) = (a.count("aabb"), b.count("aabb"));
+    let (count_a, count_b) = (a.count(table), b.count(table));
     let nodes = Pairing::new(
         pair(
-            (0..count_a).map(|i| node_key(a, i, None)).collect(),
+            (0..count_a).map(|i| node_key(a, table, i, None)).collect(),
             (0..count_b)
-                .map(|i| node_key(b, i, Some(&faces.pairing)))
+                .map(|i| node_key(b, table, i, Some(&faces.pairing)))
                 .collect(),
         ),
         count_b,
@@ -516,32 +646,30 @@ fn compare_aabb(
         let mut subs = vec!["unknown", "plane"];
         if !by_content {
             subs.extend(["min", "max"]);
-            out.extend(differ_mapped(a, b, ("aabb", "face"), (i, j), |f| {
-                Some(faces.pairing.to_a(f))
-            }));
+            let to_a = |f| Some(faces.pairing.to_a(f));
+            out.extend(differ_mapped(a, b, (table, "face"), (i, j), to_a));
         }
         for sub in subs {
-            out.extend(differ_at(a, b, "aabb", (i, j), sub));
+            out.extend(differ_at(a, b, (table, sub), (i, j)));
         }
         for sub in ["first", "second"] {
-            out.extend(differ_mapped(a, b, ("aabb", sub), (i, j), |c| {
-                Some(nodes.to_a(c))
-            }));
+            let to_a = |c| Some(nodes.to_a(c));
+            out.extend(differ_mapped(a, b, (table, sub), (i, j), to_a));
         }
     }
-    unpaired(a, b, "aabb", &nodes, out);
-    nodes.alignment("aabb", count_b)
+    unpaired(a, b, table, &nodes, out);
+    nodes.alignment(table, count_b)
 }
 
-/// Pairs perimeter edges by their face edge (remapped) and compares their transitions.
-fn compare_edges(
-    a: &Tables,
-    b: &Tables,
+/// Pairs BWM perimeter edges by their face edge (remapped) and compares their transitions.
+fn compare_perimeter(
+    table: &str,
+    (a, b): (&Tables, &Tables),
     faces: &FacePairing,
     out: &mut Vec<FieldDifference>,
 ) -> Alignment {
-    let (count_a, count_b) = (a.count("edges"), b.count("edges"));
-    let index = |t: &Tables, i: usize| t.ints("edges", i, "index").and_then(|v| v.first().copied());
+    let (count_a, count_b) = (a.count(table), b.count(table));
+    let index = |t: &Tables, i: usize| t.ints(table, i, "index").and_then(|v| v.first().copied());
     let edges = Pairing::new(
         pair(
             (0..count_a).map(|i| index(a, i)).collect(),
@@ -553,32 +681,93 @@ fn compare_edges(
     );
     for (i, j, by_content) in edges.pairs() {
         if !by_content {
-            out.extend(differ_mapped(a, b, ("edges", "index"), (i, j), |v| {
-                faces.edge_to_a(v)
-            }));
+            let to_a = |v| faces.edge_to_a(v);
+            out.extend(differ_mapped(a, b, (table, "index"), (i, j), to_a));
         }
-        out.extend(differ_at(a, b, "edges", (i, j), "transition"));
+        out.extend(differ_at(a, b, (table, "transition"), (i, j)));
     }
-    unpaired(a, b, "edges", &edges, out);
-    edges.alignment("edges", count_b)
+    unpaired(a, b, table, &edges, out);
+    edges.alignment(table, count_b)
 }
 
-/// How each table was paired, and the fields of paired records that differ (with the
-/// records only one file holds).
-pub type Aligned = (Vec<Alignment>, Vec<FieldDifference>);
+/// Pairs ASWM edges by their two vertices (B's remapped, either order) and compares their
+/// triangles (remapped).
+fn pair_mesh_edges(
+    table: &str,
+    (a, b): (&Tables, &Tables),
+    vertices: &Pairing,
+    count_vertices_b: usize,
+) -> Pairing {
+    let vertex_content = inverse(&vertices.content, count_vertices_b);
+    let key = |t: &Tables, i: usize, map: Option<&[Option<u32>]>| -> Option<[i64; 2]> {
+        let ends = t.ints(table, i, "vertices")?;
+        let mut ends: Vec<i64> = match map {
+            Some(map) => ends
+                .iter()
+                .map(|&v| {
+                    let v = usize::try_from(v).ok()?;
+                    map.get(v).copied().flatten().map(i64::from)
+                })
+                .collect::<Option<_>>()?,
+            None => ends,
+        };
+        ends.sort_unstable();
+        <[i64; 2]>::try_from(ends).ok()
+    };
+    let (count_a, count_b) = (a.count(table), b.count(table));
+    Pairing::new(
+        pair(
+            (0..count_a).map(|i| key(a, i, None)).collect(),
+            (0..count_b)
+                .map(|i| key(b, i, Some(&vertex_content)))
+                .collect(),
+        ),
+        count_b,
+    )
+}
 
-/// Pairs the records of `a` and `b` by content and compares them: how each table was paired,
-/// and the fields that differ. `None` when either file's dump has no `vertices` and `faces`
-/// tables (the caller compares index by index).
+/// Compares paired ASWM edges: their vertices when paired by index only, their two
+/// triangles (remapped) as a set, as the faces' rows are.
+fn compare_mesh_edges(
+    table: &str,
+    (a, b): (&Tables, &Tables),
+    edges: &Pairing,
+    faces: &FacePairing,
+    out: &mut Vec<FieldDifference>,
+) -> Alignment {
+    for (i, j, by_content) in edges.pairs() {
+        if !by_content {
+            out.extend(differ_at(a, b, (table, "vertices"), (i, j)));
+        }
+        let to_a = |t| faces.face_to_a(t);
+        out.extend(differ_as_sets(a, b, (table, "triangles"), (i, j), &to_a));
+    }
+    unpaired(a, b, table, edges, out);
+    edges.alignment(table, b.count(table))
+}
+
+/// How each table was paired, the fields of paired records that differ (with the records
+/// only one file holds), and the tables paired (their index-by-index differences are
+/// replaced by these).
+pub type Aligned = (Vec<Alignment>, Vec<FieldDifference>, Vec<String>);
+
+/// Pairs the records of `a` and `b` by content and compares them. `None` when the two dumps
+/// do not both hold the vertex and face tables of one schema (BWM, ASWM): the caller compares
+/// index by index.
 pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, String> {
     let (ta, tb) = (Tables::read(a, limit)?, Tables::read(b, limit)?);
-    let has_mesh = |t: &Tables| t.count("vertices") > 0 && t.count("faces") > 0;
-    if !(has_mesh(&ta) && has_mesh(&tb)) {
+    let has_mesh = |s: &Schema, t: &Tables| t.count(s.vertices) > 0 && t.count(s.corners.0) > 0;
+    let Some(schema) = SCHEMAS
+        .into_iter()
+        .find(|s| has_mesh(s, &ta) && has_mesh(s, &tb))
+    else {
         return Ok(None);
-    }
+    };
+    let both = (&ta, &tb);
     let mut out = Vec::new();
-    let raw = |t: &Tables, i: usize| t.field("vertices", i, "").map(|f| f.raw.clone());
-    let (count_a, count_b) = (ta.count("vertices"), tb.count("vertices"));
+    let table = schema.vertices;
+    let raw = |t: &Tables, i: usize| t.field(table, i, "").map(|f| f.raw.clone());
+    let (count_a, count_b) = (ta.count(table), tb.count(table));
     let vertices = Pairing::new(
         pair(
             (0..count_a).map(|i| raw(&ta, i)).collect(),
@@ -588,21 +777,29 @@ pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, 
     );
     for (i, j, by_content) in vertices.pairs() {
         if !by_content {
-            out.extend(differ_at(&ta, &tb, "vertices", (i, j), ""));
+            out.extend(differ_at(&ta, &tb, (table, ""), (i, j)));
         }
     }
-    unpaired(&ta, &tb, "vertices", &vertices, &mut out);
-    let faces = pair_faces(&ta, &tb, &vertices);
-    compare_faces(&ta, &tb, &faces, &mut out);
+    unpaired(&ta, &tb, table, &vertices, &mut out);
+    let faces = pair_faces(schema, &ta, &tb, &vertices);
+    let mesh_edges = schema
+        .edges
+        .map(|(edges, _)| pair_mesh_edges(edges, both, &vertices, count_b));
+    compare_faces(schema, both, &faces, mesh_edges.as_ref(), &mut out);
+    let corners = schema.corners.0;
     let mut aligned = vec![
-        vertices.alignment("vertices", count_b),
-        faces.pairing.alignment("faces", tb.count("faces")),
+        vertices.alignment(table, count_b),
+        faces.pairing.alignment(corners, tb.count(corners)),
     ];
-    if ta.count("aabb") + tb.count("aabb") > 0 {
-        aligned.push(compare_aabb(&ta, &tb, &faces, &mut out));
+    if let (Some((table, _)), Some(edges)) = (schema.edges, &mesh_edges) {
+        aligned.push(compare_mesh_edges(table, both, edges, &faces, &mut out));
     }
-    if ta.count("edges") + tb.count("edges") > 0 {
-        aligned.push(compare_edges(&ta, &tb, &faces, &mut out));
+    if let Some(table) = schema.aabb.filter(|t| ta.count(t) + tb.count(t) > 0) {
+        aligned.push(compare_aabb(table, both, &faces, &mut out));
     }
-    Ok(Some((aligned, out)))
+    if let Some(table) = schema.perimeter.filter(|t| ta.count(t) + tb.count(t) > 0) {
+        aligned.push(compare_perimeter(table, both, &faces, &mut out));
+    }
+    let tables = schema.tables().map(str::to_string).collect();
+    Ok(Some((aligned, out, tables)))
 }

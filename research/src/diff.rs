@@ -288,14 +288,14 @@ pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, S
 }
 
 /// [`field_diff`], with the records of the mesh tables (vertices, faces and their per-face
-/// fields, AABB nodes, perimeter edges) paired by content first ([`crate::align`]): a file
+/// fields, BWM AABB nodes and perimeter edges, ASWM edges) paired by content first ([`crate::align`]): a file
 /// whose writer ordered them differently shows as reordered, and only the fields that really
 /// differ are listed. Files whose dump has no such tables are compared index by index.
 pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
     let mut diff = field_diff(a, b, limit)?;
-    if let Some((aligned, differences)) = crate::align::align(a, b, limit)? {
+    if let Some((aligned, differences, tables)) = crate::align::align(a, b, limit)? {
         diff.differences
-            .retain(|d| !crate::align::is_aligned_path(&d.path));
+            .retain(|d| !crate::align::is_in(&d.path, &tables));
         diff.differences.extend(differences);
         diff.aligned = aligned;
     }
