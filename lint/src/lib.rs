@@ -9,11 +9,13 @@
 //!
 //! Positions (`at`) are in the tool's frame: +Z up, the mesh's own coordinates.
 
+pub mod baseline;
 pub mod engine;
 pub mod fix;
 mod geometry;
 mod grid;
 mod islands;
+pub mod level;
 mod narrow;
 mod overlap;
 mod seams;
@@ -25,6 +27,7 @@ use walkmesh_core::{Diagnostic, NavMesh, Severity};
 
 pub use engine::Engine;
 pub use fix::{Fixed, Repair, fix, fix_room};
+pub use level::{LEVELS, Level, level_of};
 
 /// Walkable face whose normal points down.
 pub const DOWNWARD_WALKABLE: &str = "lint.downward_walkable";
@@ -79,7 +82,8 @@ pub const FIXED_CODES: [&str; 6] = [
 ];
 
 /// One defect: what (`code`), how bad, which faces (the file's numbering), where (tool frame,
-/// Z up; `None` for a reader's note about the whole file), and whether `--fix` repairs it.
+/// Z up; `None` for a reader's note about the whole file), whether `--fix` repairs it, and
+/// its group ([`Level`]: default, or pedantic for what shipped content holds).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
     pub code: String,
@@ -88,6 +92,7 @@ pub struct Finding {
     pub at: Option<[f32; 3]>,
     pub message: String,
     pub fixable: bool,
+    pub level: Level,
 }
 
 impl Finding {
@@ -99,6 +104,7 @@ impl Finding {
             at: Some(at),
             message,
             fixable,
+            level: Level::Default,
         }
     }
 
@@ -111,6 +117,7 @@ impl Finding {
             at: None,
             message: diagnostic.message.clone(),
             fixable: false,
+            level: Level::Default,
         }
     }
 }
@@ -203,8 +210,9 @@ impl<'a> Context<'a> {
 pub const ROOM_COLUMN: &str = "area:room";
 
 /// Lints `mesh`: every check of [`CODES`] (the area checks only when faces carry rooms;
-/// `layout_rooms` is the LYT's room count then). Findings are sorted by code order, then by
-/// first face.
+/// `layout_rooms` is the LYT's room count then), at every level: each finding says its group
+/// ([`level_of`] the code for the engine), and [`at_level`] keeps those a level reports.
+/// Findings are sorted by code order, then by first face.
 pub fn lint(mesh: &NavMesh, options: &LintOptions, layout_rooms: Option<usize>) -> Vec<Finding> {
     let context = Context::new(mesh, *options);
     let mut findings = Vec::new();
@@ -220,8 +228,16 @@ pub fn lint(mesh: &NavMesh, options: &LintOptions, layout_rooms: Option<usize>) 
         seams::transitions(&context, &meetings, room_count, &mut findings);
     }
     islands::islands(&context, &meetings, &mut findings);
+    for finding in &mut findings {
+        finding.level = level_of(&finding.code, options.engine);
+    }
     sort(&mut findings);
     findings
+}
+
+/// The findings a lint at `level` reports: those of its group and the groups before it.
+pub fn at_level(findings: Vec<Finding>, level: Level) -> Vec<Finding> {
+    findings.into_iter().filter(|f| f.level <= level).collect()
 }
 
 /// Orders findings by code (the order of [`CODES`], others after), then by first face.

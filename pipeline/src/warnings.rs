@@ -61,6 +61,27 @@ pub struct WarningPolicy {
 struct ProjectFile {
     #[serde(default)]
     warnings: WarningsTable,
+    #[serde(default)]
+    lint: LintTable,
+}
+
+/// `[lint]` of `walkmesh.toml`: `level = "pedantic"` makes `walkmesh lint` report the
+/// pedantic group too (the codes and groups are `walkmesh-lint`'s; the CLI checks the name).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LintTable {
+    level: Option<String>,
+}
+
+fn read_project_file(path: &Path) -> Result<ProjectFile, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    toml::from_str(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
+}
+
+/// The lint level `walkmesh.toml` at `path` names in `[lint] level`, if any.
+pub fn project_lint_level(path: &Path) -> Result<Option<String>, Failure> {
+    Ok(read_project_file(path)?.lint.level)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -114,10 +135,7 @@ impl WarningPolicy {
 
     /// The policy of `walkmesh.toml` at `path`.
     pub fn from_project_file(path: &Path) -> Result<WarningPolicy, Failure> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-        let file: ProjectFile = toml::from_str(&text)
-            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        let file = read_project_file(path)?;
         let from = path.display().to_string();
         let table = file.warnings;
         let mut rules = Vec::new();

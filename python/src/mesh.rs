@@ -863,11 +863,18 @@ impl Mesh {
 
     /// The findings of `walkmesh lint --json` for this mesh: a list of dicts with code,
     /// severity, faces (this mesh's face numbering), at ([x, y, z], Z up; None for a reader's
-    /// note), message and fixable. The reader's warnings come first, as the command lists
-    /// them. `engine` (kotor, nwn2, prime, generic) decides steepness; by default the source
-    /// format's engine.
-    #[pyo3(signature = (engine=None))]
-    fn lint<'py>(&self, py: Python<'py>, engine: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    /// note), message, fixable and level (its group: "default" or "pedantic"). The reader's
+    /// warnings come first, as the command lists them. `engine` (kotor, nwn2, prime, generic)
+    /// decides steepness and which codes are pedantic; by default the source format's engine.
+    /// `level` ("default" or "pedantic") is `walkmesh lint --level`: "default" leaves out the
+    /// pedantic group.
+    #[pyo3(signature = (engine=None, level="default"))]
+    fn lint<'py>(
+        &self,
+        py: Python<'py>,
+        engine: Option<&str>,
+        level: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let engine = match engine {
             Some(name) => walkmesh_lint::Engine::parse(name).ok_or_else(|| {
                 PyValueError::new_err(format!(
@@ -876,6 +883,9 @@ impl Mesh {
             })?,
             None => walkmesh_lint::Engine::of_format(self.source_format.unwrap_or("")),
         };
+        let level = walkmesh_lint::Level::parse(level).ok_or_else(|| {
+            PyValueError::new_err(format!("level={level:?}: expected 'default' or 'pedantic'"))
+        })?;
         let options = walkmesh_lint::LintOptions {
             engine,
             ..walkmesh_lint::LintOptions::default()
@@ -888,7 +898,7 @@ impl Mesh {
                 .collect();
             let linted = walkmesh_lint::as_linted(&self.mesh);
             findings.extend(walkmesh_lint::lint(&linted, &options, None));
-            serde_json::to_string(&findings)
+            serde_json::to_string(&walkmesh_lint::at_level(findings, level))
         });
         let text = text.map_err(|e| PyValueError::new_err(e.to_string()))?;
         json_to_python(py, &text)

@@ -46,6 +46,22 @@ def test_downward_face_and_island_are_reported_with_their_faces():
         mesh.lint(engine="doom")
 
 
+def test_level_leaves_out_the_pedantic_group():
+    vertices, faces = floor()
+    base = len(vertices)
+    vertices += [[20, 20, 1], [21, 20, 1], [21, 21, 1]]
+    faces.append([base, base + 1, base + 2])  # a loose triangle: an island
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    # Islands are what NWN2 bakes hold: pedantic for nwn2, default for kotor.
+    assert [f["code"] for f in mesh.lint(engine="kotor")] == ["lint.island"]
+    assert mesh.lint(engine="kotor")[0]["level"] == "default"
+    assert mesh.lint(engine="nwn2") == []
+    pedantic = mesh.lint(engine="nwn2", level="pedantic")
+    assert [(f["code"], f["level"]) for f in pedantic] == [("lint.island", "pedantic")]
+    with pytest.raises(ValueError):
+        mesh.lint(level="loud")
+
+
 def test_same_dicts_as_the_command_line(tmp_path):
     binary = walkmesh_binary()
     if binary is None:
@@ -69,4 +85,6 @@ def test_every_corpus_walkmesh_lints():
     assert files
     for path in files:
         for finding in walkmesh.read(path).lint():
-            assert set(finding) == {"code", "severity", "faces", "at", "message", "fixable"}
+            assert set(finding) == {
+                "code", "severity", "faces", "at", "message", "fixable", "level"
+            }

@@ -17,14 +17,14 @@ pub const DEFAULT_FIELD_LIMIT: usize = 10_000_000;
 
 /// One stored field, as kept for the comparison.
 #[derive(Clone, Debug)]
-struct Stored {
-    path: String,
-    space: Option<String>,
-    offset: Option<u64>,
-    elem: Elem,
-    raw: Vec<u8>,
-    values: Vec<Scalar>,
-    array: bool,
+pub(crate) struct Stored {
+    pub(crate) path: String,
+    pub(crate) space: Option<String>,
+    pub(crate) offset: Option<u64>,
+    pub(crate) elem: Elem,
+    pub(crate) raw: Vec<u8>,
+    pub(crate) values: Vec<Scalar>,
+    pub(crate) array: bool,
 }
 
 /// Where a field is in one file.
@@ -42,8 +42,12 @@ pub struct Place {
 /// A field that differs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FieldDifference {
-    /// The flat dump's name of the field; `[i]` is appended for one element of an array.
+    /// The flat dump's name of the field; `[i]` is appended for one element of an array. For
+    /// records aligned by content, A's name of the record.
     pub path: String,
+    /// B's name of the record when alignment paired it with another index (`vertices[530]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_b: Option<String>,
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub a: serde_json::Value,
@@ -63,21 +67,35 @@ pub struct FieldDiff {
     /// Stored fields compared in A and in B.
     pub fields_a: usize,
     pub fields_b: usize,
+    /// Tables whose records were paired by content (not by index) before comparing: how many
+    /// matched, and the order B holds them in. Empty with `--by-index`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aligned: Vec<crate::align::Alignment>,
     pub differences: Vec<FieldDifference>,
 }
 
 impl FieldDiff {
+    /// No field differs and no table is reordered.
     pub fn is_empty(&self) -> bool {
-        self.differences.is_empty()
+        self.differences.is_empty() && self.aligned.iter().all(|a| !a.differs())
     }
 
-    /// One line per difference: `path: A @offset -> B @offset`.
+    /// One line per aligned table (`vertices: same 677 vertices, reordered`), then one per
+    /// difference: `path: A @offset -> B @offset`.
     pub fn to_text(&self) -> String {
         let mut text = String::new();
+        for alignment in &self.aligned {
+            text.push_str(&alignment.to_text());
+            text.push('\n');
+        }
         for d in &self.differences {
+            let path = match &d.path_b {
+                Some(b) => format!("{} (B: {b})", d.path),
+                None => d.path.clone(),
+            };
             text.push_str(&format!(
                 "{}: {} @{} -> {} @{}\n",
-                d.path,
+                path,
                 d.a,
                 offset_text(d.offset_a, d.space_a.as_deref()),
                 d.b,
@@ -103,7 +121,7 @@ fn offset_text(offset: Option<u64>, space: Option<&str>) -> String {
 }
 
 impl Stored {
-    fn of(f: &FieldRef<'_>) -> Stored {
+    pub(crate) fn of(f: &FieldRef<'_>) -> Stored {
         Stored {
             path: f.path.to_string(),
             space: f.space.map(str::to_string),
@@ -149,7 +167,9 @@ enum FromA {
     OnlyInA(Stored),
 }
 
-fn walk_error(file: &std::path::Path) -> impl Fn(walkmesh_core::ReadError) -> String + '_ {
+pub(crate) fn walk_error(
+    file: &std::path::Path,
+) -> impl Fn(walkmesh_core::ReadError) -> String + '_ {
     move |e| e.in_file(file).to_string()
 }
 
@@ -262,19 +282,35 @@ pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, S
     Ok(FieldDiff {
         fields_a,
         fields_b,
+        aligned: Vec::new(),
         differences,
     })
 }
 
+/// [`field_diff`], with the records of the mesh tables (vertices, faces and their per-face
+/// fields, BWM AABB nodes and perimeter edges, ASWM edges) paired by content first ([`crate::align`]): a file
+/// whose writer ordered them differently shows as reordered, and only the fields that really
+/// differ are listed. Files whose dump has no such tables are compared index by index.
+pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
+    let mut diff = field_diff(a, b, limit)?;
+    if let Some((aligned, differences, tables)) = crate::align::align(a, b, limit)? {
+        diff.differences
+            .retain(|d| !crate::align::is_in(&d.path, &tables));
+        diff.differences.extend(differences);
+        diff.aligned = aligned;
+    }
+    Ok(diff)
+}
+
 /// The value of a whole field as JSON: a scalar, or an array of its elements.
-fn whole(field: &Stored) -> serde_json::Value {
+pub(crate) fn whole(field: &Stored) -> serde_json::Value {
     match (field.array, field.values.as_slice()) {
         (false, [one]) => one.to_json(),
         (_, values) => serde_json::Value::Array(values.iter().map(Scalar::to_json).collect()),
     }
 }
 
-fn one_sided(field: &Stored, in_a: bool) -> FieldDifference {
+pub(crate) fn one_sided(field: &Stored, in_a: bool) -> FieldDifference {
     let (value, none) = (whole(field), serde_json::Value::Null);
     let (a, b) = if in_a { (value, none) } else { (none, value) };
     let (offset_a, offset_b) = if in_a {
@@ -289,6 +325,7 @@ fn one_sided(field: &Stored, in_a: bool) -> FieldDifference {
     };
     FieldDifference {
         path: field.path.clone(),
+        path_b: None,
         kind: field.elem.name(),
         a,
         b,
@@ -329,6 +366,7 @@ fn compare(a: &Stored, b: &Stored, out: &mut Vec<FieldDifference>) {
             let step = (i as u64) * size;
             out.push(FieldDifference {
                 path: format!("{}[{i}]", a.path),
+                path_b: None,
                 kind: a.elem.name(),
                 a: va.to_json(),
                 b: vb.to_json(),
@@ -342,6 +380,7 @@ fn compare(a: &Stored, b: &Stored, out: &mut Vec<FieldDifference>) {
     }
     out.push(FieldDifference {
         path: a.path.clone(),
+        path_b: None,
         kind: a.elem.name(),
         a: whole(a),
         b: whole(b),

@@ -2,6 +2,7 @@
 //! (`walkmesh diff --fields`), corpus statistics (`walkmesh stats`) and Kaitai Struct specs
 //! (`walkmesh spec`).
 
+pub mod align;
 pub mod diff;
 pub mod fields;
 pub mod spec;

@@ -296,3 +296,70 @@ fn collect_leaves(node: &serde_json::Value, out: &mut Vec<String>) {
         None => out.push(node["name"].as_str().unwrap_or_default().to_string()),
     }
 }
+
+/// Issue 33: `diff --fields` on a BioWare WOK and a copy whose vertex table is stored in
+/// another order (faces renumbered to match, every other byte kept) says "reordered" and lists
+/// nothing else; `--by-index` keeps the index-by-index comparison.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn field_diff_pairs_reordered_vertices_by_content() {
+    let original = required_corpora().join("kotor/pykotor-tests/test.wok");
+    let a = std::fs::read(&original).unwrap();
+    let (count, vertices) = (u32_at(&a, 0x48) as usize, u32_at(&a, 0x4C) as usize);
+    let (faces, face_count) = (u32_at(&a, 0x54) as usize, u32_at(&a, 0x50) as usize);
+    // Reversed order: new vertex i is old vertex count-1-i.
+    let mut b = a.clone();
+    for new in 0..count {
+        let old = count - 1 - new;
+        b[vertices + 12 * new..vertices + 12 * new + 12]
+            .copy_from_slice(&a[vertices + 12 * old..vertices + 12 * old + 12]);
+    }
+    for k in 0..face_count * 3 {
+        let renumbered = (count - 1 - u32_at(&a, faces + 4 * k) as usize) as u32;
+        b[faces + 4 * k..faces + 4 * k + 4].copy_from_slice(&renumbered.to_le_bytes());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("reordered.wok");
+    std::fs::write(&copy, &b).unwrap();
+
+    let run = walkmesh(os(&[&"diff", &original, &copy, &"--fields", &"--json"]));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["differences"],
+        serde_json::json!([]),
+        "{}",
+        run.stdout
+    );
+    let vertices_table = &report["aligned"][0];
+    assert_eq!(vertices_table["table"], "vertices");
+    assert_eq!(vertices_table["matched"], count);
+    assert_eq!(vertices_table["permutation"][0], count - 1);
+    let text = walkmesh(os(&[&"diff", &original, &copy, &"--fields"]));
+    assert!(
+        text.stdout
+            .starts_with(&format!("vertices: same {count} vertices, reordered")),
+        "{}",
+        text.stdout
+    );
+    let by_index = walkmesh(os(&[
+        &"diff",
+        &original,
+        &copy,
+        &"--fields",
+        &"--by-index",
+        &"--json",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&by_index.stdout).unwrap();
+    let rows = report["differences"].as_array().unwrap();
+    assert!(rows.len() >= count, "{}", by_index.stdout);
+    assert!(report.get("aligned").is_none());
+    // --by-index is a --fields option.
+    assert_eq!(
+        walkmesh(os(&[&"diff", &original, &copy, &"--by-index"])).code,
+        2
+    );
+}

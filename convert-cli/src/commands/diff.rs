@@ -48,9 +48,14 @@ pub struct Args {
     #[command(flatten)]
     read: ReadArgs,
     /// Compare the stored fields instead of the meshes: every field that differs, by path,
-    /// with both values and byte offsets (empty for a file against itself).
+    /// with both values and byte offsets (empty for a file against itself). Vertices, faces
+    /// with their per-face fields, AABB nodes and perimeter edges are first paired by content,
+    /// so a writer's other order shows as "reordered" (the permutation in --json).
     #[arg(long, conflicts_with_all = ["align", "html", "overlay"])]
     fields: bool,
+    /// With --fields: compare records index by index, without pairing them by content.
+    #[arg(long, requires = "fields")]
+    by_index: bool,
     /// Most stored fields held per file by --fields.
     #[arg(long, value_name = "N", default_value_t = walkmesh_research::diff::DEFAULT_FIELD_LIMIT)]
     field_limit: usize,
@@ -77,7 +82,12 @@ pub fn run(
     if args.fields {
         let files = (args.a.as_path(), args.b.as_path());
         let limit = args.field_limit;
-        return super::fields::diff(registry, files, &args.read, limit, args.json, stdout);
+        let how = super::fields::How {
+            limit,
+            by_index: args.by_index,
+            json: args.json,
+        };
+        return super::fields::diff(registry, files, &args.read, how, stdout);
     }
     if let Some(path) = &args.overlay {
         super::render::picture_of(path)?;

@@ -10,12 +10,25 @@ use crate::Failure;
 use crate::input::{ReadArgs, open};
 
 /// Prints the fields that differ between `a` and `b`; exit code 0 when none do, 1 otherwise.
+/// How `diff --fields` compares and prints.
+#[derive(Clone, Copy, Debug)]
+pub struct How {
+    /// `--field-limit`.
+    pub limit: usize,
+    /// `--by-index`: records compared index by index, not paired by content.
+    pub by_index: bool,
+    pub json: bool,
+}
+
 pub fn diff(
     registry: &Registry,
     (a, b): (&Path, &Path),
     read: &ReadArgs,
-    limit: usize,
-    json: bool,
+    How {
+        limit,
+        by_index,
+        json,
+    }: How,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let (bytes_a, format_a) = open(registry, a, read)?;
@@ -30,7 +43,12 @@ pub fn diff(
         file: b,
         dumper: dumper(format_b, b)?,
     };
-    let report = field_diff(side_a, side_b, limit).map_err(Failure)?;
+    let report = if by_index {
+        field_diff(side_a, side_b, limit)
+    } else {
+        walkmesh_research::diff::aligned_diff(side_a, side_b, limit)
+    }
+    .map_err(Failure)?;
     if json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice, WriteOptions};
-use walkmesh_lint::{Engine, Finding, LintOptions, Repair};
+use walkmesh_lint::baseline::Known;
+use walkmesh_lint::{Engine, Finding, Level, LintOptions, Repair};
 use walkmesh_pipeline::output::{self, OutputSettings};
 use walkmesh_pipeline::policy;
-use walkmesh_pipeline::warnings::{Action, WarningPolicy};
+use walkmesh_pipeline::warnings::{Action, Rule, WarningPolicy};
 
 use crate::Failure;
 use crate::commands::area::{RoomSource, load_rooms};
@@ -37,13 +38,24 @@ pub struct Args {
     /// folder: every room read is written there as <room>.wok (unchanged rooms byte for byte).
     #[arg(long, value_name = "OUT")]
     fix: Option<PathBuf>,
-    /// Accept findings of CODE (`*` matches any run: --allow 'lint.island'). Rules may also
-    /// come from walkmesh.toml's [warnings], as for convert.
+    /// Accept findings of CODE (`*` matches any run: --allow 'lint.island') or of a group
+    /// (lint::default, lint::pedantic). Rules may also come from walkmesh.toml's [warnings],
+    /// as for convert.
     #[arg(long, value_name = "CODE")]
     allow: Vec<String>,
-    /// Fail on findings of CODE even where an allow rule matches.
+    /// Fail on findings of CODE or group even where an allow rule matches; naming a pedantic
+    /// code (without `*`) or lint::pedantic also reports those findings at the default level.
     #[arg(long, value_name = "CODE")]
     deny: Vec<String>,
+    /// Which groups to report: default (rare on shipped content, each worth a patch) or
+    /// pedantic (also what shipped content holds and its engine lives with; docs/lint.md).
+    /// Default: walkmesh.toml's [lint] level, else default.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    level: Option<Level>,
+    /// An earlier `walkmesh lint --json` output: report only findings not in it (matched by
+    /// code and faces, or code and position), and exit 0 when none of those fails.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     /// Whose walking rules decide steepness: kotor, nwn2, prime or generic (default: from the
     /// format; every engine's limit is 60°, see docs/lint.md).
     #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
@@ -56,6 +68,10 @@ pub struct Args {
     /// Text form: show at most N findings of each code (0 = all).
     #[arg(long, value_name = "N", default_value_t = 10)]
     max_per_code: usize,
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::parse(text).ok_or_else(|| format!("{text:?} is not default or pedantic"))
 }
 
 fn parse_engine(text: &str) -> Result<Engine, String> {
@@ -76,9 +92,25 @@ struct Shown<'a> {
 struct Report<'a> {
     target: &'a Path,
     engine: &'static str,
+    /// The level reported (`default` or `pedantic`).
+    level: &'static str,
     findings: Vec<Shown<'a>>,
+    /// Findings of groups above the level, not shown.
+    below_level: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<BaselineReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fixed: Option<FixReport<'a>>,
+}
+
+/// What `--baseline` left out.
+#[derive(Serialize)]
+struct BaselineReport {
+    file: PathBuf,
+    /// Findings the baseline holds (not shown).
+    known: usize,
+    /// Baseline findings no longer found.
+    gone: usize,
 }
 
 /// A repair as printed: for an area, the room whose file it was made in (faces are numbered
@@ -175,20 +207,154 @@ fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
     })
 }
 
-/// The policy: warnings fail unless allowed (lint is strict by nature).
-fn policy(args: &Args) -> Result<WarningPolicy, Failure> {
-    let start = std::env::current_dir().unwrap_or_default();
-    let (found, _) = WarningPolicy::discover(&start)?;
-    Ok(found.with_flags(true, &args.allow, &args.deny))
+/// How findings are chosen and judged: the rules (warnings fail unless allowed: lint is
+/// strict by nature), the level, and the baseline's findings.
+struct Selection {
+    policy: WarningPolicy,
+    level: Level,
+    baseline: Option<(PathBuf, Vec<Known>)>,
 }
 
-/// Findings with their rules, and whether any fails (warning or above, not allowed).
-fn judge<'a>(findings: &'a [Finding], policy: &WarningPolicy) -> (Vec<Shown<'a>>, bool) {
-    let mut failed = false;
-    let shown = findings
+fn selection(args: &Args) -> Result<Selection, Failure> {
+    let start = std::env::current_dir().unwrap_or_default();
+    let (found, project_file) = WarningPolicy::discover(&start)?;
+    let level = match (args.level, &project_file) {
+        (Some(level), _) => level,
+        (None, Some(path)) => match walkmesh_pipeline::warnings::project_lint_level(path)? {
+            Some(name) => Level::parse(&name).ok_or_else(|| {
+                Failure::usage(format!(
+                    "{}: [lint] level = {name:?} is not \"default\" or \"pedantic\"",
+                    path.display()
+                ))
+            })?,
+            None => Level::Default,
+        },
+        (None, None) => Level::Default,
+    };
+    let baseline = match &args.baseline {
+        Some(path) => Some((path.clone(), read_baseline(path)?)),
+        None => None,
+    };
+    Ok(Selection {
+        policy: found.with_flags(true, &args.allow, &args.deny),
+        level,
+        baseline,
+    })
+}
+
+/// The findings of an earlier `lint --json` output (its `findings`, or a bare list as
+/// Python's `Mesh.lint()` returns).
+fn read_baseline(path: &Path) -> Result<Vec<Known>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
+    let bad = |why: String| Failure::usage(format!("baseline {}: {why}", path.display()));
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("not the JSON `walkmesh lint --json` prints: {e}")))?;
+    let list = value
+        .get("findings")
+        .unwrap_or(&value)
+        .as_array()
+        .ok_or_else(|| bad("no \"findings\" list".to_string()))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, item)| {
+            known_of(item).ok_or_else(|| {
+                bad(format!(
+                    "findings[{i}] is not a finding (code, faces, at, message)"
+                ))
+            })
+        })
+        .collect()
+}
+
+fn known_of(item: &serde_json::Value) -> Option<Known> {
+    let faces = item
+        .get("faces")?
+        .as_array()?
         .iter()
-        .map(|finding| {
-            let rule = policy.rule_for(&finding.code);
+        .map(|f| f.as_u64().and_then(|f| u32::try_from(f).ok()))
+        .collect::<Option<Vec<u32>>>()?;
+    let at = match item.get("at")? {
+        serde_json::Value::Null => None,
+        value => {
+            let xyz: Vec<f32> = value
+                .as_array()?
+                .iter()
+                .map(|c| c.as_f64().map(|c| c as f32))
+                .collect::<Option<_>>()?;
+            Some(<[f32; 3]>::try_from(xyz).ok()?)
+        }
+    };
+    Some(Known {
+        code: item.get("code")?.as_str()?.to_string(),
+        faces,
+        at,
+        message: item.get("message")?.as_str()?.to_string(),
+    })
+}
+
+/// Whether `rule` names `finding`: its code (with `*` for any run), or its group.
+fn names(rule: &Rule, finding: &Finding) -> bool {
+    match Level::of_group(&rule.pattern) {
+        Some(group) => group == finding.level,
+        None => walkmesh_pipeline::warnings::matches(&rule.pattern, &finding.code),
+    }
+}
+
+/// The rule that decides `finding`: a matching deny rule first, else the last matching allow.
+fn rule_for<'p>(policy: &'p WarningPolicy, finding: &Finding) -> Option<&'p Rule> {
+    let matching = |action| {
+        policy
+            .rules
+            .iter()
+            .rev()
+            .find(move |r| r.action == action && names(r, finding))
+    };
+    matching(Action::Deny).or_else(|| matching(Action::Allow))
+}
+
+/// Whether the run reports `finding`: its group is at or below the level, or a deny rule
+/// names its group or its exact code (as clippy's `-D clippy::pedantic` turns lints on; a
+/// pattern with `*` does not, so `deny = ["lint.*"]` keeps the level's meaning).
+fn reported(selection: &Selection, finding: &Finding) -> bool {
+    finding.level <= selection.level
+        || selection.policy.rules.iter().any(|rule| {
+            rule.action == Action::Deny
+                && (Level::of_group(&rule.pattern) == Some(finding.level)
+                    || rule.pattern == finding.code)
+        })
+}
+
+/// The findings a run shows, with their rules, and what it left out.
+struct Judged<'a> {
+    shown: Vec<Shown<'a>>,
+    /// Any shown finding fails (warning or above, not allowed).
+    failed: bool,
+    /// Findings of groups above the level.
+    below_level: usize,
+    /// Findings the baseline holds, and baseline findings no longer found.
+    known: usize,
+    gone: usize,
+}
+
+/// Findings chosen by level and baseline, with their rules, and whether any fails.
+fn judge<'a>(findings: &'a [Finding], selection: &Selection) -> Judged<'a> {
+    let reported: Vec<&Finding> = findings.iter().filter(|f| reported(selection, f)).collect();
+    let below_level = findings.len() - reported.len();
+    let (new, gone) = match &selection.baseline {
+        Some((_, known)) => {
+            let comparison = walkmesh_lint::baseline::compare(&reported, known);
+            (comparison.new, comparison.gone)
+        }
+        None => (vec![true; reported.len()], 0),
+    };
+    let mut failed = false;
+    let shown: Vec<Shown<'a>> = reported
+        .iter()
+        .zip(&new)
+        .filter(|(_, new)| **new)
+        .map(|(finding, _)| {
+            let rule = rule_for(&selection.policy, finding);
             let allowed = rule.is_some_and(|r| r.action == Action::Allow);
             if finding.severity >= Severity::Warning && !allowed {
                 failed = true;
@@ -206,7 +372,13 @@ fn judge<'a>(findings: &'a [Finding], policy: &WarningPolicy) -> (Vec<Shown<'a>>
             }
         })
         .collect();
-    (shown, failed)
+    Judged {
+        known: reported.len() - shown.len(),
+        shown,
+        failed,
+        below_level,
+        gone,
+    }
 }
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
@@ -215,7 +387,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     } else {
         load_file(registry, args)?
     };
-    let policy = policy(args)?;
+    let selection = selection(args)?;
     let engine = args
         .engine
         .unwrap_or_else(|| Engine::of_format(linted.format));
@@ -235,7 +407,8 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         &options,
         linted.layout_rooms,
     ));
-    let (shown, mut failed) = judge(&findings, &policy);
+    let judged = judge(&findings, &selection);
+    let mut failed = judged.failed;
     let mut fixed_findings = Vec::new();
     let fix = match &args.fix {
         Some(out) => {
@@ -264,8 +437,8 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     };
     let fix_report = match (&fix, &args.fix) {
         (Some(outcome), Some(out)) => {
-            let (remaining, still_failing) = judge(&fixed_findings, &policy);
-            failed = still_failing;
+            let remaining = judge(&fixed_findings, &selection);
+            failed = remaining.failed;
             Some(FixReport {
                 output: out,
                 repairs: outcome
@@ -276,7 +449,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
                         repair,
                     })
                     .collect(),
-                remaining,
+                remaining: remaining.shown,
                 walkable_area_before: walkmesh_lint::walkable_area(&linted.mesh),
                 walkable_area_after: walkmesh_lint::walkable_area(&outcome.written),
             })
@@ -286,7 +459,14 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let report = Report {
         target: &args.target,
         engine: engine.name(),
-        findings: shown,
+        level: selection.level.name(),
+        findings: judged.shown,
+        below_level: judged.below_level,
+        baseline: selection.baseline.as_ref().map(|(file, _)| BaselineReport {
+            file: file.clone(),
+            known: judged.known,
+            gone: judged.gone,
+        }),
         fixed: fix_report,
     };
     if args.json {
@@ -422,12 +602,28 @@ fn print_text(
     stdout: &mut dyn Write,
 ) -> std::io::Result<()> {
     print_findings(&report.findings, max_per_code, stdout)?;
+    let mut left_out = String::new();
+    if report.below_level > 0 {
+        left_out.push_str(&format!(
+            "; {} pedantic not shown (--level pedantic)",
+            report.below_level
+        ));
+    }
+    if let Some(baseline) = &report.baseline {
+        left_out.push_str(&format!(
+            "; {} in the baseline {}, {} of its findings gone",
+            baseline.known,
+            baseline.file.display(),
+            baseline.gone
+        ));
+    }
     writeln!(
         stdout,
-        "{}: {} finding(s) ({} engine rules)",
+        "{}: {} finding(s) ({} engine rules, level {}{left_out})",
         report.target.display(),
         report.findings.len(),
-        report.engine
+        report.engine,
+        report.level
     )?;
     if let Some(fixed) = &report.fixed {
         for shown in &fixed.repairs {
