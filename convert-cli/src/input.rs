@@ -15,7 +15,7 @@ use crate::Failure;
 #[derive(Args, Debug, Clone)]
 pub struct ReadArgs {
     /// Input format id, overriding detection by magic bytes and extension.
-    #[arg(long, value_name = "ID")]
+    #[arg(id = "input_format", long = "from", value_name = "ID")]
     from: Option<String>,
     /// A material profile (RON) replacing the embedded one: names, codes, walkability.
     /// Name-based formats (OBJ, glTF) use it for names; code-based formats use it when its

@@ -23,6 +23,7 @@ use walkmesh_pipeline::depfile;
 use crate::Failure;
 use crate::input::{ReadArgs, load};
 use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -106,7 +107,7 @@ enum AreaCommand {
         check: bool,
         /// Write the fixed WOKs into this folder (or the fixed archive to this file) instead of
         /// in place.
-        #[arg(short, long, value_name = "PATH")]
+        #[arg(short, long, value_name = "PATH", conflicts_with = "check")]
         out: Option<PathBuf>,
         #[command(flatten)]
         tolerance: ToleranceArgs,
@@ -179,7 +180,7 @@ pub fn run(
             archive,
             out,
             files,
-        } => replace(archive, out, files, stdout),
+        } => replace(archive, out, files, stdout, stderr),
         AreaCommand::Check { lyt, vis, json } => check(lyt, vis.as_deref(), *json, stdout),
         AreaCommand::Solve {
             rooms,
@@ -300,7 +301,7 @@ fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure>
                 })
             })
             .collect();
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&rows)?)?;
         return Ok(0);
     }
     for line in archive_summary(&archive) {
@@ -359,8 +360,11 @@ fn replace(
     out: &Path,
     files: &[PathBuf],
     stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let mut archive = read_archive(path)?;
+    // With the archive on standard output, the list of changes goes to standard error.
+    let mut report = Vec::new();
     for file in files {
         let name = file
             .file_name()
@@ -369,13 +373,16 @@ fn replace(
         let bytes = std::fs::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive.put(name, bytes).map_err(Failure)?;
-        writeln!(
-            stdout,
+        report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
-        )?;
+        ));
     }
-    write_atomically(out, &archive.write().map_err(Failure)?)?;
+    write_file(out, &archive.write().map_err(Failure)?, stdout)?;
+    let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
+    for line in report {
+        writeln!(report_to, "{line}")?;
+    }
     Ok(0)
 }
 
@@ -433,7 +440,7 @@ fn check(
         writeln!(
             stdout,
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            crate::json::pretty(&serde_json::json!({
                 "rooms": lyt.rooms.len(),
                 "door_hooks": lyt.door_hooks.len(),
                 "findings": items,
@@ -594,7 +601,7 @@ fn solve_command(
         writeln!(
             stdout,
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            crate::json::pretty(&serde_json::json!({
                 "layout": lyt_file,
                 "rooms": lyt.rooms.len(),
                 "rooms_with_walkmesh": rooms.len(),
@@ -922,7 +929,7 @@ pub fn info_for_archive(
         let archive = read_archive(path)?;
         if json {
             let value = archive_json(registry, path, &archive);
-            writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+            writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
             return Ok(0);
         }
         writeln!(stdout, "file:           {}", path.display())?;

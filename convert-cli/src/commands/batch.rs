@@ -166,7 +166,7 @@ pub fn run(
         };
         // Only when asked: serialising every conversion is work on this one thread.
         if args.report.is_some() {
-            report.push_str(&serde_json::to_string(&line)?);
+            report.push_str(&crate::json::compact(&line)?);
             report.push('\n');
         }
     }
@@ -211,7 +211,7 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
     };
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&summary)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&summary)?)?;
     } else if !args.quiet {
         let out: &mut dyn Write = if args.report.as_deref().is_some_and(is_stdout) {
             stderr

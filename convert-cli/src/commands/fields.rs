@@ -32,7 +32,7 @@ pub fn diff(
     };
     let report = field_diff(side_a, side_b, limit).map_err(Failure)?;
     if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {
         write!(stdout, "{}", report.to_text())?;
     }

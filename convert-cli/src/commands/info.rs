@@ -37,7 +37,7 @@ pub fn run(
     print_diagnostics(&diag, stderr);
     let s = summary::summarize(&mesh, format);
     if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&s)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&s)?)?;
         return Ok(0);
     }
     writeln!(stdout, "file:           {}", file.display())?;

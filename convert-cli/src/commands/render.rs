@@ -9,7 +9,7 @@ use walkmesh_render::{Layer, Mode, Options};
 
 use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
-use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum ModeArg {
@@ -42,7 +42,8 @@ pub struct Args {
     /// The walkmesh files; several are overlaid, one colour each.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The picture: .svg or .png.
+    /// The picture: .svg or .png; `-` writes SVG to standard output (the summary line then
+    /// goes to standard error).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// What the face colours show (one input only; overlays colour by input).
@@ -70,6 +71,9 @@ pub enum Picture {
 }
 
 pub fn picture_of(path: &std::path::Path) -> Result<Picture, Failure> {
+    if is_stdout(path) {
+        return Ok(Picture::Svg);
+    }
     match path
         .extension()
         .and_then(|e| e.to_str())
@@ -143,9 +147,14 @@ pub fn run(
         check_raster(&scene, args.max_memory)?;
     }
     let bytes = encode(&scene, picture)?;
-    write_atomically(&args.output, &bytes)?;
+    write_file(&args.output, &bytes, stdout)?;
+    let report: &mut dyn Write = if is_stdout(&args.output) {
+        stderr
+    } else {
+        stdout
+    };
     writeln!(
-        stdout,
+        report,
         "{}: {} x {} pixels, {} input(s), mode {}",
         args.output.display(),
         scene.width,
