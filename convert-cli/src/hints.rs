@@ -23,6 +23,12 @@ pub enum Capability {
     CreateDirs,
     /// Convert many inputs into a folder (`convert --out-dir`).
     OutDir,
+    /// The material of faces whose name the profile does not know (`--default-material`).
+    DefaultMaterial,
+    /// Keep modelling-tool vertices apart (`convert --weld off`).
+    Weld,
+    /// Raise the memory limit (`--max-memory`).
+    MaxMemory,
 }
 
 impl Capability {
@@ -33,6 +39,9 @@ impl Capability {
             Capability::OutputFormat => "to",
             Capability::CreateDirs => "create_dirs",
             Capability::OutDir => "out_dir",
+            Capability::DefaultMaterial => "default_material",
+            Capability::Weld => "weld",
+            Capability::MaxMemory => "max_memory",
         }
     }
 }
@@ -73,7 +82,50 @@ pub const LIBRARY_HINTS: &[LibraryHint] = &[
         with_option: " (name a file, or use {} for many inputs)",
         without_option: " (name a file)",
     },
+    LibraryHint {
+        written: "; name it after a surface material or set --default-material",
+        capability: Capability::DefaultMaterial,
+        with_option: "; name it after a surface material or set {}",
+        without_option: "; name it after a surface material",
+    },
+    LibraryHint {
+        written: "; give them a material or set --default-material",
+        capability: Capability::DefaultMaterial,
+        with_option: "; give them a material or set {}",
+        without_option: "; give them a material",
+    },
+    LibraryHint {
+        written: "; --weld off keeps them apart",
+        capability: Capability::Weld,
+        with_option: "; {} off keeps them apart",
+        without_option: "",
+    },
+    LibraryHint {
+        written: "; raise the limit with --max-memory MIB",
+        capability: Capability::MaxMemory,
+        with_option: "; raise the limit with {} MIB",
+        without_option: "",
+    },
 ];
+
+thread_local! {
+    /// The leaf command running on this thread, for hints in diagnostics printed deep in a
+    /// command ([`fit_for_current`]).
+    static CURRENT: std::cell::RefCell<Option<Command>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets (or clears) the command whose options [`fit_for_current`] uses.
+pub fn set_current(command: Option<Command>) {
+    CURRENT.with(|current| *current.borrow_mut() = command);
+}
+
+/// [`fit`] for the command running on this thread (the text as it is when none is set).
+pub fn fit_for_current(message: &str) -> String {
+    CURRENT.with(|current| match current.borrow().as_ref() {
+        Some(command) => fit(message, command),
+        None => message.to_string(),
+    })
+}
 
 /// The long name (`--from`) of the option `command` has for `capability`, if any.
 pub fn option_for(command: &Command, capability: Capability) -> Option<String> {
@@ -227,6 +279,35 @@ mod tests {
             "{}",
             failure.message
         );
+        let limit = walkmesh_core::memory::check("picture", "a PNG", u64::MAX, 1).unwrap_err();
+        assert!(
+            limit.message.contains(LIBRARY_HINTS[7].written),
+            "{}",
+            limit.message
+        );
+        // The readers' and the weld's sentences, from a file that has all three.
+        let obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 0 0\nf 1 2 3\nusemtl Odd\nf 4 2 3\n";
+        let registry = walkmesh_formats::default_registry();
+        let format = registry.by_id("obj").unwrap();
+        let mut diag = walkmesh_core::Diagnostics::new();
+        let input = walkmesh_core::Input {
+            bytes: obj.as_bytes(),
+            path: None,
+        };
+        let mesh = format
+            .reader()
+            .unwrap()
+            .read(input, &Default::default(), &mut diag)
+            .unwrap();
+        let _ = walkmesh_core::passes::as_modelled(&mesh, &mut diag);
+        let text: Vec<String> = diag.items.iter().map(|d| d.message.clone()).collect();
+        for hint in &LIBRARY_HINTS[4..7] {
+            assert!(
+                text.iter().any(|t| t.contains(hint.written)),
+                "{:?} not in {text:#?}",
+                hint.written
+            );
+        }
     }
 
     #[test]

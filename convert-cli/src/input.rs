@@ -116,6 +116,7 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
     let Some(path) = path else {
         return Ok(None);
     };
+    crate::output::note_read(path);
     let text = std::fs::read_to_string(path).map_err(|e| {
         Failure::input(format!(
             "cannot read the material profile {}: {e}",
@@ -142,6 +143,7 @@ fn open_with<'r>(
     from: Option<&str>,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
     // A file, or a member of a module archive written `area.mod:room.wok`.
+    crate::output::note_read(file);
     let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, from)?;
     Ok((bytes, format))
@@ -200,6 +202,11 @@ pub fn option_files(read: &ReadArgs) -> Vec<PathBuf> {
 
 pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
     for item in &diag.items {
-        let _ = writeln!(stderr, "{item}");
+        // Hints in the readers' messages, said with the running command's own options.
+        let _ = writeln!(
+            stderr,
+            "{}",
+            crate::hints::fit_for_current(&item.to_string())
+        );
     }
 }

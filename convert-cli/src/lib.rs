@@ -240,7 +240,10 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     // Names, messages and values from file data reach a person's terminal through these
     // streams: control characters in them are shown escaped (docs: "Hostile input").
     let mut stderr = Escaping::new(stderr);
+    output::forget_reads();
     let code = run_escaped(args, stdout, &mut stderr);
+    output::forget_reads();
+    hints::set_current(None);
     let _ = stderr.flush();
     code
 }
@@ -294,6 +297,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
     };
     let registry = walkmesh_formats::default_registry();
+    hints::set_current(Some(hints::leaf(&root, &matches).clone()));
     // Standard output is text, escaped like standard error, except where a converted file is
     // written to it.
     let mut escaping;

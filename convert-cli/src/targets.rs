@@ -257,6 +257,14 @@ pub fn document(mut root: clap::Command) -> clap::Command {
             Dash::Refused(why) => format!("`-` is refused: {why}."),
         };
         root = with_subcommand(root, arg.command, &|command| {
+            // A positional argument changed here would move to the end of the list (clap
+            // re-adds it): those say it in their doc comment.
+            let positional = command
+                .get_arguments()
+                .any(|a| a.get_id() == arg.id && a.is_positional());
+            if positional {
+                return command;
+            }
             command.mut_arg(arg.id, |a| {
                 let help = a.get_help().map(ToString::to_string).unwrap_or_default();
                 if help.contains("`-`") {

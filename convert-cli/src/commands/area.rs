@@ -34,10 +34,12 @@ pub struct Args {
 #[derive(clap::Args, Debug, Clone)]
 struct ToleranceArgs {
     /// Horizontal distance (XY) within which edge endpoints of two rooms coincide.
-    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.horizontal)]
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.horizontal,
+          value_parser = crate::input::non_negative_distance)]
     tolerance: f32,
     /// Height difference within which edge endpoints of two rooms coincide.
-    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.vertical)]
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.vertical,
+          value_parser = crate::input::non_negative_distance)]
     vertical_tolerance: f32,
 }
 
@@ -67,7 +69,7 @@ enum AreaCommand {
     Extract {
         archive: PathBuf,
         members: Vec<String>,
-        /// Folder to write into (default: the current folder).
+        /// Folder to write into (default: the current folder); `-` is refused (a folder).
         #[arg(short, long, value_name = "DIR", default_value = ".")]
         out: PathBuf,
     },
@@ -77,6 +79,8 @@ enum AreaCommand {
     /// Example: walkmesh area replace ebo_m40aa.mod fixed.mod m12aa_42a.wok
     Replace {
         archive: PathBuf,
+        /// The archive to write; `-`: standard output (the list of changes then goes to
+        /// standard error).
         out: PathBuf,
         files: Vec<PathBuf>,
     },
@@ -120,6 +124,8 @@ enum AreaCommand {
     /// Example: walkmesh area assemble ebo_m40aa.mod area.glb
     Assemble {
         rooms: PathBuf,
+        /// The mesh to write (.glb, .gltf or .obj); `-` is refused: the format comes from
+        /// the extension, and OBJ and .gltf bring a sidecar.
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: Option<PathBuf>,
@@ -134,6 +140,7 @@ enum AreaCommand {
     /// Example: walkmesh area split area.glb rooms/ --lyt m40ad.lyt
     Split {
         mesh: PathBuf,
+        /// The folder the room WOKs go to; `-` is refused (a folder).
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: PathBuf,
@@ -151,6 +158,7 @@ enum AreaCommand {
     /// Example: walkmesh area indoor map.indoor out/ --kits kits/
     Indoor {
         map: PathBuf,
+        /// The folder the room WOKs and the layout go to; `-` is refused (a folder).
         out: PathBuf,
         /// Folder of kit JSON files.
         #[arg(long, value_name = "DIR")]
@@ -237,6 +245,7 @@ pub fn run(
 }
 
 fn read_archive(path: &Path) -> Result<Archive, Failure> {
+    crate::output::note_read(path);
     let bytes =
         std::fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
     Archive::parse(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
@@ -370,6 +379,7 @@ fn replace(
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
+        crate::output::note_read(file);
         let bytes = std::fs::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive.put(name, bytes).map_err(Failure)?;
@@ -402,6 +412,7 @@ fn print_findings(
 }
 
 fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
+    crate::output::note_read(path);
     let bytes = read_file_or_member(path).map_err(Failure)?;
     read_lyt(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
 }
@@ -419,6 +430,7 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
+        crate::output::note_read(vis_path);
         let bytes = read_file_or_member(vis_path).map_err(Failure)?;
         let (vis, mut found) =
             read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
@@ -501,7 +513,9 @@ impl RoomSource {
     fn get(&self, file_name: &str) -> Option<Vec<u8>> {
         match self {
             RoomSource::Folder(_, files) => {
-                std::fs::read(files.get(&file_name.to_ascii_lowercase())?).ok()
+                let path = files.get(&file_name.to_ascii_lowercase())?;
+                crate::output::note_read(path);
+                std::fs::read(path).ok()
             }
             RoomSource::Archive(_, archive) => archive.extract(file_name).map(<[u8]>::to_vec),
         }
@@ -517,7 +531,10 @@ impl RoomSource {
                 files
                     .iter()
                     .filter(|(n, _)| n.ends_with(".lyt"))
-                    .filter_map(|(n, p)| Some((n.clone(), std::fs::read(p).ok()?)))
+                    .filter_map(|(n, p)| {
+                        crate::output::note_read(p);
+                        Some((n.clone(), std::fs::read(p).ok()?))
+                    })
                     .collect(),
                 dir.clone(),
             ),
@@ -671,6 +688,10 @@ fn solve_command(
             }
             std::fs::create_dir_all(target_dir)
                 .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
+            if out.is_none() {
+                // In place, on purpose: the rooms read are the files replaced.
+                crate::output::forget_reads();
+            }
             for (target, bytes) in pending {
                 write_atomically(&target, &bytes)?;
                 written.push(target);
@@ -695,6 +716,10 @@ fn solve_command(
             }
             if !changed_rooms.is_empty() {
                 let target = out.unwrap_or(path);
+                if out.is_none() {
+                    // In place, on purpose: the archive read is the file replaced.
+                    crate::output::forget_reads();
+                }
                 write_atomically(target, &archive.write().map_err(Failure)?)?;
                 written.push(target.to_path_buf());
             }
@@ -847,6 +872,7 @@ fn indoor(
     tolerance: Tolerance,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
+    crate::output::note_read(map_path);
     let bytes = std::fs::read(map_path)
         .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
     let map =
