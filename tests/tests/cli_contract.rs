@@ -871,6 +871,29 @@ fn ignored_option_combinations_are_refused() {
         ),
         ("reach area --up", run([&"reach", &f.area, &"--up", &"z"])),
         (
+            "render --max-memory with SVG",
+            run([
+                &"render",
+                &wok,
+                &"-o",
+                &f.dir.join("m.svg"),
+                &"--max-memory",
+                &"64",
+            ]),
+        ),
+        (
+            "render --mode components of two files",
+            run([
+                &"render",
+                &wok,
+                &wok,
+                &"-o",
+                &f.dir.join("m2.svg"),
+                &"--mode",
+                &"components",
+            ]),
+        ),
+        (
             "convert --jobs without --out-dir",
             run([&"convert", &wok, &f.dir.join("j.glb"), &"--jobs", &"2"]),
         ),

@@ -46,9 +46,11 @@ pub struct Args {
     /// goes to standard error).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
-    /// What the face colours show (one input only; overlays colour by input).
-    #[arg(long, value_enum, default_value_t = ModeArg::Materials)]
-    mode: ModeArg,
+    /// What the face colours show (default: materials). One input only: several inputs are
+    /// coloured one colour each, so another mode is refused there, except `tiles`, which
+    /// adds the first input's tile grid.
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
     /// Picture width in pixels (320 to 8192); the height follows the mesh.
     #[arg(long, default_value_t = 1200)]
     width: u32,
@@ -113,6 +115,26 @@ pub fn check_raster(
     .map_err(|e| Failure::input(e.message))
 }
 
+/// Options this picture would not honour are refused rather than dropped.
+fn refuse_ignored_options(args: &Args, picture: Picture) -> Result<(), Failure> {
+    if picture == Picture::Svg && args.max_memory.is_some() {
+        return Err(Failure::usage(
+            "--max-memory bounds a PNG's pixels; an SVG has none (write .png, or leave it out)",
+        ));
+    }
+    if let Some(mode) = args.mode
+        && args.files.len() > 1
+        && !matches!(mode, ModeArg::Materials | ModeArg::Tiles)
+    {
+        return Err(Failure::usage(format!(
+            "--mode {} colours one input; {} inputs are drawn one colour each (render them one at a time)",
+            Mode::from(mode).name(),
+            args.files.len()
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(
     registry: &Registry,
     args: &Args,
@@ -120,6 +142,7 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let picture = picture_of(&args.output)?;
+    refuse_ignored_options(args, picture)?;
     let mut meshes: Vec<(String, NavMesh)> = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let mut diag = Diagnostics::new();
@@ -136,7 +159,7 @@ pub fn run(
         .map(|(name, mesh)| Layer { name, mesh })
         .collect();
     let options = Options {
-        mode: args.mode.into(),
+        mode: args.mode.unwrap_or(ModeArg::Materials).into(),
         width: args.width,
         wireframe: !args.no_wireframe,
         highlights: Vec::new(),
