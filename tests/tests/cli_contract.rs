@@ -573,6 +573,20 @@ fn no_command_writes_over_its_input() {
         );
     }
     assert_eq!(std::fs::read(&lyt).unwrap(), lyt_bytes);
+    // A batch whose output folder holds an input: that file is refused, as a failed file.
+    let obj_dir = f.dir.join("objs");
+    std::fs::create_dir(&obj_dir).unwrap();
+    let obj = obj_dir.join("floor.obj");
+    std::fs::copy(fixtures_dir().join("obj/flat_floor.obj"), &obj).unwrap();
+    let obj_bytes = std::fs::read(&obj).unwrap();
+    let done = run([&"convert", &obj, &"--out-dir", &obj_dir, &"--to", &"obj"]);
+    assert_eq!(done.code, 3, "{}", done.stderr);
+    assert!(
+        done.stderr.contains("never writes over what it reads"),
+        "{}",
+        done.stderr
+    );
+    assert_eq!(std::fs::read(&obj).unwrap(), obj_bytes);
 }
 
 /// The `--long` options in a text.
