@@ -182,27 +182,12 @@ fn Failure(message: String) -> Failure {
     Failure::input(message)
 }
 
-impl Command {
-    /// Whether the command was asked for JSON output; its failures are then printed as
-    /// `{"error": {"code", "message", "exit_code", …}}` on standard output as well.
-    fn wants_json(&self) -> bool {
-        match self {
-            Command::Formats(args) => args.json,
-            Command::Info(args) => args.json,
-            Command::Stats(args) => args.json,
-            Command::Spec(_) => false,
-            Command::Convert(args) => args.json,
-            Command::Validate(args) => args.json,
-            Command::Diff(args) => args.json,
-            Command::Lint(args) => args.json,
-            Command::Route(args) => args.json,
-            Command::Reach(args) => args.json,
-            Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
-                false
-            }
-            Command::View(_) => false,
-        }
-    }
+/// Whether the command was asked for JSON output (`--json` on any command or subcommand,
+/// `area list` included); its failures are then printed as `{"error": {"code", "message",
+/// "exit_code", …}}` on standard output as well.
+fn wants_json(matches: &clap::ArgMatches) -> bool {
+    let (_, leaf) = targets::command_path(matches);
+    leaf.try_get_one::<bool>("json").ok().flatten() == Some(&true)
 }
 
 /// Standard output that remembers whether the reader went away (a closed pipe, as with
@@ -334,7 +319,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
             for item in &failure.diagnostics {
                 let _ = writeln!(stderr, "  {item}");
             }
-            if cli.command.wants_json() {
+            if wants_json(&matches) {
                 print_json_error(&mut out, &failure);
                 let _ = out.flush();
                 if let Some(error) = out.failed.take() {

@@ -264,6 +264,16 @@ fn every_json_output_parses_and_keeps_hostile_names() {
             ],
             None,
         ),
+        (
+            "area list error",
+            vec![
+                "area".into(),
+                "list".into(),
+                os(&f.dir.join(format!("{HOSTILE}.missing.mod"))),
+                "--json".into(),
+            ],
+            Some(HOSTILE),
+        ),
         // A failure in JSON mode: the error object names the hostile file.
         (
             "error",
