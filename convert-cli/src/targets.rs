@@ -271,15 +271,27 @@ pub fn document(mut root: clap::Command) -> clap::Command {
                     return a;
                 }
                 let long = a.get_long_help().map(ToString::to_string);
-                let a = a.help(format!("{help} {sentence}").trim().to_string());
+                let a = a.help(joined(&help, &sentence));
                 match long {
-                    Some(long) => a.long_help(format!("{long} {sentence}")),
+                    Some(long) => a.long_help(joined(&long, &sentence)),
                     None => a,
                 }
             })
         });
     }
     root
+}
+
+/// `sentence` after `help` (clap drops a help text's final full stop).
+fn joined(help: &str, sentence: &str) -> String {
+    let help = help.trim_end();
+    if help.is_empty() {
+        sentence.to_string()
+    } else if help.ends_with('.') {
+        format!("{help} {sentence}")
+    } else {
+        format!("{help}. {sentence}")
+    }
 }
 
 fn with_subcommand(
@@ -292,5 +304,69 @@ fn with_subcommand(
             command.mut_subcommand(first, |sub| with_subcommand(sub, rest, change))
         }
         None => command.mut_subcommand(path, change),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn find<'c>(root: &'c clap::Command, path: &str) -> &'c clap::Command {
+        path.split(' ')
+            .fold(root, |c, part| c.find_subcommand(part).expect(part))
+    }
+
+    /// The table names real options, and each one's help says what `-` means there.
+    #[test]
+    fn every_output_in_the_table_exists_and_documents_dash() {
+        let root = crate::cli_command();
+        for output in OUTPUTS {
+            let command = find(&root, output.command);
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == output.id)
+                .unwrap_or_else(|| panic!("{} has no {}", output.command, output.id));
+            let help = arg
+                .get_long_help()
+                .or(arg.get_help())
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            assert!(
+                help.contains("`-`"),
+                "{} {}: {help}",
+                output.command,
+                output.id
+            );
+        }
+    }
+
+    /// Every path option named like an output, in every command, is in the table (so a new
+    /// command's output gets the checks).
+    #[test]
+    fn every_output_like_option_is_in_the_table() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for sub in command.get_subcommands() {
+                let inner = if path.is_empty() {
+                    sub.get_name().to_string()
+                } else {
+                    format!("{path} {}", sub.get_name())
+                };
+                walk(sub, &inner, missing);
+            }
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                let output_like = [
+                    "output", "out", "out_dir", "fix", "html", "overlay", "depfile", "report",
+                ]
+                .contains(&id);
+                if output_like && !OUTPUTS.iter().any(|o| o.command == path && o.id == id) {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&crate::cli_command(), "", &mut missing);
+        assert!(missing.is_empty(), "{missing:?}");
     }
 }
