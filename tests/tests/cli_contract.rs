@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! What every command promises (README "The command line's contract"): `--json` is JSON
 //! whatever the names in the files, `-` is standard output (or refused), an output never
 //! replaces an input, hints name options the command has, negative numbers are values,
