@@ -160,6 +160,21 @@ pub fn load(
     load_with(registry, file, read.from.as_deref(), &options, diag)
 }
 
+/// The reading options given that have no default (`--from`, `--materials`,
+/// `--default-material`, `--scene`), for commands that refuse them where they would be
+/// ignored.
+pub fn options_given(read: &ReadArgs) -> Vec<&'static str> {
+    [
+        (read.from.is_some(), "--from"),
+        (read.materials.is_some(), "--materials"),
+        (read.default_material.is_some(), "--default-material"),
+        (read.scene.is_some(), "--scene"),
+    ]
+    .into_iter()
+    .filter_map(|(given, name)| given.then_some(name))
+    .collect()
+}
+
 /// The input format id given with `--from`.
 pub fn from_id(read: &ReadArgs) -> Option<&str> {
     read.from.as_deref()

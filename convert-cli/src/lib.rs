@@ -213,6 +213,8 @@ impl PipeAware<'_> {
     fn note(&mut self, error: &std::io::Error) {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             self.closed = true;
+        } else if error.kind() == std::io::ErrorKind::Interrupted {
+            // `write_all` tries again: not a failure.
         } else if self.failed.is_none() {
             self.failed = Some(std::io::Error::new(error.kind(), error.to_string()));
         }

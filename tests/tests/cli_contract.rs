@@ -918,6 +918,10 @@ fn ignored_option_combinations_are_refused() {
             ]),
         ),
         (
+            "info of an archive with --from",
+            run([&"info", &f.module, &"--from", &"bwm"]),
+        ),
+        (
             "convert --jobs without --out-dir",
             run([&"convert", &wok, &f.dir.join("j.glb"), &"--jobs", &"2"]),
         ),

@@ -935,6 +935,15 @@ fn indoor(
 }
 
 /// `walkmesh info` on an archive: its summary, when `path` is one.
+/// Whether `path` is a module archive (by its first bytes).
+pub fn is_archive(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut head))
+        .is_ok_and(|()| Archive::sniff(&head))
+}
+
 pub fn info_for_archive(
     registry: &Registry,
     path: &Path,
