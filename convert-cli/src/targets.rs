@@ -132,34 +132,28 @@ pub fn outputs<'m>(command: &str, matches: &'m ArgMatches) -> Vec<(&'m Path, &'s
 /// Every other path the command line names: the inputs (files, folders, archives; the
 /// archive of an `area.mod:room.wok` member).
 fn inputs<'m>(command: &clap::Command, name: &str, matches: &'m ArgMatches) -> Vec<&'m Path> {
-    let outputs: Vec<*const Path> = outputs(name, matches)
-        .into_iter()
-        .map(|(p, _)| p as *const Path)
-        .collect();
-    command
-        .get_arguments()
-        .flat_map(|arg| paths_of(matches, arg.get_id().as_str()))
-        .map(PathBuf::as_path)
-        .filter(|p| !outputs.contains(&(*p as *const Path)))
-        .collect()
+    let batch = !paths_of(matches, "out_dir").is_empty();
+    let mut found = Vec::new();
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        let values = paths_of(matches, id);
+        match OUTPUTS.iter().find(|o| o.command == name && o.id == id) {
+            None => found.extend(values),
+            // `convert IN OUT`: IN is read (every path is, with --out-dir).
+            Some(output) if output.last_of_positional => {
+                let outputs = usize::from(!batch && values.len() == 2);
+                found.extend(values.iter().take(values.len() - outputs));
+            }
+            Some(_) => {}
+        }
+    }
+    found.into_iter().map(PathBuf::as_path).collect()
 }
 
 /// Device and inode of what `path` names (following links), or of the archive of an
 /// `archive:member` input.
-#[cfg(unix)]
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let metadata = std::fs::metadata(path).ok().or_else(|| {
-        let text = path.to_str()?;
-        let (archive, _) = text.rsplit_once(':')?;
-        std::fs::metadata(archive).ok()
-    })?;
-    Some((metadata.dev(), metadata.ino()))
-}
-
-#[cfg(not(unix))]
-fn identity(path: &Path) -> Option<std::path::PathBuf> {
-    std::fs::canonicalize(path).ok()
+    crate::output::file_id(path)
 }
 
 /// The checks of the module comment, for the command `matches` ran.
