@@ -15,7 +15,7 @@ use crate::Failure;
 #[derive(Args, Debug, Clone)]
 pub struct ReadArgs {
     /// Input format id, overriding detection by magic bytes and extension.
-    #[arg(long, value_name = "ID")]
+    #[arg(id = "input_format", long = "from", value_name = "ID")]
     from: Option<String>,
     /// A material profile (RON) replacing the embedded one: names, codes, walkability.
     /// Name-based formats (OBJ, glTF) use it for names; code-based formats use it when its
@@ -116,6 +116,7 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
     let Some(path) = path else {
         return Ok(None);
     };
+    crate::output::note_read(path);
     let text = std::fs::read_to_string(path).map_err(|e| {
         Failure::input(format!(
             "cannot read the material profile {}: {e}",
@@ -142,6 +143,7 @@ fn open_with<'r>(
     from: Option<&str>,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
     // A file, or a member of a module archive written `area.mod:room.wok`.
+    crate::output::note_read(file);
     let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, from)?;
     Ok((bytes, format))
@@ -156,6 +158,21 @@ pub fn load(
 ) -> Result<(NavMesh, &'static str), Failure> {
     let options = read_options(read)?;
     load_with(registry, file, read.from.as_deref(), &options, diag)
+}
+
+/// The reading options given that have no default (`--from`, `--materials`,
+/// `--default-material`, `--scene`), for commands that refuse them where they would be
+/// ignored.
+pub fn options_given(read: &ReadArgs) -> Vec<&'static str> {
+    [
+        (read.from.is_some(), "--from"),
+        (read.materials.is_some(), "--materials"),
+        (read.default_material.is_some(), "--default-material"),
+        (read.scene.is_some(), "--scene"),
+    ]
+    .into_iter()
+    .filter_map(|(given, name)| given.then_some(name))
+    .collect()
 }
 
 /// The input format id given with `--from`.
@@ -200,6 +217,11 @@ pub fn option_files(read: &ReadArgs) -> Vec<PathBuf> {
 
 pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
     for item in &diag.items {
-        let _ = writeln!(stderr, "{item}");
+        // Hints in the readers' messages, said with the running command's own options.
+        let _ = writeln!(
+            stderr,
+            "{}",
+            crate::hints::fit_for_current(&item.to_string())
+        );
     }
 }

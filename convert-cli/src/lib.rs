@@ -8,11 +8,14 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use walkmesh_core::printable::Escaping;
 
 mod commands;
+mod hints;
 mod input;
+mod json;
+mod targets;
 
 // Output staging and failures live in the pipeline library, which Python calls too.
 pub use walkmesh_pipeline::{failure, output};
@@ -35,8 +38,13 @@ Examples:
 
 Exit codes: 0 success; 1 `validate` found errors, or `convert --strict` met a warning
 (nothing written); 2 unreadable input, bad usage, or an output our validator rejects
-(nothing written); 3 the output could not be written (nothing new left behind). A batch
-exits with the highest code of its files. A closed standard output ends quietly with 0.";
+(nothing written); 3 the output could not be written (nothing new left behind), standard
+output included. A batch exits with the highest code of its files. A closed standard output
+ends quietly with 0.
+
+Streams: results on standard output, messages on standard error. `-` as an output is
+standard output where one file is written, refused elsewhere (each option's help says
+which); no command writes over one of its inputs. docs/cli.md has the whole contract.";
 
 const CONVERT_EXAMPLES: &str = "\
 More examples:
@@ -174,44 +182,22 @@ fn Failure(message: String) -> Failure {
     Failure::input(message)
 }
 
-impl Command {
-    /// Whether standard output carries a converted file's bytes (`convert IN - --to ID`).
-    fn writes_a_file_to_stdout(&self) -> bool {
-        match self {
-            Command::Convert(args) => {
-                args.out_dir.is_none() && args.paths.get(1).is_some_and(|p| p.as_os_str() == "-")
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the command was asked for JSON output; its failures are then printed as
-    /// `{"error": {"code", "message", "exit_code", …}}` on standard output as well.
-    fn wants_json(&self) -> bool {
-        match self {
-            Command::Formats(args) => args.json,
-            Command::Info(args) => args.json,
-            Command::Stats(args) => args.json,
-            Command::Spec(_) => false,
-            Command::Convert(args) => args.json,
-            Command::Validate(args) => args.json,
-            Command::Diff(args) => args.json,
-            Command::Lint(args) => args.json,
-            Command::Route(args) => args.json,
-            Command::Reach(args) => args.json,
-            Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
-                false
-            }
-            Command::View(_) => false,
-        }
-    }
+/// Whether the command was asked for JSON output (`--json` on any command or subcommand,
+/// `area list` included); its failures are then printed as `{"error": {"code", "message",
+/// "exit_code", …}}` on standard output as well.
+fn wants_json(matches: &clap::ArgMatches) -> bool {
+    let (_, leaf) = targets::command_path(matches);
+    leaf.try_get_one::<bool>("json").ok().flatten() == Some(&true)
 }
 
 /// Standard output that remembers whether the reader went away (a closed pipe, as with
-/// `walkmesh dump f | head`): the command then ends quietly with exit code 0.
+/// `walkmesh dump f | head`: the command then ends quietly with exit code 0) or a write
+/// failed otherwise (a full disk: every command then ends with exit code 3, naming standard
+/// output, whatever the command made of the error).
 struct PipeAware<'a> {
     inner: &'a mut dyn Write,
     closed: bool,
+    failed: Option<std::io::Error>,
 }
 
 impl Write for PipeAware<'_> {
@@ -227,6 +213,10 @@ impl PipeAware<'_> {
     fn note(&mut self, error: &std::io::Error) {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             self.closed = true;
+        } else if error.kind() == std::io::ErrorKind::Interrupted {
+            // `write_all` tries again: not a failure.
+        } else if self.failed.is_none() {
+            self.failed = Some(std::io::Error::new(error.kind(), error.to_string()));
         }
     }
 }
@@ -237,21 +227,34 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     // Names, messages and values from file data reach a person's terminal through these
     // streams: control characters in them are shown escaped (docs: "Hostile input").
     let mut stderr = Escaping::new(stderr);
+    output::forget_reads();
     let code = run_escaped(args, stdout, &mut stderr);
+    output::forget_reads();
+    hints::set_current(None);
     let _ = stderr.flush();
     code
 }
 
 fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let json_asked = args.iter().any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let root = cli_command();
+    let parsed = root
+        .clone()
+        .try_get_matches_from(args)
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) => {
             let text = error.render().ansi().to_string();
             return match error.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                    let _ = write!(stdout, "{}", error.render());
-                    0
+                    match write!(stdout, "{}", error.render()).and_then(|()| stdout.flush()) {
+                        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                            let _ = writeln!(stderr, "error: cannot write to standard output: {e}");
+                            failure::EXIT_OUTPUT
+                        }
+                        _ => failure::EXIT_OK,
+                    }
                 }
                 clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                     let _ = write!(stderr, "{}", error.render());
@@ -281,10 +284,11 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         }
     };
     let registry = walkmesh_formats::default_registry();
+    hints::set_current(Some(hints::leaf(&root, &matches).clone()));
     // Standard output is text, escaped like standard error, except where a converted file is
     // written to it.
     let mut escaping;
-    let stdout: &mut dyn Write = if cli.command.writes_a_file_to_stdout() {
+    let stdout: &mut dyn Write = if targets::writes_a_file_to_stdout(&matches) {
         stdout
     } else {
         escaping = Escaping::new(stdout);
@@ -293,44 +297,132 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
     let mut out = PipeAware {
         inner: stdout,
         closed: false,
+        failed: None,
     };
-    let result = match &cli.command {
-        Command::Formats(args) => commands::formats::run(&registry, args, &mut out),
-        Command::Info(args) => commands::info::run(&registry, args, &mut out, stderr),
-        Command::Convert(args) if args.out_dir.is_some() => {
-            commands::batch::run(&registry, args, &mut out, stderr)
-        }
-        Command::Convert(args) => commands::convert::run(&registry, args, &mut out, stderr),
-        Command::Validate(args) => commands::validate::run(&registry, args, &mut out),
-        Command::Dump(args) => commands::dump::run(&registry, args, &mut out, stderr),
-        Command::Stats(args) => commands::stats::run(&registry, args, &mut out),
-        Command::Spec(args) => commands::spec::run(args, &mut out),
-        Command::Profiles(args) => commands::profiles::run(&registry, args, &mut out),
-        Command::Render(args) => commands::render::run(&registry, args, &mut out, stderr),
-        Command::View(args) => commands::view::run(&registry, args, &mut out, stderr),
-        Command::Diff(args) => commands::diff::run(&registry, args, &mut out, stderr),
-        Command::Area(args) => commands::area::run(&registry, args, &mut out, stderr),
-        Command::Lint(args) => commands::lint::run(&registry, args, &mut out),
-        Command::Route(args) => commands::route::run_route(&registry, args, &mut out, stderr),
-        Command::Reach(args) => commands::route::run_reach(&registry, args, &mut out, stderr),
-    };
+    let result = targets::check(&root, &matches)
+        .and_then(|()| dispatch(&cli.command, &registry, &mut out, stderr));
     let _ = out.flush();
     if out.closed {
         return failure::EXIT_OK;
     }
+    if let Some(error) = out.failed.take() {
+        // One rule for every command: exit 3, naming the stream (nothing more is printed on
+        // it, not even a JSON error, since it cannot be written).
+        let failure = Failure::output(format!("cannot write to standard output: {error}"));
+        let _ = writeln!(stderr, "error: {}", failure.message);
+        return failure.exit_code;
+    }
     match result {
         Ok(code) => code,
-        Err(failure) => {
+        Err(mut failure) => {
+            // Hints in the libraries' messages, said with this command's own options.
+            failure.message = hints::fit(&failure.message, hints::leaf(&root, &matches));
             let _ = writeln!(stderr, "error: {}", failure.message);
             for item in &failure.diagnostics {
                 let _ = writeln!(stderr, "  {item}");
             }
-            if cli.command.wants_json() {
+            if wants_json(&matches) {
                 print_json_error(&mut out, &failure);
+                let _ = out.flush();
+                if let Some(error) = out.failed.take() {
+                    let _ = writeln!(stderr, "error: cannot write to standard output: {error}");
+                    return failure::EXIT_OUTPUT;
+                }
             }
             failure.exit_code
         }
     }
+}
+
+/// Runs the parsed command.
+fn dispatch(
+    command: &Command,
+    registry: &walkmesh_core::Registry,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    match command {
+        Command::Formats(args) => commands::formats::run(registry, args, out),
+        Command::Info(args) => commands::info::run(registry, args, out, stderr),
+        Command::Convert(args) if args.out_dir.is_some() => {
+            commands::batch::run(registry, args, out, stderr)
+        }
+        Command::Convert(args) => commands::convert::run(registry, args, out, stderr),
+        Command::Validate(args) => commands::validate::run(registry, args, out),
+        Command::Dump(args) => commands::dump::run(registry, args, out, stderr),
+        Command::Stats(args) => commands::stats::run(registry, args, out),
+        Command::Spec(args) => commands::spec::run(args, out),
+        Command::Profiles(args) => commands::profiles::run(registry, args, out),
+        Command::Render(args) => commands::render::run(registry, args, out, stderr),
+        Command::View(args) => commands::view::run(registry, args, out, stderr),
+        Command::Diff(args) => commands::diff::run(registry, args, out, stderr),
+        Command::Area(args) => commands::area::run(registry, args, out, stderr),
+        Command::Lint(args) => commands::lint::run(registry, args, out),
+        Command::Route(args) => commands::route::run_route(registry, args, out, stderr),
+        Command::Reach(args) => commands::route::run_reach(registry, args, out, stderr),
+    }
+}
+
+/// The command line's definition, with a leading minus accepted in every number-valued
+/// option (`--from -1.5,2,0`, `--tolerance -1` reaching its own check): half of every
+/// game's coordinates are negative.
+fn cli_command() -> clap::Command {
+    targets::document(accept_negative_values(Cli::command()))
+}
+
+/// Walks `command` and its subcommands: options whose values are numbers (by the value
+/// parser's type) accept a value that looks like a negative number; options whose value is
+/// a list of numbers (`X,Y,Z`) accept any value starting with `-`, which their parser then
+/// checks.
+fn accept_negative_values(mut command: clap::Command) -> clap::Command {
+    let numeric: Vec<(clap::Id, bool)> = command
+        .get_arguments()
+        .filter(|arg| !arg.is_positional() && arg.get_action().takes_values())
+        .filter_map(|arg| {
+            let list = arg
+                .get_value_names()
+                .is_some_and(|names| names.iter().any(|n| n.contains(',')));
+            (list || is_number_type(arg)).then(|| (arg.get_id().clone(), list))
+        })
+        .collect();
+    for (id, list) in numeric {
+        command = command.mut_arg(id, |arg| {
+            if list {
+                arg.allow_hyphen_values(true)
+            } else {
+                arg.allow_negative_numbers(true)
+            }
+        });
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, accept_negative_values);
+    }
+    command
+}
+
+fn is_number_type(arg: &clap::Arg) -> bool {
+    use std::any::TypeId;
+    let id = arg.get_value_parser().type_id();
+    [
+        TypeId::of::<f32>(),
+        TypeId::of::<f64>(),
+        TypeId::of::<i8>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<isize>(),
+        TypeId::of::<u8>(),
+        TypeId::of::<u16>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<u64>(),
+        TypeId::of::<usize>(),
+    ]
+    .iter()
+    .any(|t| id == *t)
 }
 
 fn print_json_error(stdout: &mut dyn Write, failure: &Failure) {
@@ -338,7 +430,7 @@ fn print_json_error(stdout: &mut dyn Write, failure: &Failure) {
     struct ErrorReport<'a> {
         error: &'a Failure,
     }
-    if let Ok(text) = serde_json::to_string_pretty(&ErrorReport { error: failure }) {
+    if let Ok(text) = crate::json::pretty(&ErrorReport { error: failure }) {
         let _ = writeln!(stdout, "{text}");
     }
 }
@@ -361,4 +453,69 @@ pub fn remove_temporary_files_on_signals() -> std::io::Result<()> {
             }
         })?;
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    /// Every option of every command whose value is a number or a list of numbers takes a
+    /// value with a leading minus (whatever the option then makes of it).
+    #[test]
+    fn every_number_option_takes_a_negative_value() {
+        let root = super::cli_command();
+        let mut checked = Vec::new();
+        walk(&root, &[], &mut checked);
+        for expected in [
+            "route --from",
+            "route --to",
+            "reach --from",
+            "convert --translate",
+            "diff --tolerance",
+            "area solve --tolerance",
+            "lint --character-width",
+            "render --width",
+        ] {
+            assert!(
+                checked.iter().any(|c| c == expected),
+                "{expected} not checked: {checked:?}"
+            );
+        }
+    }
+
+    fn walk(command: &clap::Command, path: &[String], checked: &mut Vec<String>) {
+        for sub in command.get_subcommands() {
+            let mut inner = path.to_vec();
+            inner.push(sub.get_name().to_string());
+            walk(sub, &inner, checked);
+        }
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else {
+                continue;
+            };
+            if !arg.get_action().takes_values() {
+                continue;
+            }
+            let list = arg
+                .get_value_names()
+                .is_some_and(|names| names.iter().any(|n| n.contains(',')));
+            if !(list || super::is_number_type(arg)) {
+                continue;
+            }
+            let value = if list { "-1.5,-2,-0" } else { "-1" };
+            let mut argv = vec!["walkmesh".to_string()];
+            argv.extend(path.iter().cloned());
+            argv.push(format!("--{long}"));
+            argv.push(value.to_string());
+            if let Err(error) = super::cli_command().try_get_matches_from(&argv) {
+                assert!(
+                    !matches!(
+                        error.kind(),
+                        clap::error::ErrorKind::UnknownArgument | clap::error::ErrorKind::NoEquals
+                    ) && !error.to_string().contains("unexpected argument"),
+                    "{argv:?}: {error}"
+                );
+            }
+            checked.push(format!("{} --{long}", path.join(" ")));
+        }
+    }
 }

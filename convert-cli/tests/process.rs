@@ -264,3 +264,57 @@ fn the_project_file_sets_the_warning_rules() {
     assert_eq!(broken.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&broken.stderr).contains("walkmesh.toml"));
 }
+
+/// A full disk as standard output (`/dev/full`): every command exits 3 and names standard
+/// output, whether it prints text, JSON, help or a file's bytes.
+#[test]
+fn a_full_standard_output_exits_3_naming_it() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here; skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let wok = dir.path().join("floor.wok");
+    let made = Command::new(BIN)
+        .arg("convert")
+        .arg(fixture("flat_floor.obj"))
+        .arg(&wok)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let wok = wok.to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["spec", "bwm"],
+        &["formats"],
+        &["formats", "--json"],
+        &["profiles", "kotor"],
+        &["info", wok],
+        &["info", wok, "--json"],
+        &["validate", wok],
+        &["validate", wok, "--json"],
+        &["dump", wok, "--format", "flat"],
+        &["stats", wok],
+        &["diff", wok, wok],
+        &["diff", wok, wok, "--fields", "--json"],
+        &["lint", wok],
+        &["route", wok, "--from", "0.5,0.5,0", "--to", "3.5,2.5,0"],
+        &["reach", wok, "--json"],
+        &["convert", wok, "-", "--to", "glb"],
+        &["view", wok, "-o", "-"],
+        &["render", wok, "-o", "-"],
+        &["info", "--help"],
+    ];
+    for args in cases {
+        let run = Command::new(BIN)
+            .args(*args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -74,8 +74,70 @@ fn directory_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+thread_local! {
+    /// Files the running command has read (device and inode), on this thread: a write that
+    /// would replace one is refused (see [`note_read`]).
+    static READ: std::cell::RefCell<Vec<FileId>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Device and inode of a file.
+type FileId = (u64, u64);
+
+/// What `path` names (following links), or for `archive.mod:member` the archive.
+#[cfg(unix)]
+pub fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = fs::metadata(path).ok().or_else(|| {
+        let (archive, _) = path.to_str()?.rsplit_once(':')?;
+        fs::metadata(archive).ok()
+    })?;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+pub fn file_id(_path: &Path) -> Option<FileId> {
+    None
+}
+
+/// Records that the running command read `path` (a file found in an input folder, an
+/// archive, a layout): no later write of this thread replaces it, whatever its spelling or
+/// link. Commands that fix files in place on purpose call [`forget_reads`] first.
+pub fn note_read(path: &Path) {
+    if let Some(id) = file_id(path) {
+        READ.with(|read| read.borrow_mut().push(id));
+    }
+}
+
+/// Forgets the files noted by [`note_read`] (at the start of a command; before writing in
+/// place on purpose).
+pub fn forget_reads() {
+    READ.with(|read| read.borrow_mut().clear());
+}
+
+fn was_read(id: FileId) -> bool {
+    READ.with(|read| read.borrow().contains(&id))
+}
+
+/// Refuses to replace a file the running command read.
+#[cfg(unix)]
+fn refuse_an_input(out: &Path, metadata: &Metadata) -> Result<(), Failure> {
+    use std::os::unix::fs::MetadataExt;
+    if was_read((metadata.dev(), metadata.ino())) {
+        return Err(Failure::output(format!(
+            "{} is a file this command read: it never writes over what it reads; nothing was written",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn refuse_an_input(_out: &Path, _metadata: &Metadata) -> Result<(), Failure> {
+    Ok(())
+}
+
 /// Follows symbolic links to the file that will be replaced and refuses what is not a
-/// regular file.
+/// regular file, or a file the running command read.
 fn resolve(out: &Path, settings: OutputSettings) -> Result<Target, Failure> {
     let mut path = out.to_path_buf();
     // The kernel's own limit on a chain of links (Linux: 40).
@@ -109,6 +171,7 @@ fn resolve(out: &Path, settings: OutputSettings) -> Result<Target, Failure> {
             continue;
         }
         if kind.is_file() {
+            refuse_an_input(out, &metadata)?;
             return Ok(Target {
                 path,
                 existing: Some(metadata),

@@ -23,6 +23,7 @@ use walkmesh_pipeline::depfile;
 use crate::Failure;
 use crate::input::{ReadArgs, load};
 use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -33,10 +34,12 @@ pub struct Args {
 #[derive(clap::Args, Debug, Clone)]
 struct ToleranceArgs {
     /// Horizontal distance (XY) within which edge endpoints of two rooms coincide.
-    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.horizontal)]
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.horizontal,
+          value_parser = crate::input::non_negative_distance)]
     tolerance: f32,
     /// Height difference within which edge endpoints of two rooms coincide.
-    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.vertical)]
+    #[arg(long, value_name = "DISTANCE", default_value_t = walkmesh_kotor_area::DEFAULT_TOLERANCE.vertical,
+          value_parser = crate::input::non_negative_distance)]
     vertical_tolerance: f32,
 }
 
@@ -66,7 +69,7 @@ enum AreaCommand {
     Extract {
         archive: PathBuf,
         members: Vec<String>,
-        /// Folder to write into (default: the current folder).
+        /// Folder to write into (default: the current folder); `-` is refused (a folder).
         #[arg(short, long, value_name = "DIR", default_value = ".")]
         out: PathBuf,
     },
@@ -76,6 +79,8 @@ enum AreaCommand {
     /// Example: walkmesh area replace ebo_m40aa.mod fixed.mod m12aa_42a.wok
     Replace {
         archive: PathBuf,
+        /// The archive to write; `-`: standard output (the list of changes then goes to
+        /// standard error).
         out: PathBuf,
         files: Vec<PathBuf>,
     },
@@ -106,7 +111,7 @@ enum AreaCommand {
         check: bool,
         /// Write the fixed WOKs into this folder (or the fixed archive to this file) instead of
         /// in place.
-        #[arg(short, long, value_name = "PATH")]
+        #[arg(short, long, value_name = "PATH", conflicts_with = "check")]
         out: Option<PathBuf>,
         #[command(flatten)]
         tolerance: ToleranceArgs,
@@ -119,6 +124,8 @@ enum AreaCommand {
     /// Example: walkmesh area assemble ebo_m40aa.mod area.glb
     Assemble {
         rooms: PathBuf,
+        /// The mesh to write (.glb, .gltf or .obj); `-` is refused: the format comes from
+        /// the extension, and OBJ and .gltf bring a sidecar.
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: Option<PathBuf>,
@@ -133,6 +140,7 @@ enum AreaCommand {
     /// Example: walkmesh area split area.glb rooms/ --lyt m40ad.lyt
     Split {
         mesh: PathBuf,
+        /// The folder the room WOKs go to; `-` is refused (a folder).
         out: PathBuf,
         #[arg(long, value_name = "LYT")]
         lyt: PathBuf,
@@ -150,6 +158,7 @@ enum AreaCommand {
     /// Example: walkmesh area indoor map.indoor out/ --kits kits/
     Indoor {
         map: PathBuf,
+        /// The folder the room WOKs and the layout go to; `-` is refused (a folder).
         out: PathBuf,
         /// Folder of kit JSON files.
         #[arg(long, value_name = "DIR")]
@@ -179,7 +188,7 @@ pub fn run(
             archive,
             out,
             files,
-        } => replace(archive, out, files, stdout),
+        } => replace(archive, out, files, stdout, stderr),
         AreaCommand::Check { lyt, vis, json } => check(lyt, vis.as_deref(), *json, stdout),
         AreaCommand::Solve {
             rooms,
@@ -236,6 +245,7 @@ pub fn run(
 }
 
 fn read_archive(path: &Path) -> Result<Archive, Failure> {
+    crate::output::note_read(path);
     let bytes =
         std::fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
     Archive::parse(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
@@ -300,7 +310,7 @@ fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure>
                 })
             })
             .collect();
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&rows)?)?;
         return Ok(0);
     }
     for line in archive_summary(&archive) {
@@ -359,23 +369,30 @@ fn replace(
     out: &Path,
     files: &[PathBuf],
     stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let mut archive = read_archive(path)?;
+    // With the archive on standard output, the list of changes goes to standard error.
+    let mut report = Vec::new();
     for file in files {
         let name = file
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
+        crate::output::note_read(file);
         let bytes = std::fs::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive.put(name, bytes).map_err(Failure)?;
-        writeln!(
-            stdout,
+        report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
-        )?;
+        ));
     }
-    write_atomically(out, &archive.write().map_err(Failure)?)?;
+    write_file(out, &archive.write().map_err(Failure)?, stdout)?;
+    let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
+    for line in report {
+        writeln!(report_to, "{line}")?;
+    }
     Ok(0)
 }
 
@@ -395,6 +412,7 @@ fn print_findings(
 }
 
 fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
+    crate::output::note_read(path);
     let bytes = read_file_or_member(path).map_err(Failure)?;
     read_lyt(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
 }
@@ -412,6 +430,7 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
+        crate::output::note_read(vis_path);
         let bytes = read_file_or_member(vis_path).map_err(Failure)?;
         let (vis, mut found) =
             read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
@@ -433,7 +452,7 @@ fn check(
         writeln!(
             stdout,
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            crate::json::pretty(&serde_json::json!({
                 "rooms": lyt.rooms.len(),
                 "door_hooks": lyt.door_hooks.len(),
                 "findings": items,
@@ -494,7 +513,9 @@ impl RoomSource {
     fn get(&self, file_name: &str) -> Option<Vec<u8>> {
         match self {
             RoomSource::Folder(_, files) => {
-                std::fs::read(files.get(&file_name.to_ascii_lowercase())?).ok()
+                let path = files.get(&file_name.to_ascii_lowercase())?;
+                crate::output::note_read(path);
+                std::fs::read(path).ok()
             }
             RoomSource::Archive(_, archive) => archive.extract(file_name).map(<[u8]>::to_vec),
         }
@@ -510,7 +531,10 @@ impl RoomSource {
                 files
                     .iter()
                     .filter(|(n, _)| n.ends_with(".lyt"))
-                    .filter_map(|(n, p)| Some((n.clone(), std::fs::read(p).ok()?)))
+                    .filter_map(|(n, p)| {
+                        crate::output::note_read(p);
+                        Some((n.clone(), std::fs::read(p).ok()?))
+                    })
                     .collect(),
                 dir.clone(),
             ),
@@ -594,7 +618,7 @@ fn solve_command(
         writeln!(
             stdout,
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            crate::json::pretty(&serde_json::json!({
                 "layout": lyt_file,
                 "rooms": lyt.rooms.len(),
                 "rooms_with_walkmesh": rooms.len(),
@@ -664,6 +688,10 @@ fn solve_command(
             }
             std::fs::create_dir_all(target_dir)
                 .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
+            if out.is_none() {
+                // In place, on purpose: the rooms read are the files replaced.
+                crate::output::forget_reads();
+            }
             for (target, bytes) in pending {
                 write_atomically(&target, &bytes)?;
                 written.push(target);
@@ -688,6 +716,10 @@ fn solve_command(
             }
             if !changed_rooms.is_empty() {
                 let target = out.unwrap_or(path);
+                if out.is_none() {
+                    // In place, on purpose: the archive read is the file replaced.
+                    crate::output::forget_reads();
+                }
                 write_atomically(target, &archive.write().map_err(Failure)?)?;
                 written.push(target.to_path_buf());
             }
@@ -840,6 +872,7 @@ fn indoor(
     tolerance: Tolerance,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
+    crate::output::note_read(map_path);
     let bytes = std::fs::read(map_path)
         .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
     let map =
@@ -902,6 +935,15 @@ fn indoor(
 }
 
 /// `walkmesh info` on an archive: its summary, when `path` is one.
+/// Whether `path` is a module archive (by its first bytes).
+pub fn is_archive(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut head))
+        .is_ok_and(|()| Archive::sniff(&head))
+}
+
 pub fn info_for_archive(
     registry: &Registry,
     path: &Path,
@@ -922,7 +964,7 @@ pub fn info_for_archive(
         let archive = read_archive(path)?;
         if json {
             let value = archive_json(registry, path, &archive);
-            writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+            writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
             return Ok(0);
         }
         writeln!(stdout, "file:           {}", path.display())?;

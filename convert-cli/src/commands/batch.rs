@@ -117,6 +117,11 @@ pub fn run(
         || progress.inc(1),
         |job| match &job.refused {
             Some(failure) => Err(failure.clone()),
+            None if writes_over_its_input(job) => Err(Failure::output(format!(
+                "{} is the input {}: convert never writes over what it reads; nothing was written",
+                job.output.display(),
+                job.input.display()
+            ))),
             None => convert_file(&job_plan, &job.input, &job.output),
         },
     );
@@ -166,7 +171,7 @@ pub fn run(
         };
         // Only when asked: serialising every conversion is work on this one thread.
         if args.report.is_some() {
-            report.push_str(&serde_json::to_string(&line)?);
+            report.push_str(&crate::json::compact(&line)?);
             report.push('\n');
         }
     }
@@ -211,7 +216,7 @@ pub fn run(
         seconds: started.elapsed().as_secs_f64(),
     };
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&summary)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&summary)?)?;
     } else if !args.quiet {
         let out: &mut dyn Write = if args.report.as_deref().is_some_and(is_stdout) {
             stderr
@@ -245,6 +250,13 @@ pub fn run(
         )?;
     }
     Ok(exit_code)
+}
+
+/// Whether a job's output is its input (`convert rooms/a.wok --out-dir rooms --to wok`): by
+/// device and inode, so links and other spellings count.
+fn writes_over_its_input(job: &walkmesh_pipeline::batch::Job) -> bool {
+    let id = output::file_id;
+    id(&job.output).is_some_and(|output| id(&job.input) == Some(output))
 }
 
 /// The progress bar on standard error when it is a terminal (and not --quiet), else hidden.

@@ -570,7 +570,7 @@ pub fn run(
         output::write_atomically(depfile, dependency_rule(&conversion).as_bytes())?;
     }
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&conversion)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&conversion)?)?;
     } else if !args.quiet {
         writeln!(stdout, "{}", summary_line(&conversion))?;
     }

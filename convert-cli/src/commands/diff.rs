@@ -8,7 +8,7 @@ use walkmesh_core::{Diagnostics, Registry};
 
 use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
-use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -29,21 +29,23 @@ pub struct Args {
     #[arg(long)]
     align: bool,
     /// Also write one self-contained HTML page with both pictures, the overlay and the
-    /// tables.
+    /// tables; `-` writes it to standard output (the comparison then goes to standard
+    /// error).
     #[arg(long, value_name = "REPORT.html")]
     html: Option<PathBuf>,
-    /// Also draw A and B overlaid, with the footprint differences outlined (.svg or .png).
+    /// Also draw A and B overlaid, with the footprint differences outlined (.svg or .png;
+    /// `-`: SVG on standard output, the comparison then on standard error).
     #[arg(long, value_name = "PICTURE")]
     overlay: Option<PathBuf>,
     /// Width in pixels of the --overlay picture.
-    #[arg(long, default_value_t = 1200)]
+    #[arg(long, default_value_t = 1200, requires = "overlay")]
     width: u32,
     /// Also compare reachability: sample point pairs on A's walkable surface (fixed seed) and
     /// list the pairs one mesh joins and the other does not (exit 1 when any).
     #[arg(long)]
     reach: bool,
     /// Number of point pairs --reach samples.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, requires = "reach")]
     reach_pairs: usize,
     #[command(flatten)]
     read: ReadArgs,
@@ -51,13 +53,13 @@ pub struct Args {
     /// with both values and byte offsets (empty for a file against itself). Vertices, faces
     /// with their per-face fields, AABB nodes and perimeter edges are first paired by content,
     /// so a writer's other order shows as "reordered" (the permutation in --json).
-    #[arg(long, conflicts_with_all = ["align", "html", "overlay"])]
+    #[arg(long, conflicts_with_all = ["align", "html", "overlay", "reach", "reach_pairs", "tolerance", "width"])]
     fields: bool,
     /// With --fields: compare records index by index, without pairing them by content.
     #[arg(long, requires = "fields")]
     by_index: bool,
     /// Most stored fields held per file by --fields.
-    #[arg(long, value_name = "N", default_value_t = walkmesh_research::diff::DEFAULT_FIELD_LIMIT)]
+    #[arg(long, value_name = "N", default_value_t = walkmesh_research::diff::DEFAULT_FIELD_LIMIT, requires = "fields")]
     field_limit: usize,
 }
 
@@ -106,14 +108,20 @@ pub fn run(
     let (name_a, name_b) = (name(&args.a), name(&args.b));
     if let Some(path) = &args.html {
         let page = walkmesh_diff::html::report_page(&report, &a, &name_a, &b, &name_b)?;
-        write_atomically(path, page.as_bytes())?;
+        write_file(path, page.as_bytes(), stdout)?;
     }
     if let Some(path) = &args.overlay {
         let picture = super::render::picture_of(path)?;
         let scene =
             walkmesh_diff::html::overlay_scene(&report, &a, &name_a, &b, &name_b, args.width)?;
-        write_atomically(path, &super::render::encode(&scene, picture)?)?;
+        write_file(path, &super::render::encode(&scene, picture)?, stdout)?;
     }
+    // With a picture or page on standard output, the comparison goes to standard error.
+    let to_stdout = [&args.html, &args.overlay]
+        .into_iter()
+        .flatten()
+        .any(|p| is_stdout(p));
+    let stdout: &mut dyn Write = if to_stdout { stderr } else { stdout };
     let reach = args.reach.then(|| reach_diff(&a, &b, args.reach_pairs));
     let reach_differs = reach.as_ref().is_some_and(|r| !r.differing.is_empty());
     if args.json {
@@ -121,7 +129,7 @@ pub fn run(
         if let (Some(reach), Some(object)) = (&reach, value.as_object_mut()) {
             object.insert("reach".into(), serde_json::to_value(reach)?);
         }
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
         return Ok(if report.equal && !reach_differs { 0 } else { 1 });
     } else {
         write!(

@@ -13,7 +13,7 @@ use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
-use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -23,7 +23,7 @@ pub struct Args {
     read: ReadArgs,
     /// Output syntax: `ron` and `json` print the tree of fields; `flat` prints one line per
     /// field (hex offset, size, type, raw bytes in hex, name = value ; meaning), streamed.
-    #[arg(long, value_enum, default_value_t = DumpSyntax::Ron)]
+    #[arg(long, value_enum, default_value_t = DumpSyntax::Ron, conflicts_with = "extract")]
     format: DumpSyntax,
     /// Show one section only: `header`, `vertices`, `adjacency` (BWM); `aswm`, `aswm-body`,
     /// `aswm.triangles`, `trrn` for every TRRN packet (TRN/TRX); `regions` (PATH); `json`, `bin`
@@ -39,7 +39,8 @@ pub struct Args {
         conflicts_with = "section"
     )]
     extract: Option<String>,
-    /// Where --extract writes.
+    /// Where --extract writes; `-` writes the bytes to standard output (the summary line
+    /// then goes to standard error).
     #[arg(short = 'o', long, value_name = "FILE", requires = "extract")]
     output: Option<PathBuf>,
 }
@@ -114,9 +115,10 @@ pub fn run(
         let section = keep
             .finish()
             .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
-        write_atomically(output, &section)?;
+        write_file(output, &section, stdout)?;
+        let report: &mut dyn Write = if is_stdout(output) { stderr } else { stdout };
         writeln!(
-            stdout,
+            report,
             "wrote {}: the {} bytes of section {name} of {}",
             output.display(),
             section.len(),
@@ -175,7 +177,7 @@ fn selected(
 
 fn serialize<T: Serialize>(value: &T, syntax: DumpSyntax) -> Result<String, Failure> {
     Ok(match syntax {
-        DumpSyntax::Json => serde_json::to_string_pretty(value)?,
+        DumpSyntax::Json => crate::json::pretty(value)?,
         DumpSyntax::Ron | DumpSyntax::Flat => {
             ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?
         }

@@ -50,7 +50,7 @@ pub fn diff(
     }
     .map_err(Failure)?;
     if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {
         write!(stdout, "{}", report.to_text())?;
     }

@@ -26,7 +26,17 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let (file, read, json) = (&args.file, &args.read, args.json);
-    // A module archive: its walkmeshes and layouts.
+    // A module archive: its walkmeshes and layouts, each member read as its own format, so
+    // reading options would be dropped: they are refused.
+    let ignored = crate::input::options_given(read);
+    if !ignored.is_empty() && super::area::is_archive(file) {
+        return Err(Failure::usage(format!(
+            "{} is a module archive, listed member by member; {} apply to one walkmesh (name it: {}:MEMBER)",
+            file.display(),
+            ignored.join(", "),
+            file.display()
+        )));
+    }
     if let Some(result) = super::area::info_for_archive(registry, file, json, stdout) {
         return result;
     }
@@ -37,7 +47,7 @@ pub fn run(
     print_diagnostics(&diag, stderr);
     let s = summary::summarize(&mesh, format);
     if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&s)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&s)?)?;
         return Ok(0);
     }
     writeln!(stdout, "file:           {}", file.display())?;

@@ -66,7 +66,7 @@ pub struct Args {
           value_parser = crate::input::non_negative_distance)]
     character_width: f32,
     /// Text form: show at most N findings of each code (0 = all).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, conflicts_with = "json")]
     max_per_code: usize,
 }
 
@@ -470,7 +470,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         fixed: fix_report,
     };
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {
         print_text(&report, args.max_per_code, stdout)?;
     }

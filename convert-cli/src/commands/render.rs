@@ -9,7 +9,7 @@ use walkmesh_render::{Layer, Mode, Options};
 
 use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
-use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum ModeArg {
@@ -42,12 +42,15 @@ pub struct Args {
     /// The walkmesh files; several are overlaid, one colour each.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The picture: .svg or .png.
+    /// The picture: .svg or .png; `-` writes SVG to standard output (the summary line then
+    /// goes to standard error).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
-    /// What the face colours show (one input only; overlays colour by input).
-    #[arg(long, value_enum, default_value_t = ModeArg::Materials)]
-    mode: ModeArg,
+    /// What the face colours show (default: materials). One input only: several inputs are
+    /// coloured one colour each, so another mode is refused there, except `tiles`, which
+    /// adds the first input's tile grid.
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
     /// Picture width in pixels (320 to 8192); the height follows the mesh.
     #[arg(long, default_value_t = 1200)]
     width: u32,
@@ -70,6 +73,9 @@ pub enum Picture {
 }
 
 pub fn picture_of(path: &std::path::Path) -> Result<Picture, Failure> {
+    if is_stdout(path) {
+        return Ok(Picture::Svg);
+    }
     match path
         .extension()
         .and_then(|e| e.to_str())
@@ -109,6 +115,26 @@ pub fn check_raster(
     .map_err(|e| Failure::input(e.message))
 }
 
+/// Options this picture would not honour are refused rather than dropped.
+fn refuse_ignored_options(args: &Args, picture: Picture) -> Result<(), Failure> {
+    if picture == Picture::Svg && args.max_memory.is_some() {
+        return Err(Failure::usage(
+            "--max-memory bounds a PNG's pixels; an SVG has none (write .png, or leave it out)",
+        ));
+    }
+    if let Some(mode) = args.mode
+        && args.files.len() > 1
+        && !matches!(mode, ModeArg::Materials | ModeArg::Tiles)
+    {
+        return Err(Failure::usage(format!(
+            "--mode {} colours one input; {} inputs are drawn one colour each (render them one at a time)",
+            Mode::from(mode).name(),
+            args.files.len()
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(
     registry: &Registry,
     args: &Args,
@@ -116,6 +142,7 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let picture = picture_of(&args.output)?;
+    refuse_ignored_options(args, picture)?;
     let mut meshes: Vec<(String, NavMesh)> = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let mut diag = Diagnostics::new();
@@ -132,7 +159,7 @@ pub fn run(
         .map(|(name, mesh)| Layer { name, mesh })
         .collect();
     let options = Options {
-        mode: args.mode.into(),
+        mode: args.mode.unwrap_or(ModeArg::Materials).into(),
         width: args.width,
         wireframe: !args.no_wireframe,
         highlights: Vec::new(),
@@ -143,9 +170,14 @@ pub fn run(
         check_raster(&scene, args.max_memory)?;
     }
     let bytes = encode(&scene, picture)?;
-    write_atomically(&args.output, &bytes)?;
+    write_file(&args.output, &bytes, stdout)?;
+    let report: &mut dyn Write = if is_stdout(&args.output) {
+        stderr
+    } else {
+        stdout
+    };
     writeln!(
-        stdout,
+        report,
         "{}: {} x {} pixels, {} input(s), mode {}",
         args.output.display(),
         scene.width,

@@ -27,14 +27,14 @@ pub struct TargetArgs {
     #[arg(long, value_name = "LYT")]
     lyt: Option<PathBuf>,
     /// Input format id, overriding detection by magic bytes and extension.
-    #[arg(long, value_name = "ID")]
+    #[arg(id = "input_format", long = "format", value_name = "ID")]
     format: Option<String>,
     /// A material profile (RON) replacing the embedded one (decides what is walkable).
     #[arg(long, value_name = "FILE")]
     materials: Option<PathBuf>,
     /// Up axis of OBJ files: y (Blender's default export) or z.
-    #[arg(long, value_enum, default_value_t = Up::Y)]
-    up: Up,
+    #[arg(long, value_enum)]
+    up: Option<Up>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -116,13 +116,30 @@ fn load_target(
     stderr: &mut dyn Write,
 ) -> Result<(NavMesh, Engine), Failure> {
     if is_area(args) {
+        // The rooms of an area are KotOR WOKs read with the KotOR profile: these options
+        // would be ignored, so they are refused.
+        let ignored: Vec<&str> = [
+            (args.format.is_some(), "--format"),
+            (args.materials.is_some(), "--materials"),
+            (args.up.is_some(), "--up"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect();
+        if !ignored.is_empty() {
+            return Err(Failure::usage(format!(
+                "{} is read as a KotOR area (room WOKs and a layout); {} apply to one walkmesh file only",
+                args.target.display(),
+                ignored.join(", ")
+            )));
+        }
         let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
         return Ok((mesh, Engine::Kotor));
     }
     let options = ReadOptions {
         up: match args.up {
-            Up::Y => UpAxis::Y,
-            Up::Z => UpAxis::Z,
+            None | Some(Up::Y) => UpAxis::Y,
+            Some(Up::Z) => UpAxis::Z,
         },
         materials: load_profile(args.materials.as_deref())?,
         ..ReadOptions::default()
@@ -185,7 +202,7 @@ fn finish_route(
         writeln!(stderr, "warning: {warning}")?;
     }
     if json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(report)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(report)?)?;
     } else {
         print_route(report, stdout)?;
     }
@@ -221,7 +238,7 @@ pub fn run_reach(
         writeln!(stderr, "warning: {warning}")?;
     }
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&reach)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&reach)?)?;
     } else {
         print_reach(&reach, stdout)?;
     }

@@ -31,7 +31,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         )));
     }
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&stats)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&stats)?)?;
     } else {
         write!(stdout, "{}", stats.to_text())?;
     }

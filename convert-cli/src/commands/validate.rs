@@ -22,7 +22,7 @@ pub struct Args {
     pub json: bool,
     /// Text form: show at most N findings of each code, then how many more there are
     /// (0 = show all).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 10, conflicts_with = "json")]
     max_per_code: usize,
 }
 
@@ -101,7 +101,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
             warnings,
             summary,
         };
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {
         let mut shown: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
         for item in &all {

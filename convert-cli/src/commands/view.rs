@@ -8,7 +8,7 @@ use walkmesh_view::{ViewInput, field_tree, page};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
-use crate::output::write_atomically;
+use crate::targets::{is_stdout, write_file};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -16,7 +16,8 @@ pub struct Args {
     /// hidden; a `diff` layer colours the faces where they differ).
     #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The page to write (.html).
+    /// The page to write (.html); `-` writes it to standard output (the summary line then
+    /// goes to standard error).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     #[command(flatten)]
@@ -95,10 +96,15 @@ pub fn run(
         .collect::<Vec<_>>()
         .join(" + ");
     let html = page(&inputs, &title).map_err(|e| Failure::input(e.to_string()))?;
-    write_atomically(&args.output, html.as_bytes())?;
+    write_file(&args.output, html.as_bytes(), stdout)?;
     let faces: usize = loaded.iter().map(|l| l.mesh.polygons.len()).sum();
+    let report: &mut dyn Write = if is_stdout(&args.output) {
+        stderr
+    } else {
+        stdout
+    };
     writeln!(
-        stdout,
+        report,
         "{}: {} bytes, {} input(s), {faces} faces",
         args.output.display(),
         html.len(),
