@@ -69,9 +69,23 @@ pub fn unit_normal(t: &[[f32; 3]; 3]) -> Option<[f32; 3]> {
 
 /// Per-face material names: the first `<ns>:material` index column with a `<ns>:materials`
 /// text list beside it.
-struct Names<'a> {
+#[derive(Debug)]
+pub struct Names<'a> {
     column: &'a [i64],
     names: &'a [String],
+}
+
+impl Names<'_> {
+    /// The material name of face `polygon`, if it has one.
+    pub fn name(&self, polygon: usize) -> Option<&str> {
+        let index = usize::try_from(*self.column.get(polygon)?).ok()?;
+        self.names.get(index).map(String::as_str)
+    }
+}
+
+/// The per-face material names of a mesh, if it carries any.
+pub fn face_material_names(mesh: &NavMesh) -> Option<Names<'_>> {
+    material_names(mesh)
 }
 
 fn material_names(mesh: &NavMesh) -> Option<Names<'_>> {
@@ -140,11 +154,8 @@ fn walkable_neutral(material: Material) -> bool {
 
 fn surface_for(mesh: &NavMesh, polygon: usize, names: Option<&Names>, params: &Params) -> Surface {
     let named = names
-        .and_then(|n| {
-            let index = usize::try_from(*n.column.get(polygon)?).ok()?;
-            n.names.get(index)
-        })
-        .and_then(|name| material_from_name(name));
+        .and_then(|n| n.name(polygon))
+        .and_then(material_from_name);
     let own = mesh
         .surfaces
         .get(polygon)

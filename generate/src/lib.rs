@@ -137,3 +137,58 @@ pub fn y_up_to_z_up(mesh: &mut NavMesh) {
         *vertex = [x, -z, y];
     }
 }
+
+/// Several render meshes as one input: vertices and faces appended, surfaces kept, and the
+/// per-face material names of each (see [`floor`]) carried into one `render:material` column
+/// over a merged `render:materials` list.
+pub fn combine(meshes: &[NavMesh]) -> NavMesh {
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut out = NavMesh::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut column: Vec<i64> = Vec::new();
+    let mut any_names = false;
+    for mesh in meshes {
+        let offset = out.vertices.len() as u32;
+        out.vertices.extend_from_slice(&mesh.vertices);
+        let own = floor::face_material_names(mesh);
+        any_names |= own.is_some();
+        for (p, corners) in mesh.polygons.iter().enumerate() {
+            let shifted: Vec<u32> = corners.iter().map(|&i| i + offset).collect();
+            let surface = mesh.surfaces.get(p).copied().unwrap_or_default_surface();
+            out.push_polygon(&shifted, surface);
+            let name = own.as_ref().and_then(|n| n.name(p));
+            column.push(match name {
+                Some(name) => match names.iter().position(|known| known == name) {
+                    Some(i) => i as i64,
+                    None => {
+                        names.push(name.to_string());
+                        (names.len() - 1) as i64
+                    }
+                },
+                None => -1,
+            });
+        }
+    }
+    if any_names {
+        out.face_attributes
+            .insert("render:material".into(), Attribute::Int(column));
+        out.extras
+            .insert("render:materials".into(), Extra::TextList(names));
+    }
+    out
+}
+
+/// A missing surface (a mesh that breaks `NavMesh::check`) reads as an undefined one.
+trait OrDefaultSurface {
+    fn unwrap_or_default_surface(self) -> walkmesh_core::material::Surface;
+}
+
+impl OrDefaultSurface for Option<walkmesh_core::material::Surface> {
+    fn unwrap_or_default_surface(self) -> walkmesh_core::material::Surface {
+        self.unwrap_or(walkmesh_core::material::Surface {
+            material: walkmesh_core::material::Material(0),
+            walkable: false,
+            code: 0,
+        })
+    }
+}
