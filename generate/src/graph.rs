@@ -112,17 +112,34 @@ impl Graph {
             .filter(|&m| self.nodes.get(m).is_some_and(|node| !node.removed))
     }
 
-    /// Removes the nodes closer than the agent's radius to the floor's edge (a node with a
-    /// missing neighbour is at the edge).
-    pub fn erode(&mut self, params: &Params, _field: &Heightfield) {
-        let radius = params.radius_cells();
-        if radius <= 0 {
-            return;
+    /// Live nodes around `n`: its four neighbours and the diagonal ones reached through two
+    /// links (so distances below are in squares, not diamonds).
+    fn around(&self, n: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = self.neighbours(n).collect();
+        let links = self.nodes.get(n).map_or([NONE; 4], |node| node.links);
+        for d in 0..4 {
+            let Some(&first) = links.get(d) else { continue };
+            let Some(node) = self.nodes.get(first as usize).filter(|_| first != NONE) else {
+                continue;
+            };
+            let second = node.links.get((d + 1) % 4).copied().unwrap_or(NONE);
+            if second != NONE && self.nodes.get(second as usize).is_some_and(|m| !m.removed) {
+                out.push(second as usize);
+            }
         }
+        out
+    }
+
+    /// Steps (through links) from each live node to the floor's edge: 0 for a node with a
+    /// missing neighbour; i32::MAX for removed nodes.
+    pub fn edge_distance(&self) -> Vec<i32> {
         let mut distance = vec![i32::MAX; self.nodes.len()];
         let mut queue = VecDeque::new();
         for (n, node) in self.nodes.iter().enumerate() {
-            if node.links.contains(&NONE) {
+            let edge = node.removed
+                || node.links.contains(&NONE)
+                || self.neighbours(n).count() < node.links.len();
+            if !node.removed && edge {
                 if let Some(d) = distance.get_mut(n) {
                     *d = 0;
                 }
@@ -131,7 +148,7 @@ impl Graph {
         }
         while let Some(n) = queue.pop_front() {
             let here = distance.get(n).copied().unwrap_or(0);
-            for m in self.neighbours(n).collect::<Vec<_>>() {
+            for m in self.around(n) {
                 if let Some(d) = distance.get_mut(m)
                     && *d > here + 1
                 {
@@ -140,6 +157,16 @@ impl Graph {
                 }
             }
         }
+        distance
+    }
+
+    /// Removes the nodes closer than the agent's radius to the floor's edge.
+    pub fn erode(&mut self, params: &Params, _field: &Heightfield) {
+        let radius = params.radius_cells();
+        if radius <= 0 {
+            return;
+        }
+        let distance = self.edge_distance();
         for (node, d) in self.nodes.iter_mut().zip(distance) {
             if d < radius {
                 node.removed = true;
@@ -149,12 +176,12 @@ impl Graph {
 
     /// Connected components of live nodes: a component id per node (u32::MAX for removed) and
     /// the node count per component.
-    pub fn components(&self) -> (Vec<u32>, Vec<usize>) {
+    pub fn components(&self, core: &[bool]) -> (Vec<u32>, Vec<usize>) {
         let mut id = vec![u32::MAX; self.nodes.len()];
         let mut sizes = Vec::new();
         let mut queue = Vec::new();
         for start in 0..self.nodes.len() {
-            let live = self.nodes.get(start).is_some_and(|n| !n.removed);
+            let live = core.get(start).copied().unwrap_or(false);
             if !live || id.get(start).is_some_and(|&c| c != u32::MAX) {
                 continue;
             }
@@ -168,6 +195,7 @@ impl Graph {
                 size += 1;
                 for m in self.neighbours(n) {
                     if let Some(slot) = id.get_mut(m)
+                        && core.get(m).copied().unwrap_or(false)
                         && *slot == u32::MAX
                     {
                         *slot = component;
@@ -228,7 +256,17 @@ pub fn reachability(
     params: &Params,
     report: &mut Report,
 ) -> Vec<bool> {
-    let (id, sizes) = graph.components();
+    // Components are found on the floor at least a passage wide (an opening: nodes at least
+    // half a passage from the edge), so a gap narrower than a character does not join two
+    // floors; the kept components then get their narrow margins back (below).
+    let half = params.passage_cells();
+    let distance = graph.edge_distance();
+    let core: Vec<bool> = distance
+        .iter()
+        .map(|&d| d != i32::MAX && d >= half)
+        .collect();
+    let (id, _) = graph.components(&core);
+    let (id, sizes) = grow(graph, id, half);
     let mut reason: Vec<Option<&'static str>> = vec![None; sizes.len()];
     for &seed in &params.seeds {
         match node_under(graph, field, seed, params).and_then(|n| id.get(n).copied()) {
@@ -281,9 +319,47 @@ pub fn reachability(
             report.dropped.push(entry);
         }
     }
+    let live = graph.nodes.iter().filter(|n| !n.removed).count();
+    report.narrow_area = live.saturating_sub(sizes.iter().sum::<usize>()) as f64 * cell_area;
     id.iter()
         .map(|&c| c != u32::MAX && keep_component.get(c as usize).copied().unwrap_or(false))
         .collect()
+}
+
+/// Gives the live nodes within `steps` (in squares) of a labelled node that node's label (the
+/// margins the opening took), and counts the nodes per label.
+fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
+    let mut frontier: Vec<usize> = (0..id.len())
+        .filter(|&n| id.get(n).is_some_and(|&c| c != u32::MAX))
+        .collect();
+    for _ in 0..steps {
+        let mut next = Vec::new();
+        for &n in &frontier {
+            let label = id.get(n).copied().unwrap_or(u32::MAX);
+            for m in graph.around(n) {
+                if let Some(slot) = id.get_mut(m)
+                    && *slot == u32::MAX
+                {
+                    *slot = label;
+                    next.push(m);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let count = id
+        .iter()
+        .filter(|&&c| c != u32::MAX)
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut sizes = vec![0; count];
+    for &c in &id {
+        if let Some(s) = sizes.get_mut(c as usize) {
+            *s += 1;
+        }
+    }
+    (id, sizes)
 }
 
 /// Centre (mean cell centre and floor) and plan bounds of each component.

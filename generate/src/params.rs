@@ -47,6 +47,10 @@ pub struct Params {
     /// Points on the floor a character starts from; the components holding them are kept.
     /// Empty: the largest component is the start.
     pub seeds: Vec<[f32; 3]>,
+    /// Gaps narrower than this (m) do not connect floors for reachability (the floor on
+    /// both sides is still written up to the walls; only what it reaches changes). 0: any gap
+    /// of one cell connects.
+    pub min_passage_width: f32,
     /// Keep components no seed reaches.
     pub keep_unreachable: bool,
     /// Components smaller than this (m²) are dropped even when kept otherwise.
@@ -89,6 +93,7 @@ impl Params {
             cell_height: 0.1,
             seeds: Vec::new(),
             keep_unreachable: false,
+            min_passage_width: 1.2,
             min_region_area: 0.5,
             max_edge_error: 0.3,
             detail_error: 0.1,
@@ -103,6 +108,7 @@ impl Params {
                 cell_size: 0.1,
                 cell_height: 0.05,
                 min_region_area: 1.0,
+                min_passage_width: 0.6,
                 max_edge_error: 0.1,
                 detail_error: 0.05,
                 ..base
@@ -141,6 +147,7 @@ impl Params {
         }
         let non_negative = [
             ("agent_radius", self.agent_radius),
+            ("min_passage_width", self.min_passage_width),
             ("max_climb", self.max_climb),
             ("min_region_area", self.min_region_area),
         ];
@@ -175,6 +182,11 @@ impl Params {
     /// Climb in cells (rounded down).
     pub(crate) fn climb_cells(&self) -> i32 {
         (self.max_climb / self.cell_height).floor() as i32
+    }
+
+    /// Half the passage width in cells (rounded up).
+    pub(crate) fn passage_cells(&self) -> i32 {
+        (self.min_passage_width / 2.0 / self.cell_size).ceil() as i32
     }
 
     /// Erosion radius in cells (rounded up).

@@ -37,6 +37,8 @@ pub struct Report {
     pub walkable_spans: usize,
     pub kept: Vec<ComponentReport>,
     pub dropped: Vec<ComponentReport>,
+    /// Floor narrower than `min_passage_width` everywhere, dropped (m²).
+    pub narrow_area: f64,
     /// Area of the dropped components (m²).
     pub dropped_area: f64,
     /// Seeds that found no walkable floor under them.
@@ -68,6 +70,7 @@ impl Report {
             kept: Vec::new(),
             dropped: Vec::new(),
             dropped_area: 0.0,
+            narrow_area: 0.0,
             seeds_missed: Vec::new(),
             layers: 0,
             skipped_edges: 0,

@@ -117,7 +117,10 @@ pub fn run(
     let mut meshes = Vec::with_capacity(args.inputs.len());
     let mut dependencies = Vec::new();
     for input in &args.inputs {
-        let (mesh, _) = load_with(registry, input, None, &plan.read, &mut diag)?;
+        let mesh = match read_model_render_mesh(input) {
+            Some(read) => read?,
+            None => load_with(registry, input, None, &plan.read, &mut diag)?.0,
+        };
         dependencies.push(input.clone());
         meshes.push(mesh);
     }
@@ -155,6 +158,25 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
+}
+
+/// A KotOR model's render mesh (trimesh, danglymesh and skin nodes in room coordinates),
+/// None when `input` is not a `.mdl`: the registry's `.mdl` reader gives the model's walkmesh
+/// node instead, which is a copy of the WOK and never an input of `generate`.
+#[cfg(feature = "mdl")]
+fn read_model_render_mesh(input: &Path) -> Option<Result<walkmesh_core::NavMesh, Failure>> {
+    let is_model = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("mdl"));
+    is_model.then(|| {
+        walkmesh_mdl::read_render_mesh_file(input).map_err(|e| Failure::input(e.to_string()))
+    })
+}
+
+#[cfg(not(feature = "mdl"))]
+fn read_model_render_mesh(_: &Path) -> Option<Result<walkmesh_core::NavMesh, Failure>> {
+    None
 }
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
