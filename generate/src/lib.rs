@@ -101,6 +101,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
 
     let index = floor::FloorIndex::new(&source, params);
     let mut mesh = NavMesh::default();
+    let corners = triangulate::CornerHeights::default();
     for (id, layer) in layers.iter().enumerate() {
         let context = outline::Context {
             graph: &graph,
@@ -116,6 +117,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
             &field,
             &index,
             params,
+            &corners,
             &mut mesh,
             &mut report,
         );

@@ -55,9 +55,10 @@ fn boundary_edges(layer: &Layer, id: u32, context: &Context) -> (Vec<Edge>, Hash
                     continue;
                 }
                 edges.push((from, to));
-                if shared_with_other_layer(node, x + dx, y + dy, id, context) {
-                    fixed.insert(from);
-                    fixed.insert(to);
+                for corner in [from, to] {
+                    if touches_other_layer(node, corner, id, context) {
+                        fixed.insert(corner);
+                    }
                 }
             }
         }
@@ -70,24 +71,27 @@ fn boundary_edges(layer: &Layer, id: u32, context: &Context) -> (Vec<Edge>, Hash
     (edges, fixed)
 }
 
-/// Cell (x, y) holds a kept node of another layer within a climb of `node`'s floor.
-fn shared_with_other_layer(node: u32, x: i64, y: i64, id: u32, context: &Context) -> bool {
+/// One of the four cells around grid corner `corner` holds a kept node of another layer
+/// within a climb of `node`'s floor (across an edge or diagonally).
+fn touches_other_layer(node: u32, corner: [i64; 2], id: u32, context: &Context) -> bool {
     let Some(here) = context.graph.nodes.get(node as usize) else {
         return false;
     };
-    let Some(column) = context.field.column(x, y) else {
-        return false;
-    };
     let climb = context.params.climb_cells();
-    context.graph.column_nodes(column).any(|m| {
-        let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
-        other != u32::MAX
-            && other != id
-            && context
-                .graph
-                .nodes
-                .get(m)
-                .is_some_and(|n| (n.floor - here.floor).abs() <= climb)
+    [(-1, -1), (0, -1), (-1, 0), (0, 0)].iter().any(|(dx, dy)| {
+        let Some(column) = context.field.column(corner[0] + dx, corner[1] + dy) else {
+            return false;
+        };
+        context.graph.column_nodes(column).any(|m| {
+            let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
+            other != u32::MAX
+                && other != id
+                && context
+                    .graph
+                    .nodes
+                    .get(m)
+                    .is_some_and(|n| (n.floor - here.floor).abs() <= climb)
+        })
     })
 }
 
@@ -152,8 +156,12 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
     if corners.len() <= 4 {
         return corners;
     }
-    let mut anchors: Vec<usize> = (0..corners.len())
-        .filter(|&i| corners.get(i).is_some_and(|c| fixed.contains(c)))
+    // The corners next to a fixed one are kept too, so a simplified edge never leaves a
+    // fixed corner diagonally across the neighbouring layer's cell.
+    let count = corners.len();
+    let is_fixed = |i: usize| corners.get(i % count).is_some_and(|c| fixed.contains(c));
+    let mut anchors: Vec<usize> = (0..count)
+        .filter(|&i| is_fixed(i) || is_fixed(i + 1) || is_fixed(i + count - 1))
         .collect();
     if anchors.len() < 2 {
         let a = anchors.first().copied().unwrap_or(0);

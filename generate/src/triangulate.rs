@@ -2,6 +2,7 @@
 //! cells they cover, refined where they leave the render floor, heights and surfaces from
 //! the render floor.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use spade::handles::FixedVertexHandle;
@@ -22,8 +23,14 @@ type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 const DETAIL_ROUNDS: usize = 6;
 const DETAIL_POINTS_PER_CELL: f64 = 0.25;
 
+/// Heights already given to outline corners, by grid corner, across layers: a corner two
+/// layers share gets one height, so their vertices coincide exactly (no T-junction from a
+/// height differing in the last bits). Stacked floors at one corner keep their own heights.
+pub type CornerHeights = RefCell<HashMap<(i64, i64), Vec<f32>>>;
+
 /// Everything a layer's height look-ups need.
 struct Ground<'a> {
+    corners: &'a CornerHeights,
     layer: &'a Layer,
     graph: &'a Graph,
     field: &'a Heightfield,
@@ -69,6 +76,29 @@ impl Ground<'_> {
         Some(self.field.z(node.floor))
     }
 
+    /// Height of a vertex: a grid corner reuses the height another layer gave it when that
+    /// is within a climb of this layer's floor there.
+    fn vertex_height(&self, p: [f64; 2]) -> f32 {
+        let cs = f64::from(self.field.cell_size);
+        let gx = (p[0] - f64::from(self.field.origin[0])) / cs;
+        let gy = (p[1] - f64::from(self.field.origin[1])) / cs;
+        let on_corner = (gx - gx.round()).abs() < 1e-6 && (gy - gy.round()).abs() < 1e-6;
+        if !on_corner {
+            return self.height(p).0;
+        }
+        let key = (gx.round() as i64, gy.round() as i64);
+        let reference = self.reference(p).unwrap_or(0.0);
+        let tolerance = self.params.max_climb + self.field.cell_height;
+        let mut cache = self.corners.borrow_mut();
+        let known = cache.entry(key).or_default();
+        if let Some(&z) = known.iter().find(|&&z| (z - reference).abs() <= tolerance) {
+            return z;
+        }
+        let z = self.height(p).0;
+        known.push(z);
+        z
+    }
+
     /// Height of the render floor at `p` and the source triangle giving it.
     fn height(&self, p: [f64; 2]) -> (f32, Option<usize>) {
         let ch = self.field.cell_height;
@@ -94,10 +124,12 @@ pub fn layer_mesh(
     field: &Heightfield,
     index: &FloorIndex,
     params: &Params,
+    corners: &CornerHeights,
     mesh: &mut NavMesh,
     report: &mut Report,
 ) {
     let ground = Ground {
+        corners,
         layer,
         graph,
         field,
@@ -140,7 +172,7 @@ fn vertex_height(
 ) -> f32 {
     *heights.entry(v.index()).or_insert_with(|| {
         let p = cdt.vertex(v).position();
-        ground.height([p.x, p.y]).0
+        ground.vertex_height([p.x, p.y])
     })
 }
 

@@ -75,10 +75,14 @@ fn lint_findings(mesh: &NavMesh) -> usize {
         walkmesh_lint::T_JUNCTION,
         walkmesh_lint::OVERLAP,
     ];
-    walkmesh_lint::lint(mesh, &walkmesh_lint::LintOptions::default(), None)
-        .iter()
+    let findings: Vec<_> = walkmesh_lint::lint(mesh, &walkmesh_lint::LintOptions::default(), None)
+        .into_iter()
         .filter(|f| bad.contains(&f.code.as_str()))
-        .count()
+        .collect();
+    for f in findings.iter().take(3) {
+        println!("|   {}: {} |", f.code, f.message);
+    }
+    findings.len()
 }
 
 /// `WALKMESH_GENERATE_TRY="agent_radius=0.3,max_slope=45"` overrides preset values, for tuning
