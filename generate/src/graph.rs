@@ -424,16 +424,16 @@ impl Layer {
 
 /// Splits the kept nodes into layers by flood fill: a node joins the layer growing beside it
 /// unless its column is taken or a plan neighbour in the layer is not linked to it.
-pub fn layers(graph: &Graph, kept: &[bool]) -> (Vec<Layer>, Vec<u32>) {
+pub fn layers(graph: &Graph, field: &Heightfield, kept: &[bool]) -> (Vec<Layer>, Vec<u32>) {
     let mut layer_of = vec![u32::MAX; graph.nodes.len()];
     let mut layers = Vec::new();
-    let mut owner: rustc_hash_lite::ColumnOwner = Default::default();
+    let mut owner = column_owner::ColumnOwner::new(field.width, field.height);
     for start in 0..graph.nodes.len() {
         if !kept.get(start).copied().unwrap_or(false) || layer_of.get(start) != Some(&u32::MAX) {
             continue;
         }
         let layer = layers.len() as u32;
-        owner.clear();
+        owner.start(layer);
         let mut members = Vec::new();
         let mut queue = VecDeque::from([start]);
         while let Some(n) = queue.pop_front() {
@@ -464,7 +464,7 @@ pub fn layers(graph: &Graph, kept: &[bool]) -> (Vec<Layer>, Vec<u32>) {
 }
 
 /// Every plan neighbour already in the layer is linked to `n`.
-fn fits(_graph: &Graph, n: usize, node: &Node, owner: &rustc_hash_lite::ColumnOwner) -> bool {
+fn fits(_graph: &Graph, n: usize, node: &Node, owner: &column_owner::ColumnOwner) -> bool {
     DIRECTIONS.iter().enumerate().all(|(d, (dx, dy))| {
         let x = i64::from(node.x) + dx;
         let y = i64::from(node.y) + dy;
@@ -506,22 +506,46 @@ fn make_layer(graph: &Graph, members: Vec<u32>) -> Layer {
     }
 }
 
-/// A small column → node map for the layer flood (std HashMap; no extra dependency).
-mod rustc_hash_lite {
-    use std::collections::HashMap;
-
-    #[derive(Default, Debug)]
-    pub struct ColumnOwner(HashMap<(u32, u32), u32>);
+/// Which node of the layer being grown holds each column: one slot per column tagged with the
+/// layer, so starting a layer costs nothing (a hash map per layer was a third of a
+/// 1M-triangle run).
+mod column_owner {
+    #[derive(Debug)]
+    pub struct ColumnOwner {
+        width: usize,
+        height: usize,
+        /// (layer, node) per column.
+        slots: Vec<[u32; 2]>,
+        current: u32,
+    }
 
     impl ColumnOwner {
-        pub fn clear(&mut self) {
-            self.0.clear();
+        pub fn new(width: usize, height: usize) -> ColumnOwner {
+            ColumnOwner {
+                width,
+                height,
+                slots: vec![[u32::MAX, u32::MAX]; width * height],
+                current: u32::MAX,
+            }
+        }
+        pub fn start(&mut self, layer: u32) {
+            self.current = layer;
+        }
+        fn index(&self, (x, y): (u32, u32)) -> Option<usize> {
+            let (x, y) = (x as usize, y as usize);
+            (x < self.width && y < self.height).then_some(y * self.width + x)
         }
         pub fn get(&self, key: (u32, u32)) -> Option<u32> {
-            self.0.get(&key).copied()
+            let slot = self.slots.get(self.index(key)?)?;
+            (slot[0] == self.current).then_some(slot[1])
         }
         pub fn insert(&mut self, key: (u32, u32), node: u32) {
-            self.0.insert(key, node);
+            let current = self.current;
+            if let Some(i) = self.index(key)
+                && let Some(slot) = self.slots.get_mut(i)
+            {
+                *slot = [current, node];
+            }
         }
     }
 }

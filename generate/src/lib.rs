@@ -95,7 +95,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let kept = graph::reachability(&graph, &field, params, &mut report);
     report.stage("reachability", &mut clock);
 
-    let (layers, layer_of) = graph::layers(&graph, &kept);
+    let (layers, layer_of) = graph::layers(&graph, &field, &kept);
     report.layers = layers.len();
     report.stage("layers", &mut clock);
 

@@ -138,7 +138,7 @@ impl Report {
             "  {} faces, {} vertices, walkable area {:.2} m² (dropped {:.2} m²), {:.3} s",
             self.faces_written,
             self.vertices_written,
-            self.walkable_area,
+            self.walkable_area.abs(),
             self.dropped_area,
             self.total_seconds
         );

@@ -63,6 +63,10 @@ pub struct Args {
     /// Keep floor no seed reaches (table tops, closed-off alcoves).
     #[arg(long)]
     pub keep_unreachable: bool,
+    /// Gaps narrower than this (m) do not join floors for reachability (the floor is still
+    /// written up to the walls).
+    #[arg(long, value_name = "W", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub min_passage_width: Option<f32>,
     /// Drop connected floor pieces smaller than this (m²).
     #[arg(long, value_name = "A", value_parser = non_negative_distance, allow_hyphen_values = true)]
     pub min_region_area: Option<f32>,
@@ -247,6 +251,7 @@ fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure>
         (&mut params.cell_size, args.cell_size),
         (&mut params.cell_height, args.cell_height),
         (&mut params.min_region_area, args.min_region_area),
+        (&mut params.min_passage_width, args.min_passage_width),
     ];
     for (slot, value) in overrides {
         if let Some(value) = value {
