@@ -124,6 +124,15 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     }
     report.stage("triangulate", &mut clock);
 
+    // Where two layers meet, a corner of one can sit on an edge of the other (a T-junction):
+    // lint's mechanical repairs split such edges.
+    let options = walkmesh_lint::LintOptions::default();
+    let fixed = walkmesh_lint::fix(&mesh, &options);
+    report.repairs = fixed.repairs.len();
+    let mut mesh = fixed.mesh;
+    mesh.provenance = None;
+    report.stage("repair", &mut clock);
+
     report.faces_written = mesh.polygons.len();
     report.vertices_written = mesh.vertices.len();
     report.walkable_area = triangulate::walkable_area(&mesh);

@@ -50,6 +50,8 @@ pub struct Report {
     pub skipped_edges: usize,
     /// Points added where a face left the render floor by more than `detail_error`.
     pub detail_points: usize,
+    /// Mechanical repairs made by lint's fixer at the end (T-junctions split, …).
+    pub repairs: usize,
     pub faces_written: usize,
     pub vertices_written: usize,
     /// Walkable area of the output (m², true 3-D area).
@@ -75,6 +77,7 @@ impl Report {
             layers: 0,
             skipped_edges: 0,
             detail_points: 0,
+            repairs: 0,
             faces_written: 0,
             vertices_written: 0,
             walkable_area: 0.0,
