@@ -290,6 +290,7 @@ pub fn reachability(
     }
     let cell_area = f64::from(field.cell_size) * f64::from(field.cell_size);
     let summaries = summarise(graph, field, &id, sizes.len());
+    let beside = beside_kept(graph, field, &id, &reason, params);
     let mut keep_component = vec![false; sizes.len()];
     for (c, size) in sizes.iter().enumerate() {
         let area = *size as f64 * cell_area;
@@ -298,6 +299,7 @@ pub fn reachability(
             _ if area < f64::from(params.min_region_area) => (false, "small"),
             Some(why) => (true, why),
             None if params.keep_unreachable => (true, "keep-unreachable"),
+            None if beside.get(c).copied().unwrap_or(false) => (true, "beside"),
             None => (false, "unreachable"),
         };
         if let Some(k) = keep_component.get_mut(c) {
@@ -324,6 +326,52 @@ pub fn reachability(
     id.iter()
         .map(|&c| c != u32::MAX && keep_component.get(c as usize).copied().unwrap_or(false))
         .collect()
+}
+
+/// Components not otherwise kept that come within `join_gap` of a kept one at the same level
+/// (within a climb): floors split by a seam in the render mesh, not by a wall.
+fn beside_kept(
+    graph: &Graph,
+    field: &Heightfield,
+    id: &[u32],
+    reason: &[Option<&'static str>],
+    params: &Params,
+) -> Vec<bool> {
+    let mut beside = vec![false; reason.len()];
+    let gap = (params.join_gap / field.cell_size).ceil() as i64;
+    if gap <= 0 {
+        return beside;
+    }
+    let climb = params.climb_cells();
+    let kept = |m: usize| {
+        id.get(m)
+            .and_then(|&c| reason.get(c as usize))
+            .is_some_and(|r| r.is_some())
+    };
+    for (n, node) in graph.nodes.iter().enumerate() {
+        let Some(&c) = id.get(n) else { continue };
+        if c == u32::MAX || kept(n) || beside.get(c as usize).copied().unwrap_or(true) {
+            continue;
+        }
+        let near = (-gap..=gap).any(|dy| {
+            (-gap..=gap).any(|dx| {
+                let column = field.column(i64::from(node.x) + dx, i64::from(node.y) + dy);
+                column.is_some_and(|column| {
+                    graph.column_nodes(column).any(|m| {
+                        kept(m)
+                            && graph
+                                .nodes
+                                .get(m)
+                                .is_some_and(|o| (o.floor - node.floor).abs() <= climb)
+                    })
+                })
+            })
+        });
+        if near && let Some(b) = beside.get_mut(c as usize) {
+            *b = true;
+        }
+    }
+    beside
 }
 
 /// Gives the live nodes within `steps` (in squares) of a labelled node that node's label (the

@@ -51,6 +51,9 @@ pub struct Params {
     /// both sides is still written up to the walls; only what it reaches changes). 0: any gap
     /// of one cell connects.
     pub min_passage_width: f32,
+    /// Components no seed reaches are kept when they come within this distance (m) of a kept
+    /// floor at its level (a seam in the render floor rather than a wall); 0: off.
+    pub join_gap: f32,
     /// Keep components no seed reaches.
     pub keep_unreachable: bool,
     /// Components smaller than this (m²) are dropped even when kept otherwise.
@@ -94,6 +97,7 @@ impl Params {
             seeds: Vec::new(),
             keep_unreachable: false,
             min_passage_width: 1.2,
+            join_gap: 0.0,
             min_region_area: 0.5,
             max_edge_error: 0.3,
             detail_error: 0.1,
@@ -148,6 +152,7 @@ impl Params {
         let non_negative = [
             ("agent_radius", self.agent_radius),
             ("min_passage_width", self.min_passage_width),
+            ("join_gap", self.join_gap),
             ("max_climb", self.max_climb),
             ("min_region_area", self.min_region_area),
         ];
