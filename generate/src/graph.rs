@@ -278,7 +278,8 @@ pub fn reachability(
             _ => report.seeds_missed.push(seed),
         }
     }
-    if params.seeds.is_empty() {
+    // No seed given, or none on a floor: the largest component is the start.
+    if reason.iter().all(Option::is_none) {
         let largest = sizes
             .iter()
             .enumerate()

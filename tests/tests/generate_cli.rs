@@ -207,3 +207,55 @@ fn a_real_room_model_generates_a_valid_wok() {
     assert!(mesh.polygons.len() >= 4);
     assert_eq!(walkmesh(["validate".as_ref(), wok.as_os_str()]).code, 0);
 }
+
+#[test]
+fn lyt_places_the_room_and_its_door_hooks_are_the_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let lyt = dir.path().join("area.lyt");
+    // The room at (10, 20, 0); its one door hook on the table top (room (7, 5, 0.8)).
+    std::fs::write(
+        &lyt,
+        "beginlayout\nroomcount 1\n  room 10 20 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 1\n  room door_01 0 17 25 0.8 1 0 0 0\ndonelayout\n",
+    )
+    .unwrap();
+    let wok = dir.path().join("room.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let table = json["report"]["walkable_area"].as_f64().unwrap();
+    assert!(
+        (3.5..4.5).contains(&table),
+        "the hook's table top only: {table}"
+    );
+    let mesh = read(&wok);
+    for v in &mesh.vertices {
+        assert!(
+            (15.9..18.1).contains(&v[0]) && (23.9..26.1).contains(&v[1]),
+            "{v:?} not in area coordinates"
+        );
+        assert!((v[2] - 0.8).abs() < 0.05, "{v:?}");
+    }
+    // A room the layout does not name is a usage error.
+    let other = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--room".as_ref(),
+        "nowhere".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+    ]);
+    assert_eq!(other.code, 2, "{}", other.stderr);
+}

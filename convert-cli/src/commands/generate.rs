@@ -70,6 +70,14 @@ pub struct Args {
     /// Drop connected floor pieces smaller than this (m²).
     #[arg(long, value_name = "A", value_parser = non_negative_distance, allow_hyphen_values = true)]
     pub min_region_area: Option<f32>,
+    /// KotOR: the area layout placing the room: the walkmesh is written in area coordinates
+    /// (the room's LYT position added, as KotOR stores room WOKs), and without --seed the
+    /// room's door hooks are the seeds.
+    #[arg(long, value_name = "LYT")]
+    pub lyt: Option<PathBuf>,
+    /// The room's name in the layout (default: the first input's file name without extension).
+    #[arg(long, value_name = "NAME", requires = "lyt")]
+    pub room: Option<String>,
     /// Print one JSON object: the generation report and the conversion.
     #[arg(long)]
     pub json: bool,
@@ -116,7 +124,13 @@ pub fn run(
         None => registry.for_output(&args.out)?,
     };
     let plan = plan(registry, args, target)?;
-    let params = params(args, target.id(), &plan)?;
+    let mut params = params(args, target.id(), &plan)?;
+    let placement = layout_placement(args)?;
+    if let Some((_, hooks)) = &placement
+        && params.seeds.is_empty()
+    {
+        params.seeds = hooks.clone();
+    }
     let mut diag = Diagnostics::new();
     let mut meshes = Vec::with_capacity(args.inputs.len());
     let mut dependencies = Vec::new();
@@ -130,8 +144,15 @@ pub fn run(
     }
     let input = walkmesh_generate::combine(&meshes);
     drop(meshes);
-    let generated = walkmesh_generate::generate(&input, &params)
+    let mut generated = walkmesh_generate::generate(&input, &params)
         .map_err(|e| Failure::input(format!("generate: {e}")))?;
+    if let Some((position, _)) = &placement {
+        for v in &mut generated.mesh.vertices {
+            for (c, p) in v.iter_mut().zip(position) {
+                *c += p;
+            }
+        }
+    }
     if generated.mesh.polygons.is_empty() {
         return Err(Failure::input(format!(
             "generate: no walkable floor was found, nothing written\n{}",
@@ -181,6 +202,51 @@ fn read_model_render_mesh(input: &Path) -> Option<Result<walkmesh_core::NavMesh,
 #[cfg(not(feature = "mdl"))]
 fn read_model_render_mesh(_: &Path) -> Option<Result<walkmesh_core::NavMesh, Failure>> {
     None
+}
+
+/// With --lyt: the room's position in the layout and its door hooks in room coordinates.
+fn layout_placement(args: &Args) -> Result<Option<([f32; 3], Vec<[f32; 3]>)>, Failure> {
+    let Some(path) = &args.lyt else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?;
+    let (lyt, _) = walkmesh_kotor_area::lyt::read_lyt(&bytes)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    let name = match &args.room {
+        Some(name) => name.clone(),
+        None => args
+            .inputs
+            .first()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
+    let room = lyt
+        .rooms
+        .iter()
+        .find(|r| r.name.eq_ignore_ascii_case(&name))
+        .ok_or_else(|| {
+            Failure::usage(format!(
+                "room '{}' is not in {} (give its name with --room)",
+                walkmesh_core::printable::escape(&name),
+                path.display()
+            ))
+        })?;
+    let p = room.position;
+    let hooks = lyt
+        .door_hooks
+        .iter()
+        .filter(|h| h.room.eq_ignore_ascii_case(&room.name))
+        .map(|h| {
+            [
+                h.position[0] - p[0],
+                h.position[1] - p[1],
+                h.position[2] - p[2],
+            ]
+        })
+        .collect();
+    Ok(Some((p, hooks)))
 }
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
