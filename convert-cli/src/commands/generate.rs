@@ -204,8 +204,11 @@ fn read_model_render_mesh(_: &Path) -> Option<Result<walkmesh_core::NavMesh, Fai
     None
 }
 
-/// With --lyt: the room's position in the layout and its door hooks in room coordinates.
-fn layout_placement(args: &Args) -> Result<Option<([f32; 3], Vec<[f32; 3]>)>, Failure> {
+/// The room's position in the layout and its door hooks in room coordinates.
+type Placement = ([f32; 3], Vec<[f32; 3]>);
+
+/// With --lyt: where the layout places the room.
+fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
     let Some(path) = &args.lyt else {
         return Ok(None);
     };
