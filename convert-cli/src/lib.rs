@@ -173,6 +173,12 @@ enum Command {
     ///
     /// Example: walkmesh reach room.wok --from 1,2,0 --require-all
     Reach(commands::route::ReachArgs),
+    /// Make a walkmesh from render geometry (a room's floors, walls and props): voxelise,
+    /// slope, climb, clearance, erosion, reachability from seeds, outlines, triangles with
+    /// heights on the render floor and surfaces from the material names (docs/generate.md).
+    ///
+    /// Example: walkmesh generate room.obj -o room.wok --seed 2,3,0
+    Generate(commands::generate::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -360,6 +366,7 @@ fn dispatch(
         Command::Lint(args) => commands::lint::run(registry, args, out),
         Command::Route(args) => commands::route::run_route(registry, args, out, stderr),
         Command::Reach(args) => commands::route::run_reach(registry, args, out, stderr),
+        Command::Generate(args) => commands::generate::run(registry, args, out, stderr),
     }
 }
 

@@ -84,6 +84,11 @@ pub const OUTPUTS: &[OutputArg] = &[
     out("area split", "out", FOLDER),
     out("area split", "depfile", DEPFILE),
     out("area indoor", "out", FOLDER),
+    out(
+        "generate",
+        "out",
+        Dash::Refused("the walkmesh is written as a file, read back and validated"),
+    ),
 ];
 
 /// Whether `path` names standard output.

@@ -1,0 +1,238 @@
+//! The shared KotOR room models against BioWare's own WOKs: the walkable footprint seen from
+//! above, per room, IoU, precision and recall, spurious and missed pieces of 1 m² or more.
+//! Prints the table of docs/generate.md (`cargo test --release -p walkmesh-generate --test
+//! rooms -- --nocapture`) and asserts the bars of issue 34.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+
+use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions};
+use walkmesh_generate::footprint::{Comparison, compare};
+use walkmesh_generate::{Engine, Params, generate};
+
+fn corpora() -> std::path::PathBuf {
+    walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// (model path without extension, WOK minus model translation) from STATS.csv.
+fn rooms(root: &Path) -> Vec<(String, [f32; 3])> {
+    let text = std::fs::read_to_string(root.join("kotor-models/STATS.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (file, shift) = (column("file"), column("wok_minus_model"));
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let t: Vec<f32> = cells[shift]
+                .split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect();
+            (cells[file].to_string(), [t[0], t[1], t[2]])
+        })
+        .collect()
+}
+
+fn read_wok(path: &Path) -> NavMesh {
+    let bytes = std::fs::read(path).unwrap();
+    let input = Input {
+        bytes: &bytes,
+        path: Some(path),
+    };
+    walkmesh_bwm::read_bwm(input, &ReadOptions::default(), &mut Diagnostics::new()).unwrap()
+}
+
+/// Generates one room in the WOK's frame and compares the footprints.
+fn measure(
+    root: &Path,
+    room: &str,
+    shift: [f32; 3],
+    params: &Params,
+) -> (Comparison, usize, usize) {
+    let model = root.join("kotor-models").join(format!("{room}.mdl"));
+    let render = walkmesh_mdl::read_render_mesh_file(&model).unwrap();
+    let mut generated = generate(&render, params).unwrap_or_else(|e| panic!("{room}: {e}"));
+    for v in &mut generated.mesh.vertices {
+        for axis in 0..3 {
+            v[axis] += shift[axis];
+        }
+    }
+    let wok = read_wok(&root.join("kotor").join(format!("{room}.wok")));
+    let lint = lint_findings(&generated.mesh);
+    (
+        compare(&generated.mesh, &wok, 0.05, 1.0),
+        generated.mesh.polygons.len(),
+        lint,
+    )
+}
+
+/// Findings of the kinds a generated walkmesh must not have: downward, degenerate, T-junction,
+/// overlap.
+fn lint_findings(mesh: &NavMesh) -> usize {
+    let bad = [
+        walkmesh_lint::DOWNWARD_WALKABLE,
+        walkmesh_lint::DEGENERATE,
+        walkmesh_lint::T_JUNCTION,
+        walkmesh_lint::OVERLAP,
+    ];
+    let findings: Vec<_> = walkmesh_lint::lint(mesh, &walkmesh_lint::LintOptions::default(), None)
+        .into_iter()
+        .filter(|f| bad.contains(&f.code.as_str()))
+        .collect();
+    for f in findings.iter().take(3) {
+        println!("|   {}: {} |", f.code, f.message);
+    }
+    findings.len()
+}
+
+/// `WALKMESH_GENERATE_TRY="agent_radius=0.3,max_slope=45"` overrides preset values, for tuning
+/// the preset by hand (the assertions are meant for the preset itself).
+fn tuned(mut params: Params) -> Params {
+    let Ok(text) = std::env::var("WALKMESH_GENERATE_TRY") else {
+        return params;
+    };
+    for pair in text.split(',').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap();
+        let value: f32 = value.parse().unwrap();
+        match key {
+            "agent_radius" => params.agent_radius = value,
+            "agent_height" => params.agent_height = value,
+            "max_climb" => params.max_climb = value,
+            "max_slope" => params.max_slope = value,
+            "cell_size" => params.cell_size = value,
+            "cell_height" => params.cell_height = value,
+            "max_edge_error" => params.max_edge_error = value,
+            "min_region_area" => params.min_region_area = value,
+            "min_passage_width" => params.min_passage_width = value,
+            "join_gap" => params.join_gap = value,
+            "keep_unreachable" => params.keep_unreachable = value != 0.0,
+            other => panic!("unknown parameter {other}"),
+        }
+    }
+    params
+}
+
+/// Sums over the rooms.
+#[derive(Default)]
+struct Totals {
+    rooms: usize,
+    sums: [f64; 3],
+    worst: f64,
+    spurious: usize,
+    missed: usize,
+    lint: usize,
+}
+
+impl Totals {
+    fn means(&self) -> [f64; 3] {
+        self.sums.map(|s| s / self.rooms.max(1) as f64)
+    }
+}
+
+/// Generates every room with the KotOR preset and prints the table.
+fn measure_all() -> Totals {
+    let root = corpora();
+    let rooms = rooms(&root);
+    assert!(rooms.len() >= 30, "only {} rooms", rooms.len());
+    let params = tuned(Params::preset(Engine::Kotor));
+    println!(
+        "| room | IoU | precision | recall | ours m² | BioWare m² | faces | spurious ≥ 1 m² | missed ≥ 1 m² |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut t = Totals {
+        worst: 1.0,
+        ..Totals::default()
+    };
+    for (room, shift) in &rooms {
+        let (c, faces, lint) = measure(&root, room, *shift, &params);
+        println!(
+            "| {room} | {:.3} | {:.3} | {:.3} | {:.1} | {:.1} | {faces} | {} | {} |",
+            c.iou,
+            c.precision,
+            c.recall,
+            c.ours_area,
+            c.theirs_area,
+            c.spurious.len(),
+            c.missed.len()
+        );
+        for p in &c.spurious {
+            println!(
+                "|   spurious {:.1} m² at ({:.1}, {:.1}) |",
+                p.area, p.centre[0], p.centre[1]
+            );
+        }
+        for p in &c.missed {
+            println!(
+                "|   missed {:.1} m² at ({:.1}, {:.1}) |",
+                p.area, p.centre[0], p.centre[1]
+            );
+        }
+        if lint > 0 {
+            println!("|   {lint} lint finding(s) (downward, degenerate, T-junction, overlap) |");
+        }
+        t.rooms += 1;
+        t.sums[0] += c.iou;
+        t.sums[1] += c.precision;
+        t.sums[2] += c.recall;
+        t.worst = t.worst.min(c.iou);
+        t.spurious += c.spurious.len();
+        t.missed += c.missed.len();
+        t.lint += lint;
+    }
+    let [iou, precision, recall] = t.means();
+    println!(
+        "| mean of {} rooms | {iou:.3} | {precision:.3} | {recall:.3} | | | | {} | {} |",
+        t.rooms, t.spurious, t.missed
+    );
+    println!("worst IoU {:.3}; lint findings {}", t.worst, t.lint);
+    t
+}
+
+/// What the generator reaches today (docs/generate.md): every room generates, and the means
+/// stay at least where they were measured, so a change that loses ground fails.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn generated_room_footprints_hold_the_measured_level() {
+    let t = measure_all();
+    let [iou, precision, recall] = t.means();
+    assert!(iou >= 0.84, "mean IoU {iou:.3}");
+    assert!(precision >= 0.87, "mean precision {precision:.3}");
+    assert!(recall >= 0.95, "mean recall {recall:.3}");
+    assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
+    assert!(
+        t.spurious <= 1,
+        "{} spurious pieces of 1 m² or more",
+        t.spurious
+    );
+    assert!(
+        t.lint <= 2,
+        "{} lint findings (downward, degenerate, T-junction, overlap)",
+        t.lint
+    );
+}
+
+/// Issue 34's bars. Not met yet (docs/generate.md has the table and the reasons); run with
+/// `--include-ignored` to see how far.
+#[test]
+#[ignore = "issue 34's bars are not met yet: mean IoU 0.84 of 0.93 (docs/generate.md)"]
+fn generated_room_footprints_meet_issue_34_bars() {
+    let t = measure_all();
+    let [iou, precision, recall] = t.means();
+    assert!(
+        iou >= 0.93 && t.worst >= 0.82,
+        "IoU mean {iou:.3}, worst {:.3}",
+        t.worst
+    );
+    assert!(
+        precision >= 0.95 && recall >= 0.95,
+        "precision {precision:.3}, recall {recall:.3}"
+    );
+    assert_eq!(
+        (t.spurious, t.missed),
+        (0, 0),
+        "spurious and missed pieces of 1 m² or more"
+    );
+}

@@ -1,0 +1,261 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `walkmesh generate`: a room OBJ (floor, crate, table) to a KotOR WOK and to glTF through
+//! convert's write path (validated, lint-clean), the JSON report, usage errors; a real room
+//! model from the shared corpora.
+
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::{Diagnostics, Input, ReadOptions};
+use walkmesh_tests::walkmesh;
+
+/// A 10 × 8 m floor (Z up) with a 2 × 2 × 1 m crate and a table top 0.8 m high.
+fn room_obj(dir: &Path) -> PathBuf {
+    let mut text =
+        String::from("usemtl Wood\nv 0 0 0\nv 10 0 0\nv 10 8 0\nv 0 8 0\nf 1 2 3\nf 1 3 4\n");
+    let mut next = 5;
+    let mut cuboid = |text: &mut String, lo: [f32; 3], hi: [f32; 3]| {
+        for z in [lo[2], hi[2]] {
+            for (x, y) in [
+                (lo[0], lo[1]),
+                (hi[0], lo[1]),
+                (hi[0], hi[1]),
+                (lo[0], hi[1]),
+            ] {
+                text.push_str(&format!("v {x} {y} {z}\n"));
+            }
+        }
+        let v = |i: u32| next + i;
+        let quads = [
+            [4, 5, 6, 7],
+            [0, 3, 2, 1],
+            [0, 1, 5, 4],
+            [1, 2, 6, 5],
+            [2, 3, 7, 6],
+            [3, 0, 4, 7],
+        ];
+        text.push_str("usemtl Metal\n");
+        for q in quads {
+            text.push_str(&format!(
+                "f {} {} {} {}\n",
+                v(q[0]),
+                v(q[1]),
+                v(q[2]),
+                v(q[3])
+            ));
+        }
+        next += 8;
+    };
+    cuboid(&mut text, [2.0, 2.0, 0.0], [4.0, 4.0, 1.0]);
+    cuboid(&mut text, [6.0, 4.0, 0.75], [8.0, 6.0, 0.8]);
+    let path = dir.join("room.obj");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn read(path: &Path) -> walkmesh_core::NavMesh {
+    let registry = walkmesh_formats::default_registry();
+    let bytes = std::fs::read(path).unwrap();
+    let format = registry.detect(path, &bytes, bytes.len() as u64).unwrap();
+    let input = Input {
+        bytes: &bytes,
+        path: Some(path),
+    };
+    format
+        .reader()
+        .unwrap()
+        .read(input, &ReadOptions::default(), &mut Diagnostics::new())
+        .unwrap()
+}
+
+#[test]
+fn a_room_obj_becomes_a_valid_lint_clean_wok_without_the_crate_and_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let wok = dir.path().join("room.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let report = &json["report"];
+    assert_eq!(
+        report["params"]["engine"], "kotor",
+        "the preset follows OUT's extension"
+    );
+    // Kept: the floor around the crate and under the table's clearance is cut out.
+    let area = report["walkable_area"].as_f64().unwrap();
+    assert!((62.0..76.0).contains(&area), "walkable area {area}");
+    let dropped = report["dropped"].as_array().unwrap();
+    assert!(
+        dropped
+            .iter()
+            .any(|c| (c["centre"][2].as_f64().unwrap() - 0.8).abs() < 0.1),
+        "the table top is reported as dropped: {dropped:?}"
+    );
+    assert_eq!(json["conversion"]["output_errors"], 0);
+    // Surfaces from the render material (`usemtl Wood`).
+    assert!(
+        report["materials"]["Wood"].as_u64().unwrap() > 0,
+        "{}",
+        report["materials"]
+    );
+    let mesh = read(&wok);
+    assert_eq!(mesh.walkable_count(), mesh.polygons.len());
+    assert!(walkmesh(["validate".as_ref(), wok.as_os_str()]).code == 0);
+    let lint = walkmesh(["lint".as_ref(), wok.as_os_str(), "--json".as_ref()]);
+    for code in [
+        "lint.downward_walkable",
+        "lint.degenerate",
+        "lint.t_junction",
+        "lint.overlap",
+    ] {
+        assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
+    }
+}
+
+#[test]
+fn glb_output_keep_unreachable_and_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let glb = dir.path().join("room.glb");
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = vec![
+            "generate".into(),
+            obj.display().to_string(),
+            "--up".into(),
+            "z".into(),
+        ];
+        v.extend([
+            "-o".into(),
+            glb.display().to_string(),
+            "--engine".into(),
+            "kotor".into(),
+            "--json".into(),
+        ]);
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let all = walkmesh(args(&["--keep-unreachable"]));
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let json: serde_json::Value = serde_json::from_str(&all.stdout).unwrap();
+    assert_eq!(json["conversion"]["to"], "gltf");
+    let with_table = json["report"]["walkable_area"].as_f64().unwrap();
+    // A seed on the table keeps the table top only.
+    let seeded = walkmesh(args(&["--seed", "7,5,0.8"]));
+    assert_eq!(seeded.code, 0, "{}", seeded.stderr);
+    let json: serde_json::Value = serde_json::from_str(&seeded.stdout).unwrap();
+    let table = json["report"]["walkable_area"].as_f64().unwrap();
+    assert!((3.5..4.5).contains(&table), "table top {table}");
+    assert!(with_table > table + 60.0, "{with_table}");
+}
+
+#[test]
+fn bad_parameters_and_inputs_without_floor_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let out = dir.path().join("x.wok");
+    let bad = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--max-slope".as_ref(),
+        "95".as_ref(),
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("max_slope"), "{}", bad.stderr);
+    // A wall only: no floor.
+    let wall = dir.path().join("wall.obj");
+    std::fs::write(&wall, "v 0 0 0\nv 1 0 0\nv 1 0 2\nv 0 0 2\nf 1 2 3 4\n").unwrap();
+    let none = walkmesh([
+        "generate".as_ref(),
+        wall.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("no walkable floor"), "{}", none.stderr);
+    assert!(!out.exists());
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn a_real_room_model_generates_a_valid_wok() {
+    let root = walkmesh_tests::required_corpora();
+    let model = root.join("kotor-models/pykotor-kits/sithbase/hall_7.mdl");
+    let dir = tempfile::tempdir().unwrap();
+    let wok = dir.path().join("hall_7.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        model.as_os_str(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mesh = read(&wok);
+    assert!(mesh.polygons.len() >= 4);
+    assert_eq!(walkmesh(["validate".as_ref(), wok.as_os_str()]).code, 0);
+}
+
+#[test]
+fn lyt_places_the_room_and_its_door_hooks_are_the_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let lyt = dir.path().join("area.lyt");
+    // The room at (10, 20, 0); its one door hook on the table top (room (7, 5, 0.8)).
+    std::fs::write(
+        &lyt,
+        "beginlayout\nroomcount 1\n  room 10 20 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 1\n  room door_01 0 17 25 0.8 1 0 0 0\ndonelayout\n",
+    )
+    .unwrap();
+    let wok = dir.path().join("room.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let table = json["report"]["walkable_area"].as_f64().unwrap();
+    assert!(
+        (3.5..4.5).contains(&table),
+        "the hook's table top only: {table}"
+    );
+    let mesh = read(&wok);
+    for v in &mesh.vertices {
+        assert!(
+            (15.9..18.1).contains(&v[0]) && (23.9..26.1).contains(&v[1]),
+            "{v:?} not in area coordinates"
+        );
+        assert!((v[2] - 0.8).abs() < 0.05, "{v:?}");
+    }
+    // A room the layout does not name is a usage error.
+    let other = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--room".as_ref(),
+        "nowhere".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+    ]);
+    assert_eq!(other.code, 2, "{}", other.stderr);
+}
