@@ -127,8 +127,12 @@ fn detail_obj(dmesh: &rc::rcPolyMeshDetail) -> (String, usize) {
     let verts = unsafe { std::slice::from_raw_parts(dmesh.verts, 3 * dmesh.nverts as usize) };
     let tris = unsafe { std::slice::from_raw_parts(dmesh.tris, 4 * dmesh.ntris as usize) };
     for sub in meshes.chunks_exact(4) {
-        let (vbase, vcount, tbase, tcount) =
-            (sub[0] as usize, sub[1] as usize, sub[2] as usize, sub[3] as usize);
+        let (vbase, vcount, tbase, tcount) = (
+            sub[0] as usize,
+            sub[1] as usize,
+            sub[2] as usize,
+            sub[3] as usize,
+        );
         for v in verts[3 * vbase..3 * (vbase + vcount)].chunks_exact(3) {
             let _ = writeln!(out, "v {} {} {}", v[0], v[1], v[2]);
         }
@@ -148,7 +152,11 @@ fn detail_obj(dmesh: &rc::rcPolyMeshDetail) -> (String, usize) {
 }
 
 fn check(ok: bool, stage: &str) -> Result<(), String> {
-    if ok { Ok(()) } else { Err(format!("Recast failed at {stage}")) }
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("Recast failed at {stage}"))
+    }
 }
 
 /// The solo-mesh pipeline of RecastDemo's Sample_SoloMesh::handleBuild.
@@ -165,7 +173,13 @@ fn build(verts: &[f32], tris: &[c_int], s: Settings) -> Result<(String, usize, u
         let mut bmax = [0f32; 3];
         rc::rcCalcBounds(verts.as_ptr(), nverts, bmin.as_mut_ptr(), bmax.as_mut_ptr());
         let (mut width, mut height) = (0, 0);
-        rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), s.cell_size, &mut width, &mut height);
+        rc::rcCalcGridSize(
+            bmin.as_ptr(),
+            bmax.as_ptr(),
+            s.cell_size,
+            &mut width,
+            &mut height,
+        );
         let solid = rc::rcAllocHeightfield();
         check(
             rc::rcCreateHeightfield(
@@ -214,11 +228,17 @@ fn build(verts: &[f32], tris: &[c_int], s: Settings) -> Result<(String, usize, u
         rc::rcFreeHeightField(solid);
         check(rc::rcErodeWalkableArea(ctx, walkable_radius, chf), "erode")?;
         check(rc::rcBuildDistanceField(ctx, chf), "distance field")?;
-        check(rc::rcBuildRegions(ctx, chf, 0, min_region, 20 * 20), "regions")?;
+        check(
+            rc::rcBuildRegions(ctx, chf, 0, min_region, 20 * 20),
+            "regions",
+        )?;
         let cset = rc::rcAllocContourSet();
         // RC_CONTOUR_TESS_WALL_EDGES; simplification error 1.3 cells, edges ≤ 12 m.
         let max_edge = (12.0 / s.cell_size) as c_int;
-        check(rc::rcBuildContours(ctx, chf, 1.3, max_edge, cset, 1), "contours")?;
+        check(
+            rc::rcBuildContours(ctx, chf, 1.3, max_edge, cset, 1),
+            "contours",
+        )?;
         let pmesh = rc::rcAllocPolyMesh();
         check(rc::rcBuildPolyMesh(ctx, cset, 6, pmesh), "polygons")?;
         let dmesh = rc::rcAllocPolyMeshDetail();
