@@ -165,6 +165,12 @@ enum Command {
     ///
     /// Example: walkmesh reach room.wok --from 1,2,0 --require-all
     Reach(commands::route::ReachArgs),
+    /// Make a walkmesh from render geometry (a room's floors, walls and props): voxelise,
+    /// slope, climb, clearance, erosion, reachability from seeds, outlines, triangles with
+    /// heights on the render floor and surfaces from the material names (docs/generate.md).
+    ///
+    /// Example: walkmesh generate room.obj -o room.wok --seed 2,3,0
+    Generate(commands::generate::Args),
 }
 
 /// The tuple-style constructor `Failure(message)` that modules written before the failure
@@ -199,6 +205,7 @@ impl Command {
             Command::Lint(args) => args.json,
             Command::Route(args) => args.json,
             Command::Reach(args) => args.json,
+            Command::Generate(args) => args.json,
             Command::Dump(_) | Command::Profiles(_) | Command::Render(_) | Command::Area(_) => {
                 false
             }
@@ -313,6 +320,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         Command::Lint(args) => commands::lint::run(&registry, args, &mut out),
         Command::Route(args) => commands::route::run_route(&registry, args, &mut out, stderr),
         Command::Reach(args) => commands::route::run_reach(&registry, args, &mut out, stderr),
+        Command::Generate(args) => commands::generate::run(&registry, args, &mut out, stderr),
     };
     let _ = out.flush();
     if out.closed {

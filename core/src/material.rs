@@ -15,6 +15,39 @@ use serde::{Deserialize, Serialize};
 /// Text of the embedded neutral profile (`core/profiles/neutral.ron`), used by OBJ and glTF.
 pub const NEUTRAL_RON: &str = include_str!("../profiles/neutral.ron");
 
+/// Text of the embedded KotOR profile (`core/profiles/kotor.ron`): the `surfacemat` codes that
+/// both KotOR formats store (BWM faces and the walkmesh node of an MDL model). It lives in core
+/// because a format crate never depends on another format crate.
+pub const KOTOR_RON: &str = include_str!("../profiles/kotor.ron");
+
+/// Engine name a profile must carry to be used for KotOR surface codes.
+pub const KOTOR_ENGINE: &str = "kotor";
+
+/// The embedded KotOR profile (parsed once).
+pub fn kotor_profile() -> std::sync::Arc<MaterialProfile> {
+    static PROFILE: std::sync::OnceLock<std::sync::Arc<MaterialProfile>> =
+        std::sync::OnceLock::new();
+    PROFILE
+        .get_or_init(|| {
+            // A unit test checks the embedded text; the neutral profile (same codes and
+            // walkability) keeps the program working should that ever slip.
+            std::sync::Arc::new(
+                MaterialProfile::parse(KOTOR_RON).unwrap_or_else(|_| MaterialProfile::neutral()),
+            )
+        })
+        .clone()
+}
+
+/// The user's profile when it is a KotOR one, else the embedded KotOR profile.
+pub fn choose_kotor_profile(
+    user: Option<&std::sync::Arc<MaterialProfile>>,
+) -> std::sync::Arc<MaterialProfile> {
+    match user {
+        Some(profile) if profile.engine.eq_ignore_ascii_case(KOTOR_ENGINE) => profile.clone(),
+        _ => kotor_profile(),
+    }
+}
+
 pub const NEUTRAL_NAMES: [&str; 31] = [
     "Undefined",
     "Dirt",

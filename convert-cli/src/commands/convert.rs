@@ -340,8 +340,6 @@ pub fn is_stdout(path: &Path) -> bool {
 /// Converts `input` to `output` (`-`: the bytes are returned in `to_stdout`). Nothing is
 /// printed; on failure nothing new is left behind.
 pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
-    let target = plan.target;
-    let to_stdout = is_stdout(output);
     let mut diag = Diagnostics::new();
     let (mut mesh, source) = load_with(
         plan.registry,
@@ -358,6 +356,23 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
     if let Some(offset) = plan.translate {
         walkmesh_pipeline::translate(&mut mesh, offset, &mut diag);
     }
+    write_loaded(plan, &mesh, source, dependencies, input, output, diag)
+}
+
+/// The writing half of [`convert_file`] for a mesh already in memory (`generate` writes
+/// through it too): prepare for the target, write, read back and validate, stage and rename.
+/// `input` names the source in messages; `source` is its format id.
+pub fn write_loaded(
+    plan: &Plan<'_>,
+    mesh: &walkmesh_core::NavMesh,
+    source: &str,
+    dependencies: Vec<PathBuf>,
+    input: &Path,
+    output: &Path,
+    mut diag: Diagnostics,
+) -> Result<Conversion, Failure> {
+    let target = plan.target;
+    let to_stdout = is_stdout(output);
     let mut options = plan.write.clone();
     options.file_name = if to_stdout {
         None
@@ -368,7 +383,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             .map(str::to_string)
     };
     let written =
-        walkmesh_pipeline::write_mesh(&mesh, target, &options, plan.weld.unwrap_or_default(), &mut diag)
+        walkmesh_pipeline::write_mesh(mesh, target, &options, plan.weld.unwrap_or_default(), &mut diag)
             .map_err(|failure| match failure {
                 WriteFailure::NoWriter { id } => {
                     Failure::usage(format!("the {id} format cannot be written"))
@@ -399,7 +414,7 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
         from: source.to_string(),
         output: output.to_path_buf(),
         to: target.id().to_string(),
-        read: counts(&mesh),
+        read: counts(mesh),
         rules_applied,
         dependencies,
         bytes: written.main.len(),

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod dump;
 pub mod fields;
 pub mod formats;
+pub mod generate;
 pub mod info;
 pub mod lint;
 pub mod profiles;

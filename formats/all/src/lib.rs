@@ -14,6 +14,8 @@ pub fn default_registry() -> Registry {
     registry.register(Box::new(walkmesh_prime::PathFormat));
     #[cfg(feature = "gltf")]
     registry.register(Box::new(walkmesh_gltf::GltfFormat));
+    #[cfg(feature = "mdl")]
+    registry.register(Box::new(walkmesh_mdl::MdlFormat));
     #[cfg(feature = "obj")]
     registry.register(Box::new(walkmesh_obj::ObjFormat));
     registry

@@ -1,35 +1,25 @@
-//! The embedded KotOR material profile and the choice between it and a user's profile.
+//! The KotOR material profile and the choice between it and a user's profile. The profile
+//! itself lives in core (`core/profiles/kotor.ron`), shared with the MDL reader's walkmesh node;
+//! these names stay for callers of this crate.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use walkmesh_core::MaterialProfile;
 
 /// Engine name a profile must carry to be used for BWM codes.
-pub const ENGINE: &str = "kotor";
+pub const ENGINE: &str = walkmesh_core::material::KOTOR_ENGINE;
 
-/// Text of the embedded profile (`profiles/kotor.ron`).
-pub const KOTOR_RON: &str = include_str!("../profiles/kotor.ron");
+/// Text of the embedded profile (`core/profiles/kotor.ron`).
+pub const KOTOR_RON: &str = walkmesh_core::material::KOTOR_RON;
 
 /// The embedded KotOR profile (parsed once).
 pub fn kotor_profile() -> Arc<MaterialProfile> {
-    static PROFILE: OnceLock<Arc<MaterialProfile>> = OnceLock::new();
-    PROFILE
-        .get_or_init(|| {
-            // A unit test checks the embedded text; the neutral profile (same codes and
-            // walkability) keeps the program working should that ever slip.
-            Arc::new(
-                MaterialProfile::parse(KOTOR_RON).unwrap_or_else(|_| MaterialProfile::neutral()),
-            )
-        })
-        .clone()
+    walkmesh_core::material::kotor_profile()
 }
 
 /// The user's profile when it is a KotOR one, else the embedded profile.
 pub fn choose(user: Option<&Arc<MaterialProfile>>) -> Arc<MaterialProfile> {
-    match user {
-        Some(profile) if profile.engine.eq_ignore_ascii_case(ENGINE) => profile.clone(),
-        _ => kotor_profile(),
-    }
+    walkmesh_core::material::choose_kotor_profile(user)
 }
 
 #[cfg(test)]

@@ -1,0 +1,247 @@
+//! `walkmesh generate`: a walkmesh from render geometry. Reads the inputs through the
+//! registry, runs `walkmesh_generate::generate`, and writes OUT through `convert`'s write path
+//! (OUT's extension picks the writer; the bytes are read back and validated before the
+//! rename).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use serde::Serialize;
+use walkmesh_core::material::Material;
+use walkmesh_core::{Diagnostics, Registry, WriteOptions, passes};
+use walkmesh_generate::{Engine, Params, Report};
+use walkmesh_pipeline::warnings::WarningPolicy;
+
+use crate::Failure;
+use crate::commands::convert::{self, Conversion, Plan};
+use crate::input::{
+    ReadArgs, load_with, non_negative_distance, option_files, positive, read_options,
+};
+use crate::output::OutputSettings;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Render geometry (OBJ, glTF/GLB, or any readable mesh): floors, walls and props. Every
+    /// face is a candidate floor, wall or obstacle; the inputs' walkable flags are ignored.
+    #[arg(value_name = "INPUT", required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+    /// The walkmesh to write; its extension picks the format (wok, trx, path, obj, glb, …).
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// Output format id or extension, overriding OUT's extension.
+    #[arg(long, value_name = "ID|EXT")]
+    pub to: Option<String>,
+    /// Preset (docs/generate.md): default from OUT's format (wok → kotor, trx/trn → nwn2,
+    /// path → prime, else generic).
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
+    /// Clearance a character needs above the floor (m).
+    #[arg(long, value_name = "H", value_parser = positive, allow_hyphen_values = true)]
+    pub agent_height: Option<f32>,
+    /// Distance kept from walls and drops (m); 0 reaches the walls.
+    #[arg(long, value_name = "R", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub agent_radius: Option<f32>,
+    /// Highest step a character takes (m).
+    #[arg(long, value_name = "H", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub max_climb: Option<f32>,
+    /// Steepest walkable floor (degrees, below 90).
+    #[arg(long, value_name = "DEG", value_parser = positive, allow_hyphen_values = true)]
+    pub max_slope: Option<f32>,
+    /// Voxel column width (m).
+    #[arg(long, value_name = "S", value_parser = positive, allow_hyphen_values = true)]
+    pub cell_size: Option<f32>,
+    /// Voxel height step (m).
+    #[arg(long, value_name = "S", value_parser = positive, allow_hyphen_values = true)]
+    pub cell_height: Option<f32>,
+    /// A point a character starts from (repeatable); the floor connected to a seed is kept.
+    /// Default: the largest connected floor.
+    #[arg(long, value_name = "X,Y,Z", value_parser = passes::parse_offset, allow_hyphen_values = true)]
+    pub seed: Vec<[f32; 3]>,
+    /// Keep floor no seed reaches (table tops, closed-off alcoves).
+    #[arg(long)]
+    pub keep_unreachable: bool,
+    /// Drop connected floor pieces smaller than this (m²).
+    #[arg(long, value_name = "A", value_parser = non_negative_distance, allow_hyphen_values = true)]
+    pub min_region_area: Option<f32>,
+    /// Print one JSON object: the generation report and the conversion.
+    #[arg(long)]
+    pub json: bool,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Write the output even when our validator finds errors in it.
+    #[arg(long)]
+    pub allow_invalid: bool,
+    /// Replace sidecars (.mtl, .bin) that walkmesh did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Create OUT's directory when missing.
+    #[arg(long)]
+    pub create_dirs: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum EngineArg {
+    Kotor,
+    Nwn2,
+    Prime,
+    Generic,
+}
+
+/// What `--json` prints.
+#[derive(Serialize, Debug)]
+struct Generation<'a> {
+    report: &'a Report,
+    conversion: &'a Conversion,
+}
+
+pub fn run(
+    registry: &Registry,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<i32, Failure> {
+    if convert::is_stdout(&args.out) {
+        return Err(Failure::usage("generate writes a file: give OUT a path"));
+    }
+    let target = match &args.to {
+        Some(to) => convert::target_for(registry, to)?.0,
+        None => registry.for_output(&args.out)?,
+    };
+    let plan = plan(registry, args, target)?;
+    let params = params(args, target.id(), &plan)?;
+    let mut diag = Diagnostics::new();
+    let mut meshes = Vec::with_capacity(args.inputs.len());
+    let mut dependencies = Vec::new();
+    for input in &args.inputs {
+        let (mesh, _) = load_with(registry, input, None, &plan.read, &mut diag)?;
+        dependencies.push(input.clone());
+        meshes.push(mesh);
+    }
+    let input = walkmesh_generate::combine(&meshes);
+    drop(meshes);
+    let generated = walkmesh_generate::generate(&input, &params)
+        .map_err(|e| Failure::input(format!("generate: {e}")))?;
+    if generated.mesh.polygons.is_empty() {
+        return Err(Failure::input(format!(
+            "generate: no walkable floor was found, nothing written\n{}",
+            generated.report.text()
+        )));
+    }
+    let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
+    let conversion = convert::write_loaded(
+        &plan,
+        &generated.mesh,
+        "generate",
+        dependencies,
+        first,
+        &args.out,
+        diag,
+    )?;
+    if args.json {
+        let both = Generation {
+            report: &generated.report,
+            conversion: &conversion,
+        };
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&both)?)?;
+    } else if !args.quiet {
+        for item in &conversion.diagnostics {
+            writeln!(stderr, "{item}")?;
+        }
+        write!(stdout, "{}", generated.report.text())?;
+        writeln!(stdout, "{}", convert::summary_line(&conversion))?;
+    }
+    Ok(0)
+}
+
+/// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
+/// the generated mesh is new).
+fn plan<'r>(
+    registry: &'r Registry,
+    args: &Args,
+    target: &'r dyn walkmesh_core::Format,
+) -> Result<Plan<'r>, Failure> {
+    if target.writer().is_none() {
+        return Err(Failure::usage(format!(
+            "the {} format ({}) cannot be written yet",
+            target.id(),
+            target.name()
+        )));
+    }
+    let read = read_options(&args.read)?;
+    let write = WriteOptions {
+        up: read.up,
+        materials: read.materials.clone(),
+        rebuild: true,
+        kind: None,
+        file_name: None,
+        params: Default::default(),
+    };
+    let start = std::env::current_dir().unwrap_or_default();
+    let (found, _) = WarningPolicy::discover(&start)?;
+    Ok(Plan {
+        registry,
+        target,
+        from: None,
+        check: walkmesh_pipeline::check_options(&read),
+        read,
+        write,
+        weld: None,
+        translate: None,
+        warnings: found.with_flags(false, &[], &[]),
+        dependencies: option_files(&args.read),
+        allow_invalid: args.allow_invalid,
+        settings: OutputSettings {
+            force: args.force,
+            create_dirs: args.create_dirs,
+            fsync: false,
+        },
+    })
+}
+
+/// The preset of the engine asked for (or OUT's format's), with the options over it.
+fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure> {
+    let engine = match args.engine {
+        Some(EngineArg::Kotor) => Engine::Kotor,
+        Some(EngineArg::Nwn2) => Engine::Nwn2,
+        Some(EngineArg::Prime) => Engine::Prime,
+        Some(EngineArg::Generic) => Engine::Generic,
+        None => match target {
+            "bwm" => Engine::Kotor,
+            "nwn2" | "trx" | "trn" | "aswm" => Engine::Nwn2,
+            "path" | "prime" => Engine::Prime,
+            _ => Engine::Generic,
+        },
+    };
+    let mut params = Params::preset(engine);
+    let overrides = [
+        (&mut params.agent_height, args.agent_height),
+        (&mut params.agent_radius, args.agent_radius),
+        (&mut params.max_climb, args.max_climb),
+        (&mut params.max_slope, args.max_slope),
+        (&mut params.cell_size, args.cell_size),
+        (&mut params.cell_height, args.cell_height),
+        (&mut params.min_region_area, args.min_region_area),
+    ];
+    for (slot, value) in overrides {
+        if let Some(value) = value {
+            *slot = value;
+        }
+    }
+    params.seeds = args.seed.clone();
+    params.keep_unreachable = args.keep_unreachable;
+    if let Some(name) = &plan.read.default_material {
+        params.default_material = Material::from_name(name).ok_or_else(|| {
+            Failure::usage(format!(
+                "--default-material: '{name}' is not a material name"
+            ))
+        })?;
+    }
+    params
+        .check()
+        .map_err(|e| Failure::usage(format!("generate: {e}")))?;
+    Ok(params)
+}

@@ -1,0 +1,94 @@
+//! KotOR binary models (`.mdl` + `.mdx`, KotOR 1 and 2, PC).
+//!
+//! - [`read_model`]: the model tree with each node's rest transform and mesh data.
+//! - [`render_mesh`] / [`read_render_mesh_file`]: every render triangle in model (room)
+//!   coordinates, with texture names per face, for `walkmesh generate`.
+//! - [`walkmesh()`] and the registered [`MdlFormat`] (id `mdl`): the model's own walkmesh node
+//!   (the AABB node) as a BWM-equivalent mesh, so `walkmesh info/convert/view room.mdl` work.
+//!
+//! Layout and evidence: `shared/formats/kotor-mdl.md`; see also `docs/formats/mdl.md`.
+
+mod bytes;
+mod error;
+pub mod model;
+mod parse;
+mod render;
+pub mod synthetic;
+mod walkmesh;
+
+pub use error::{MdlError, MdlErrorKind, Part};
+pub use model::{Face, Game, Mesh, Model, Node, Transform, flags};
+pub use parse::read_model;
+pub use render::{
+    MATERIAL_COLUMN, MATERIAL_LIST, NODE_COLUMN, NODE_LIST, mdx_path, read_render_mesh_file,
+    render_mesh,
+};
+pub use walkmesh::walkmesh;
+
+use walkmesh_core::format::MAGIC_SCORE;
+use walkmesh_core::{Diagnostics, Format, Input, NavMesh, ReadError, ReadOptions, Reader};
+
+/// The KotOR binary model format: read only, as the model's walkmesh node.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MdlFormat;
+
+/// True when `head` starts like a binary model whose wrapper agrees with the file's length:
+/// four zero bytes, then the model data's size = length − 12, then (when present) a known
+/// geometry-header pointer (KotOR 1 or 2, PC or Xbox).
+pub fn looks_like_model(head: &[u8], total_len: u64) -> bool {
+    let word = |at: usize| {
+        head.get(at..at + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes)
+    };
+    let (Some(0), Some(size), Some(pointer)) = (word(0), word(4), word(12)) else {
+        return false;
+    };
+    let sizes_agree =
+        u64::from(size) + parse::WRAPPER as u64 == total_len && size as usize >= parse::HEADERS;
+    let known = parse::game_of(pointer).is_some() || [4_254_992, 4_285_872].contains(&pointer);
+    sizes_agree && known
+}
+
+impl Format for MdlFormat {
+    fn id(&self) -> &'static str {
+        "mdl"
+    }
+    fn name(&self) -> &'static str {
+        "KotOR binary model (MDL; its walkmesh node)"
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        &["mdl"]
+    }
+    fn sniff(&self, head: &[u8], total_len: u64) -> u8 {
+        if looks_like_model(head, total_len) {
+            MAGIC_SCORE
+        } else {
+            0
+        }
+    }
+    fn reader(&self) -> Option<&dyn Reader> {
+        Some(self)
+    }
+    fn material_profile(&self) -> Option<&'static str> {
+        Some(walkmesh_core::material::KOTOR_RON)
+    }
+}
+
+impl Reader for MdlFormat {
+    /// The walkmesh node, read from the `.mdl` alone: its vertex copy holds the positions
+    /// (equal to the `.mdx` rows in every file checked, kotor-mdl.md §4.3), so no `.mdx` is
+    /// needed and a model read from standard input works too.
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
+        let model = read_model(input.bytes, None)?;
+        let mesh = walkmesh(&model, options.materials.as_ref(), diag)?;
+        mesh.check()
+            .map_err(|message| ReadError::whole("", message))?;
+        Ok(mesh)
+    }
+}

@@ -1,0 +1,371 @@
+//! The render floor: source triangles, their walkability by slope and surface by material
+//! name, and the plan index that gives an output point its height on the render floor.
+
+use walkmesh_core::NavMesh;
+use walkmesh_core::ir::{Attribute, Extra};
+use walkmesh_core::material::{Material, Surface};
+
+use crate::Params;
+
+/// One source triangle.
+#[derive(Clone, Copy, Debug)]
+pub struct Triangle {
+    pub corners: [[f32; 3]; 3],
+    /// Steepness within `max_slope` and facing up.
+    pub walkable: bool,
+    /// Walkable surface its material suggests (or the default).
+    pub surface: Surface,
+}
+
+/// The input's triangles (polygons fanned), non-finite ones left out.
+#[derive(Clone, Debug, Default)]
+pub struct Source {
+    pub triangles: Vec<Triangle>,
+}
+
+impl Source {
+    pub fn from_mesh(mesh: &NavMesh, params: &Params) -> Source {
+        let names = material_names(mesh);
+        let min_up = params.max_slope.to_radians().cos();
+        let mut triangles = Vec::with_capacity(mesh.polygons.len());
+        for (polygon, corners) in mesh.polygons.iter().enumerate() {
+            let surface = surface_for(mesh, polygon, names.as_ref(), params);
+            let Some((&first, rest)) = corners.split_first() else {
+                continue;
+            };
+            for pair in rest.windows(2) {
+                let (Some(&b), Some(&c)) = (pair.first(), pair.get(1)) else {
+                    continue;
+                };
+                let corners = [mesh.vertex(first), mesh.vertex(b), mesh.vertex(c)];
+                if corners.iter().flatten().any(|v| !v.is_finite()) {
+                    continue;
+                }
+                let up = unit_normal(&corners).map_or(0.0, |n| n[2]);
+                triangles.push(Triangle {
+                    corners,
+                    walkable: up >= min_up,
+                    surface,
+                });
+            }
+        }
+        Source { triangles }
+    }
+}
+
+/// The unit normal of a triangle (counter-clockwise seen from its front), None when degenerate.
+pub fn unit_normal(t: &[[f32; 3]; 3]) -> Option<[f32; 3]> {
+    let [a, b, c] = t.map(|v| v.map(f64::from));
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let n = [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ];
+    let length = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    (length > 1e-12).then(|| n.map(|c| (c / length) as f32))
+}
+
+/// Per-face material names: the first `<ns>:material` index column with a `<ns>:materials`
+/// text list beside it.
+#[derive(Debug)]
+pub struct Names<'a> {
+    column: &'a [i64],
+    names: &'a [String],
+}
+
+impl Names<'_> {
+    /// The material name of face `polygon`, if it has one.
+    pub fn name(&self, polygon: usize) -> Option<&str> {
+        let index = usize::try_from(*self.column.get(polygon)?).ok()?;
+        self.names.get(index).map(String::as_str)
+    }
+}
+
+/// The per-face material names of a mesh, if it carries any.
+pub fn face_material_names(mesh: &NavMesh) -> Option<Names<'_>> {
+    material_names(mesh)
+}
+
+fn material_names(mesh: &NavMesh) -> Option<Names<'_>> {
+    mesh.face_attributes.iter().find_map(|(key, column)| {
+        let namespace = key.strip_suffix(":material")?;
+        let Attribute::Int(column) = column else {
+            return None;
+        };
+        match mesh.extras.get(&format!("{namespace}:materials")) {
+            Some(Extra::TextList(names)) => Some(Names { column, names }),
+            _ => None,
+        }
+    })
+}
+
+/// Walkable neutral materials and the words in a render material's name that suggest them,
+/// checked in this order (`stonebridge` before `stone`, `puddle` before `water`).
+const SURFACE_WORDS: [(&[&str], u16); 13] = [
+    (&["bridge"], 22),
+    (&["puddle"], 11),
+    (&["carpet", "rug", "fabric", "cloth"], 9),
+    (&["wood", "plank", "timber", "board"], 5),
+    (
+        &[
+            "metal",
+            "steel",
+            "iron",
+            "grate",
+            "grating",
+            "durasteel",
+            "plate",
+        ],
+        10,
+    ),
+    (&["grass", "lawn", "turf"], 3),
+    (&["dirt", "soil", "ground", "earth", "gravel"], 1),
+    (&["sand", "dune"], 20),
+    (&["mud"], 13),
+    (&["swamp", "bog", "marsh"], 12),
+    (&["leaf", "leaves"], 14),
+    (&["water"], 6),
+    (
+        &[
+            "stone", "rock", "tile", "marble", "brick", "concrete", "cobble",
+        ],
+        4,
+    ),
+];
+
+/// The neutral material a render material's name suggests, if any.
+pub fn material_from_name(name: &str) -> Option<Material> {
+    let lower = name.to_ascii_lowercase();
+    SURFACE_WORDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| lower.contains(w)))
+        .map(|&(_, id)| Material(id))
+}
+
+/// Neutral materials a character walks on (the KotOR surfacemat rows marked walkable).
+fn walkable_neutral(material: Material) -> bool {
+    matches!(
+        material.0,
+        1 | 3 | 4 | 5 | 6 | 9 | 10 | 11 | 12 | 13 | 14 | 20 | 21 | 22
+    )
+}
+
+fn surface_for(mesh: &NavMesh, polygon: usize, names: Option<&Names>, params: &Params) -> Surface {
+    let named = names
+        .and_then(|n| n.name(polygon))
+        .and_then(material_from_name);
+    let own = mesh
+        .surfaces
+        .get(polygon)
+        .map(|s| s.material)
+        .filter(|m| walkable_neutral(*m));
+    let material = named.or(own).unwrap_or(params.default_material);
+    Surface {
+        material,
+        walkable: true,
+        code: u32::from(material.0),
+    }
+}
+
+/// Source triangles filed by plan bucket, for height and material look-ups.
+#[derive(Debug)]
+pub struct FloorIndex<'a> {
+    source: &'a Source,
+    origin: [f32; 2],
+    bucket: f32,
+    columns: usize,
+    rows: usize,
+    /// CSR: bucket b holds `items[starts[b]..starts[b + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+/// The floor found under a point.
+#[derive(Clone, Copy, Debug)]
+pub struct FloorHit {
+    pub z: f32,
+    pub triangle: usize,
+    /// Plan distance from the point to the triangle (0 inside).
+    pub distance: f32,
+}
+
+impl<'a> FloorIndex<'a> {
+    pub fn new(source: &'a Source, params: &Params) -> FloorIndex<'a> {
+        let walkable: Vec<usize> = (0..source.triangles.len())
+            .filter(|&i| source.triangles.get(i).is_some_and(|t| t.walkable))
+            .collect();
+        let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for t in walkable.iter().filter_map(|&i| source.triangles.get(i)) {
+            for c in &t.corners {
+                lo = [lo[0].min(c[0]), lo[1].min(c[1])];
+                hi = [hi[0].max(c[0]), hi[1].max(c[1])];
+            }
+        }
+        if walkable.is_empty() {
+            lo = [0.0; 2];
+            hi = [0.0; 2];
+        }
+        // Buckets of about 1 m, coarser for huge scenes (at most ~4M buckets).
+        let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(params.cell_size);
+        let bucket = (params.cell_size * 10.0).max(extent / 2048.0);
+        let columns = ((hi[0] - lo[0]) / bucket).floor() as usize + 1;
+        let rows = ((hi[1] - lo[1]) / bucket).floor() as usize + 1;
+        let mut counts = vec![0u32; columns * rows + 1];
+        let span = |t: &Triangle| {
+            let (mut a, mut b) = ([f32::MAX; 2], [f32::MIN; 2]);
+            for c in &t.corners {
+                a = [a[0].min(c[0]), a[1].min(c[1])];
+                b = [b[0].max(c[0]), b[1].max(c[1])];
+            }
+            let x0 = ((a[0] - lo[0]) / bucket).floor().max(0.0) as usize;
+            let y0 = ((a[1] - lo[1]) / bucket).floor().max(0.0) as usize;
+            let x1 = (((b[0] - lo[0]) / bucket).floor() as usize).min(columns - 1);
+            let y1 = (((b[1] - lo[1]) / bucket).floor() as usize).min(rows - 1);
+            (x0, y0, x1, y1)
+        };
+        for t in walkable.iter().filter_map(|&i| source.triangles.get(i)) {
+            let (x0, y0, x1, y1) = span(t);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if let Some(c) = counts.get_mut(y * columns + x + 1) {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+        for i in 1..counts.len() {
+            let previous = counts.get(i - 1).copied().unwrap_or(0);
+            if let Some(c) = counts.get_mut(i) {
+                *c += previous;
+            }
+        }
+        let mut fill = counts.clone();
+        let mut items = vec![0u32; counts.last().copied().unwrap_or(0) as usize];
+        for &i in &walkable {
+            let Some(t) = source.triangles.get(i) else {
+                continue;
+            };
+            let (x0, y0, x1, y1) = span(t);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if let Some(slot) = fill.get_mut(y * columns + x) {
+                        if let Some(item) = items.get_mut(*slot as usize) {
+                            *item = i as u32;
+                        }
+                        *slot += 1;
+                    }
+                }
+            }
+        }
+        FloorIndex {
+            source,
+            origin: lo,
+            bucket,
+            columns,
+            rows,
+            starts: counts,
+            items,
+        }
+    }
+
+    /// The walkable render floor at plan point `p` nearest to height `near` (within `tolerance`
+    /// in height), preferring triangles that hold the point; a point just outside the floor
+    /// (an outline corner past the floor's edge) takes the nearest triangle's plane.
+    pub fn floor_at(&self, p: [f32; 2], near: f32, tolerance: f32) -> Option<FloorHit> {
+        let bx = ((p[0] - self.origin[0]) / self.bucket).floor() as i64;
+        let by = ((p[1] - self.origin[1]) / self.bucket).floor() as i64;
+        let mut best: Option<FloorHit> = None;
+        for y in by - 1..=by + 1 {
+            for x in bx - 1..=bx + 1 {
+                if x < 0 || y < 0 || x as usize >= self.columns || y as usize >= self.rows {
+                    continue;
+                }
+                let b = y as usize * self.columns + x as usize;
+                let (Some(&s), Some(&e)) = (self.starts.get(b), self.starts.get(b + 1)) else {
+                    continue;
+                };
+                for &i in self.items.get(s as usize..e as usize).unwrap_or(&[]) {
+                    let Some(t) = self.source.triangles.get(i as usize) else {
+                        continue;
+                    };
+                    let Some(z) = plane_z(t, p) else { continue };
+                    if (z - near).abs() > tolerance {
+                        continue;
+                    }
+                    let distance = plan_distance(t, p);
+                    let better = best.is_none_or(|b| {
+                        distance < b.distance - 1e-5
+                            || (distance <= b.distance + 1e-5
+                                && (z - near).abs() < (b.z - near).abs())
+                    });
+                    if better {
+                        best = Some(FloorHit {
+                            z,
+                            triangle: i as usize,
+                            distance,
+                        });
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    pub fn triangle(&self, index: usize) -> Option<&Triangle> {
+        self.source.triangles.get(index)
+    }
+}
+
+/// Height of the triangle's plane at plan point `p` (None for a vertical triangle).
+fn plane_z(t: &Triangle, p: [f32; 2]) -> Option<f32> {
+    let n = unit_normal(&t.corners)?;
+    if n[2].abs() < 1e-4 {
+        return None;
+    }
+    let a = t.corners[0];
+    Some(a[2] - (n[0] * (p[0] - a[0]) + n[1] * (p[1] - a[1])) / n[2])
+}
+
+/// Plan distance from `p` to the triangle (0 when inside).
+fn plan_distance(t: &Triangle, p: [f32; 2]) -> f32 {
+    let c = t.corners.map(|v| [v[0], v[1]]);
+    let cross =
+        |a: [f32; 2], b: [f32; 2]| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+    let [a, b, cc] = c;
+    let d = [cross(a, b), cross(b, cc), cross(cc, a)];
+    if d.iter().all(|&v| v >= 0.0) || d.iter().all(|&v| v <= 0.0) {
+        return 0.0;
+    }
+    [(a, b), (b, cc), (cc, a)]
+        .iter()
+        .map(|&(s, e)| segment_distance(p, s, e))
+        .fold(f32::MAX, f32::min)
+}
+
+fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let length2 = d[0] * d[0] + d[1] * d[1];
+    let t = if length2 > 0.0 {
+        (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let q = [a[0] + t * d[0] - p[0], a[1] + t * d[1] - p[1]];
+    (q[0] * q[0] + q[1] * q[1]).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_names_suggest_surfaces() {
+        assert_eq!(material_from_name("LDA_floor_wood01"), Some(Material(5)));
+        assert_eq!(material_from_name("M12_metalgrate"), Some(Material(10)));
+        assert_eq!(material_from_name("stonebridge_2"), Some(Material(22)));
+        assert_eq!(material_from_name("puddlewater"), Some(Material(11)));
+        assert_eq!(material_from_name("xyz_01"), None);
+    }
+}

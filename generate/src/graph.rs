@@ -1,0 +1,451 @@
+//! The walkable graph: walkable spans (nodes) joined to their plan neighbours, erosion,
+//! components, reachability from seeds, and the split into single-floor layers.
+
+use std::collections::VecDeque;
+
+use crate::Params;
+use crate::report::{ComponentReport, Report};
+use crate::voxel::Heightfield;
+
+/// No neighbour in that direction.
+pub const NONE: u32 = u32::MAX;
+
+/// Plan steps of the four directions: −x, +y, +x, −y.
+pub const DIRECTIONS: [(i64, i64); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+/// One walkable span.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub x: u32,
+    pub y: u32,
+    /// Floor level (the span's top) and the level of the solid above (i32::MAX: open sky).
+    pub floor: i32,
+    pub ceiling: i32,
+    /// Neighbour nodes in [`DIRECTIONS`] order, or [`NONE`].
+    pub links: [u32; 4],
+    /// Removed by erosion.
+    pub removed: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    /// CSR by column: column c's nodes are `starts[c]..starts[c + 1]`.
+    pub starts: Vec<u32>,
+}
+
+impl Graph {
+    pub fn build(field: &Heightfield, params: &Params) -> Graph {
+        let mut nodes = Vec::new();
+        let mut starts = Vec::with_capacity(field.columns.len() + 1);
+        for (c, spans) in field.columns.iter().enumerate() {
+            starts.push(nodes.len() as u32);
+            for (i, span) in spans.iter().enumerate() {
+                if !span.walkable {
+                    continue;
+                }
+                let ceiling = spans.get(i + 1).map_or(i32::MAX, |s| s.bottom);
+                nodes.push(Node {
+                    x: (c % field.width) as u32,
+                    y: (c / field.width) as u32,
+                    floor: span.top,
+                    ceiling,
+                    links: [NONE; 4],
+                    removed: false,
+                });
+            }
+        }
+        starts.push(nodes.len() as u32);
+        let mut graph = Graph { nodes, starts };
+        graph.link(field, params);
+        graph
+    }
+
+    /// Nodes of a column.
+    pub fn column_nodes(&self, column: usize) -> std::ops::Range<usize> {
+        let s = self.starts.get(column).copied().unwrap_or(0) as usize;
+        let e = self.starts.get(column + 1).copied().unwrap_or(0) as usize;
+        s..e
+    }
+
+    fn link(&mut self, field: &Heightfield, params: &Params) {
+        let climb = params.climb_cells();
+        let agent = params.height_cells();
+        for n in 0..self.nodes.len() {
+            let Some(&node) = self.nodes.get(n) else {
+                continue;
+            };
+            let mut links = [NONE; 4];
+            for (d, (dx, dy)) in DIRECTIONS.iter().enumerate() {
+                let Some(column) = field.column(i64::from(node.x) + dx, i64::from(node.y) + dy)
+                else {
+                    continue;
+                };
+                let mut best: Option<(i32, usize)> = None;
+                for m in self.column_nodes(column) {
+                    let Some(other) = self.nodes.get(m) else {
+                        continue;
+                    };
+                    let step = (other.floor - node.floor).abs();
+                    let room = other.ceiling.min(node.ceiling) - other.floor.max(node.floor);
+                    if step <= climb && room >= agent && best.is_none_or(|(s, _)| step < s) {
+                        best = Some((step, m));
+                    }
+                }
+                if let (Some((_, m)), Some(link)) = (best, links.get_mut(d)) {
+                    *link = m as u32;
+                }
+            }
+            if let Some(node) = self.nodes.get_mut(n) {
+                node.links = links;
+            }
+        }
+    }
+
+    /// Live neighbours of node `n`.
+    pub fn neighbours(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let links = self.nodes.get(n).map_or([NONE; 4], |node| node.links);
+        links
+            .into_iter()
+            .filter(|&m| m != NONE)
+            .map(|m| m as usize)
+            .filter(|&m| self.nodes.get(m).is_some_and(|node| !node.removed))
+    }
+
+    /// Removes the nodes closer than the agent's radius to the floor's edge (a node with a
+    /// missing neighbour is at the edge).
+    pub fn erode(&mut self, params: &Params, _field: &Heightfield) {
+        let radius = params.radius_cells();
+        if radius <= 0 {
+            return;
+        }
+        let mut distance = vec![i32::MAX; self.nodes.len()];
+        let mut queue = VecDeque::new();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if node.links.contains(&NONE) {
+                if let Some(d) = distance.get_mut(n) {
+                    *d = 0;
+                }
+                queue.push_back(n);
+            }
+        }
+        while let Some(n) = queue.pop_front() {
+            let here = distance.get(n).copied().unwrap_or(0);
+            for m in self.neighbours(n).collect::<Vec<_>>() {
+                if let Some(d) = distance.get_mut(m)
+                    && *d > here + 1
+                {
+                    *d = here + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        for (node, d) in self.nodes.iter_mut().zip(distance) {
+            if d < radius {
+                node.removed = true;
+            }
+        }
+    }
+
+    /// Connected components of live nodes: a component id per node (u32::MAX for removed) and
+    /// the node count per component.
+    pub fn components(&self) -> (Vec<u32>, Vec<usize>) {
+        let mut id = vec![u32::MAX; self.nodes.len()];
+        let mut sizes = Vec::new();
+        let mut queue = Vec::new();
+        for start in 0..self.nodes.len() {
+            let live = self.nodes.get(start).is_some_and(|n| !n.removed);
+            if !live || id.get(start).is_some_and(|&c| c != u32::MAX) {
+                continue;
+            }
+            let component = sizes.len() as u32;
+            let mut size = 0;
+            if let Some(slot) = id.get_mut(start) {
+                *slot = component;
+            }
+            queue.push(start);
+            while let Some(n) = queue.pop() {
+                size += 1;
+                for m in self.neighbours(n) {
+                    if let Some(slot) = id.get_mut(m)
+                        && *slot == u32::MAX
+                    {
+                        *slot = component;
+                        queue.push(m);
+                    }
+                }
+            }
+            sizes.push(size);
+        }
+        (id, sizes)
+    }
+}
+
+/// The node under a seed point: in the seed's column (or the nearest column with floor within
+/// two cells), the highest floor at most a climb above the seed, else the nearest.
+fn node_under(
+    graph: &Graph,
+    field: &Heightfield,
+    seed: [f32; 3],
+    params: &Params,
+) -> Option<usize> {
+    let cx = ((seed[0] - field.origin[0]) / field.cell_size).floor() as i64;
+    let cy = ((seed[1] - field.origin[1]) / field.cell_size).floor() as i64;
+    let level = (seed[2] - field.origin[2]) / field.cell_height;
+    let reach = level + params.climb_cells() as f32 + 1.0;
+    let mut best: Option<(f32, usize)> = None;
+    for dy in -2..=2i64 {
+        for dx in -2..=2i64 {
+            let Some(column) = field.column(cx + dx, cy + dy) else {
+                continue;
+            };
+            for n in graph.column_nodes(column) {
+                let Some(node) = graph.nodes.get(n).filter(|n| !n.removed) else {
+                    continue;
+                };
+                let floor = node.floor as f32;
+                let below = if floor <= reach {
+                    reach - floor
+                } else {
+                    1e6 + floor - reach
+                };
+                let score = below + (dx.abs() + dy.abs()) as f32 * 1000.0;
+                if best.is_none_or(|(s, _)| score < s) {
+                    best = Some((score, n));
+                }
+            }
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
+/// Which nodes are kept: components holding a seed (else the largest), all with
+/// `keep_unreachable`, never components under `min_region_area`. Fills the report's kept and
+/// dropped lists.
+pub fn reachability(
+    graph: &Graph,
+    field: &Heightfield,
+    params: &Params,
+    report: &mut Report,
+) -> Vec<bool> {
+    let (id, sizes) = graph.components();
+    let mut reason: Vec<Option<&'static str>> = vec![None; sizes.len()];
+    for &seed in &params.seeds {
+        match node_under(graph, field, seed, params).and_then(|n| id.get(n).copied()) {
+            Some(c) if c != u32::MAX => {
+                if let Some(r) = reason.get_mut(c as usize) {
+                    *r = Some("seed");
+                }
+            }
+            _ => report.seeds_missed.push(seed),
+        }
+    }
+    if params.seeds.is_empty() {
+        let largest = sizes
+            .iter()
+            .enumerate()
+            .max_by_key(|&(_, s)| *s)
+            .map(|(c, _)| c);
+        if let Some(r) = largest.and_then(|c| reason.get_mut(c)) {
+            *r = Some("largest");
+        }
+    }
+    let cell_area = f64::from(field.cell_size) * f64::from(field.cell_size);
+    let summaries = summarise(graph, field, &id, sizes.len());
+    let mut keep_component = vec![false; sizes.len()];
+    for (c, size) in sizes.iter().enumerate() {
+        let area = *size as f64 * cell_area;
+        let decided = reason.get(c).copied().flatten();
+        let (keep, why) = match decided {
+            _ if area < f64::from(params.min_region_area) => (false, "small"),
+            Some(why) => (true, why),
+            None if params.keep_unreachable => (true, "keep-unreachable"),
+            None => (false, "unreachable"),
+        };
+        if let Some(k) = keep_component.get_mut(c) {
+            *k = keep;
+        }
+        let Some(&(centre, bounds)) = summaries.get(c) else {
+            continue;
+        };
+        let entry = ComponentReport {
+            area,
+            centre,
+            bounds,
+            reason: why,
+        };
+        if keep {
+            report.kept.push(entry);
+        } else {
+            report.dropped_area += area;
+            report.dropped.push(entry);
+        }
+    }
+    id.iter()
+        .map(|&c| c != u32::MAX && keep_component.get(c as usize).copied().unwrap_or(false))
+        .collect()
+}
+
+/// Centre (mean cell centre and floor) and plan bounds of each component.
+fn summarise(
+    graph: &Graph,
+    field: &Heightfield,
+    id: &[u32],
+    count: usize,
+) -> Vec<([f32; 3], [f32; 4])> {
+    let mut sums = vec![([0f64; 3], 0usize, [f32::MAX, f32::MAX, f32::MIN, f32::MIN]); count];
+    let cs = field.cell_size;
+    for (node, &c) in graph.nodes.iter().zip(id) {
+        let Some((sum, n, b)) = sums.get_mut(c as usize) else {
+            continue;
+        };
+        let x = field.origin[0] + node.x as f32 * cs;
+        let y = field.origin[1] + node.y as f32 * cs;
+        sum[0] += f64::from(x + cs / 2.0);
+        sum[1] += f64::from(y + cs / 2.0);
+        sum[2] += f64::from(field.z(node.floor));
+        *n += 1;
+        *b = [b[0].min(x), b[1].min(y), b[2].max(x + cs), b[3].max(y + cs)];
+    }
+    sums.into_iter()
+        .map(|(sum, n, b)| {
+            let n = n.max(1) as f64;
+            (
+                [
+                    (sum[0] / n) as f32,
+                    (sum[1] / n) as f32,
+                    (sum[2] / n) as f32,
+                ],
+                b,
+            )
+        })
+        .collect()
+}
+
+/// A piece of the kept floor with at most one node per column, in which plan neighbours
+/// are always linked: its plan outline is its boundary, and each point has one floor.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub nodes: Vec<u32>,
+    /// Plan bounds in cells: min x, min y, max x (inclusive), max y (inclusive).
+    pub bounds: [u32; 4],
+    /// Node of the layer in each column of its bounds (NONE where it has none).
+    pub grid: Vec<u32>,
+}
+
+impl Layer {
+    /// The layer's node at cell (x, y), if any.
+    pub fn at(&self, x: i64, y: i64) -> Option<u32> {
+        let [x0, y0, x1, y1] = self.bounds.map(i64::from);
+        if x < x0 || y < y0 || x > x1 || y > y1 {
+            return None;
+        }
+        let w = x1 - x0 + 1;
+        let n = *self.grid.get(((y - y0) * w + (x - x0)) as usize)?;
+        (n != NONE).then_some(n)
+    }
+}
+
+/// Splits the kept nodes into layers by flood fill: a node joins the layer growing beside it
+/// unless its column is taken or a plan neighbour in the layer is not linked to it.
+pub fn layers(graph: &Graph, kept: &[bool]) -> (Vec<Layer>, Vec<u32>) {
+    let mut layer_of = vec![u32::MAX; graph.nodes.len()];
+    let mut layers = Vec::new();
+    let mut owner: rustc_hash_lite::ColumnOwner = Default::default();
+    for start in 0..graph.nodes.len() {
+        if !kept.get(start).copied().unwrap_or(false) || layer_of.get(start) != Some(&u32::MAX) {
+            continue;
+        }
+        let layer = layers.len() as u32;
+        owner.clear();
+        let mut members = Vec::new();
+        let mut queue = VecDeque::from([start]);
+        while let Some(n) = queue.pop_front() {
+            if layer_of.get(n) != Some(&u32::MAX) {
+                continue;
+            }
+            let Some(node) = graph.nodes.get(n) else {
+                continue;
+            };
+            let key = (node.x, node.y);
+            if owner.get(key).is_some() || !fits(graph, n, node, &owner) {
+                continue;
+            }
+            owner.insert(key, n as u32);
+            if let Some(slot) = layer_of.get_mut(n) {
+                *slot = layer;
+            }
+            members.push(n as u32);
+            for m in graph.neighbours(n) {
+                if kept.get(m).copied().unwrap_or(false) && layer_of.get(m) == Some(&u32::MAX) {
+                    queue.push_back(m);
+                }
+            }
+        }
+        layers.push(make_layer(graph, members));
+    }
+    (layers, layer_of)
+}
+
+/// Every plan neighbour already in the layer is linked to `n`.
+fn fits(_graph: &Graph, n: usize, node: &Node, owner: &rustc_hash_lite::ColumnOwner) -> bool {
+    DIRECTIONS.iter().enumerate().all(|(d, (dx, dy))| {
+        let x = i64::from(node.x) + dx;
+        let y = i64::from(node.y) + dy;
+        if x < 0 || y < 0 {
+            return true;
+        }
+        match owner.get((x as u32, y as u32)) {
+            None => true,
+            Some(m) => node.links.get(d).is_some_and(|&l| l == m) && n != m as usize,
+        }
+    })
+}
+
+fn make_layer(graph: &Graph, members: Vec<u32>) -> Layer {
+    let mut b = [u32::MAX, u32::MAX, 0, 0];
+    for node in members.iter().filter_map(|&n| graph.nodes.get(n as usize)) {
+        b = [
+            b[0].min(node.x),
+            b[1].min(node.y),
+            b[2].max(node.x),
+            b[3].max(node.y),
+        ];
+    }
+    let w = (b[2] - b[0] + 1) as usize;
+    let h = (b[3] - b[1] + 1) as usize;
+    let mut grid = vec![NONE; w * h];
+    for &n in &members {
+        if let Some(node) = graph.nodes.get(n as usize) {
+            let i = (node.y - b[1]) as usize * w + (node.x - b[0]) as usize;
+            if let Some(slot) = grid.get_mut(i) {
+                *slot = n;
+            }
+        }
+    }
+    Layer {
+        nodes: members,
+        bounds: b,
+        grid,
+    }
+}
+
+/// A small column → node map for the layer flood (std HashMap; no extra dependency).
+mod rustc_hash_lite {
+    use std::collections::HashMap;
+
+    #[derive(Default, Debug)]
+    pub struct ColumnOwner(HashMap<(u32, u32), u32>);
+
+    impl ColumnOwner {
+        pub fn clear(&mut self) {
+            self.0.clear();
+        }
+        pub fn get(&self, key: (u32, u32)) -> Option<u32> {
+            self.0.get(&key).copied()
+        }
+        pub fn insert(&mut self, key: (u32, u32), node: u32) {
+            self.0.insert(key, node);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! walkmesh-generate: a walkmesh from render geometry.
+//!
+//! The pipeline is Recast's, rebuilt for these games' walkmeshes (+Z up, vertices on the
+//! render floor, never a failure on a contour):
+//!
+//! 1. **voxelise** ([`voxel`]): every source triangle into columns of `cell_size` × `cell_size`,
+//!    spans in steps of `cell_height`; a span's top is walkable when the triangle that made it
+//!    is no steeper than `max_slope`;
+//! 2. **filter**: low obstacles (a step within `max_climb` on a walkable span becomes walkable),
+//!    clearance (a walkable span with less than `agent_height` above it is not);
+//! 3. **walkable graph** ([`graph`]): walkable spans joined to their four neighbours when the
+//!    step is within `max_climb` and both have `agent_height` of room; erosion by
+//!    `agent_radius`; components;
+//! 4. **reachability**: components holding a seed (`seeds`, else the largest) are kept, the
+//!    others dropped and reported (`keep_unreachable` keeps them);
+//! 5. **layers** ([`graph::layers`]): kept spans split into pieces that have one floor per
+//!    column, so each is a plan shape;
+//! 6. **outlines** ([`outline`]): the boundary rings of each layer on the cell grid, simplified
+//!    (Douglas–Peucker within `max_edge_error`);
+//! 7. **triangulation** ([`triangulate`]): constrained Delaunay of the rings (a ring edge that
+//!    would cross another is skipped and counted, never an error), triangles kept whose centre
+//!    lies in the layer, refined where the plane of a triangle leaves the render floor by more
+//!    than `detail_error`;
+//! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
+//!    floor under it (one height per point), every face the walkable surface its render
+//!    material's name suggests, else `default_material`.
+//!
+//! Inputs are a render-geometry [`NavMesh`] (its walkable flags are ignored); material names
+//! come from a per-face name column (`<ns>:material` indices into the `<ns>:materials` text
+//! list, as the MDL and OBJ readers keep them) or from the face's neutral material.
+
+pub mod floor;
+pub mod footprint;
+pub mod graph;
+pub mod outline;
+pub mod params;
+pub mod report;
+pub mod triangulate;
+pub mod voxel;
+
+use std::time::Instant;
+
+use walkmesh_core::NavMesh;
+
+pub use params::{Engine, Params};
+pub use report::{ComponentReport, Report, StageTime};
+
+/// The generated walkmesh and what was done to make it.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub mesh: NavMesh,
+    pub report: Report,
+}
+
+/// Why nothing could be generated.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("invalid parameter {name}: {why}")]
+    Parameter { name: &'static str, why: String },
+    #[error("the input has no triangles with finite coordinates")]
+    EmptyInput,
+    #[error(
+        "the voxel grid would be {columns} columns ({width} × {height}); raise --cell-size (at most {limit} columns)"
+    )]
+    GridTooLarge {
+        columns: u64,
+        width: u64,
+        height: u64,
+        limit: u64,
+    },
+}
+
+/// Generates a walkmesh from `input`'s triangles (render geometry, +Z up).
+pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateError> {
+    params.check()?;
+    let mut report = Report::new(params);
+    let started = Instant::now();
+    let mut clock = Instant::now();
+    let source = floor::Source::from_mesh(input, params);
+    if source.triangles.is_empty() {
+        return Err(GenerateError::EmptyInput);
+    }
+    report.input_triangles = source.triangles.len();
+    report.stage("read", &mut clock);
+
+    let field = voxel::Heightfield::build(&source, params)?;
+    report.grid = [field.width, field.height];
+    report.stage("voxelise", &mut clock);
+
+    let mut graph = graph::Graph::build(&field, params);
+    report.walkable_spans = graph.nodes.len();
+    graph.erode(params, &field);
+    report.stage("walkable", &mut clock);
+
+    let kept = graph::reachability(&graph, &field, params, &mut report);
+    report.stage("reachability", &mut clock);
+
+    let (layers, layer_of) = graph::layers(&graph, &kept);
+    report.layers = layers.len();
+    report.stage("layers", &mut clock);
+
+    let index = floor::FloorIndex::new(&source, params);
+    let mut mesh = NavMesh::default();
+    for (id, layer) in layers.iter().enumerate() {
+        let context = outline::Context {
+            graph: &graph,
+            field: &field,
+            layer_of: &layer_of,
+            params,
+        };
+        let rings = outline::rings(layer, id as u32, &context);
+        triangulate::layer_mesh(
+            layer,
+            &rings,
+            &graph,
+            &field,
+            &index,
+            params,
+            &mut mesh,
+            &mut report,
+        );
+    }
+    report.stage("triangulate", &mut clock);
+
+    report.faces_written = mesh.polygons.len();
+    report.vertices_written = mesh.vertices.len();
+    report.walkable_area = triangulate::walkable_area(&mesh);
+    report.total_seconds = started.elapsed().as_secs_f64();
+    Ok(Generated { mesh, report })
+}
+
+/// Turns a Y-up mesh (glTF, Recast, most modelling tools' native frame) into this tool's
+/// +Z-up frame: (x, y, z) → (x, −z, y), a rotation, so windings are kept.
+pub fn y_up_to_z_up(mesh: &mut NavMesh) {
+    for vertex in &mut mesh.vertices {
+        let [x, y, z] = *vertex;
+        *vertex = [x, -z, y];
+    }
+}
+
+/// Several render meshes as one input: vertices and faces appended, surfaces kept, and the
+/// per-face material names of each (see [`floor`]) carried into one `render:material` column
+/// over a merged `render:materials` list.
+pub fn combine(meshes: &[NavMesh]) -> NavMesh {
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut out = NavMesh::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut column: Vec<i64> = Vec::new();
+    let mut any_names = false;
+    for mesh in meshes {
+        let offset = out.vertices.len() as u32;
+        out.vertices.extend_from_slice(&mesh.vertices);
+        let own = floor::face_material_names(mesh);
+        any_names |= own.is_some();
+        for (p, corners) in mesh.polygons.iter().enumerate() {
+            let shifted: Vec<u32> = corners.iter().map(|&i| i + offset).collect();
+            let surface = mesh.surfaces.get(p).copied().unwrap_or_default_surface();
+            out.push_polygon(&shifted, surface);
+            let name = own.as_ref().and_then(|n| n.name(p));
+            column.push(match name {
+                Some(name) => match names.iter().position(|known| known == name) {
+                    Some(i) => i as i64,
+                    None => {
+                        names.push(name.to_string());
+                        (names.len() - 1) as i64
+                    }
+                },
+                None => -1,
+            });
+        }
+    }
+    if any_names {
+        out.face_attributes
+            .insert("render:material".into(), Attribute::Int(column));
+        out.extras
+            .insert("render:materials".into(), Extra::TextList(names));
+    }
+    out
+}
+
+/// A missing surface (a mesh that breaks `NavMesh::check`) reads as an undefined one.
+trait OrDefaultSurface {
+    fn unwrap_or_default_surface(self) -> walkmesh_core::material::Surface;
+}
+
+impl OrDefaultSurface for Option<walkmesh_core::material::Surface> {
+    fn unwrap_or_default_surface(self) -> walkmesh_core::material::Surface {
+        self.unwrap_or(walkmesh_core::material::Surface {
+            material: walkmesh_core::material::Material(0),
+            walkable: false,
+            code: 0,
+        })
+    }
+}

@@ -1,0 +1,261 @@
+//! Plan outlines of a layer: boundary rings on the cell grid's corners (inside on the left:
+//! outer rings counter-clockwise, holes clockwise), then simplified.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::Params;
+use crate::graph::{Graph, Layer};
+use crate::voxel::Heightfield;
+
+/// A ring of grid corners (corner (i, j) is at `origin + (i, j)·cell_size`).
+pub type Ring = Vec<[i64; 2]>;
+
+/// A directed boundary edge between two grid corners.
+type Edge = ([i64; 2], [i64; 2]);
+
+/// What outlining a layer looks at besides the layer.
+#[derive(Debug)]
+pub struct Context<'a> {
+    pub graph: &'a Graph,
+    pub field: &'a Heightfield,
+    /// Layer of each node (u32::MAX: not kept).
+    pub layer_of: &'a [u32],
+    pub params: &'a Params,
+}
+
+/// The simplified boundary rings of layer `id`. Corners on a boundary the layer shares with
+/// another layer (the floor goes on there, only the layer changes) are all kept, so both
+/// layers have the same corners along it: no overlap, no gap, no T-junction between them.
+pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
+    let tolerance = f64::from(context.params.max_edge_error / context.field.cell_size);
+    let (edges, fixed) = boundary_edges(layer, id, context);
+    trace(&edges)
+        .into_iter()
+        .map(|ring| simplify(&ring, &fixed, tolerance))
+        .collect()
+}
+
+/// Directed boundary edges (from corner, to corner) and the corners that simplification must
+/// keep: where two rings touch, and along boundaries shared with another layer.
+fn boundary_edges(layer: &Layer, id: u32, context: &Context) -> (Vec<Edge>, HashSet<[i64; 2]>) {
+    let mut edges = Vec::new();
+    let mut fixed = HashSet::new();
+    let [x0, y0, x1, y1] = layer.bounds.map(i64::from);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let Some(node) = layer.at(x, y) else { continue };
+            let sides = [
+                ((0, -1), [x, y], [x + 1, y]),
+                ((1, 0), [x + 1, y], [x + 1, y + 1]),
+                ((0, 1), [x + 1, y + 1], [x, y + 1]),
+                ((-1, 0), [x, y + 1], [x, y]),
+            ];
+            for ((dx, dy), from, to) in sides {
+                if layer.at(x + dx, y + dy).is_some() {
+                    continue;
+                }
+                edges.push((from, to));
+                if shared_with_other_layer(node, x + dx, y + dy, id, context) {
+                    fixed.insert(from);
+                    fixed.insert(to);
+                }
+            }
+        }
+    }
+    let mut starts: HashMap<[i64; 2], usize> = HashMap::new();
+    for (from, _) in &edges {
+        *starts.entry(*from).or_default() += 1;
+    }
+    fixed.extend(starts.into_iter().filter(|&(_, n)| n > 1).map(|(c, _)| c));
+    (edges, fixed)
+}
+
+/// Cell (x, y) holds a kept node of another layer within a climb of `node`'s floor.
+fn shared_with_other_layer(node: u32, x: i64, y: i64, id: u32, context: &Context) -> bool {
+    let Some(here) = context.graph.nodes.get(node as usize) else {
+        return false;
+    };
+    let Some(column) = context.field.column(x, y) else {
+        return false;
+    };
+    let climb = context.params.climb_cells();
+    context.graph.column_nodes(column).any(|m| {
+        let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
+        other != u32::MAX
+            && other != id
+            && context
+                .graph
+                .nodes
+                .get(m)
+                .is_some_and(|n| (n.floor - here.floor).abs() <= climb)
+    })
+}
+
+/// Links boundary edges into closed rings; at a corner where two rings touch, the left turn
+/// is taken, so diagonal cells stay apart (the floor is 4-connected).
+fn trace(edges: &[Edge]) -> Vec<Ring> {
+    let mut outgoing: HashMap<[i64; 2], Vec<usize>> = HashMap::new();
+    for (i, (from, _)) in edges.iter().enumerate() {
+        outgoing.entry(*from).or_default().push(i);
+    }
+    let mut used = vec![false; edges.len()];
+    let mut rings = Vec::new();
+    for first in 0..edges.len() {
+        if used.get(first).copied().unwrap_or(true) {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut current = first;
+        while let Some(&(from, to)) = edges.get(current) {
+            if let Some(u) = used.get_mut(current) {
+                *u = true;
+            }
+            ring.push(from);
+            let incoming = [to[0] - from[0], to[1] - from[1]];
+            let next = outgoing.get(&to).and_then(|options| {
+                options
+                    .iter()
+                    .copied()
+                    .filter(|&e| !used.get(e).copied().unwrap_or(true))
+                    .max_by_key(|&e| {
+                        let (f, t) = edges.get(e).copied().unwrap_or_default();
+                        let out = [t[0] - f[0], t[1] - f[1]];
+                        incoming[0] * out[1] - incoming[1] * out[0]
+                    })
+            });
+            match next {
+                Some(e) => current = e,
+                None => break,
+            }
+        }
+        if ring.len() >= 3 {
+            rings.push(ring);
+        }
+    }
+    rings
+}
+
+/// Keeps the corners where the direction changes, then Douglas–Peucker within `tolerance`
+/// cells between anchors (the corners where rings touch, else the two farthest-apart
+/// corners), so touching rings keep their common corner.
+fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Ring {
+    let n = ring.len();
+    let corners: Vec<[i64; 2]> = (0..n)
+        .filter_map(|i| {
+            let p = *ring.get((i + n - 1) % n)?;
+            let c = *ring.get(i)?;
+            let q = *ring.get((i + 1) % n)?;
+            let turn = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
+            (turn != 0 || fixed.contains(&c)).then_some(c)
+        })
+        .collect();
+    if corners.len() <= 4 {
+        return corners;
+    }
+    let mut anchors: Vec<usize> = (0..corners.len())
+        .filter(|&i| corners.get(i).is_some_and(|c| fixed.contains(c)))
+        .collect();
+    if anchors.len() < 2 {
+        let a = anchors.first().copied().unwrap_or(0);
+        let pa = corners.get(a).copied().unwrap_or_default();
+        let far = (0..corners.len())
+            .max_by_key(|&i| {
+                let c = corners.get(i).copied().unwrap_or_default();
+                (c[0] - pa[0]).pow(2) + (c[1] - pa[1]).pow(2)
+            })
+            .unwrap_or(0);
+        anchors = vec![a, far];
+        anchors.sort_unstable();
+        anchors.dedup();
+    }
+    let mut keep = vec![false; corners.len()];
+    for (k, &a) in anchors.iter().enumerate() {
+        let b = anchors.get((k + 1) % anchors.len()).copied().unwrap_or(a);
+        if let Some(slot) = keep.get_mut(a) {
+            *slot = true;
+        }
+        douglas_peucker(&corners, a, b, tolerance, &mut keep);
+    }
+    let simplified: Ring = corners
+        .iter()
+        .zip(&keep)
+        .filter(|&(_, &k)| k)
+        .map(|(c, _)| *c)
+        .collect();
+    if simplified.len() >= 3 {
+        simplified
+    } else {
+        corners
+    }
+}
+
+/// Marks the corners strictly between `a` and `b` (cyclically) that Douglas–Peucker keeps.
+fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, keep: &mut [bool]) {
+    let n = corners.len();
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        let (Some(&pa), Some(&pb)) = (corners.get(a), corners.get(b)) else {
+            continue;
+        };
+        let mut worst = (0.0f64, None);
+        let mut i = (a + 1) % n;
+        while i != b {
+            if let Some(&p) = corners.get(i) {
+                let d = distance_to_segment(p, pa, pb);
+                if d > worst.0 {
+                    worst = (d, Some(i));
+                }
+            }
+            i = (i + 1) % n;
+        }
+        if let (d, Some(i)) = worst
+            && (d > tolerance || a == b)
+        {
+            if let Some(slot) = keep.get_mut(i) {
+                *slot = true;
+            }
+            stack.push((a, i));
+            stack.push((i, b));
+        }
+    }
+}
+
+fn distance_to_segment(p: [i64; 2], a: [i64; 2], b: [i64; 2]) -> f64 {
+    let [px, py, ax, ay, bx, by] = [p[0], p[1], a[0], a[1], b[0], b[1]].map(|v| v as f64);
+    let (dx, dy) = (bx - ax, by - ay);
+    let length2 = dx * dx + dy * dy;
+    let t = if length2 > 0.0 {
+        (((px - ax) * dx + (py - ay) * dy) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    ((ax + t * dx - px).powi(2) + (ay + t * dy - py).powi(2)).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_square_is_four_corners_and_a_staircase_is_straightened() {
+        let square: Vec<[i64; 2]> = (0..4)
+            .map(|i| [i, 0])
+            .chain((0..4).map(|i| [4, i]))
+            .chain((0..4).map(|i| [4 - i, 4]))
+            .chain((0..4).map(|i| [0, 4 - i]))
+            .collect();
+        assert_eq!(
+            simplify(&square, &HashSet::new(), 1.0),
+            vec![[0, 0], [4, 0], [4, 4], [0, 4]]
+        );
+        // A triangle with a staircase hypotenuse.
+        let mut stairs = vec![[0, 0], [6, 0]];
+        for i in 0..6 {
+            stairs.push([6 - i, i + 1]);
+            stairs.push([5 - i, i + 1]);
+        }
+        stairs.pop();
+        let simplified = simplify(&stairs, &HashSet::new(), 1.0);
+        assert!(simplified.len() <= 4, "{simplified:?}");
+    }
+}

@@ -1,0 +1,184 @@
+//! Generation parameters and the per-engine presets.
+
+use serde::{Deserialize, Serialize};
+use walkmesh_core::material::Material;
+
+use crate::GenerateError;
+
+/// The game a walkmesh is generated for: picks the preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    Kotor,
+    Nwn2,
+    Prime,
+    Generic,
+}
+
+impl Engine {
+    /// Parses `kotor`, `nwn2`, `prime` or `generic` (case-insensitive).
+    pub fn parse(text: &str) -> Option<Engine> {
+        match text.to_ascii_lowercase().as_str() {
+            "kotor" => Some(Engine::Kotor),
+            "nwn2" => Some(Engine::Nwn2),
+            "prime" => Some(Engine::Prime),
+            "generic" => Some(Engine::Generic),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the generator is told. Lengths in metres, angles in degrees, +Z up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    pub engine: Engine,
+    /// Clearance a character needs above the floor.
+    pub agent_height: f32,
+    /// Distance kept from walls and drops (erosion); 0 lets the walkmesh reach the walls.
+    pub agent_radius: f32,
+    /// Highest step a character takes.
+    pub max_climb: f32,
+    /// Steepest floor a character walks, in degrees.
+    pub max_slope: f32,
+    /// Voxel column width.
+    pub cell_size: f32,
+    /// Voxel height step.
+    pub cell_height: f32,
+    /// Points on the floor a character starts from; the components holding them are kept.
+    /// Empty: the largest component is the start.
+    pub seeds: Vec<[f32; 3]>,
+    /// Keep components no seed reaches.
+    pub keep_unreachable: bool,
+    /// Components smaller than this (m²) are dropped even when kept otherwise.
+    pub min_region_area: f32,
+    /// Largest distance of a simplified outline from the cell outline.
+    pub max_edge_error: f32,
+    /// Largest height difference between a face and the render floor under it before the
+    /// face is split.
+    pub detail_error: f32,
+    /// Surface of walkable faces whose render material suggests none.
+    pub default_material: Material,
+}
+
+/// Neutral materials of the KotOR vocabulary (`core/src/material.rs` ids).
+const STONE: Material = Material(4);
+
+impl Params {
+    /// The preset for `engine`; every number is overridable.
+    ///
+    /// * KotOR: BioWare's room walkmeshes reach walls and props, so no erosion (radius 0);
+    ///   their sloped wall skirts (about 43°) are not walkable, so the slope limit is 40°;
+    ///   cells of 0.1 m (a tenth of a door's width) keep the footprint within a few
+    ///   centimetres of the walls. Climb 0.3 m and clearance 1.4 m were tuned on the shared
+    ///   rooms (docs/generate.md).
+    /// * NWN2: creatures keep a radius from walls in the bake; 10 m tiles (the TRX tile
+    ///   grid). Numbers: Recast's human defaults scaled to NWN2's 1.8 m characters (chosen,
+    ///   not measured on NWN2 files).
+    /// * Prime: PATH regions are convex areas the AI walks; the format allows at most 512
+    ///   (formats/prime); agent sizes are Recast's defaults (chosen, not measured).
+    /// * Generic: Recast's demo defaults (cell 0.3, height 2.0, radius 0.6, climb 0.9, 45°)
+    ///   except a finer 0.1 m cell height.
+    pub fn preset(engine: Engine) -> Params {
+        let base = Params {
+            engine,
+            agent_height: 2.0,
+            agent_radius: 0.6,
+            max_climb: 0.9,
+            max_slope: 45.0,
+            cell_size: 0.3,
+            cell_height: 0.1,
+            seeds: Vec::new(),
+            keep_unreachable: false,
+            min_region_area: 0.5,
+            max_edge_error: 0.3,
+            detail_error: 0.1,
+            default_material: STONE,
+        };
+        match engine {
+            Engine::Kotor => Params {
+                agent_height: 1.4,
+                agent_radius: 0.0,
+                max_climb: 0.3,
+                max_slope: 40.0,
+                cell_size: 0.1,
+                cell_height: 0.05,
+                min_region_area: 1.0,
+                max_edge_error: 0.1,
+                detail_error: 0.05,
+                ..base
+            },
+            Engine::Nwn2 => Params {
+                agent_height: 1.8,
+                agent_radius: 0.3,
+                max_climb: 0.5,
+                max_slope: 45.0,
+                cell_size: 0.2,
+                cell_height: 0.1,
+                max_edge_error: 0.2,
+                ..base
+            },
+            Engine::Prime => base,
+            Engine::Generic => base,
+        }
+    }
+
+    /// Refuses parameters the pipeline cannot work with.
+    pub fn check(&self) -> Result<(), GenerateError> {
+        let positive = [
+            ("agent_height", self.agent_height),
+            ("cell_size", self.cell_size),
+            ("cell_height", self.cell_height),
+            ("max_edge_error", self.max_edge_error),
+            ("detail_error", self.detail_error),
+        ];
+        for (name, value) in positive {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(GenerateError::Parameter {
+                    name,
+                    why: format!("{value} is not a positive number"),
+                });
+            }
+        }
+        let non_negative = [
+            ("agent_radius", self.agent_radius),
+            ("max_climb", self.max_climb),
+            ("min_region_area", self.min_region_area),
+        ];
+        for (name, value) in non_negative {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(GenerateError::Parameter {
+                    name,
+                    why: format!("{value} is not zero or a positive number"),
+                });
+            }
+        }
+        if !(self.max_slope.is_finite() && (0.0..90.0).contains(&self.max_slope)) {
+            return Err(GenerateError::Parameter {
+                name: "max_slope",
+                why: format!("{}° is not in 0..90", self.max_slope),
+            });
+        }
+        if let Some(seed) = self.seeds.iter().find(|s| s.iter().any(|c| !c.is_finite())) {
+            return Err(GenerateError::Parameter {
+                name: "seeds",
+                why: format!("{seed:?} is not a finite point"),
+            });
+        }
+        Ok(())
+    }
+
+    /// Clearance in cells (rounded up: a character never fits in less than it needs).
+    pub(crate) fn height_cells(&self) -> i32 {
+        (self.agent_height / self.cell_height).ceil() as i32
+    }
+
+    /// Climb in cells (rounded down).
+    pub(crate) fn climb_cells(&self) -> i32 {
+        (self.max_climb / self.cell_height).floor() as i32
+    }
+
+    /// Erosion radius in cells (rounded up).
+    pub(crate) fn radius_cells(&self) -> i32 {
+        (self.agent_radius / self.cell_size).ceil() as i32
+    }
+}

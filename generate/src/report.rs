@@ -1,0 +1,144 @@
+//! What a generation did: parameters, components kept and dropped, counts, time per stage.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::Params;
+
+/// One walkable component of the voxel floor.
+#[derive(Clone, Debug, Serialize)]
+pub struct ComponentReport {
+    /// Floor area in m² (cells × cell area).
+    pub area: f64,
+    /// Centre of its cells (x, y, floor height).
+    pub centre: [f32; 3],
+    /// Plan bounds: min x, min y, max x, max y.
+    pub bounds: [f32; 4],
+    /// Why it was kept or dropped: `seed`, `largest`, `keep-unreachable`, `unreachable`,
+    /// `small`.
+    pub reason: &'static str,
+}
+
+/// Time one stage took.
+#[derive(Clone, Debug, Serialize)]
+pub struct StageTime {
+    pub stage: &'static str,
+    pub seconds: f64,
+}
+
+/// The report of one generation (serialisable for `--json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub params: Params,
+    pub input_triangles: usize,
+    /// Voxel grid columns × rows.
+    pub grid: [usize; 2],
+    pub walkable_spans: usize,
+    pub kept: Vec<ComponentReport>,
+    pub dropped: Vec<ComponentReport>,
+    /// Area of the dropped components (m²).
+    pub dropped_area: f64,
+    /// Seeds that found no walkable floor under them.
+    pub seeds_missed: Vec<[f32; 3]>,
+    /// Pieces with one floor per column that were outlined and triangulated.
+    pub layers: usize,
+    /// Outline edges the triangulation refused because they would cross another (the
+    /// generator goes on without them; the faces are still chosen by the cells they cover).
+    pub skipped_edges: usize,
+    /// Points added where a face left the render floor by more than `detail_error`.
+    pub detail_points: usize,
+    pub faces_written: usize,
+    pub vertices_written: usize,
+    /// Walkable area of the output (m², true 3-D area).
+    pub walkable_area: f64,
+    /// Number of output faces per material name.
+    pub materials: std::collections::BTreeMap<String, usize>,
+    pub stages: Vec<StageTime>,
+    pub total_seconds: f64,
+}
+
+impl Report {
+    pub(crate) fn new(params: &Params) -> Report {
+        Report {
+            params: params.clone(),
+            input_triangles: 0,
+            grid: [0, 0],
+            walkable_spans: 0,
+            kept: Vec::new(),
+            dropped: Vec::new(),
+            dropped_area: 0.0,
+            seeds_missed: Vec::new(),
+            layers: 0,
+            skipped_edges: 0,
+            detail_points: 0,
+            faces_written: 0,
+            vertices_written: 0,
+            walkable_area: 0.0,
+            materials: Default::default(),
+            stages: Vec::new(),
+            total_seconds: 0.0,
+        }
+    }
+
+    /// Records the time since `clock` under `stage` and restarts the clock.
+    pub(crate) fn stage(&mut self, stage: &'static str, clock: &mut Instant) {
+        self.stages.push(StageTime {
+            stage,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        *clock = Instant::now();
+    }
+
+    /// The text report for a person.
+    pub fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let p = &self.params;
+        let _ = writeln!(
+            out,
+            "generate: {:?} preset, cell {} × {} m, agent height {} m, radius {} m, climb {} m, slope {}°",
+            p.engine,
+            p.cell_size,
+            p.cell_height,
+            p.agent_height,
+            p.agent_radius,
+            p.max_climb,
+            p.max_slope
+        );
+        let _ = writeln!(
+            out,
+            "  {} input triangles, grid {} × {}, {} walkable spans, {} layer(s)",
+            self.input_triangles, self.grid[0], self.grid[1], self.walkable_spans, self.layers
+        );
+        for (what, list) in [("kept", &self.kept), ("dropped", &self.dropped)] {
+            for c in list.iter() {
+                let _ = writeln!(
+                    out,
+                    "  {what} {:.2} m² at ({:.2}, {:.2}, {:.2}) [{}]",
+                    c.area, c.centre[0], c.centre[1], c.centre[2], c.reason
+                );
+            }
+        }
+        for seed in &self.seeds_missed {
+            let _ = writeln!(out, "  seed {seed:?} is on no walkable floor");
+        }
+        if self.skipped_edges > 0 {
+            let _ = writeln!(
+                out,
+                "  {} outline edge(s) crossed another and were left out of the triangulation",
+                self.skipped_edges
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {} faces, {} vertices, walkable area {:.2} m² (dropped {:.2} m²), {:.3} s",
+            self.faces_written,
+            self.vertices_written,
+            self.walkable_area,
+            self.dropped_area,
+            self.total_seconds
+        );
+        out
+    }
+}

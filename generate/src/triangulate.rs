@@ -1,0 +1,280 @@
+//! A layer's faces: constrained Delaunay triangulation of its rings, triangles chosen by the
+//! cells they cover, refined where they leave the render floor, heights and surfaces from
+//! the render floor.
+
+use std::collections::HashMap;
+
+use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+use walkmesh_core::NavMesh;
+use walkmesh_core::material::Surface;
+
+use crate::Params;
+use crate::floor::FloorIndex;
+use crate::graph::{Graph, Layer};
+use crate::outline::Ring;
+use crate::report::Report;
+use crate::voxel::Heightfield;
+
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+
+/// Rounds of detail refinement, and the most points one layer may gain.
+const DETAIL_ROUNDS: usize = 6;
+const DETAIL_POINTS_PER_CELL: f64 = 0.25;
+
+/// Everything a layer's height look-ups need.
+struct Ground<'a> {
+    layer: &'a Layer,
+    graph: &'a Graph,
+    field: &'a Heightfield,
+    index: &'a FloorIndex<'a>,
+    params: &'a Params,
+}
+
+impl Ground<'_> {
+    /// The cell of plan point `p` (may be outside the layer).
+    fn cell(&self, p: [f64; 2]) -> (i64, i64) {
+        let cs = f64::from(self.field.cell_size);
+        (
+            ((p[0] - f64::from(self.field.origin[0])) / cs).floor() as i64,
+            ((p[1] - f64::from(self.field.origin[1])) / cs).floor() as i64,
+        )
+    }
+
+    fn inside(&self, p: [f64; 2]) -> bool {
+        let (x, y) = self.cell(p);
+        self.layer.at(x, y).is_some()
+    }
+
+    /// Floor level of the layer near `p`: its node in the cell holding `p` or, for a point on
+    /// the outline, in the nearest cell around it.
+    fn reference(&self, p: [f64; 2]) -> Option<f32> {
+        let cs = f64::from(self.field.cell_size);
+        let (x, y) = self.cell(p);
+        let mut best: Option<(f64, u32)> = None;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(n) = self.layer.at(x + dx, y + dy) else {
+                    continue;
+                };
+                let cx = f64::from(self.field.origin[0]) + ((x + dx) as f64 + 0.5) * cs;
+                let cy = f64::from(self.field.origin[1]) + ((y + dy) as f64 + 0.5) * cs;
+                let d = (cx - p[0]).powi(2) + (cy - p[1]).powi(2);
+                if best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, n));
+                }
+            }
+        }
+        let node = self.graph.nodes.get(best?.1 as usize)?;
+        Some(self.field.z(node.floor))
+    }
+
+    /// Height of the render floor at `p` and the source triangle giving it.
+    fn height(&self, p: [f64; 2]) -> (f32, Option<usize>) {
+        let ch = self.field.cell_height;
+        let Some(reference) = self.reference(p) else {
+            return (0.0, None);
+        };
+        let tolerance = self.params.max_climb + 2.0 * ch;
+        let point = [p[0] as f32, p[1] as f32];
+        // The voxel top is up to one cell height above the surface that made it.
+        match self.index.floor_at(point, reference - ch / 2.0, tolerance) {
+            Some(hit) if hit.distance <= 2.0 * self.field.cell_size => (hit.z, Some(hit.triangle)),
+            _ => (reference - ch / 2.0, None),
+        }
+    }
+}
+
+/// Triangulates one layer and appends its faces to `mesh`.
+#[allow(clippy::too_many_arguments)]
+pub fn layer_mesh(
+    layer: &Layer,
+    rings: &[Ring],
+    graph: &Graph,
+    field: &Heightfield,
+    index: &FloorIndex,
+    params: &Params,
+    mesh: &mut NavMesh,
+    report: &mut Report,
+) {
+    let ground = Ground {
+        layer,
+        graph,
+        field,
+        index,
+        params,
+    };
+    let mut cdt = Cdt::new();
+    let cs = f64::from(field.cell_size);
+    let corner = |c: [i64; 2]| {
+        Point2::new(
+            f64::from(field.origin[0]) + c[0] as f64 * cs,
+            f64::from(field.origin[1]) + c[1] as f64 * cs,
+        )
+    };
+    for ring in rings {
+        let handles: Vec<FixedVertexHandle> = ring
+            .iter()
+            .filter_map(|&c| cdt.insert(corner(c)).ok())
+            .collect();
+        for (i, &from) in handles.iter().enumerate() {
+            let Some(&to) = handles.get((i + 1) % handles.len()) else {
+                continue;
+            };
+            if from != to && cdt.try_add_constraint(from, to).is_empty() {
+                report.skipped_edges += 1;
+            }
+        }
+    }
+    let mut heights: HashMap<usize, f32> = HashMap::new();
+    refine(&mut cdt, &ground, &mut heights, report);
+    emit(&cdt, &ground, &mut heights, mesh, report);
+}
+
+/// Height of a CDT vertex, looked up once.
+fn vertex_height(
+    cdt: &Cdt,
+    ground: &Ground,
+    heights: &mut HashMap<usize, f32>,
+    v: FixedVertexHandle,
+) -> f32 {
+    *heights.entry(v.index()).or_insert_with(|| {
+        let p = cdt.vertex(v).position();
+        ground.height([p.x, p.y]).0
+    })
+}
+
+/// Inserts face centres where the face's plane is more than `detail_error` off the floor.
+fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, report: &mut Report) {
+    let cs = f64::from(ground.field.cell_size);
+    let budget = (ground.layer.nodes.len() as f64 * DETAIL_POINTS_PER_CELL) as usize + 16;
+    let mut added = 0;
+    let error = ground.params.detail_error;
+    for _ in 0..DETAIL_ROUNDS {
+        let mut wanted = Vec::new();
+        for face in cdt.inner_faces() {
+            let [a, b, c] = face.positions();
+            let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
+            let area = ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)).abs() / 2.0;
+            if area < cs * cs || !ground.inside(centre) {
+                continue;
+            }
+            let vs = face.vertices().map(|v| v.fix());
+            let [za, zb, zc] = vs.map(|v| heights.get(&v.index()).copied());
+            let (Some(za), Some(zb), Some(zc)) = (za, zb, zc) else {
+                wanted.push((vs, centre));
+                continue;
+            };
+            let (floor, hit) = ground.height(centre);
+            if hit.is_some() && ((za + zb + zc) / 3.0 - floor).abs() > error {
+                wanted.push((vs, centre));
+            }
+        }
+        let mut inserted = false;
+        for (vs, centre) in wanted {
+            let missing: Vec<FixedVertexHandle> = vs
+                .into_iter()
+                .filter(|v| !heights.contains_key(&v.index()))
+                .collect();
+            for v in missing {
+                vertex_height(cdt, ground, heights, v);
+            }
+            let all_known = vs.iter().all(|v| heights.contains_key(&v.index()));
+            let (floor, hit) = ground.height(centre);
+            let plane = vs
+                .iter()
+                .filter_map(|v| heights.get(&v.index()))
+                .sum::<f32>()
+                / 3.0;
+            if all_known
+                && hit.is_some()
+                && (plane - floor).abs() > error
+                && added < budget
+                && cdt.insert(Point2::new(centre[0], centre[1])).is_ok()
+            {
+                added += 1;
+                inserted = true;
+            }
+        }
+        if !inserted {
+            break;
+        }
+    }
+    report.detail_points += added;
+}
+
+/// Appends the faces whose centre lies in the layer.
+fn emit(
+    cdt: &Cdt,
+    ground: &Ground,
+    heights: &mut HashMap<usize, f32>,
+    mesh: &mut NavMesh,
+    report: &mut Report,
+) {
+    let mut output: HashMap<usize, u32> = HashMap::new();
+    for face in cdt.inner_faces() {
+        let [a, b, c] = face.positions();
+        let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
+        if !ground.inside(centre) {
+            continue;
+        }
+        let mut corners = [0u32; 3];
+        for (slot, v) in corners.iter_mut().zip(face.vertices()) {
+            let fixed = v.fix();
+            let z = vertex_height(cdt, ground, heights, fixed);
+            *slot = *output.entry(fixed.index()).or_insert_with(|| {
+                let p = v.position();
+                mesh.vertices.push([p.x as f32, p.y as f32, z]);
+                (mesh.vertices.len() - 1) as u32
+            });
+        }
+        let surface = ground
+            .height(centre)
+            .1
+            .and_then(|t| ground.index.triangle(t))
+            .map_or_else(|| default_surface(ground.params), |t| t.surface);
+        *report
+            .materials
+            .entry(surface.material.name().into_owned())
+            .or_default() += 1;
+        mesh.push_polygon(&corners, surface);
+    }
+}
+
+fn default_surface(params: &Params) -> Surface {
+    Surface {
+        material: params.default_material,
+        walkable: true,
+        code: u32::from(params.default_material.0),
+    }
+}
+
+/// True 3-D area of the walkable faces.
+pub fn walkable_area(mesh: &NavMesh) -> f64 {
+    mesh.polygons
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| mesh.is_walkable(p))
+        .map(|(_, corners)| {
+            let v: Vec<[f64; 3]> = corners
+                .iter()
+                .map(|&i| mesh.vertex(i).map(f64::from))
+                .collect();
+            let Some(&a) = v.first() else { return 0.0 };
+            v.windows(2)
+                .skip(1)
+                .filter_map(|w| Some((*w.first()?, *w.get(1)?)))
+                .map(|(b, c)| {
+                    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+                    let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+                    let n = [
+                        u[1] * w[2] - u[2] * w[1],
+                        u[2] * w[0] - u[0] * w[2],
+                        u[0] * w[1] - u[1] * w[0],
+                    ];
+                    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
+                })
+                .sum::<f64>()
+        })
+        .sum()
+}

@@ -1,0 +1,305 @@
+//! Voxelisation: source triangles into solid spans per plan column (Recast's heightfield),
+//! then the span filters (low obstacles, clearance).
+
+use crate::floor::Source;
+use crate::{GenerateError, Params};
+
+/// A solid interval of one column, in cell-height steps above the grid's base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub bottom: i32,
+    pub top: i32,
+    /// The top is a floor a character may stand on.
+    pub walkable: bool,
+}
+
+/// Columns of spans over a plan grid; column `(x, y)` covers
+/// `[origin + x·cell, origin + (x+1)·cell) × [origin + y·cell, …)`.
+#[derive(Clone, Debug)]
+pub struct Heightfield {
+    pub width: usize,
+    pub height: usize,
+    /// Plan origin and base height.
+    pub origin: [f32; 3],
+    pub cell_size: f32,
+    pub cell_height: f32,
+    /// Spans per column, sorted upwards and disjoint.
+    pub columns: Vec<Vec<Span>>,
+}
+
+/// The largest grid built (about 4 GiB of empty columns past this).
+const MAX_COLUMNS: u64 = 200_000_000;
+
+impl Heightfield {
+    /// Voxelises `source` and applies the filters.
+    pub fn build(source: &Source, params: &Params) -> Result<Heightfield, GenerateError> {
+        let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
+        for t in &source.triangles {
+            for c in &t.corners {
+                for axis in 0..3 {
+                    lo[axis] = lo[axis].min(c[axis]);
+                    hi[axis] = hi[axis].max(c[axis]);
+                }
+            }
+        }
+        let cs = params.cell_size;
+        // One empty cell of border, so every walkable cell has four neighbours to look at.
+        let origin = [lo[0] - cs, lo[1] - cs, lo[2] - params.cell_height];
+        let width = (((hi[0] - origin[0]) / cs).floor() as u64) + 2;
+        let height = (((hi[1] - origin[1]) / cs).floor() as u64) + 2;
+        if width.saturating_mul(height) > MAX_COLUMNS {
+            return Err(GenerateError::GridTooLarge {
+                columns: width.saturating_mul(height),
+                width,
+                height,
+                limit: MAX_COLUMNS,
+            });
+        }
+        let mut field = Heightfield {
+            width: width as usize,
+            height: height as usize,
+            origin,
+            cell_size: cs,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); (width * height) as usize],
+        };
+        let merge = params.climb_cells();
+        for t in &source.triangles {
+            field.rasterise(&t.corners, t.walkable, merge);
+        }
+        field.filter_low_obstacles(params.climb_cells());
+        field.filter_low_clearance(params.height_cells());
+        Ok(field)
+    }
+
+    /// Column index of (x, y), None outside the grid.
+    pub fn column(&self, x: i64, y: i64) -> Option<usize> {
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| y as usize * self.width + x as usize)
+    }
+
+    /// World height of a span level.
+    pub fn z(&self, level: i32) -> f32 {
+        self.origin[2] + level as f32 * self.cell_height
+    }
+
+    /// Adds the spans one triangle covers (Recast's clip per row, then per column).
+    fn rasterise(&mut self, corners: &[[f32; 3]; 3], walkable: bool, merge: i32) {
+        let cs = self.cell_size;
+        let local: Vec<[f32; 3]> = corners
+            .iter()
+            .map(|c| {
+                [
+                    (c[0] - self.origin[0]) / cs,
+                    (c[1] - self.origin[1]) / cs,
+                    c[2] - self.origin[2],
+                ]
+            })
+            .collect();
+        let y_lo = local.iter().map(|c| c[1]).fold(f32::MAX, f32::min);
+        let y_hi = local.iter().map(|c| c[1]).fold(f32::MIN, f32::max);
+        let (y0, y1) = cell_range(y_lo, y_hi, self.height);
+        for y in y0..=y1 {
+            let row = clip(&clip(&local, 1, y as f32, true), 1, (y + 1) as f32, false);
+            if row.len() < 3 {
+                continue;
+            }
+            let x_lo = row.iter().map(|c| c[0]).fold(f32::MAX, f32::min);
+            let x_hi = row.iter().map(|c| c[0]).fold(f32::MIN, f32::max);
+            let (x0, x1) = cell_range(x_lo, x_hi, self.width);
+            for x in x0..=x1 {
+                let cell = clip(&clip(&row, 0, x as f32, true), 0, (x + 1) as f32, false);
+                if cell.len() < 3 {
+                    continue;
+                }
+                let z_lo = cell.iter().map(|c| c[2]).fold(f32::MAX, f32::min);
+                let z_hi = cell.iter().map(|c| c[2]).fold(f32::MIN, f32::max);
+                let ch = self.cell_height;
+                let bottom = (z_lo / ch).floor() as i32;
+                let top = ((z_hi / ch).ceil() as i32).max(bottom + 1);
+                if let Some(column) = self.column(x, y)
+                    && let Some(spans) = self.columns.get_mut(column)
+                {
+                    let span = Span {
+                        bottom,
+                        top,
+                        walkable,
+                    };
+                    add_span(spans, span, merge);
+                }
+            }
+        }
+    }
+
+    /// A non-walkable span whose top is within a climb of the walkable span below it becomes
+    /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter).
+    fn filter_low_obstacles(&mut self, climb: i32) {
+        for spans in &mut self.columns {
+            let mut below: Option<Span> = None;
+            for span in spans.iter_mut() {
+                let original = *span;
+                if let Some(b) = below
+                    && !span.walkable
+                    && b.walkable
+                    && span.top - b.top <= climb
+                {
+                    span.walkable = true;
+                }
+                below = Some(original);
+            }
+        }
+    }
+
+    /// A walkable span with less than the agent's height of room above it is not walkable.
+    fn filter_low_clearance(&mut self, agent: i32) {
+        for spans in &mut self.columns {
+            for i in 0..spans.len() {
+                let next = spans.get(i + 1).map(|s| s.bottom);
+                if let Some(span) = spans.get_mut(i)
+                    && next.is_some_and(|n| n - span.top < agent)
+                {
+                    span.walkable = false;
+                }
+            }
+        }
+    }
+}
+
+/// Inserts a span into a sorted, disjoint column, merging the ones it touches. The merged
+/// top's walkability is that of the span giving the top; tops within `merge` levels of each
+/// other are walkable when either is (a floor coinciding with a kerb's top edge).
+fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
+    let mut i = 0;
+    while i < spans.len() {
+        let Some(&s) = spans.get(i) else { break };
+        if s.bottom > new.top {
+            break;
+        }
+        if s.top < new.bottom {
+            i += 1;
+            continue;
+        }
+        let walkable = if (s.top - new.top).abs() <= merge {
+            s.walkable || new.walkable
+        } else if s.top > new.top {
+            s.walkable
+        } else {
+            new.walkable
+        };
+        new = Span {
+            bottom: new.bottom.min(s.bottom),
+            top: new.top.max(s.top),
+            walkable,
+        };
+        spans.remove(i);
+    }
+    spans.insert(i, new);
+}
+
+/// Cells a coordinate range covers: a range ending exactly on a cell boundary does not reach
+/// into the next cell (a floor edge on a grid line covers one column, not two), but a range of
+/// no width (a wall on a grid line) covers the cell it starts in.
+fn cell_range(lo: f32, hi: f32, count: usize) -> (i64, i64) {
+    let first = lo.floor() as i64;
+    let last = ((hi.ceil() as i64) - 1).max(first);
+    (first.max(0), last.min(count as i64 - 1))
+}
+
+/// Sutherland–Hodgman clip of a convex polygon against `coordinate[axis] >= value` (keep
+/// above) or `<= value`.
+fn clip(polygon: &[[f32; 3]], axis: usize, value: f32, keep_above: bool) -> Vec<[f32; 3]> {
+    let side = |p: &[f32; 3]| {
+        let d = p[axis] - value;
+        if keep_above { d } else { -d }
+    };
+    let mut out = Vec::with_capacity(polygon.len() + 2);
+    for (i, a) in polygon.iter().enumerate() {
+        let b = polygon.get((i + 1) % polygon.len()).unwrap_or(a);
+        let (da, db) = (side(a), side(b));
+        if da >= 0.0 {
+            out.push(*a);
+        }
+        if (da >= 0.0) != (db >= 0.0) {
+            let t = da / (da - db);
+            out.push([
+                a[0] + (b[0] - a[0]) * t,
+                a[1] + (b[1] - a[1]) * t,
+                a[2] + (b[2] - a[2]) * t,
+            ]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_merge_and_keep_the_top_walkability() {
+        let mut spans = Vec::new();
+        add_span(
+            &mut spans,
+            Span {
+                bottom: 0,
+                top: 1,
+                walkable: true,
+            },
+            2,
+        );
+        add_span(
+            &mut spans,
+            Span {
+                bottom: 5,
+                top: 6,
+                walkable: true,
+            },
+            2,
+        );
+        // A wall from the floor up past the upper span: one solid span, not walkable.
+        add_span(
+            &mut spans,
+            Span {
+                bottom: 1,
+                top: 20,
+                walkable: false,
+            },
+            2,
+        );
+        assert_eq!(
+            spans,
+            vec![Span {
+                bottom: 0,
+                top: 20,
+                walkable: false
+            }]
+        );
+        let mut spans = Vec::new();
+        add_span(
+            &mut spans,
+            Span {
+                bottom: 0,
+                top: 10,
+                walkable: false,
+            },
+            2,
+        );
+        add_span(
+            &mut spans,
+            Span {
+                bottom: 9,
+                top: 11,
+                walkable: true,
+            },
+            2,
+        );
+        assert_eq!(
+            spans,
+            vec![Span {
+                bottom: 0,
+                top: 11,
+                walkable: true
+            }]
+        );
+    }
+}

@@ -1,0 +1,409 @@
+//! Designed scenes with known answers: points that must be walkable and reachable, walkable but
+//! unreachable, or not walkable, on triangle soups built here (floors, boxes, stairs, ramps,
+//! a table, a low passage, stacked floors, rotated and scaled objects).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use walkmesh_core::NavMesh;
+use walkmesh_core::material::{Material, Surface};
+use walkmesh_generate::{Engine, Params, generate};
+
+const RENDER: Surface = Surface {
+    material: Material(0),
+    walkable: false,
+    code: 0,
+};
+
+/// A render-geometry soup under construction.
+#[derive(Default)]
+struct Scene {
+    mesh: NavMesh,
+}
+
+impl Scene {
+    /// A planar quad, corners counter-clockwise seen from its front.
+    fn quad(&mut self, corners: [[f32; 3]; 4]) {
+        let base = self.mesh.vertices.len() as u32;
+        self.mesh.vertices.extend(corners);
+        self.mesh.push_polygon(&[base, base + 1, base + 2], RENDER);
+        self.mesh.push_polygon(&[base, base + 2, base + 3], RENDER);
+    }
+
+    /// A floor rectangle at height z.
+    fn floor(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, z: f32) {
+        self.quad([[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]]);
+    }
+
+    /// A closed box of half sizes `half` around `centre`, turned by `angle` degrees about +Z.
+    fn box_turned(&mut self, centre: [f32; 3], half: [f32; 3], angle: f32) {
+        let (s, c) = angle.to_radians().sin_cos();
+        let p = |x: f32, y: f32, z: f32| {
+            let (dx, dy) = (x * half[0], y * half[1]);
+            [
+                centre[0] + dx * c - dy * s,
+                centre[1] + dx * s + dy * c,
+                centre[2] + z * half[2],
+            ]
+        };
+        let faces = [
+            [
+                p(-1., -1., 1.),
+                p(1., -1., 1.),
+                p(1., 1., 1.),
+                p(-1., 1., 1.),
+            ],
+            [
+                p(-1., -1., -1.),
+                p(-1., 1., -1.),
+                p(1., 1., -1.),
+                p(1., -1., -1.),
+            ],
+            [
+                p(-1., -1., -1.),
+                p(1., -1., -1.),
+                p(1., -1., 1.),
+                p(-1., -1., 1.),
+            ],
+            [
+                p(1., -1., -1.),
+                p(1., 1., -1.),
+                p(1., 1., 1.),
+                p(1., -1., 1.),
+            ],
+            [
+                p(1., 1., -1.),
+                p(-1., 1., -1.),
+                p(-1., 1., 1.),
+                p(1., 1., 1.),
+            ],
+            [
+                p(-1., 1., -1.),
+                p(-1., -1., -1.),
+                p(-1., -1., 1.),
+                p(-1., 1., 1.),
+            ],
+        ];
+        for f in faces {
+            self.quad(f);
+        }
+    }
+
+    fn cuboid(&mut self, lo: [f32; 3], hi: [f32; 3]) {
+        let centre = [
+            (lo[0] + hi[0]) / 2.0,
+            (lo[1] + hi[1]) / 2.0,
+            (lo[2] + hi[2]) / 2.0,
+        ];
+        let half = [
+            (hi[0] - lo[0]) / 2.0,
+            (hi[1] - lo[1]) / 2.0,
+            (hi[2] - lo[2]) / 2.0,
+        ];
+        self.box_turned(centre, half, 0.0);
+    }
+
+    /// A ramp along +x from (x0, z0) to (x1, z1), y0..y1 wide, with its sides and end wall.
+    fn ramp(&mut self, x0: f32, x1: f32, y0: f32, y1: f32, z0: f32, z1: f32) {
+        self.quad([[x0, y0, z0], [x1, y0, z1], [x1, y1, z1], [x0, y1, z0]]);
+    }
+}
+
+/// Output heights at plan point (x, y): one per face covering it.
+fn heights_at(mesh: &NavMesh, x: f32, y: f32) -> Vec<f32> {
+    let mut out = Vec::new();
+    for (p, corners) in mesh.polygons.iter().enumerate() {
+        if !mesh.is_walkable(p) {
+            continue;
+        }
+        let v: Vec<[f32; 3]> = corners.iter().map(|&i| mesh.vertex(i)).collect();
+        let [a, b, c] = [v[0], v[1], v[2]];
+        let d = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+        let l1 = ((b[0] - x) * (c[1] - y) - (b[1] - y) * (c[0] - x)) / d;
+        let l2 = ((c[0] - x) * (a[1] - y) - (c[1] - y) * (a[0] - x)) / d;
+        let l3 = 1.0 - l1 - l2;
+        if l1 >= -1e-4 && l2 >= -1e-4 && l3 >= -1e-4 {
+            out.push(l1 * a[2] + l2 * b[2] + l3 * c[2]);
+        }
+    }
+    out
+}
+
+fn walkable_at(mesh: &NavMesh, p: [f32; 3]) -> bool {
+    heights_at(mesh, p[0], p[1])
+        .iter()
+        .any(|z| (z - p[2]).abs() < 0.1)
+}
+
+/// The point classes of a scene.
+enum Expect {
+    Reachable,
+    Unreachable,
+    Blocked,
+    /// Not in the reachable output (the inside of a closed box: walkable floor nobody reaches).
+    NotReached,
+}
+
+fn check_scene(name: &str, scene: &Scene, params: &Params, points: &[([f32; 3], Expect)]) {
+    let reached = generate(&scene.mesh, params).unwrap();
+    let mut all = params.clone();
+    all.keep_unreachable = true;
+    let everything = generate(&scene.mesh, &all).unwrap();
+    for (point, expect) in points {
+        let (a, b) = (
+            walkable_at(&reached.mesh, *point),
+            walkable_at(&everything.mesh, *point),
+        );
+        let ok = match expect {
+            Expect::Reachable => a && b,
+            Expect::Unreachable => !a && b,
+            Expect::Blocked => !a && !b,
+            Expect::NotReached => !a,
+        };
+        assert!(
+            ok,
+            "{name}: point {point:?}: reachable output {a}, keep-unreachable output {b}; heights there {:?}\n{}",
+            heights_at(&everything.mesh, point[0], point[1]),
+            reached.report.text()
+        );
+    }
+    for generated in [&reached, &everything] {
+        assert_lint_clean(name, &generated.mesh);
+    }
+}
+
+fn assert_lint_clean(name: &str, mesh: &NavMesh) {
+    mesh.check().unwrap();
+    let findings = walkmesh_lint::lint(mesh, &walkmesh_lint::LintOptions::default(), None);
+    let bad: Vec<_> = findings
+        .into_iter()
+        .filter(|f| {
+            [
+                walkmesh_lint::DOWNWARD_WALKABLE,
+                walkmesh_lint::DEGENERATE,
+                walkmesh_lint::T_JUNCTION,
+                walkmesh_lint::OVERLAP,
+            ]
+            .contains(&f.code.as_str())
+        })
+        .map(|f| (f.code, f.at, f.message))
+        .collect();
+    assert!(bad.is_empty(), "{name}: lint findings {bad:#?}");
+}
+
+fn kotor() -> Params {
+    Params::preset(Engine::Kotor)
+}
+
+#[test]
+fn flat_floor_is_one_walkable_piece_reaching_the_edges() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 8.0, 0.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    assert!(
+        (area - 80.0).abs() < 1.0,
+        "area {area}\n{}",
+        out.report.text()
+    );
+    assert!(walkable_at(&out.mesh, [0.05, 0.05, 0.0]));
+    assert!(walkable_at(&out.mesh, [9.95, 7.95, 0.0]));
+    assert!(
+        out.mesh.polygons.len() < 20,
+        "a flat rectangle needs few faces: {}",
+        out.mesh.polygons.len()
+    );
+    assert_lint_clean("flat", &out.mesh);
+}
+
+#[test]
+fn table_top_is_walkable_but_unreachable_and_the_floor_under_it_is_blocked() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 10.0, 0.0);
+    scene.cuboid([3.0, 3.0, 0.75], [5.0, 5.0, 0.8]);
+    check_scene(
+        "table",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 1.0, 0.0], Expect::Reachable),
+            ([4.0, 4.0, 0.8], Expect::Unreachable),
+            ([4.0, 4.0, 0.0], Expect::Blocked),
+        ],
+    );
+}
+
+#[test]
+fn stairs_within_the_climb_lead_up_and_a_wall_does_not() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 12.0, 10.0, 0.0);
+    // Five steps of 0.2 m up to a platform at 1.0 m on the east (x 8..12, y 0..4).
+    for i in 0..5 {
+        let x = 3.0 + i as f32 * 1.0;
+        scene.cuboid([x, 0.0, 0.0], [12.0, 4.0, 0.2 * (i + 1) as f32]);
+    }
+    // A block 1 m high with no way up (y 6..9, x 8..11).
+    scene.cuboid([8.0, 6.0, 0.0], [11.0, 9.0, 1.0]);
+    check_scene(
+        "stairs",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 8.0, 0.0], Expect::Reachable),
+            ([3.5, 2.0, 0.2], Expect::Reachable),
+            ([10.0, 2.0, 1.0], Expect::Reachable),
+            ([9.5, 7.5, 1.0], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
+fn ramps_under_the_slope_limit_are_walkable_and_over_it_are_not() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 20.0, 12.0, 0.0);
+    // Gentle ramp: 20° up to a platform at 1.5 m; steep ramp: 60° up to another one.
+    let rise: f32 = 1.5;
+    let gentle = rise / 20f32.to_radians().tan();
+    scene.ramp(2.0, 2.0 + gentle, 1.0, 4.0, 0.0, rise);
+    scene.cuboid([2.0 + gentle, 1.0, 0.0], [2.0 + gentle + 3.0, 4.0, rise]);
+    let steep = rise / 60f32.to_radians().tan();
+    scene.ramp(2.0, 2.0 + steep, 7.0, 10.0, 0.0, rise);
+    scene.cuboid([2.0 + steep, 7.0, 0.0], [2.0 + steep + 3.0, 10.0, rise]);
+    let mid = 2.0 + gentle / 2.0;
+    check_scene(
+        "ramps",
+        &scene,
+        &kotor(),
+        &[
+            ([mid, 2.5, rise / 2.0], Expect::Reachable),
+            ([2.0 + gentle + 1.5, 2.5, rise], Expect::Reachable),
+            ([2.0 + steep / 2.0, 8.5, rise / 2.0], Expect::Blocked),
+            ([2.0 + steep + 1.5, 8.5, rise], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
+fn a_passage_lower_than_the_agent_is_not_walkable() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 16.0, 6.0, 0.0);
+    // A slab 1.0 m above the floor (lower than KotOR's 1.4 m clearance) over x 4..8: the
+    // floor west of it (x < 4) is cut off from the larger east part.
+    scene.cuboid([4.0, 0.0, 1.0], [8.0, 6.0, 1.2]);
+    check_scene(
+        "low passage",
+        &scene,
+        &kotor(),
+        &[
+            ([12.0, 3.0, 0.0], Expect::Reachable),
+            ([2.0, 3.0, 0.0], Expect::Unreachable),
+            ([6.0, 3.0, 0.0], Expect::Blocked),
+            ([6.0, 3.0, 1.2], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
+fn stacked_floors_are_both_walkable_with_their_own_heights() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 20.0, 10.0, 0.0);
+    // An upper floor at 3 m over x 10..20, reached by a 25° ramp along y 0..3 from x 2.
+    let run = 3.0 / 25f32.to_radians().tan();
+    scene.ramp(10.0 - run, 10.0, 0.0, 3.0, 0.0, 3.0);
+    scene.cuboid([10.0, 0.0, 2.9], [20.0, 10.0, 3.0]);
+    check_scene(
+        "stacked",
+        &scene,
+        &kotor(),
+        &[
+            ([3.0, 6.0, 0.0], Expect::Reachable),
+            ([15.0, 5.0, 0.0], Expect::Reachable),
+            ([15.0, 5.0, 3.0], Expect::Reachable),
+            ([10.0 - run / 2.0, 1.5, 1.5], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn rotated_and_scaled_objects_block_their_own_footprint() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 12.0, 12.0, 0.0);
+    // A crate turned 30°, 1 × 3 m, and a pillar turned 45°, scaled flat and tall.
+    scene.box_turned([4.0, 4.0, 1.0], [0.5, 1.5, 1.0], 30.0);
+    scene.box_turned([8.0, 8.0, 2.0], [1.0, 0.3, 2.0], 45.0);
+    check_scene(
+        "rotated",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 1.0, 0.0], Expect::Reachable),
+            ([4.0, 4.0, 0.0], Expect::NotReached),
+            // Along the crate's long axis (30° from +y), 1.2 m from its centre: inside.
+            (
+                [4.0 - 1.2 * 0.5, 4.0 + 1.2 * 0.866, 0.0],
+                Expect::NotReached,
+            ),
+            // Across its short axis, 1 m out: free floor.
+            ([4.0 + 1.0 * 0.866, 4.0 + 1.0 * 0.5, 0.0], Expect::Reachable),
+            ([8.0, 8.0, 0.0], Expect::NotReached),
+            ([8.0 + 0.6, 8.0 - 0.6, 0.0], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn seeds_pick_the_component_and_misses_are_reported() {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 10.0, 0.0);
+    scene.floor(20.0, 0.0, 24.0, 4.0, 0.0);
+    let mut params = kotor();
+    params.seeds = vec![[22.0, 2.0, 0.0], [50.0, 50.0, 0.0]];
+    let out = generate(&scene.mesh, &params).unwrap();
+    assert!(walkable_at(&out.mesh, [22.0, 2.0, 0.0]));
+    assert!(!walkable_at(&out.mesh, [5.0, 5.0, 0.0]));
+    assert_eq!(out.report.seeds_missed, vec![[50.0, 50.0, 0.0]]);
+    assert_eq!(out.report.dropped.len(), 1);
+    assert!(
+        (out.report.dropped_area - 100.0).abs() < 2.0,
+        "{}",
+        out.report.dropped_area
+    );
+}
+
+#[test]
+fn vertices_sit_on_a_sloped_and_curved_render_floor() {
+    // A floor in a gentle wave: z = 0.3·sin(x/2); every output vertex must be on it.
+    let mut scene = Scene::default();
+    let n = 40;
+    for i in 0..n {
+        let (x0, x1) = (i as f32 * 0.5, (i + 1) as f32 * 0.5);
+        let (z0, z1) = ((x0 / 2.0).sin() * 0.3, (x1 / 2.0).sin() * 0.3);
+        scene.quad([[x0, 0.0, z0], [x1, 0.0, z1], [x1, 6.0, z1], [x0, 6.0, z0]]);
+    }
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    for v in &out.mesh.vertices {
+        let x = v[0].clamp(0.0, 20.0);
+        // Between the wave's sample points the render floor is piecewise linear.
+        let i = ((x / 0.5).floor() as usize).min(n - 1);
+        let (x0, x1) = (i as f32 * 0.5, (i + 1) as f32 * 0.5);
+        let (z0, z1) = ((x0 / 2.0).sin() * 0.3, (x1 / 2.0).sin() * 0.3);
+        let z = z0 + (z1 - z0) * (x - x0) / 0.5;
+        assert!((v[2] - z).abs() < 0.02, "vertex {v:?} off the floor ({z})");
+    }
+    // Faces follow the floor too: at sample points the mesh is within the detail error.
+    for x in [1.0f32, 3.3, 7.7, 12.1, 17.9] {
+        let z = heights_at(&out.mesh, x, 3.0);
+        let want = (x / 2.0).sin() * 0.3;
+        assert!(
+            z.iter().any(|z| (z - want).abs() < 0.08),
+            "at x {x}: {z:?} against {want}"
+        );
+    }
+    assert_lint_clean("wave", &out.mesh);
+}
+
+#[test]
+fn bad_parameters_and_empty_input_are_errors() {
+    let mut params = kotor();
+    params.cell_size = 0.0;
+    assert!(generate(&NavMesh::default(), &params).is_err());
+    assert!(generate(&NavMesh::default(), &kotor()).is_err());
+}
