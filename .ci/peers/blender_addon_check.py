@@ -25,6 +25,7 @@ Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -399,6 +400,85 @@ def lint_case():
     record("lint button and finding selection", not problems, "; ".join(problems))
 
 
+def floors_at(wm, x, y):
+    """Heights of the walkable faces of `wm` over the point (x, y)."""
+    verts = np.asarray(wm.vertices, dtype=np.float64)
+    offsets = np.asarray(wm.polygon_offsets)
+    indices = np.asarray(wm.polygon_indices)
+    walkable = np.asarray(wm.walkable, dtype=bool)
+    heights = []
+    for face in range(len(offsets) - 1):
+        if not walkable[face]:
+            continue
+        corners = verts[indices[offsets[face]:offsets[face + 1]]]
+        a = corners[0]
+        for b, c in zip(corners[1:-1], corners[2:]):
+            d = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+            if abs(d) < 1e-12:
+                continue
+            u = ((x - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (y - a[1])) / d
+            v = ((b[0] - a[0]) * (y - a[1]) - (x - a[0]) * (b[1] - a[1])) / d
+            if u >= -1e-6 and v >= -1e-6 and u + v <= 1 + 1e-6:
+                heights.append(a[2] + u * (b[2] - a[2]) + v * (c[2] - a[2]))
+    return heights
+
+
+def generate_case():
+    """Generate from Selected on a modelled room: a 10 m floor named Wood_floor, a table (a
+    cube scaled to 2 × 2 × 1 m: its top is out of reach, the floor under it has no room), and
+    a low block turned 45° and scaled (its top, 0.3 m up, is within the climb). The new object
+    must hold the reachable floor only, on the floor's height, with a Wood surface, lint clean
+    of the defects a writer must never make, and export to a WOK that validates."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    floor = bpy.context.active_object
+    wood = bpy.data.materials.new("Wood_floor")
+    floor.data.materials.append(wood)
+    bpy.ops.mesh.primitive_cube_add(size=2, location=(2.5, 2.5, 0.5))
+    table = bpy.context.active_object
+    table.scale = (1, 1, 0.5)
+    bpy.ops.mesh.primitive_cube_add(size=2, location=(-2.5, -2.5, 0.15))
+    block = bpy.context.active_object
+    block.scale = (0.8, 0.5, 0.15)
+    block.rotation_euler = (0, 0, math.radians(45))
+    for obj in (floor, table, block):
+        obj.select_set(True)
+    bpy.context.view_layer.update()
+    problems = []
+    result = bpy.ops.walkmesh.generate(engine="kotor")
+    made = bpy.context.active_object
+    if result != {"FINISHED"} or made in (floor, table, block):
+        record("generate from selected objects", False, f"operator returned {result}")
+        return
+    wm, _ = bridge.object_to_walkmesh(made, walkmesh, depsgraph=None, apply_modifiers=False)
+    area = wm.info()["walkable_area"]
+    if not 94.0 <= area <= 97.5:  # 100 m² less the table's 4 m², within the cells' width
+        problems.append(f"walkable area {area:.2f} m², expected about 96")
+    checks = {
+        "open floor (-3, 3)": ((-3.0, 3.0), [0.0]),
+        "block top (-2.5, -2.5)": ((-2.5, -2.5), [0.3]),
+        "under the table (2.5, 2.5)": ((2.5, 2.5), []),
+    }
+    for label, ((x, y), expected) in checks.items():
+        found = floors_at(wm, x, y)
+        if len(found) != len(expected) or any(abs(f - e) > 0.02 for f, e in zip(found, expected)):
+            problems.append(f"{label}: walkable heights {found}, expected {expected}")
+    materials = set(wm.materials)
+    if "Wood" not in materials:
+        problems.append(f"no Wood surface from the floor's Wood_floor material: {materials}")
+    bad = [f["code"] for f in wm.lint(engine="kotor") if f["code"] in (
+        "lint.downward_walkable", "lint.degenerate", "lint.overlap", "lint.t_junction")]
+    if bad:
+        problems.append(f"lint findings a generated walkmesh must not have: {sorted(set(bad))}")
+    out = os.path.join(OUT, "generated.wok")
+    exported = export_one(made, out, "bwm")
+    verdict = cli("validate", out)
+    if verdict.returncode != 0:
+        problems.append(f"the exported WOK does not validate ({exported}): {verdict.stdout}")
+    record("generate from selected objects", not problems,
+           "; ".join(problems) or f"{len(wm.materials)} faces, {area:.2f} m² walkable")
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -408,7 +488,7 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case):
+             panel_warnings_case, lint_case, generate_case):
     try:
         case()
     except Exception:

@@ -18,9 +18,9 @@ _MODULES = None
 
 
 def _modules():
-    from . import inspector, io_ops, lint, lyt, overlay, panel, transitions
+    from . import generate, inspector, io_ops, lint, lyt, overlay, panel, transitions
 
-    return (panel, io_ops, transitions, lyt, overlay, lint, inspector)
+    return (panel, io_ops, transitions, lyt, overlay, lint, inspector, generate)
 
 
 def register():

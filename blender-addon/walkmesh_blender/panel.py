@@ -66,6 +66,9 @@ class WALKMESH_PT_main(bpy.types.Panel):
                 box.label(text=f"LYT room {obj[bridge.PROP_LYT_INDEX]}")
             box.operator("walkmesh.open_inspector", text="Open Inspector")
 
+        from . import generate
+        generate.draw(layout, context)
+
         col = layout.column(align=True)
         col.label(text="Transitions")
         col.prop(settings, "room")

@@ -33,15 +33,18 @@ pub mod floor;
 pub mod footprint;
 pub mod graph;
 pub mod outline;
+pub mod overrides;
 pub mod params;
 pub mod report;
 pub mod triangulate;
 pub mod voxel;
+mod warnings;
 
 use std::time::Instant;
 
 use walkmesh_core::NavMesh;
 
+pub use overrides::Overrides;
 pub use params::{Engine, Params};
 pub use report::{ComponentReport, Report, StageTime};
 

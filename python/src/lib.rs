@@ -20,6 +20,7 @@ use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure, WriteFai
 
 mod area;
 mod errors;
+mod generate;
 mod mesh;
 mod options;
 mod route;
@@ -35,7 +36,7 @@ fn registry() -> &'static Registry {
 }
 
 /// Where a mesh comes from: a file (or `archive.mod:member.wok`), or bytes in memory.
-enum Source {
+pub(crate) enum Source {
     File(PathBuf),
     Bytes(Vec<u8>),
 }
@@ -53,7 +54,7 @@ fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
 }
 
 /// The bytes of a source, and the path that names it.
-fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, Option<PathBuf>)> {
+pub(crate) fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, Option<PathBuf>)> {
     match source {
         Source::Bytes(bytes) => Ok((bytes, None)),
         Source::File(path) => {
@@ -92,7 +93,7 @@ fn read(
     read_loaded(py, &bytes, path, format, read_options)
 }
 
-fn read_loaded(
+pub(crate) fn read_loaded(
     py: Python<'_>,
     bytes: &[u8],
     path: Option<PathBuf>,
@@ -667,6 +668,7 @@ fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(material_names, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
     m.add_class::<Mesh>()?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;

@@ -7,6 +7,7 @@ the same Rust code as the ``walkmesh`` command line (same bytes, same findings, 
     mesh = walkmesh.read("room.wok")
     mesh.vertices, mesh.faces, mesh.materials, mesh.walkable, mesh.transitions
     mesh.write("room.glb")
+    walkmesh.generate("room.mdl", engine="kotor").write("room.wok")  # from the room model
     print(mesh.info())
 
 See python/README.md for the whole API.
@@ -23,6 +24,7 @@ from ._walkmesh import (
     WriteError,
     convert,
     formats,
+    generate,
     material_names,
     read,
     validate,
@@ -38,6 +40,7 @@ __all__ = [
     "area",
     "convert",
     "formats",
+    "generate",
     "material_names",
     "read",
     "validate",

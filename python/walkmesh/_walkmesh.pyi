@@ -138,4 +138,21 @@ def validate(
 ) -> List[Finding]: ...
 def formats() -> List[Dict[str, Any]]: ...
 def material_names() -> List[str]: ...
+def generate(
+    inputs: Union[Source, Mesh, Sequence[Union[Source, Mesh]]],
+    engine: Optional[str] = None,
+    *,
+    agent_height: Optional[float] = None,
+    agent_radius: Optional[float] = None,
+    max_climb: Optional[float] = None,
+    max_slope: Optional[float] = None,
+    cell_size: Optional[float] = None,
+    cell_height: Optional[float] = None,
+    min_region_area: Optional[float] = None,
+    seeds: Optional[Sequence[Tuple[float, float, float]]] = None,
+    keep_unreachable: bool = False,
+    default_material: Optional[str] = None,
+    up: Optional[str] = None,
+    with_report: bool = False,
+) -> Any: ...
 def _python_wording(text: str) -> str: ...

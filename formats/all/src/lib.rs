@@ -20,3 +20,28 @@ pub fn default_registry() -> Registry {
     registry.register(Box::new(walkmesh_obj::ObjFormat));
     registry
 }
+
+/// The render geometry of a model file, for `walkmesh generate`: `Some` for a KotOR binary
+/// model (`.mdl`, case-insensitive; its render triangles in room coordinates, read with the
+/// `.mdx` beside it), `None` for every other file, whose registry reader already gives its
+/// triangles. The registry's `.mdl` reader returns the model's walkmesh node instead, a copy
+/// of the room's WOK, which is never an input of the generator. The CLI and the Python
+/// package both decide through this function.
+pub fn read_render_geometry(
+    path: &std::path::Path,
+) -> Option<Result<walkmesh_core::NavMesh, String>> {
+    let is_model = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("mdl"));
+    if !is_model {
+        return None;
+    }
+    #[cfg(feature = "mdl")]
+    return Some(walkmesh_mdl::read_render_mesh_file(path).map_err(|e| e.to_string()));
+    #[cfg(not(feature = "mdl"))]
+    return Some(Err(format!(
+        "{}: this build has no KotOR model reader (cargo feature `mdl`)",
+        walkmesh_core::printable::escape(&path.display().to_string())
+    )));
+}

@@ -1,0 +1,117 @@
+//! What a caller gives over a preset: the command line's flags and the Python keywords go
+//! through this one type, so both pick the same preset for the same target and apply the
+//! same settings over it.
+
+use walkmesh_core::material::Material;
+
+use crate::{Engine, GenerateError, Params};
+
+/// Settings given over the engine's preset; `None` keeps the preset's value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    pub agent_height: Option<f32>,
+    pub agent_radius: Option<f32>,
+    pub max_climb: Option<f32>,
+    pub max_slope: Option<f32>,
+    pub cell_size: Option<f32>,
+    pub cell_height: Option<f32>,
+    pub min_region_area: Option<f32>,
+    pub seeds: Vec<[f32; 3]>,
+    pub keep_unreachable: bool,
+    /// A neutral material name (`Material::from_name`).
+    pub default_material: Option<String>,
+}
+
+impl Engine {
+    /// The engine whose walkmeshes a format holds (the preset when none is named): KotOR for
+    /// BWM, NWN2 for TRX/TRN, Metroid Prime for PATH, generic for the modelling formats.
+    pub fn for_format(format_id: &str) -> Engine {
+        match format_id {
+            "bwm" => Engine::Kotor,
+            "nwn2" | "trx" | "trn" | "aswm" => Engine::Nwn2,
+            "path" | "prime" => Engine::Prime,
+            _ => Engine::Generic,
+        }
+    }
+}
+
+impl Params {
+    /// `engine`'s preset with `overrides` over it, checked.
+    pub fn with_overrides(engine: Engine, overrides: &Overrides) -> Result<Params, GenerateError> {
+        let mut params = Params::preset(engine);
+        let slots = [
+            (&mut params.agent_height, overrides.agent_height),
+            (&mut params.agent_radius, overrides.agent_radius),
+            (&mut params.max_climb, overrides.max_climb),
+            (&mut params.max_slope, overrides.max_slope),
+            (&mut params.cell_size, overrides.cell_size),
+            (&mut params.cell_height, overrides.cell_height),
+            (&mut params.min_region_area, overrides.min_region_area),
+        ];
+        for (slot, value) in slots {
+            if let Some(value) = value {
+                *slot = value;
+            }
+        }
+        params.seeds = overrides.seeds.clone();
+        params.keep_unreachable = overrides.keep_unreachable;
+        if let Some(name) = &overrides.default_material {
+            params.default_material =
+                Material::from_name(name).ok_or_else(|| GenerateError::Parameter {
+                    name: "default_material",
+                    why: format!("'{name}' is not a material name"),
+                })?;
+        }
+        params.check()?;
+        Ok(params)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_replace_only_what_they_name() {
+        let overrides = Overrides {
+            agent_radius: Some(0.25),
+            seeds: vec![[1.0, -2.0, 0.0]],
+            ..Overrides::default()
+        };
+        let params = Params::with_overrides(Engine::Kotor, &overrides).unwrap();
+        let preset = Params::preset(Engine::Kotor);
+        assert_eq!(params.agent_radius, 0.25);
+        assert_eq!(params.seeds, vec![[1.0, -2.0, 0.0]]);
+        assert_eq!(params.cell_size, preset.cell_size);
+        assert_eq!(params.max_slope, preset.max_slope);
+    }
+
+    #[test]
+    fn a_bad_override_is_refused_with_its_name() {
+        let overrides = Overrides {
+            cell_size: Some(-1.0),
+            ..Overrides::default()
+        };
+        let error = Params::with_overrides(Engine::Generic, &overrides)
+            .err()
+            .map(|e| e.to_string());
+        assert!(error.is_some_and(|e| e.contains("cell_size")));
+        let overrides = Overrides {
+            default_material: Some("Marmalade".into()),
+            ..Overrides::default()
+        };
+        let error = Params::with_overrides(Engine::Generic, &overrides)
+            .err()
+            .map(|e| e.to_string());
+        assert!(error.is_some_and(|e| e.contains("Marmalade")));
+    }
+
+    #[test]
+    fn formats_pick_their_engine() {
+        assert_eq!(Engine::for_format("bwm"), Engine::Kotor);
+        assert_eq!(Engine::for_format("trx"), Engine::Nwn2);
+        assert_eq!(Engine::for_format("path"), Engine::Prime);
+        assert_eq!(Engine::for_format("obj"), Engine::Generic);
+    }
+}

@@ -1,0 +1,121 @@
+"""walkmesh.generate: a walkmesh from render geometry, through the library `walkmesh generate`
+calls (same presets, same result, same report)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import walkmesh
+from conftest import corpus_files, need_corpora
+
+
+def box(x0, y0, z0, x1, y1, z1):
+    """Vertices and outward triangles of an axis-aligned box (Z up)."""
+    v = [(x, y, z) for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)]
+    quads = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+    faces = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
+    return v, faces
+
+
+def room():
+    """A 10 m floor slab (top at 0) and a 2 × 2 × 1 m table at (1..3, 1..3): 96 m² of floor a
+    character reaches, 4 m² of table top it does not."""
+    vertices, faces = [], []
+    for part in (box(0, 0, -0.2, 10, 10, 0), box(1, 1, 0, 3, 3, 1)):
+        base = len(vertices)
+        vertices += part[0]
+        faces += [tuple(i + base for i in f) for f in part[1]]
+    return walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32),
+                                     np.array(faces, dtype=np.uint32))
+
+
+def write_obj(mesh, path):
+    """The mesh as a Y-up OBJ, as Blender exports one."""
+    lines = [f"v {x} {z} {-y}" for x, y, z in np.asarray(mesh.vertices, dtype=np.float64)]
+    offsets, indices = mesh.polygon_offsets, mesh.polygon_indices
+    for face in range(len(offsets) - 1):
+        corners = indices[offsets[face]:offsets[face + 1]]
+        lines.append("f " + " ".join(str(i + 1) for i in corners))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_the_reachable_floor_is_kept_and_the_table_top_reported():
+    mesh, report = walkmesh.generate(room(), engine="kotor", with_report=True)
+    area = mesh.info()["walkable_area"]
+    assert 95.0 <= area <= 96.8
+    assert report["faces_written"] == len(mesh.polygon_offsets) - 1
+    assert report["dropped_area"] == pytest.approx(4.0, abs=0.3)
+    codes = [w["code"] for w in mesh.warnings]
+    assert codes == ["generate.unreachable_dropped"]
+    # Every vertex lies on the floor (z = 0): one height per point, on the render floor.
+    assert np.allclose(np.asarray(mesh.vertices)[:, 2], 0.0, atol=1e-4)
+
+
+def test_keep_unreachable_keeps_the_table_top():
+    mesh = walkmesh.generate(room(), engine="kotor", keep_unreachable=True)
+    assert mesh.info()["walkable_area"] == pytest.approx(100.0, abs=1.2)
+    assert not mesh.warnings
+    heights = set(np.round(np.asarray(mesh.vertices)[:, 2], 3))
+    assert heights == {0.0, 1.0}
+
+
+def test_a_seed_on_the_table_keeps_the_table_top_alone():
+    mesh = walkmesh.generate(room(), engine="kotor", seeds=[(2.0, 2.0, 1.0)])
+    assert mesh.info()["walkable_area"] == pytest.approx(4.0, abs=0.3)
+    assert np.allclose(np.asarray(mesh.vertices)[:, 2], 1.0, atol=1e-4)
+
+
+def test_a_file_gives_what_the_command_line_gives(tmp_path, cli):
+    scene = tmp_path / "room.obj"
+    write_obj(room(), scene)
+    mesh, report = walkmesh.generate(str(scene), engine="kotor", with_report=True)
+    out = tmp_path / "room.wok"
+    printed = cli("generate", scene, "-o", out, "--engine", "kotor", "--json")
+    theirs = json.loads(printed.stdout)["report"]
+    assert theirs["faces_written"] == report["faces_written"]
+    assert theirs["walkable_area"] == pytest.approx(report["walkable_area"], rel=1e-9)
+    assert theirs["params"] == report["params"]
+    written = walkmesh.read(out)
+    assert written.info()["walkable_area"] == pytest.approx(mesh.info()["walkable_area"], rel=1e-4)
+
+
+def test_several_inputs_are_one_scene():
+    vertices, faces = box(0, 0, -0.2, 10, 10, 0)
+    floor = walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32), np.array(faces))
+    vertices, faces = box(1, 1, 0, 3, 3, 1)
+    table = walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32), np.array(faces))
+    together = walkmesh.generate([floor, table], engine="kotor")
+    alone = walkmesh.generate(room(), engine="kotor")
+    assert together.info()["walkable_area"] == pytest.approx(alone.info()["walkable_area"])
+
+
+def test_bad_settings_name_themselves():
+    with pytest.raises(ValueError, match="cell_size"):
+        walkmesh.generate(room(), cell_size=-1.0)
+    with pytest.raises(ValueError, match="engine"):
+        walkmesh.generate(room(), engine="quake")
+    with pytest.raises(ValueError, match="Marmalade"):
+        walkmesh.generate(room(), default_material="Marmalade")
+    with pytest.raises(TypeError):
+        walkmesh.generate(42)
+    with pytest.raises(walkmesh.FileNotFound):
+        walkmesh.generate("/nonexistent/room.obj")
+
+
+def test_a_kotor_room_model_generates_about_bioware_s_floor():
+    """A kit room's model (MDL + MDX) against the room's own WOK (`kotor-models/X.mdl` pairs
+    with `kotor/X.wok`): the walkable area within a tenth (the footprint bars per room are
+    the Rust corpus test's, generate/tests)."""
+    need_corpora()
+    models = [p for p in corpus_files("mdl") if "pykotor-kits" in p.parts]
+    assert models, "the shared corpora hold no kit room model"
+    model = models[0]
+    parts = model.parts
+    at = parts.index("kotor-models")
+    wok = Path(*parts[:at], "kotor", *parts[at + 1:]).with_suffix(".wok")
+    assert wok.is_file(), wok
+    mesh = walkmesh.generate(str(model), engine="kotor")
+    theirs = walkmesh.read(wok).info()["walkable_area"]
+    assert mesh.info()["walkable_area"] == pytest.approx(theirs, rel=0.1)
