@@ -16,6 +16,7 @@ pub struct Overrides {
     pub cell_size: Option<f32>,
     pub cell_height: Option<f32>,
     pub min_region_area: Option<f32>,
+    pub min_passage_width: Option<f32>,
     pub seeds: Vec<[f32; 3]>,
     pub keep_unreachable: bool,
     /// A neutral material name (`Material::from_name`).
@@ -47,6 +48,7 @@ impl Params {
             (&mut params.cell_size, overrides.cell_size),
             (&mut params.cell_height, overrides.cell_height),
             (&mut params.min_region_area, overrides.min_region_area),
+            (&mut params.min_passage_width, overrides.min_passage_width),
         ];
         for (slot, value) in slots {
             if let Some(value) = value {

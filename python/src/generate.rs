@@ -73,7 +73,7 @@ fn engine_of(name: Option<&str>) -> PyResult<Engine> {
 /// walkmesh as a `Mesh`, or `(Mesh, report)` with `with_report=True` (the report is
 /// `walkmesh generate --json`'s `report`).
 #[pyfunction]
-#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, seeds=None, keep_unreachable=false, default_material=None, up=None, with_report=false))]
+#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, with_report=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -86,6 +86,7 @@ pub fn generate<'py>(
     cell_size: Option<f32>,
     cell_height: Option<f32>,
     min_region_area: Option<f32>,
+    min_passage_width: Option<f32>,
     seeds: Option<Vec<[f32; 3]>>,
     keep_unreachable: bool,
     default_material: Option<String>,
@@ -108,6 +109,7 @@ pub fn generate<'py>(
         cell_size,
         cell_height,
         min_region_area,
+        min_passage_width,
         seeds: seeds.unwrap_or_default(),
         keep_unreachable,
         default_material,

@@ -149,6 +149,7 @@ def generate(
     cell_size: Optional[float] = None,
     cell_height: Optional[float] = None,
     min_region_area: Optional[float] = None,
+    min_passage_width: Optional[float] = None,
     seeds: Optional[Sequence[Tuple[float, float, float]]] = None,
     keep_unreachable: bool = False,
     default_material: Optional[str] = None,

@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use serde::Serialize;
-use walkmesh_core::material::Material;
 use walkmesh_core::{Diagnostics, Registry, WriteOptions, passes};
-use walkmesh_generate::{Engine, Params, Report};
+use walkmesh_generate::{Engine, Overrides, Params, Report};
 use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
@@ -135,8 +134,8 @@ pub fn run(
     let mut meshes = Vec::with_capacity(args.inputs.len());
     let mut dependencies = Vec::new();
     for input in &args.inputs {
-        let mesh = match read_model_render_mesh(input) {
-            Some(read) => read?,
+        let mesh = match walkmesh_formats::read_render_geometry(input) {
+            Some(read) => read.map_err(Failure::input)?,
             None => load_with(registry, input, None, &plan.read, &mut diag)?.0,
         };
         dependencies.push(input.clone());
@@ -159,6 +158,7 @@ pub fn run(
             generated.report.text()
         )));
     }
+    generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = convert::write_loaded(
         &plan,
@@ -183,25 +183,6 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
-}
-
-/// A KotOR model's render mesh (trimesh, danglymesh and skin nodes in room coordinates),
-/// None when `input` is not a `.mdl`: the registry's `.mdl` reader gives the model's walkmesh
-/// node instead, which is a copy of the WOK and never an input of `generate`.
-#[cfg(feature = "mdl")]
-fn read_model_render_mesh(input: &Path) -> Option<Result<walkmesh_core::NavMesh, Failure>> {
-    let is_model = input
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("mdl"));
-    is_model.then(|| {
-        walkmesh_mdl::read_render_mesh_file(input).map_err(|e| Failure::input(e.to_string()))
-    })
-}
-
-#[cfg(not(feature = "mdl"))]
-fn read_model_render_mesh(_: &Path) -> Option<Result<walkmesh_core::NavMesh, Failure>> {
-    None
 }
 
 /// The room's position in the layout and its door hooks in room coordinates.
@@ -297,47 +278,28 @@ fn plan<'r>(
     })
 }
 
-/// The preset of the engine asked for (or OUT's format's), with the options over it.
+/// The preset of the engine asked for (or OUT's format's), with the options over it
+/// (`walkmesh_generate::Overrides`, which the Python package fills from its keywords).
 fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure> {
     let engine = match args.engine {
         Some(EngineArg::Kotor) => Engine::Kotor,
         Some(EngineArg::Nwn2) => Engine::Nwn2,
         Some(EngineArg::Prime) => Engine::Prime,
         Some(EngineArg::Generic) => Engine::Generic,
-        None => match target {
-            "bwm" => Engine::Kotor,
-            "nwn2" | "trx" | "trn" | "aswm" => Engine::Nwn2,
-            "path" | "prime" => Engine::Prime,
-            _ => Engine::Generic,
-        },
+        None => Engine::for_format(target),
     };
-    let mut params = Params::preset(engine);
-    let overrides = [
-        (&mut params.agent_height, args.agent_height),
-        (&mut params.agent_radius, args.agent_radius),
-        (&mut params.max_climb, args.max_climb),
-        (&mut params.max_slope, args.max_slope),
-        (&mut params.cell_size, args.cell_size),
-        (&mut params.cell_height, args.cell_height),
-        (&mut params.min_region_area, args.min_region_area),
-        (&mut params.min_passage_width, args.min_passage_width),
-    ];
-    for (slot, value) in overrides {
-        if let Some(value) = value {
-            *slot = value;
-        }
-    }
-    params.seeds = args.seed.clone();
-    params.keep_unreachable = args.keep_unreachable;
-    if let Some(name) = &plan.read.default_material {
-        params.default_material = Material::from_name(name).ok_or_else(|| {
-            Failure::usage(format!(
-                "--default-material: '{name}' is not a material name"
-            ))
-        })?;
-    }
-    params
-        .check()
-        .map_err(|e| Failure::usage(format!("generate: {e}")))?;
-    Ok(params)
+    let overrides = Overrides {
+        agent_height: args.agent_height,
+        agent_radius: args.agent_radius,
+        max_climb: args.max_climb,
+        max_slope: args.max_slope,
+        cell_size: args.cell_size,
+        cell_height: args.cell_height,
+        min_region_area: args.min_region_area,
+        min_passage_width: args.min_passage_width,
+        seeds: args.seed.clone(),
+        keep_unreachable: args.keep_unreachable,
+        default_material: plan.read.default_material.clone(),
+    };
+    Params::with_overrides(engine, &overrides).map_err(|e| Failure::usage(format!("generate: {e}")))
 }
