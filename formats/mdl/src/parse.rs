@@ -221,9 +221,20 @@ fn geometry_header(blob: &Bytes<'_>) -> Result<Game, MdlError> {
 struct Pending {
     offset: u32,
     parent: Option<usize>,
-    /// File offset and field of the slot holding `offset` (for errors).
+    /// File offset of the slot holding `offset`, and its index in the parent's child array
+    /// (`None` for the root offset in the geometry header), for errors.
     slot: u64,
-    field: String,
+    child: Option<usize>,
+}
+
+impl Pending {
+    /// The field holding the offset: `children[k]` or the header's root offset.
+    fn field(&self) -> String {
+        match self.child {
+            Some(k) => format!("children[{k}]"),
+            None => "geometry.root_node".to_string(),
+        }
+    }
 }
 
 struct TreeReader<'a> {
@@ -250,7 +261,7 @@ impl TreeReader<'_> {
             offset: root,
             parent: None,
             slot: self.blob.file_offset(0x28),
-            field: "geometry.root_node".into(),
+            child: None,
         }];
         let mut seen: HashMap<u32, usize> = HashMap::new();
         while let Some(pending) = stack.pop() {
@@ -263,7 +274,7 @@ impl TreeReader<'_> {
                 return Err(MdlError::at(
                     MdlErrorKind::Inconsistent,
                     pending.slot,
-                    pending.field.clone(),
+                    pending.field(),
                     format!(
                         "the tree holds more nodes than the {} the geometry header counts",
                         self.declared
@@ -275,12 +286,28 @@ impl TreeReader<'_> {
                 parent.children.push(index);
             }
             self.nodes.push(node);
+            // Every offset waiting is a node still to come, so together with the nodes read
+            // they cannot exceed the header's count; this keeps the stack within it even when
+            // child arrays overlap.
+            if self.nodes.len() + stack.len() + children.len() > self.declared {
+                let at = self.nodes.last().map_or(0, |n| n.offset);
+                return Err(MdlError::at(
+                    MdlErrorKind::Inconsistent,
+                    at + 0x2C,
+                    "node.children",
+                    format!(
+                        "the child arrays name more nodes than the {} the geometry header counts",
+                        self.declared
+                    ),
+                )
+                .in_node(self.nodes.last().map_or("", |n| n.name.as_str())));
+            }
             for (k, &(child, slot)) in children.iter().enumerate().rev() {
                 stack.push(Pending {
                     offset: child,
                     parent: Some(index),
                     slot,
-                    field: format!("children[{k}]"),
+                    child: Some(k),
                 });
             }
         }
@@ -297,7 +324,7 @@ impl TreeReader<'_> {
         MdlError::at(
             MdlErrorKind::Cycle,
             pending.slot,
-            pending.field.clone(),
+            pending.field(),
             format!(
                 "the child offset {:#x} (file byte {:#x}) points to node '{}', which the tree already reached{}",
                 pending.offset,
@@ -333,7 +360,7 @@ impl TreeReader<'_> {
             let error = MdlError::at(
                 MdlErrorKind::OutOfRange,
                 pending.slot,
-                pending.field.clone(),
+                pending.field(),
                 format!(
                     "node offset {at:#x} leaves no room for an {NODE_HEADER}-byte node header in {} bytes of model data",
                     self.blob.data.len()

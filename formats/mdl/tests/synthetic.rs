@@ -394,12 +394,13 @@ fn unknown_node_bits_and_node_count_disagreements_are_refused() {
     let error = read_model(&b.mdl, None).unwrap_err();
     assert_eq!(error.kind, MdlErrorKind::Inconsistent);
     assert_eq!(error.offset, Some(12 + 0x2C));
-    // Fewer than the tree holds: the walk stops at the first node too many (walk, the 5th,
-    // stored in the root's third child slot).
+    // Fewer than the tree holds: the walk stops at the first child array that names a node
+    // too many ("turned"'s: root, its three children and "floor" make five).
     set_u32(&mut b.mdl, 12 + 0x2C, 4);
     let error = read_model(&b.mdl, None).unwrap_err();
     assert_eq!(error.kind, MdlErrorKind::Inconsistent);
-    assert_eq!(error.offset, Some((b.children_offsets[0] + 8) as u64));
+    assert_eq!(error.node.as_deref(), Some("turned"));
+    assert_eq!(error.offset, Some((b.node_offsets[1] + 0x2C) as u64));
     // More than the model data could hold: refused before the walk.
     set_u32(&mut b.mdl, 12 + 0x2C, 1_000_000);
     let error = read_model(&b.mdl, None).unwrap_err();
