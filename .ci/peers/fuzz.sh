@@ -7,7 +7,7 @@
 # the time per target.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-TARGETS=(bwm trx path obj gltf erf lyt vis kit indoor)
+TARGETS=(bwm trx path obj gltf erf lyt vis kit indoor mdl)
 rm -rf fuzz/corpus/ci
 # --exact: the seed writer alone; a run that matched no test would pass with "0 passed", so
 # every target's seed folder is checked below as well.

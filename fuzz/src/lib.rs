@@ -6,6 +6,8 @@
 mod exercise;
 #[path = "../../tests/src/exercise_area.rs"]
 mod exercise_area;
+#[path = "../../tests/src/exercise_model.rs"]
+mod exercise_model;
 
 use std::sync::OnceLock;
 
@@ -25,4 +27,12 @@ pub use exercise_area::AREA_TARGETS;
 /// `indoor`; see `tests/src/exercise_area.rs`).
 pub fn run_area(target: &str, bytes: &[u8]) {
     exercise_area::exercise_area(target, bytes);
+}
+
+/// Runs one fuzz input (a `.mdl`, optionally followed by its `.mdx`) through the KotOR model
+/// reader (see `tests/src/exercise_model.rs`).
+pub fn run_model(bytes: &[u8]) {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    let registry = REGISTRY.get_or_init(walkmesh_formats::default_registry);
+    exercise_model::exercise_model(registry, bytes);
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 pub mod exercise;
 pub mod exercise_area;
+pub mod exercise_model;
 #[cfg(feature = "nwn2")]
 pub mod seeds;
 

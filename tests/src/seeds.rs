@@ -10,6 +10,9 @@
 //! (an archive of our own holding a fixture as WOK with a layout and visibility), the shared
 //! `kotor-areas` files of their kind up to 256 KiB, and for `erf` the shared module archives
 //! (too large as they are) laid out again with their members of up to 16 KiB.
+//! The KotOR model target (`mdl`) gets a hand-built room model (`walkmesh_mdl::synthetic`) of
+//! each game, with and without its `.mdx` appended, and the shared room models (`.mdl` then
+//! `.mdx`, see `exercise_model.rs`) up to 256 KiB together.
 //! Nothing is copied into the repository.
 
 use std::path::{Path, PathBuf};
@@ -249,6 +252,7 @@ pub fn write_seeds(root: &Path, out: &Path, shared: Option<&Path>) -> Vec<(&'sta
         woks.first().and_then(|p| std::fs::read(p).ok())
     });
     write_area_seeds(out, shared, fixture_wok.as_deref());
+    write_model_seeds(out, shared);
     // Real files.
     if let Some(shared) = shared.filter(|s| s.is_dir()) {
         for (id, extensions, _) in targets {
@@ -277,6 +281,69 @@ pub fn write_seeds(root: &Path, out: &Path, shared: Option<&Path>) -> Vec<(&'sta
         .iter()
         .map(|(id, _, _)| *id)
         .chain(crate::exercise_area::AREA_TARGETS)
+        .chain(["mdl"])
         .map(|id| (id, std::fs::read_dir(out.join(id)).map_or(0, |d| d.count())))
         .collect()
+}
+
+/// The seeds of the `mdl` target in `out/mdl/` (see the module comment).
+pub fn write_model_seeds(out: &Path, shared: Option<&Path>) {
+    use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
+    let dir = out.join("mdl");
+    let mut floor = SyntheticNode::trimesh(
+        "floor",
+        1,
+        SyntheticMesh {
+            texture: "floor01".into(),
+            vertices: vec![[0.0; 3], [4.0, 0.0, 0.0], [4.0, 4.0, 0.0], [0.0, 4.0, 0.0]],
+            faces: vec![([0, 1, 2], 1), ([0, 2, 3], 2)],
+            render: true,
+        },
+    );
+    floor.position = [1.0, 0.0, 0.0];
+    let mut walk = SyntheticNode::trimesh(
+        "walk",
+        0,
+        SyntheticMesh {
+            texture: "NULL".into(),
+            vertices: vec![[0.0; 3], [4.0, 0.0, 0.0], [4.0, 4.0, 0.0], [0.0, 4.0, 0.0]],
+            faces: vec![([0, 1, 2], 4), ([0, 2, 3], 7)],
+            render: false,
+        },
+    );
+    walk.flags =
+        walkmesh_mdl::flags::HEADER | walkmesh_mdl::flags::MESH | walkmesh_mdl::flags::AABB;
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let nodes = [
+        SyntheticNode::dummy("room", None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
+        SyntheticNode::dummy("turned", Some(0), [2.0, 0.0, 0.0], [half, 0.0, 0.0, half]),
+        floor,
+        walk,
+    ];
+    for (name, game) in [
+        ("k1", walkmesh_mdl::Game::Kotor1),
+        ("k2", walkmesh_mdl::Game::Kotor2),
+    ] {
+        let built = build(game, "seed", &nodes);
+        save(&dir, &format!("own_{name}.mdl"), &built.mdl);
+        let mut both = built.mdl.clone();
+        both.extend_from_slice(&built.mdx);
+        save(&dir, &format!("own_{name}_with_mdx.mdl"), &both);
+    }
+    let Some(shared) = shared.filter(|s| s.is_dir()) else {
+        return;
+    };
+    let mut models = Vec::new();
+    files(&shared.join("kotor-models"), &["mdl"], &mut models);
+    for (n, path) in models.iter().enumerate() {
+        let (Ok(mut bytes), Ok(mdx)) = (
+            std::fs::read(path),
+            std::fs::read(path.with_extension("mdx")),
+        ) else {
+            continue;
+        };
+        bytes.extend_from_slice(&mdx);
+        let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("model");
+        save(&dir, &format!("{n:04}_{name}"), &bytes);
+    }
 }

@@ -3,7 +3,8 @@
     feature = "bwm",
     feature = "nwn2",
     feature = "prime",
-    feature = "gltf"
+    feature = "gltf",
+    feature = "mdl"
 ))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Detection by content and detection by extension agree on every file we have (the check
@@ -15,7 +16,7 @@ use walkmesh_core::testing::files_with_extensions;
 use walkmesh_tests::{fixtures_dir, required_corpora};
 
 const EXTENSIONS: &[&str] = &[
-    "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb",
+    "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb", "mdl",
 ];
 
 #[test]

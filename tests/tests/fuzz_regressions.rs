@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use walkmesh_tests::exercise::exercise;
 use walkmesh_tests::exercise_area::{AREA_TARGETS, exercise_area};
+use walkmesh_tests::exercise_model::exercise_model;
 use walkmesh_tests::fixtures_dir;
 
 /// The files of `corpora/fuzz/<target>/`, sorted.
@@ -44,6 +45,34 @@ fn fuzz_regression_inputs_and_fixtures_go_through_the_harness() {
         ran += 1;
     }
     assert!(ran > 0);
+}
+
+/// The model reader's harness over the inputs kept in `corpora/fuzz/mdl/` and over the seeds
+/// written for it (hand-built models, each cut short at every byte).
+#[test]
+fn model_fuzz_inputs_and_seeds_go_through_the_harness() {
+    let registry = walkmesh_formats::default_registry();
+    for file in &regression_inputs("mdl") {
+        let started = Instant::now();
+        exercise_model(&registry, &std::fs::read(file).unwrap());
+        assert!(started.elapsed().as_secs_f64() < 10.0, "{}", file.display());
+    }
+    let dir = std::env::temp_dir().join(format!("walkmesh-mdl-seeds-{}", std::process::id()));
+    walkmesh_tests::seeds::write_model_seeds(&dir, None);
+    let mut seeds: Vec<_> = std::fs::read_dir(dir.join("mdl"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    seeds.sort();
+    assert_eq!(seeds.len(), 4, "{seeds:?}");
+    for seed in &seeds {
+        let bytes = std::fs::read(seed).unwrap();
+        for len in 0..=bytes.len() {
+            exercise_model(&registry, &bytes[..len]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The KotOR area readers' harness over the inputs kept in `corpora/fuzz/<target>/` and over

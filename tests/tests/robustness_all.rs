@@ -3,7 +3,8 @@
     feature = "bwm",
     feature = "nwn2",
     feature = "prime",
-    feature = "gltf"
+    feature = "gltf",
+    feature = "mdl"
 ))]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Every entry point a user reaches — detection, reading, `info`'s passes, the format
@@ -18,7 +19,7 @@ use walkmesh_core::{Diagnostics, Input, ReadOptions, summary, validate};
 use walkmesh_tests::{Rng, fixtures_dir, required_corpora};
 
 const EXTENSIONS: &[&str] = &[
-    "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb",
+    "wok", "pwk", "dwk", "bwm", "trx", "trn", "path", "obj", "gltf", "glb", "mdl",
 ];
 
 /// Runs every entry point; returns whether the mutated file still read.

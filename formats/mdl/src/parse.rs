@@ -68,17 +68,21 @@ pub fn read_model(mdl: &[u8], mdx: Option<&[u8]>) -> Result<Model, MdlError> {
         base: 0,
         mdx: true,
     });
+    let declared = declared_nodes(&blob)?;
+    let vertex_source = mdx.map_or(blob.data.len(), |m| m.data.len().max(blob.data.len()));
     let mut reader = TreeReader {
         blob,
         mdx,
         game,
         names,
+        declared,
+        vertex_budget: vertex_source / 12,
+        face_budget: blob.data.len() / FACE_SIZE,
         nodes: Vec::new(),
         mismatches: Vec::new(),
     };
     reader.walk()?;
-    let declared = blob.u32(0x2C, "geometry.node_count")?;
-    if declared as usize != reader.nodes.len() {
+    if declared != reader.nodes.len() {
         return Err(MdlError::at(
             MdlErrorKind::Inconsistent,
             blob.file_offset(0x2C),
@@ -96,6 +100,25 @@ pub fn read_model(mdl: &[u8], mdx: Option<&[u8]>) -> Result<Model, MdlError> {
         nodes: reader.nodes,
         vertex_copy_mismatches: reader.mismatches,
     })
+}
+
+/// The node count of the geometry header, refused when the model data cannot hold that many
+/// node headers (so a hostile count is caught before the walk).
+fn declared_nodes(blob: &Bytes<'_>) -> Result<usize, MdlError> {
+    let declared = blob.u32(0x2C, "geometry.node_count")? as usize;
+    let room = blob.data.len() / NODE_HEADER;
+    if declared > room {
+        return Err(MdlError::at(
+            MdlErrorKind::Truncated,
+            blob.file_offset(0x2C),
+            "geometry.node_count",
+            format!(
+                "the header counts {declared} node(s), but {} bytes of model data hold at most {room} node headers",
+                blob.data.len()
+            ),
+        ));
+    }
+    Ok(declared)
 }
 
 /// The 12-byte wrapper (§2.1): zero, blob size, `.mdx` size. Returns the blob.
@@ -198,9 +221,20 @@ fn geometry_header(blob: &Bytes<'_>) -> Result<Game, MdlError> {
 struct Pending {
     offset: u32,
     parent: Option<usize>,
-    /// File offset and field of the slot holding `offset` (for errors).
+    /// File offset of the slot holding `offset`, and its index in the parent's child array
+    /// (`None` for the root offset in the geometry header), for errors.
     slot: u64,
-    field: String,
+    child: Option<usize>,
+}
+
+impl Pending {
+    /// The field holding the offset: `children[k]` or the header's root offset.
+    fn field(&self) -> String {
+        match self.child {
+            Some(k) => format!("children[{k}]"),
+            None => "geometry.root_node".to_string(),
+        }
+    }
 }
 
 struct TreeReader<'a> {
@@ -208,6 +242,13 @@ struct TreeReader<'a> {
     mdx: Option<Bytes<'a>>,
     game: Game,
     names: ArrayDef,
+    /// Node count of the geometry header: the walk stops with an error past it.
+    declared: usize,
+    /// Vertices and faces the files can still hold: every mesh takes its counts from these
+    /// before reading, so meshes whose data overlap cannot multiply the work (real files
+    /// never share mesh data).
+    vertex_budget: usize,
+    face_budget: usize,
     nodes: Vec<Node>,
     mismatches: Vec<String>,
 }
@@ -220,7 +261,7 @@ impl TreeReader<'_> {
             offset: root,
             parent: None,
             slot: self.blob.file_offset(0x28),
-            field: "geometry.root_node".into(),
+            child: None,
         }];
         let mut seen: HashMap<u32, usize> = HashMap::new();
         while let Some(pending) = stack.pop() {
@@ -229,17 +270,44 @@ impl TreeReader<'_> {
                 return Err(self.revisit(&pending, earlier));
             }
             seen.insert(pending.offset, index);
+            if index >= self.declared {
+                return Err(MdlError::at(
+                    MdlErrorKind::Inconsistent,
+                    pending.slot,
+                    pending.field(),
+                    format!(
+                        "the tree holds more nodes than the {} the geometry header counts",
+                        self.declared
+                    ),
+                ));
+            }
             let (node, children) = self.node(&pending)?;
             if let Some(parent) = pending.parent.and_then(|p| self.nodes.get_mut(p)) {
                 parent.children.push(index);
             }
             self.nodes.push(node);
+            // Every offset waiting is a node still to come, so together with the nodes read
+            // they cannot exceed the header's count; this keeps the stack within it even when
+            // child arrays overlap.
+            if self.nodes.len() + stack.len() + children.len() > self.declared {
+                let at = self.nodes.last().map_or(0, |n| n.offset);
+                return Err(MdlError::at(
+                    MdlErrorKind::Inconsistent,
+                    at + 0x2C,
+                    "node.children",
+                    format!(
+                        "the child arrays name more nodes than the {} the geometry header counts",
+                        self.declared
+                    ),
+                )
+                .in_node(self.nodes.last().map_or("", |n| n.name.as_str())));
+            }
             for (k, &(child, slot)) in children.iter().enumerate().rev() {
                 stack.push(Pending {
                     offset: child,
                     parent: Some(index),
                     slot,
-                    field: format!("children[{k}]"),
+                    child: Some(k),
                 });
             }
         }
@@ -256,7 +324,7 @@ impl TreeReader<'_> {
         MdlError::at(
             MdlErrorKind::Cycle,
             pending.slot,
-            pending.field.clone(),
+            pending.field(),
             format!(
                 "the child offset {:#x} (file byte {:#x}) points to node '{}', which the tree already reached{}",
                 pending.offset,
@@ -292,7 +360,7 @@ impl TreeReader<'_> {
             let error = MdlError::at(
                 MdlErrorKind::OutOfRange,
                 pending.slot,
-                pending.field.clone(),
+                pending.field(),
                 format!(
                     "node offset {at:#x} leaves no room for an {NODE_HEADER}-byte node header in {} bytes of model data",
                     self.blob.data.len()
@@ -400,6 +468,13 @@ impl TreeReader<'_> {
         let texture = texture_name(blob.name(at + 88, 32, "mesh.texture0")?);
         let lightmap = texture_name(blob.name(at + 120, 32, "mesh.texture1")?);
         let vertex_count = blob.u16(at + 304, "mesh.vertex_count")?;
+        self.vertex_budget = take(
+            self.vertex_budget,
+            usize::from(vertex_count),
+            blob.file_offset(at + 304),
+            "mesh.vertex_count",
+            "vertices",
+        )?;
         let shadow = blob.u8(at + 311, "mesh.shadow")? != 0;
         let render = blob.u8(at + 313, "mesh.render")? != 0;
         let copy_offset = blob.u32(at + 328 + shift, "mesh.vertex_copy")?;
@@ -414,6 +489,14 @@ impl TreeReader<'_> {
             }
             None => copy?,
         };
+        let def = blob.array_def(at + 8, "mesh.faces")?;
+        self.face_budget = take(
+            self.face_budget,
+            def.count as usize,
+            blob.file_offset(at + 8),
+            "mesh.faces",
+            "faces",
+        )?;
         let faces = self.faces(at, vertex_count)?;
         Ok(Mesh {
             texture,
@@ -558,6 +641,21 @@ impl TreeReader<'_> {
         }
         Ok(faces)
     }
+}
+
+/// `budget − count`, or an error when the meshes read so far claim more `what` than the files
+/// can hold without sharing data.
+fn take(budget: usize, count: usize, at: u64, field: &str, what: &str) -> Result<usize, MdlError> {
+    budget.checked_sub(count).ok_or_else(|| {
+        MdlError::at(
+            MdlErrorKind::Truncated,
+            at,
+            field,
+            format!(
+                "{count} {what} here would make the meshes claim more {what} than the model's files can hold; their data would overlap"
+            ),
+        )
+    })
 }
 
 /// Refuses unknown type bits and sub-header bits without the mesh bit (§3.2): their sizes

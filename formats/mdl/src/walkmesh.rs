@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use walkmesh_core::{
-    Diagnostics, Extra, Material, MaterialProfile, MeshKind, NavMesh, Polygons, Provenance,
-    Surface, VertexIdentity,
+    Diagnostics, Material, MaterialProfile, MeshKind, NavMesh, Polygons, Provenance, Surface,
+    VertexIdentity,
 };
 
 use crate::error::{MdlError, MdlErrorKind};
@@ -111,10 +111,6 @@ pub fn walkmesh(
         );
     }
     mesh.origin = transform.translation.map(|c| c as f32);
-    mesh.extras
-        .insert("mdl:node".to_string(), Extra::Text(node.name.clone()));
-    mesh.extras
-        .insert("mdl:model".to_string(), Extra::Text(model.name.clone()));
     mesh.provenance = Some(Provenance {
         format: "mdl".into(),
         fingerprint: mesh.fingerprint(),

@@ -216,8 +216,20 @@ fn a_face_count_past_the_bytes_names_the_node_and_the_count_field() {
     assert_eq!(error.field, "mesh.faces");
     let text = error.to_string();
     assert!(
-        text.contains("node 'floor'") && text.contains("16777216 record(s)"),
+        text.contains("node 'floor'") && text.contains("16777216 faces"),
         "{text}"
+    );
+    // A count that the model data could hold but whose records run past its end.
+    let mut b = built(Game::Kotor1);
+    set_u32(&mut b.mdl, mesh_at + 12, 40);
+    set_u32(&mut b.mdl, mesh_at + 16, 40);
+    let error = read_model(&b.mdl, Some(&b.mdx)).unwrap_err();
+    assert_eq!(error.kind, MdlErrorKind::Truncated);
+    assert_eq!(error.node.as_deref(), Some("floor"));
+    assert_eq!(error.offset, Some((mesh_at + 8) as u64));
+    assert!(
+        error.to_string().contains("40 record(s) of 32 bytes"),
+        "{error}"
     );
 }
 
@@ -225,15 +237,20 @@ fn a_face_count_past_the_bytes_names_the_node_and_the_count_field() {
 fn a_vertex_count_past_the_mdx_names_the_node() {
     let mut b = built(Game::Kotor1);
     let mesh_at = b.mesh_offsets[3].unwrap();
-    b.mdl[mesh_at + 304..mesh_at + 306].copy_from_slice(&500u16.to_le_bytes());
+    b.mdl[mesh_at + 304..mesh_at + 306].copy_from_slice(&20u16.to_le_bytes());
     let error = read_model(&b.mdl, Some(&b.mdx)).unwrap_err();
     assert_eq!(error.kind, MdlErrorKind::Truncated);
     assert_eq!(error.node.as_deref(), Some("crate"));
     assert_eq!(error.offset, Some((mesh_at + 324) as u64));
-    // Without the .mdx the .mdl copy is too short as well.
-    let error = read_model(&b.mdl, None).unwrap_err();
-    assert_eq!(error.node.as_deref(), Some("crate"));
-    assert_eq!(error.offset, Some((mesh_at + 328) as u64));
+    assert_eq!(error.field, "mesh.mdx_offset");
+    // More vertices than the files could hold at all: refused before any is read.
+    b.mdl[mesh_at + 304..mesh_at + 306].copy_from_slice(&60000u16.to_le_bytes());
+    for mdx in [None, Some(&b.mdx[..])] {
+        let error = read_model(&b.mdl, mdx).unwrap_err();
+        assert_eq!(error.kind, MdlErrorKind::Truncated);
+        assert_eq!(error.node.as_deref(), Some("crate"));
+        assert_eq!(error.offset, Some((mesh_at + 304) as u64));
+    }
 }
 
 #[test]
@@ -376,6 +393,19 @@ fn unknown_node_bits_and_node_count_disagreements_are_refused() {
     set_u32(&mut b.mdl, 12 + 0x2C, 6);
     let error = read_model(&b.mdl, None).unwrap_err();
     assert_eq!(error.kind, MdlErrorKind::Inconsistent);
+    assert_eq!(error.offset, Some(12 + 0x2C));
+    // Fewer than the tree holds: the walk stops at the first child array that names a node
+    // too many ("turned"'s: root, its three children and "floor" make five).
+    set_u32(&mut b.mdl, 12 + 0x2C, 4);
+    let error = read_model(&b.mdl, None).unwrap_err();
+    assert_eq!(error.kind, MdlErrorKind::Inconsistent);
+    assert_eq!(error.node.as_deref(), Some("turned"));
+    assert_eq!(error.offset, Some((b.node_offsets[1] + 0x2C) as u64));
+    // More than the model data could hold: refused before the walk.
+    set_u32(&mut b.mdl, 12 + 0x2C, 1_000_000);
+    let error = read_model(&b.mdl, None).unwrap_err();
+    assert_eq!(error.kind, MdlErrorKind::Truncated);
+    assert_eq!(error.field, "geometry.node_count");
 }
 
 /// Every prefix and every single-byte change of a small model is read or refused, never a
