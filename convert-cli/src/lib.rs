@@ -13,6 +13,7 @@ use walkmesh_core::printable::Escaping;
 
 mod commands;
 mod input;
+mod progress;
 
 // Output staging and failures live in the pipeline library, which Python calls too.
 pub use walkmesh_pipeline::{failure, output};
