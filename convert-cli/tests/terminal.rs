@@ -154,7 +154,7 @@ fn quiet_on_a_terminal_draws_no_bar() {
 
 /// The conversions' progress line shows at once instead of after a second (the
 /// conversions here take less). The line is redrawn four times a second, so a conversion
-/// this short shows its first phase and its last; the libraries' own phases in between are
+/// this short shows one or two phases and always its last; the libraries' own phases are
 /// tested where they are reported (`walkmesh-prime`'s and `walkmesh-nwn2`'s
 /// `*_reports_its_phases` tests).
 const AT_ONCE: (&str, &str) = ("WALKMESH_PROGRESS_AFTER_MS", "0");
@@ -194,11 +194,12 @@ fn a_path_cook_on_a_terminal_shows_its_progress_and_erases_it() {
     let (screen, code) = on_terminal_with(&args, &[AT_ONCE]);
     assert_eq!(code, 0, "{screen}");
     assert!(out.is_file());
+    // Which phase the first redraw catches depends on the threads' timing; the last one,
+    // drawn when the conversion ends, is the output check.
     assert!(
-        screen.contains("converting ") && screen.contains(" to path"),
+        screen.contains(&format!("checking {}", out.display())),
         "no progress line:\n{screen}"
     );
-    assert!(screen.contains("checking "), "no last phase:\n{screen}");
     // The line is erased (carriage return, erase line) before anything else is printed.
     let warnings = screen.find("warning [").expect("the cook's warnings");
     let last_erase = screen.rfind("\r\x1b[2K").expect("the line is erased");
