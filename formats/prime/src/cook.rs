@@ -1185,8 +1185,6 @@ impl<'s> ToleranceSearch<'s> {
                     if count <= self.max_regions {
                         built = candidate;
                         built_key = Some(memo.len() - 1);
-                    }
-                    if count <= self.max_regions {
                         high = mid;
                     } else {
                         low = mid;
