@@ -15,6 +15,7 @@ mod commands;
 mod hints;
 mod input;
 mod json;
+mod progress;
 mod targets;
 
 // Output staging and failures live in the pipeline library, which Python calls too.

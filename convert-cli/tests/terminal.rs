@@ -30,6 +30,11 @@ fn fixtures() -> Vec<PathBuf> {
 /// What a terminal session of `walkmesh ARGS` shows, and its exit code; fails the test if the
 /// process has not ended within [`PATIENCE`].
 fn on_terminal(args: &[&std::ffi::OsStr]) -> (String, u32) {
+    on_terminal_with(args, &[])
+}
+
+/// [`on_terminal`] with these environment variables set.
+fn on_terminal_with(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> (String, u32) {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: 24,
@@ -41,6 +46,9 @@ fn on_terminal(args: &[&std::ffi::OsStr]) -> (String, u32) {
     let mut command = CommandBuilder::new(BIN);
     command.args(args);
     command.env("TERM", "xterm-256color");
+    for (key, value) in env {
+        command.env(key, value);
+    }
     let mut child = pty.slave.spawn_command(command).unwrap();
     // The parent's copy of the terminal's slave end: without dropping it, reading the master
     // never sees the end of the output.
@@ -142,4 +150,105 @@ fn quiet_on_a_terminal_draws_no_bar() {
     assert_eq!(code, 0, "{screen}");
     assert!(!screen.contains("files,"), "{screen}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// The conversions' progress line shows at once instead of after a second (the
+/// conversions here take less). The line is redrawn four times a second, so a conversion
+/// this short shows one or two phases and always its last; the libraries' own phases are
+/// tested where they are reported (`walkmesh-prime`'s and `walkmesh-nwn2`'s
+/// `*_reports_its_phases` tests).
+const AT_ONCE: (&str, &str) = ("WALKMESH_PROGRESS_AFTER_MS", "0");
+
+/// A stepped floor (issue #33) of `side` × `side` half-metre cells, diagonals alternating:
+/// corner heights 0.02 · ((7i + 3j) mod 5), so that merging within 0.05 leaves more than
+/// 512 regions and the cook runs its tolerance search.
+fn stepped_floor(path: &Path, side: usize) {
+    let mut text = String::new();
+    for j in 0..=side {
+        for i in 0..=side {
+            let z = 0.02 * ((7 * i + 3 * j) % 5) as f64;
+            text.push_str(&format!("v {} {z} {}\n", 0.5 * i as f64, -0.5 * j as f64));
+        }
+    }
+    for j in 0..side {
+        for i in 0..side {
+            let a = j * (side + 1) + i + 1;
+            let (b, c, d) = (a + 1, a + side + 2, a + side + 1);
+            if (i + j) % 2 == 0 {
+                text.push_str(&format!("f {a} {b} {c}\nf {a} {c} {d}\n"));
+            } else {
+                text.push_str(&format!("f {a} {b} {d}\nf {b} {c} {d}\n"));
+            }
+        }
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_path_cook_on_a_terminal_shows_its_progress_and_erases_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("floor.obj");
+    stepped_floor(&obj, 40);
+    let out = dir.path().join("floor.path");
+    let args = ["convert".as_ref(), obj.as_os_str(), out.as_os_str()];
+    let (screen, code) = on_terminal_with(&args, &[AT_ONCE]);
+    assert_eq!(code, 0, "{screen}");
+    assert!(out.is_file());
+    // Which phase the first redraw catches depends on the threads' timing; the last one,
+    // drawn when the conversion ends, is the output check.
+    assert!(
+        screen.contains(&format!("checking {}", out.display())),
+        "no progress line:\n{screen}"
+    );
+    // The line is erased (carriage return, erase line) before anything else is printed.
+    let warnings = screen.find("warning [").expect("the cook's warnings");
+    let last_erase = screen.rfind("\r\x1b[2K").expect("the line is erased");
+    assert!(last_erase < warnings, "{screen:?}");
+    assert!(!screen[warnings..].contains("checking "), "{screen:?}");
+}
+
+#[test]
+fn quiet_and_json_on_a_terminal_draw_no_progress_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("floor.obj");
+    stepped_floor(&obj, 40);
+    for flag in ["--quiet", "--json"] {
+        let out = dir.path().join("floor.path");
+        let args = [
+            "convert".as_ref(),
+            obj.as_os_str(),
+            out.as_os_str(),
+            flag.as_ref(),
+        ];
+        let (screen, code) = on_terminal_with(&args, &[AT_ONCE]);
+        assert_eq!(code, 0, "{flag}: {screen}");
+        assert!(out.is_file());
+        assert!(!screen.contains("converting "), "{flag}: {screen}");
+        assert!(!screen.contains('\x1b'), "{flag}: {screen:?}");
+    }
+}
+
+#[test]
+fn a_path_cook_into_a_pipe_draws_no_progress_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("floor.obj");
+    stepped_floor(&obj, 40);
+    let out = dir.path().join("floor.path");
+    let output = std::process::Command::new(BIN)
+        .arg("convert")
+        .arg(&obj)
+        .arg(&out)
+        .env(AT_ONCE.0, AT_ONCE.1)
+        .env("TERM", "xterm-256color")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The cook's own warning names the budget search; the progress line is not there.
+    assert!(stderr.contains("path.surfaces_merged"), "{stderr}");
+    assert!(!stderr.contains("converting "), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b') && !stderr.contains('\r'),
+        "{stderr:?}"
+    );
 }

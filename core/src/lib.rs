@@ -16,6 +16,7 @@ pub mod material;
 pub mod memory;
 pub mod passes;
 pub mod printable;
+pub mod progress;
 pub mod slope;
 pub mod summary;
 pub mod threads;

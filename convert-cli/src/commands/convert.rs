@@ -6,14 +6,14 @@
 //! `--out-dir`, the command line runs `commands::batch` instead, which calls [`convert_file`]
 //! for each input.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{
     Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, WriteOptions,
-    passes,
+    passes, progress,
 };
 use walkmesh_pipeline::warnings::{Applied, WarningPolicy};
 use walkmesh_pipeline::{WriteFailure, policy};
@@ -341,6 +341,7 @@ pub fn is_stdout(path: &Path) -> bool {
 /// printed; on failure nothing new is left behind.
 pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
     let mut diag = Diagnostics::new();
+    progress::phase(|| format!("reading {}", input.display()));
     let (mut mesh, source) = load_with(
         plan.registry,
         input,
@@ -382,6 +383,14 @@ pub fn write_loaded(
             .and_then(|n| n.to_str())
             .map(str::to_string)
     };
+    progress::phase(|| {
+        format!(
+            "writing {} ({} polygons) as {}",
+            output.display(),
+            mesh.polygons.len(),
+            target.id()
+        )
+    });
     let written =
         walkmesh_pipeline::write_mesh(mesh, target, &options, plan.weld.unwrap_or_default(), &mut diag)
             .map_err(|failure| match failure {
@@ -508,6 +517,7 @@ fn check_output(
     diag: &mut Diagnostics,
 ) -> Result<(), Failure> {
     let target = plan.target;
+    progress::phase(|| format!("checking {}", conversion.output.display()));
     let checked =
         walkmesh_pipeline::check_output(target, main, path, &plan.check).map_err(|e| {
             Failure::usage(format!(
@@ -565,7 +575,14 @@ pub fn run(
         None => registry.for_output(output)?,
     };
     let plan = plan(registry, args, target)?;
-    let conversion = convert_file(&plan, input, output)?;
+    // A spinner with the current phase (PATH cooks and NWN2 bakes run for seconds) when
+    // standard error is a terminal: never into a pipe, a log or machine-read output.
+    let show_progress = !args.quiet && !args.json && std::io::stderr().is_terminal();
+    let conversion = crate::progress::with_progress(
+        show_progress,
+        &format!("converting {} to {}", input.display(), target.id()),
+        || convert_file(&plan, input, output),
+    )?;
     if !args.quiet && !args.json {
         for item in &conversion.diagnostics {
             writeln!(stderr, "{item}")?;

@@ -497,6 +497,9 @@ pub fn bake_streaming(
             ),
         ));
     }
+    walkmesh_core::progress::phase(|| {
+        format!("baking NWN2: {count} triangles on {tile_count} tiles: edges")
+    });
     // Tile assignment, then a stable sort: consecutive ranges in tile order.
     let mut outside = 0usize;
     let mut tile_of = Vec::with_capacity(count);
@@ -668,6 +671,7 @@ pub fn bake_streaming(
         ));
     }
 
+    walkmesh_core::progress::phase(|| format!("baking NWN2: {count} triangles: islands"));
     // Islands: walkable components inside each tile, numbered by tile then first triangle.
     // They need no path table, so they are found first and the triangle records (which carry
     // the island index) can be handed to the sink before the tables are computed.
@@ -859,7 +863,9 @@ pub fn bake_streaming(
     let mut vertex_ids: Vec<u32> = Vec::new();
     let mut edge_ids: Vec<u32> = Vec::new();
     let mut first = 0;
+    walkmesh_core::progress::phase(|| format!("baking NWN2: path tables of {tile_count} tiles"));
     while first < tile_count {
+        walkmesh_core::progress::step(first as u64, tile_count as u64);
         let last = (first + batch).min(tile_count);
         let batch_ranges = ranges.get(first..last).unwrap_or(&[]);
         let tables: Vec<Vec<u8>> = if trx {
@@ -933,7 +939,9 @@ pub fn bake_streaming(
     // search's own rows (a machine word per entry) never exist for more than a block.
     let mut island_paths = Vec::with_capacity(n * n);
     let mut block_start = 0;
+    walkmesh_core::progress::phase(|| format!("baking NWN2: paths between {n} islands"));
     while block_start < n {
+        walkmesh_core::progress::step(block_start as u64, n as u64);
         let block_end = (block_start + HOP_BLOCK).min(n);
         let block = block_end - block_start;
         let weight = block.saturating_mul(island_edges.max(n));

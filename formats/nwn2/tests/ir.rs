@@ -401,3 +401,22 @@ fn older_aswm_versions_are_read() {
         );
     }
 }
+
+/// The bake names its phases for a progress line (`walkmesh_core::progress`, issue #33):
+/// the tile path tables and the island paths with their steps.
+#[test]
+fn a_trx_bake_reports_its_phases() {
+    use std::sync::{Arc, Mutex};
+    use walkmesh_core::progress::{Snapshot, Status, with_status};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let status = Arc::new(Status::new(Some(Box::new(move |s: &Snapshot| {
+        log.lock().unwrap().push(s.to_string());
+    }))));
+    with_status(status, || write(&neutral_mesh(), "area.trx"));
+    let seen = seen.lock().unwrap();
+    let has = |text: &str| seen.iter().any(|s| s.starts_with(text));
+    assert!(has("baking NWN2: "), "{seen:?}");
+    assert!(has("baking NWN2: path tables of 2 tiles (0/2)"), "{seen:?}");
+    assert!(has("baking NWN2: paths between "), "{seen:?}");
+}

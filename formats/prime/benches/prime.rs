@@ -230,9 +230,73 @@ fn cook_scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// The stepped floor of issue #33 (`scripts/gen_floor.py --shape stepped`): `side` ×
+/// `side` half-metre cells with alternating diagonals, corner (i, j) at height
+/// 0.02 · ((7i + 3j) mod 5) (neighbouring faces differ by up to 0.08, more than the 0.05
+/// tolerance), and a 29 × 29-cell hole in the middle of every third 40-cell block each way.
+fn stepped_floor(side: usize) -> NavMesh {
+    let walk = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+    let mut mesh = NavMesh::default();
+    for j in 0..=side {
+        for i in 0..=side {
+            let z = 0.02 * ((7 * i + 3 * j) % 5) as f32;
+            mesh.vertices.push([0.5 * i as f32, 0.5 * j as f32, z]);
+        }
+    }
+    let in_hole = |k: usize| (k / 40).is_multiple_of(3) && (5..34).contains(&(k % 40));
+    let v = |i: usize, j: usize| (j * (side + 1) + i) as u32;
+    for j in 0..side {
+        for i in 0..side {
+            if in_hole(i) && in_hole(j) {
+                continue;
+            }
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            if (i + j) % 2 == 0 {
+                mesh.push_polygon(&[a, b, c], walk);
+                mesh.push_polygon(&[a, c, d], walk);
+            } else {
+                mesh.push_polygon(&[a, b, d], walk);
+                mesh.push_polygon(&[b, c, d], walk);
+            }
+        }
+    }
+    mesh
+}
+
+/// The stepped floor at about 100k and 300k triangles: merging within 0.05 leaves about
+/// three regions for four triangles, so the budget runs the tolerance search (issue #33;
+/// 1M and 4M are measured by hand with `scripts/gen_floor.py --shape stepped`,
+/// docs/performance.md).
+fn cook_stepped(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cook stepped floor");
+    for side in [230, 399] {
+        let mesh = stepped_floor(side);
+        let options = WriteOptions::default();
+        match walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()) {
+            Ok((file, report)) => println!(
+                "stepped floor {side}x{side}: {} triangles, {} regions within 0.05, {} written at tolerance {:?}",
+                mesh.polygons.len(),
+                report.first_regions,
+                file.regions.len(),
+                report.tolerance
+            ),
+            Err(error) => println!("stepped floor {side}x{side} failed: {error}"),
+        }
+        group.throughput(criterion::Throughput::Elements(mesh.polygons.len() as u64));
+        group.bench_function(format!("{}k triangles", mesh.polygons.len() / 1000), |b| {
+            b.iter(|| walkmesh_prime::cook::cook(&mesh, &options, &mut Diagnostics::new()))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = cook, cook_under_budget, cook_straightened, cook_scaling
+    targets = cook, cook_under_budget, cook_straightened, cook_scaling, cook_stepped
 }
 criterion_main!(benches);

@@ -53,6 +53,7 @@
 use std::borrow::Cow;
 
 use walkmesh_core::passes::{connected_components, edge_adjacency, triangulate};
+use walkmesh_core::progress;
 use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
@@ -763,6 +764,18 @@ impl Built {
         self
     }
 
+    /// Regions of `self` when every patch merges in the first order, as the searches count
+    /// (whether or not [`Built::choose_orders`] ran).
+    fn first_order_count(&self) -> usize {
+        let surface = Surface {
+            order: &[],
+            ..self.stage.surface(&self.mesh)
+        };
+        let mut merger = Merger::new(&surface);
+        merger.merge(Flatness::Given);
+        count_regions(&mut merger, &self.stage.cooked)
+    }
+
     /// Regions of `self` and the merge that made them.
     fn count(&self) -> usize {
         let surface = self.stage.surface(&self.mesh);
@@ -779,13 +792,9 @@ impl Built {
 /// serves two reflex corners at once, so fewer regions are needed (Hertel–Mehlhorn keeps
 /// every edge whose removal would make a reflex corner; which ones it keeps depends on the
 /// order).
-fn reflex_rank(
-    mesh: &NavMesh,
-    stage: &Stage,
-    kept: &std::collections::HashSet<(u32, u32)>,
-) -> Vec<u8> {
+fn reflex_rank(mesh: &NavMesh, stage: &Stage, kept: &rustc_hash::FxHashSet<(u32, u32)>) -> Vec<u8> {
     let indices = mesh.polygons.indices();
-    let mut angle: std::collections::HashMap<(u32, u64), f64> = Default::default();
+    let mut angle: rustc_hash::FxHashMap<(u32, u64), f64> = Default::default();
     for p in 0..mesh.polygons.len() {
         if !stage.mergeable[p] {
             continue;
@@ -850,15 +859,30 @@ struct Patched<'a> {
     inner: Option<crate::decimate::Inner<'a>>,
 }
 
+impl Patched<'_> {
+    /// The patch roots in use, in increasing order.
+    fn roots(&self) -> Vec<u32> {
+        let mut used = vec![false; self.patch.len()];
+        for &root in &self.patch {
+            if let Some(slot) = used.get_mut(root as usize) {
+                *slot = true;
+            }
+        }
+        (0..self.patch.len() as u32)
+            .filter(|&r| used[r as usize])
+            .collect()
+    }
+}
+
 /// Per polygon, the merge order (see [`crate::merge::ORDERS`]) that gives its patch the
 /// fewest regions: Hertel–Mehlhorn's result depends on the order edges are removed in, and
 /// no one order is best for every patch (longest first fuses tiled floors into rectangles,
 /// shortest first keeps long diagonals that serve two reflex corners). Each order is one
 /// linear merge.
 fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     let polygons = mesh.polygons.len();
-    let mut best: HashMap<u64, (usize, u8)> = HashMap::new();
+    let mut best: HashMap<u64, (usize, u8)> = HashMap::default();
     for order in 0..crate::merge::ORDERS {
         let orders = vec![order; polygons];
         let surface = Surface {
@@ -867,7 +891,7 @@ fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
         };
         let mut merger = Merger::new(&surface);
         merger.merge(Flatness::Given);
-        let mut counts: HashMap<u64, usize> = HashMap::new();
+        let mut counts: HashMap<u64, usize> = HashMap::default();
         for p in 0..polygons {
             if stage.mergeable[p] && merger.root(p) == p {
                 *counts.entry(stage.keys[p]).or_default() += 1;
@@ -1049,6 +1073,160 @@ fn build(
     finish(work, base, attrs_of, &patched, merge, border_area, straight)
 }
 
+/// The patches of one step of the tolerance search, as far as they decide the step's
+/// result: the patch of every input polygon and, per patch, its plane (bit for bit) and the
+/// input vertices its height error is measured against (as a set: the error is their
+/// largest). Two steps with equal keys decimate, partition and merge alike.
+#[derive(PartialEq, Eq)]
+struct PatchKey {
+    patch: Vec<u32>,
+    roots: Vec<(Option<[u64; 6]>, Vec<u32>)>,
+}
+
+impl PatchKey {
+    fn of(patched: &Patched<'_>) -> PatchKey {
+        let roots = patched
+            .roots()
+            .into_iter()
+            .map(|root| {
+                let plane = patched
+                    .planes
+                    .get(root as usize)
+                    .copied()
+                    .flatten()
+                    .map(|p| {
+                        [
+                            p.normal[0],
+                            p.normal[1],
+                            p.normal[2],
+                            p.origin[0],
+                            p.origin[1],
+                            p.origin[2],
+                        ]
+                        .map(f64::to_bits)
+                    });
+                let mut vertices = patched
+                    .patch_vertices
+                    .get(root as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                vertices.sort_unstable();
+                vertices.dedup();
+                (plane, vertices)
+            })
+            .collect();
+        PatchKey {
+            patch: patched.patch.clone(),
+            roots,
+        }
+    }
+}
+
+/// Keys of the steps a tolerance search decimated, with their region counts (a few: each
+/// holds a word per input polygon).
+const SEARCH_MEMO: usize = 4;
+
+/// Step 4's bisection over the height tolerance, once the widest tolerance meets the
+/// budget. Each step finds the patches at its tolerance; only when they could meet the
+/// budget (a region never spans two patches, so there are at least as many regions as
+/// patches) and differ from the patches of every step decimated before are their inner
+/// vertices removed and the regions counted. On stepped floors every step below the
+/// threshold has tens of thousands of patches and every step above it the same few, so
+/// most steps end after finding the patches (a 1M-triangle floor: 8 full decimations and
+/// partitions before, none or one now). The steps, their results and the mesh chosen are
+/// those of decimating at every step.
+struct ToleranceSearch<'s> {
+    work: &'s NavMesh,
+    base: &'s Stage,
+    attrs_of: &'s AttrsOf<'s>,
+    straight: f64,
+    max_regions: usize,
+}
+
+impl<'s> ToleranceSearch<'s> {
+    /// The smallest tolerance (geometric bisection, [`BUDGET_STEPS`] steps between `low` and
+    /// `high`) whose mesh meets the budget, and that mesh; `high`'s is `widest`, found from
+    /// `widest_patches`.
+    fn run(
+        &self,
+        widest: Built,
+        widest_patches: &Patched<'_>,
+        mut low: f64,
+        mut high: f64,
+    ) -> Result<(Built, f64), WriteError> {
+        let mut memo: Vec<(PatchKey, usize)> =
+            vec![(PatchKey::of(widest_patches), widest.first_order_count())];
+        // The memo entry `built` was made from.
+        let mut built_key = Some(0);
+        let mut built = widest;
+        for step in 0..BUDGET_STEPS {
+            let mid = (low * high).sqrt();
+            if !(mid > low && mid < high) {
+                break;
+            }
+            walkmesh_core::progress::step(step as u64 + 1, BUDGET_STEPS as u64);
+            let patched = patch_up(self.work, self.base, Flatness::Vertical(mid), true, false);
+            if patched.roots().len() > self.max_regions {
+                low = mid;
+                continue;
+            }
+            let key = PatchKey::of(&patched);
+            let known = memo.iter().position(|(k, _)| *k == key);
+            let count = match known {
+                Some(i) => memo[i].1,
+                None => {
+                    let candidate = self.finish(patched)?;
+                    let count = candidate.count();
+                    if memo.len() >= SEARCH_MEMO {
+                        memo.remove(0);
+                        built_key = built_key.and_then(|b: usize| b.checked_sub(1));
+                    }
+                    memo.push((key, count));
+                    if count <= self.max_regions {
+                        built = candidate;
+                        built_key = Some(memo.len() - 1);
+                        high = mid;
+                    } else {
+                        low = mid;
+                    }
+                    continue;
+                }
+            };
+            if count > self.max_regions {
+                low = mid;
+                continue;
+            }
+            high = mid;
+            if built_key != known {
+                // Equal patches give an equal mesh: made again from these.
+                built = self.finish(patched)?;
+                built_key = known;
+            }
+        }
+        Ok((built, high))
+    }
+
+    /// The mesh of `patched` (found without decimation): inner vertices removed, border and
+    /// partition done, staged.
+    fn finish(&self, mut patched: Patched<'s>) -> Result<Built, WriteError> {
+        patched.inner = Some(crate::decimate::remove_inner(
+            self.work,
+            &patched.patch,
+            &self.base.cooked,
+            &acceptable,
+        ));
+        finish(
+            self.work,
+            self.base,
+            self.attrs_of,
+            &patched,
+            true,
+            0.0,
+            self.straight,
+        )
+    }
+}
+
 /// [`build`] from patches found before.
 fn finish(
     work: &NavMesh,
@@ -1130,6 +1308,7 @@ pub fn cook(
     let settings = settings(mesh, options)?;
     check_memory(mesh, options)?;
     report_losses(mesh, diag);
+    progress::phase(|| format!("cooking PATH: {} polygons", mesh.polygons.len()));
 
     // The `prime` profile decides, by neutral material, walkability and the type mask of
     // polygons that carry no `path:type_mask`.
@@ -1351,10 +1530,19 @@ pub fn cook(
     // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
     let (default_straight, budget_straight) =
         (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
+    progress::phase(|| {
+        format!("cooking PATH: merging {polygon_count} polygons within {first_tolerance} m")
+    });
     let mut built =
         build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
     report.first_regions = built.count();
     if report.first_regions > settings.max_regions && merge {
+        progress::phase(|| {
+            format!(
+                "cooking PATH: {} regions, over the budget of {}: merging within {bound} m",
+                report.first_regions, settings.max_regions
+            )
+        });
         // The patches at the widest tolerance, found and decimated once: the border search
         // below finishes them for each bound it tries (finding them again each time was
         // most of a 1M-triangle cook).
@@ -1387,6 +1575,12 @@ pub fn cook(
                 )
             };
             let changed = |b: &Built| b.border.dropped + b.border.added;
+            progress::phase(|| {
+                format!(
+                    "cooking PATH: straightening the walkable border to meet {} regions",
+                    settings.max_regions
+                )
+            });
             // Reachable at all: every corner up to the whole bound straightened.
             let straightest = straighten(limit)?;
             let straight_count = straightest.count();
@@ -1413,7 +1607,8 @@ pub fn cook(
             // the budget; the total change must then be within the bound.
             let mut best = straightest;
             let (mut low, mut high) = (limit * BORDER_RANGE, limit);
-            for _ in 0..BORDER_STEPS {
+            for step in 0..BORDER_STEPS {
+                progress::step(step as u64 + 1, BORDER_STEPS as u64);
                 let mid = (low * high).sqrt();
                 if !(mid > low && mid < high) {
                     break;
@@ -1445,30 +1640,22 @@ pub fn cook(
             flatness = Flatness::Vertical(bound);
             built = best;
         } else {
-            built = widest;
-            // Bisection (geometric) for the smallest tolerance that meets the budget.
-            let (mut low, mut high) = (first_tolerance.max(MIN_TOLERANCE).min(bound), bound);
-            for _ in 0..BUDGET_STEPS {
-                let mid = (low * high).sqrt();
-                if !(mid > low && mid < high) {
-                    break;
-                }
-                let candidate = build(
-                    work,
-                    &base,
-                    &attrs_of,
-                    Flatness::Vertical(mid),
-                    merge,
-                    0.0,
-                    budget_straight,
-                )?;
-                if candidate.count() <= settings.max_regions {
-                    high = mid;
-                    built = candidate;
-                } else {
-                    low = mid;
-                }
-            }
+            progress::phase(|| {
+                format!(
+                    "cooking PATH: the smallest height tolerance that meets {} regions",
+                    settings.max_regions
+                )
+            });
+            let search = ToleranceSearch {
+                work,
+                base: &base,
+                attrs_of: &attrs_of,
+                straight: budget_straight,
+                max_regions: settings.max_regions,
+            };
+            let low = first_tolerance.max(MIN_TOLERANCE).min(bound);
+            let high;
+            (built, high) = search.run(widest, &widest_patches, low, bound)?;
             flatness = Flatness::Vertical(high);
             report.tolerance = Some(high);
         }
@@ -1551,6 +1738,7 @@ pub fn cook(
         ));
     }
 
+    progress::phase(|| format!("cooking PATH: writing {region_count} regions"));
     // Outlines, each starting at its smallest half-edge.
     let mut outline: Vec<Vec<u32>> = vec![Vec::new(); region_count];
     for h in 0..indices.len() {

@@ -55,7 +55,7 @@ pub struct Decimated {
     pub border: Border,
     /// Diagonals chosen to resolve reflex corners (see the `partition` module), lower vertex first:
     /// the merge removes them last.
-    pub kept: std::collections::HashSet<(u32, u32)>,
+    pub kept: rustc_hash::FxHashSet<(u32, u32)>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -114,7 +114,7 @@ impl State<'_> {
         &mut self,
         dead: &[u32],
         pieces: &[&[u32]],
-        edges: &mut std::collections::HashMap<(u32, u32), u32>,
+        edges: &mut rustc_hash::FxHashMap<(u32, u32), u32>,
     ) {
         let Some(&first) = dead.first() else {
             return;
@@ -152,7 +152,7 @@ impl State<'_> {
         &mut self,
         [p, q]: [u32; 2],
         [u, w, x, y]: [u32; 4],
-        edges: &mut std::collections::HashMap<(u32, u32), u32>,
+        edges: &mut rustc_hash::FxHashMap<(u32, u32), u32>,
     ) -> bool {
         let [pu, pw, px, py] = [u, w, x, y].map(|v| self.position(v));
         if orient(px, pu, py) <= 0.0 || orient(py, pw, px) <= 0.0 || self.joined(x, y) {
@@ -583,6 +583,7 @@ impl Inner<'_> {
         let border = simplify_border(&mut state, &self.cooked, border_area.max(0.0));
         pair_reflex_corners(&mut state);
         let kept = partition::resolve_reflex_corners(&mut state, straight);
+
         let mut out = NavMesh {
             kind: mesh.kind,
             vertices: mesh.vertices.iter().chain(&state.extra).copied().collect(),
@@ -637,8 +638,8 @@ fn orient(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> f64 {
 /// over the baseline corpus.) Each flip raises the number of reflex ends over all edges, so
 /// it ends; the work is bounded anyway (8 flips per triangle).
 fn pair_reflex_corners(state: &mut State<'_>) -> usize {
-    use std::collections::HashMap;
-    let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
+    use rustc_hash::FxHashMap as HashMap;
+    let mut edges: HashMap<(u32, u32), u32> = HashMap::default();
     let mut stack = Vec::new();
     for p in 0..state.polygons.len() as u32 {
         if let Some(t) = state.triangle(p) {
@@ -651,7 +652,7 @@ fn pair_reflex_corners(state: &mut State<'_>) -> usize {
     let limit = 8 * stack.len() / 3 + 16;
     // Reflex corners of each patch outline: the patch's triangles around the vertex span
     // more than a half turn seen from above.
-    let mut angle: HashMap<(u32, u32), f64> = HashMap::new();
+    let mut angle: HashMap<(u32, u32), f64> = HashMap::default();
     for p in 0..state.polygons.len() as u32 {
         if let Some(t) = state.triangle(p) {
             let patch = state.patch_of.get(p as usize).copied().unwrap_or(NONE);
@@ -862,7 +863,7 @@ struct Shapes<'g> {
     grid: &'g Grid,
     shapes: Vec<Vec<[f64; 2]>>,
     /// Shape ids by (level, x, y).
-    cells: std::collections::HashMap<(u8, u32, u32), Vec<u32>>,
+    cells: rustc_hash::FxHashMap<(u8, u32, u32), Vec<u32>>,
     /// Levels in use: `2^(levels - 1)` base cells cover the whole frame.
     levels: u8,
 }
@@ -876,7 +877,7 @@ impl<'g> Shapes<'g> {
         Shapes {
             grid,
             shapes: Vec::new(),
-            cells: std::collections::HashMap::new(),
+            cells: rustc_hash::FxHashMap::default(),
             levels,
         }
     }
@@ -1025,7 +1026,7 @@ impl GridFrame {
 /// Vertices bucketed in a uniform grid over their box seen from above.
 struct Grid {
     frame: GridFrame,
-    cells: std::collections::HashMap<(usize, usize), Vec<u32>>,
+    cells: rustc_hash::FxHashMap<(usize, usize), Vec<u32>>,
 }
 
 impl Grid {
@@ -1037,7 +1038,7 @@ impl Grid {
         let size = ((points.len() as f64).sqrt() as usize).clamp(1, 1024);
         let mut grid = Grid {
             frame: GridFrame::over(points.iter().map(|&v| xy(v)), size),
-            cells: std::collections::HashMap::new(),
+            cells: rustc_hash::FxHashMap::default(),
         };
         for &v in points {
             let key = grid.frame.cell_of(xy(v));

@@ -28,7 +28,7 @@
 //! region's steepest polygon, so that wide regions on rippled ground are not bound to the
 //! tilt of their first triangle, and thin strips do not tilt across their width.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use walkmesh_core::NavMesh;
 use walkmesh_core::passes::Adjacency;
@@ -193,6 +193,13 @@ pub struct Merger<'a> {
     vertices: Vec<Vec<u32>>,
     /// Pairs of roots found not flat together, with their vertex counts then.
     not_flat: HashMap<(usize, usize), (usize, usize)>,
+    /// Per half-edge, the vertex counts of the regions on its side and the other when they
+    /// were found not flat together across it (`(0, 0)`: never). A region's vertex list only
+    /// grows, and grows with every union, so equal counts mean the same two regions: the
+    /// same test would fail again. Read before [`Merger::not_flat`], which it spares a hash
+    /// lookup per edge and pass (most of a million-triangle merge of a rippled floor, where
+    /// most neighbours are not flat together). Empty until a merge tests flatness.
+    not_flat_across: Vec<(u32, u32)>,
 }
 
 impl<'a> Merger<'a> {
@@ -229,7 +236,8 @@ impl<'a> Merger<'a> {
             fitted: vertices.iter().map(Vec::len).collect(),
             steepest: surface.planes.iter().map(|p| p.normal[2]).collect(),
             vertices,
-            not_flat: HashMap::new(),
+            not_flat: HashMap::default(),
+            not_flat_across: Vec::new(),
         }
     }
 
@@ -314,6 +322,9 @@ impl<'a> Merger<'a> {
             edges.push((rank, length, h as u32));
         }
         edges.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.total_cmp(&x.1)).then(x.2.cmp(&y.2)));
+        if flatness != Flatness::Given && self.not_flat_across.is_empty() {
+            self.not_flat_across = vec![(0, 0); self.next.len()];
+        }
         for _ in 0..MERGE_PASSES {
             let mut merged = false;
             for &(_, _, h) in &edges {
@@ -332,6 +343,9 @@ impl<'a> Merger<'a> {
                 if r == q {
                     continue;
                 }
+                if self.not_flat_across.get(h) == Some(&self.sizes(r, q)) {
+                    continue;
+                }
                 // A pair that was not flat stays so until one side grows.
                 let pair = (r.min(q), r.max(q));
                 if self.not_flat.get(&pair).is_some_and(|&sizes| {
@@ -345,6 +359,12 @@ impl<'a> Merger<'a> {
                 break;
             }
         }
+    }
+
+    /// The vertex counts of regions `r` and `q` (see [`Merger::not_flat_across`]).
+    fn sizes(&self, r: usize, q: usize) -> (u32, u32) {
+        let count = |x: usize| self.vertices.get(x).map_or(0, |v| v.len() as u32);
+        (count(r), count(q))
     }
 
     /// True when every vertex of the region with fewer vertices lies within the tolerance of
@@ -450,6 +470,10 @@ impl<'a> Merger<'a> {
             let pair = (r.min(q), r.max(q));
             let sizes = (self.vertices[pair.0].len(), self.vertices[pair.1].len());
             self.not_flat.insert(pair, sizes);
+            let across = self.sizes(r, q);
+            if let Some(slot) = self.not_flat_across.get_mut(h as usize) {
+                *slot = across;
+            }
             return false;
         }
         let (mut hr, mut tq) = (h_first, t_first);

@@ -1151,3 +1151,95 @@ fn four_million_triangles_are_admitted_by_default_and_refused_early_under_a_low_
     // Refused up front: a cook of this floor takes tens of seconds.
     assert!(took.as_secs_f64() < 2.0, "took {took:?}");
 }
+
+/// A stepped floor (issue #33): `side` × `side` half-metre cells with alternating
+/// diagonals, corner (i, j) at height 0.02 · ((7i + 3j) mod 5), and one 29 × 29-cell hole
+/// (cells 5 to 33 each way). Neighbouring faces differ by up to 0.08, so merging within the
+/// default 0.05 leaves thousands of regions, and the budget's tolerance search runs: its
+/// steps below the threshold find thousands of patches, those above it the same few.
+fn stepped_floor(side: usize) -> NavMesh {
+    let mut mesh = NavMesh::default();
+    for j in 0..=side {
+        for i in 0..=side {
+            let z = 0.02 * ((7 * i + 3 * j) % 5) as f32;
+            mesh.vertices.push([0.5 * i as f32, 0.5 * j as f32, z]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (side + 1) + i) as u32;
+    let hole = |k: usize| (5..34).contains(&k);
+    for j in 0..side {
+        for i in 0..side {
+            if hole(i) && hole(j) {
+                continue;
+            }
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            if (i + j) % 2 == 0 {
+                mesh.push_polygon(&[a, b, c], WALK);
+                mesh.push_polygon(&[a, c, d], WALK);
+            } else {
+                mesh.push_polygon(&[a, b, d], WALK);
+                mesh.push_polygon(&[b, c, d], WALK);
+            }
+        }
+    }
+    mesh
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The tolerance search skips the decimation of steps whose patches cannot meet the budget
+/// or equal those of a step decimated before (issue #33): the file must be the one that
+/// decimating at every step gave. The digest was taken from `7ad2b34` (before the change),
+/// whose CLI wrote the same bytes for this floor as this one (`--up z`, compared with
+/// `cmp`; docs/performance.md).
+#[test]
+fn a_stepped_floor_cooks_to_the_same_file_as_before_the_search_was_shortened() {
+    let mesh = stepped_floor(120);
+    let mut diag = Diagnostics::new();
+    let (file, report) = cook(&mesh, &WriteOptions::default(), &mut diag).unwrap();
+    assert!(report.first_regions > 512, "{}", report.first_regions);
+    let tolerance = report.tolerance.expect("the tolerance search ran");
+    assert!(tolerance > 0.05 && tolerance < 0.3, "{tolerance}");
+    let bytes = file.encode();
+    assert_eq!(
+        (file.regions.len(), bytes.len(), fnv1a(&bytes)),
+        (4, 960, 11_633_287_555_546_487_306),
+        "tolerance {tolerance}"
+    );
+}
+
+/// The cook names its phases for a progress line (`walkmesh_core::progress`), the
+/// tolerance search with its steps.
+#[test]
+fn a_cook_under_a_budget_reports_its_phases() {
+    use std::sync::{Arc, Mutex};
+    use walkmesh_core::progress::{Snapshot, Status, with_status};
+    let mesh = stepped_floor(60);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let status = Arc::new(Status::new(Some(Box::new(move |s: &Snapshot| {
+        log.lock().unwrap().push(s.to_string());
+    }))));
+    with_status(status, || {
+        cook(&mesh, &WriteOptions::default(), &mut Diagnostics::new()).unwrap()
+    });
+    let seen = seen.lock().unwrap();
+    let has = |text: &str| seen.iter().any(|s| s.contains(text));
+    assert!(
+        has("cooking PATH: merging ") && has(" polygons within 0.05 m"),
+        "{seen:?}"
+    );
+    assert!(
+        has("over the budget of 512: merging within 0.3 m"),
+        "{seen:?}"
+    );
+    assert!(
+        has("cooking PATH: the smallest height tolerance that meets 512 regions (1/8)"),
+        "{seen:?}"
+    );
+    assert!(has("cooking PATH: writing "), "{seen:?}");
+}

@@ -62,7 +62,9 @@
 //! `dm_dungeon.trx` under the 512 budget (the partition runs at every step of the budget
 //! search) went from 0.60 s to 0.75–0.79 s user time (shared 2-core machine).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{GridFrame, NONE, State, orient};
 
@@ -630,9 +632,9 @@ fn resolves(state: &State<'_>, c: &Corner, d: [f64; 2], epsilon: f64) -> bool {
 fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
     let state = &*p.state;
     // Per (vertex, patch): outline edges out and in, and the patch's angle there.
-    let mut out: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
-    let mut into: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
-    let mut angle: HashMap<(u32, u32), f64> = HashMap::new();
+    let mut out: HashMap<(u32, u32), (u32, u32)> = HashMap::default();
+    let mut into: HashMap<(u32, u32), (u32, u32)> = HashMap::default();
+    let mut angle: HashMap<(u32, u32), f64> = HashMap::default();
     for t in 0..state.polygons.len() as u32 {
         let Some(tri) = state.triangle(t) else {
             continue;
@@ -678,7 +680,7 @@ fn reflex_corners(p: &Partition<'_, '_>) -> Vec<Corner> {
 /// Chooses and inserts the diagonals (see the module comment); returns them (lower vertex
 /// first).
 pub(super) fn resolve_reflex_corners(state: &mut State<'_>, epsilon: f64) -> HashSet<Edge> {
-    let mut edges: HashMap<Edge, u32> = HashMap::new();
+    let mut edges: HashMap<Edge, u32> = HashMap::default();
     for p in 0..state.polygons.len() as u32 {
         if let Some(t) = state.triangle(p) {
             for i in 0..3 {
@@ -692,7 +694,7 @@ pub(super) fn resolve_reflex_corners(state: &mut State<'_>, epsilon: f64) -> Has
     let mut part = Partition {
         state,
         edges,
-        kept: HashSet::new(),
+        kept: HashSet::default(),
         epsilon,
     };
     let corners = reflex_corners(&part);
@@ -940,7 +942,7 @@ fn match_in_order(
     // Swaps: a chosen pair that alone blocks (crosses) two pairs of unmatched corners that
     // fit together gives way to them.
     for _ in 0..4 {
-        let mut blocked_by: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::new();
+        let mut blocked_by: HashMap<(usize, usize), Vec<(usize, usize)>> = HashMap::default();
         for &(_, _, i, j) in order {
             if mate[i].is_some() || mate[j].is_some() {
                 continue;
