@@ -26,8 +26,9 @@ type FaceBox = (u32, [f32; 2], [f32; 2]);
 /// Plan boxes of the walkable faces, and a cell size from their median extent.
 fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
     let mesh = context.mesh;
+    // Later copies of a face are reported in their group (`copies`), not pair by pair.
     let boxes: Vec<FaceBox> = (0..mesh.polygons.len())
-        .filter(|&p| mesh.is_walkable(p))
+        .filter(|&p| mesh.is_walkable(p) && !context.is_copy(p))
         .map(|p| {
             let (min, max) = plan_box(mesh, p);
             (p as u32, min, max)
@@ -47,7 +48,48 @@ fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
     (boxes, f64::from(median.max(1e-3)) * 2.0)
 }
 
+/// One finding per face stored more than once (same corners, same room): the first face and
+/// every later copy, which `--fix` removes. Linear in the copies.
+fn copies(context: &Context<'_>, findings: &mut Vec<Finding>) {
+    let mut groups: rustc_hash::FxHashMap<u32, Vec<u32>> = Default::default();
+    for (face, &first) in context.copy_of.iter().enumerate() {
+        if first != u32::MAX {
+            groups
+                .entry(first)
+                .or_insert_with(|| vec![first])
+                .push(face as u32);
+        }
+    }
+    let mut groups: Vec<Vec<u32>> = groups.into_values().collect();
+    groups.sort_unstable();
+    for faces in groups {
+        let (Some(&first), Some(&second)) = (faces.first(), faces.get(1)) else {
+            continue;
+        };
+        let mesh = context.mesh;
+        let area = polygon_area(mesh, first as usize);
+        let later = faces.len() - 1;
+        let message = if later == 1 {
+            format!(
+                "walkable face {second} duplicates face {first} (same place, {area:.3} m²); the later one is redundant"
+            )
+        } else {
+            format!(
+                "walkable face {first} is stored {later} more times (faces {second}, …; same place, {area:.3} m²); the later copies are redundant"
+            )
+        };
+        findings.push(Finding::warning(
+            OVERLAP,
+            faces,
+            centroid(mesh, first as usize),
+            message,
+            true,
+        ));
+    }
+}
+
 pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
+    copies(context, findings);
     let (boxes, cell) = walkable_boxes(context);
     let mut grid = Grid::new(cell);
     // Faces too large to file cell by cell are compared with every face instead.

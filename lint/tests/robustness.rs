@@ -60,3 +60,74 @@ fn empty_and_wall_only_meshes_are_clean() {
     }
     assert!(lint(&walls, &LintOptions::default(), None).is_empty());
 }
+
+#[test]
+fn a_face_stored_100000_times_is_one_group_in_linear_time_and_memory() {
+    // Issue #33: 2,300 copies of one face took 1.16 GiB (every pair of copies a finding, and
+    // every pair of their edges a seam); 100,000 aborted. Copies are grouped by their sorted
+    // corner positions: one finding naming every copy, which --fix removes.
+    const COPIES: u32 = 100_000;
+    let mut mesh = clean_floor();
+    let faces_before = mesh.polygons.len() as u32;
+    let n = mesh.vertices.len() as u32;
+    mesh.vertices
+        .extend([[10.0, 10.0, 0.0], [11.0, 10.0, 0.0], [10.0, 11.0, 0.0]]);
+    for k in 0..COPIES {
+        // Every copy starts at another corner: the same face all the same.
+        let corners = [n, n + 1, n + 2];
+        let r = (k % 3) as usize;
+        mesh.push_polygon(
+            &[corners[r], corners[(r + 1) % 3], corners[(r + 2) % 3]],
+            STONE,
+        );
+    }
+    let started = Instant::now();
+    let findings = lint(&mesh, &LintOptions::default(), None);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // Linear in the copies: a few findings, each face named a bounded number of times.
+    let named: usize = findings.iter().map(|f| f.faces.len()).sum();
+    assert!(named <= 6 * COPIES as usize, "{named}");
+    assert!(findings.iter().all(|f| f.message.len() < 1000));
+    let groups: Vec<_> = findings
+        .iter()
+        .filter(|f| f.code == walkmesh_lint::OVERLAP)
+        .collect();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    let group = groups[0];
+    assert!(group.fixable);
+    assert_eq!(group.faces.len(), COPIES as usize);
+    assert_eq!(group.faces[0], faces_before);
+    assert!(
+        group.message.contains("stored 99999 more times"),
+        "{}",
+        group.message
+    );
+    // The copies are not islands of their own: the first copy is the one island.
+    let islands = findings
+        .iter()
+        .filter(|f| f.code == walkmesh_lint::ISLAND)
+        .count();
+    assert!(islands <= 1, "{islands}");
+    let fixed = fix(&mesh, &LintOptions::default());
+    assert_eq!(fixed.mesh.polygons.len() as u32, faces_before + 1);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn two_copies_are_still_one_pair_finding() {
+    let mut mesh = clean_floor();
+    let n = mesh.vertices.len() as u32;
+    mesh.vertices
+        .extend([[10.0, 10.0, 0.0], [11.0, 10.0, 0.0], [10.0, 11.0, 0.0]]);
+    mesh.push_polygon(&[n, n + 1, n + 2], STONE);
+    mesh.push_polygon(&[n + 1, n + 2, n], STONE);
+    let findings = lint(&mesh, &LintOptions::default(), None);
+    let overlaps: Vec<_> = findings
+        .iter()
+        .filter(|f| f.code == walkmesh_lint::OVERLAP)
+        .collect();
+    assert_eq!(overlaps.len(), 1);
+    assert_eq!(overlaps[0].faces.len(), 2);
+    assert!(overlaps[0].message.contains("duplicates face"));
+}
