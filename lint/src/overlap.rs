@@ -88,13 +88,40 @@ fn copies(context: &Context<'_>, findings: &mut Vec<Finding>) {
     }
 }
 
+/// Grid levels: level `k` has cells `base · 2^k` wide, and a face is filed at the smallest
+/// level whose cells are at least its plan extent, so it touches at most 2 × 2 cells there.
+const MIN_LEVEL: i32 = -40;
+const MAX_LEVEL: i32 = 40;
+
+/// The level of a face of plan extent `extent` (see [`MIN_LEVEL`]).
+fn level_of(extent: f64, base: f64) -> i32 {
+    let k = (extent / base).log2().ceil();
+    if k.is_nan() {
+        MIN_LEVEL
+    } else {
+        // Saturating: -inf (a point) is the lowest level, +inf the highest.
+        (k.clamp(f64::from(MIN_LEVEL), f64::from(MAX_LEVEL))) as i32
+    }
+}
+
 pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
     copies(context, findings);
-    let (boxes, cell) = walkable_boxes(context);
-    let mut grid = Grid::new(cell);
-    // Faces too large to file cell by cell are compared with every face instead.
+    let (boxes, base) = walkable_boxes(context);
+    // One grid per size level, so that faces far smaller than the median crowded into one
+    // median-sized cell (or far larger ones) do not meet every face of that cell: a face
+    // looks for partners at its own level and above; smaller partners find it from theirs.
+    let mut levels: std::collections::BTreeMap<i32, Grid> = Default::default();
+    let mut level_of_slot = Vec::with_capacity(boxes.len());
+    // Faces too large to file cell by cell (beyond the top level) are compared with every
+    // face instead.
     let mut large: Vec<u32> = Vec::new();
     for (slot, (_, min, max)) in boxes.iter().enumerate() {
+        let extent = f64::from((max[0] - min[0]).max(max[1] - min[1]));
+        let level = level_of(extent, base);
+        level_of_slot.push(level);
+        let grid = levels
+            .entry(level)
+            .or_insert_with(|| Grid::new(base * 2f64.powi(level)));
         if !grid.insert_box(slot as u32, *min, *max) {
             large.push(slot as u32);
         }
@@ -105,11 +132,14 @@ pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
         if large_set.contains(&(slot as u32)) {
             candidates.extend((slot as u32 + 1)..boxes.len() as u32);
         } else {
-            grid.visit_box(min, max, |other| {
-                if other as usize > slot {
-                    candidates.push(other);
-                }
-            });
+            let own = level_of_slot.get(slot).copied().unwrap_or(MIN_LEVEL);
+            for (&level, grid) in levels.range(own..) {
+                grid.visit_box(min, max, |other| {
+                    if level > own || other as usize > slot {
+                        candidates.push(other);
+                    }
+                });
+            }
             candidates.extend(large.iter().filter(|&&other| other as usize > slot));
         }
         candidates.sort_unstable();
@@ -123,7 +153,10 @@ pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
             if low[0] > high[0] || low[1] > high[1] {
                 continue;
             }
-            if let Some(finding) = overlap_of(context, face as usize, other_face as usize) {
+            // Each pair once, as faces (lower, higher): a partner from a higher level may
+            // come before this face in file order.
+            let (a, b) = (face.min(other_face), face.max(other_face));
+            if let Some(finding) = overlap_of(context, a as usize, b as usize) {
                 findings.push(finding);
             }
         }

@@ -131,3 +131,85 @@ fn two_copies_are_still_one_pair_finding() {
     assert_eq!(overlaps[0].faces.len(), 2);
     assert!(overlaps[0].message.contains("duplicates face"));
 }
+
+#[test]
+fn distinct_tiny_faces_piled_into_one_cell_are_not_compared_pairwise() {
+    // Issue #33: 40,000 separate millimetre triangles crowded into one square metre among
+    // 60,000 metre-sized faces took 300 s: the overlap grid's cells (twice the median face)
+    // and the narrow-passage grid (a character wide) each held the whole crowd, compared pair
+    // by pair. Overlap now files faces by their own size; edges too short to bound a narrow
+    // strip are left out of that search. Measured 0.5 s in release.
+    let mut mesh = NavMesh::default();
+    add_floor(&mut mesh, 200, 150, 0.0, 0.0, 0.0);
+    let side = 200u32;
+    let step = 0.004f32;
+    for i in 0..side {
+        for j in 0..side {
+            let n = mesh.vertices.len() as u32;
+            let (x, y) = (50.2 + i as f32 * step, 50.2 + j as f32 * step);
+            // 1 m above the floor: no overlap at the same height anywhere.
+            mesh.vertices
+                .extend([[x, y, 1.0], [x + 0.001, y, 1.0], [x, y + 0.001, 1.0]]);
+            mesh.push_polygon(&[n, n + 1, n + 2], STONE);
+        }
+    }
+    let started = Instant::now();
+    let findings = lint(&mesh, &LintOptions::default(), None);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let count = |code: &str| findings.iter().filter(|f| f.code == code).count();
+    assert_eq!(count(walkmesh_lint::OVERLAP), 0);
+    assert_eq!(count(walkmesh_lint::NARROW_PASSAGE), 0);
+    // Every tiny face is its own island: reported, linearly.
+    assert_eq!(count(walkmesh_lint::ISLAND), 40_000);
+}
+
+#[test]
+fn faces_of_every_size_still_meet_their_overlaps() {
+    // The size levels find a pair whichever face is larger and whichever comes first: a
+    // 1 m square (two triangles) with a 20 cm triangle on it at the same height, a 10 m
+    // triangle over both, in both file orders (the small one 20 cm: overlaps under 1 cm² are
+    // rounding, not findings).
+    for big_first in [true, false] {
+        let mut mesh = NavMesh::default();
+        let big = |mesh: &mut NavMesh| {
+            let n = mesh.vertices.len() as u32;
+            mesh.vertices
+                .extend([[-5.0, -5.0, 0.0], [15.0, -5.0, 0.0], [-5.0, 15.0, 0.0]]);
+            mesh.push_polygon(&[n, n + 1, n + 2], STONE);
+        };
+        if big_first {
+            big(&mut mesh);
+        }
+        add_floor(&mut mesh, 1, 1, 0.0, 0.0, 0.0);
+        let n = mesh.vertices.len() as u32;
+        mesh.vertices
+            .extend([[0.5, 0.1, 0.0], [0.7, 0.1, 0.0], [0.5, 0.3, 0.0]]);
+        mesh.push_polygon(&[n, n + 1, n + 2], STONE);
+        if !big_first {
+            big(&mut mesh);
+        }
+        let findings = lint(&mesh, &LintOptions::default(), None);
+        let mut pairs: Vec<Vec<u32>> = findings
+            .iter()
+            .filter(|f| f.code == walkmesh_lint::OVERLAP)
+            .map(|f| f.faces.clone())
+            .collect();
+        pairs.sort();
+        // Faces: big (0 or 3), squares' triangles, tiny. The tiny one lies on the first
+        // triangle of the square (x > y); the big one covers all three.
+        let (b, s0, s1, t) = if big_first {
+            (0, 1, 2, 3)
+        } else {
+            (3, 0, 1, 2)
+        };
+        let mut expected = vec![
+            vec![b.min(s0), b.max(s0)],
+            vec![b.min(s1), b.max(s1)],
+            vec![b.min(t), b.max(t)],
+            vec![s0.min(t), s0.max(t)],
+        ];
+        expected.sort();
+        assert_eq!(pairs, expected, "big first: {big_first}");
+    }
+}
