@@ -262,32 +262,71 @@ pub fn pattern(path: &str) -> String {
     out
 }
 
-/// Every file under `dirs` (files given directly are taken as they are), sorted.
-pub fn files_under(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// What a path that is neither a folder nor a regular file is, in words.
+fn special_kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = file_type;
+    "a special file"
+}
+
+/// Every regular file under `dirs`, sorted, and the other things met in the folders (FIFOs,
+/// devices, sockets: reading one would block or never end) with what they are. A path given
+/// directly that does not exist or is not a folder or regular file is an error that says
+/// which.
+pub fn files_under(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Skipped>), String> {
     let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = dirs.to_vec();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
+    let mut special = Vec::new();
+    let mut stack: Vec<(PathBuf, bool)> = dirs.iter().map(|d| (d.clone(), true)).collect();
+    while let Some((path, given)) = stack.pop() {
+        let metadata = std::fs::metadata(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{}: no such file or folder", path.display()),
+            _ => format!("{}: {e}", path.display()),
+        })?;
+        let file_type = metadata.file_type();
+        if file_type.is_dir() {
             let entries = std::fs::read_dir(&path)
                 .map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
             for entry in entries {
                 let entry = entry.map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
-                stack.push(entry.path());
+                stack.push((entry.path(), false));
             }
-        } else if path.is_file() {
+        } else if file_type.is_file() {
             files.push(path);
         } else {
-            return Err(format!("{}: no such file or folder", path.display()));
+            let reason = format!("not a regular file: {}", special_kind(file_type));
+            if given {
+                return Err(format!("{}: {reason}", path.display()));
+            }
+            special.push(Skipped {
+                file: path.display().to_string(),
+                reason,
+            });
         }
     }
     files.sort();
     files.dedup();
-    Ok(files)
+    special.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((files, special))
 }
 
 /// Gathers the statistics of every file under `dirs` that a format with a field dump reads.
 pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, String> {
-    let files = files_under(dirs)?;
+    let (files, special) = files_under(dirs)?;
     let mut gathered: FxHashMap<String, Gather> = FxHashMap::default();
     let mut order: Vec<String> = Vec::new();
     let mut names: Vec<String> = Vec::new();
@@ -309,6 +348,8 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Stri
             }),
         }
     }
+    // Folder entries that are not regular files come after the files that failed.
+    skipped.extend(special);
     let fields = order
         .iter()
         .filter_map(|key| gathered.get(key))
