@@ -25,8 +25,9 @@ pub struct Args {
     tolerance: f64,
     /// Compare footprint and surfaces after moving B back by the translation between the
     /// walkable faces' bounding boxes, only when that makes the match better (the
-    /// translation is still reported; a refusal is explained in the notes).
-    #[arg(long)]
+    /// translation is still reported; a refusal is explained in the notes). Not with
+    /// --reach, which samples the meshes as read.
+    #[arg(long, conflicts_with = "reach")]
     align: bool,
     /// Also write one self-contained HTML page with both pictures, the overlay and the
     /// tables; `-` writes it to standard output (the comparison then goes to standard
