@@ -200,6 +200,16 @@ mod tests {
             "error: member \\x1b[31mred\n\tnext\r\n"
         );
         assert_eq!(through(&[b"bad \xff byte\n"]), "bad \\xff byte\n");
+        // The bytewise fast path (printable ASCII and layout) must not let DEL or C1 through,
+        // and text with other characters still takes the checked path.
+        assert_eq!(through(&[b"del \x7f here\n"]), "del \\x7f here\n");
+        assert_eq!(through(&["c1 \u{85}\n".as_bytes()]), "c1 \\u{0085}\n");
+        assert_eq!(
+            through(&["caf\u{e9}\n\tok\r\n".as_bytes()]),
+            "caf\u{e9}\n\tok\r\n"
+        );
+        let plain = "{\n  \"name\": \"x\"\n}\n".repeat(1000);
+        assert_eq!(through(&[plain.as_bytes()]), plain);
     }
 
     #[test]
