@@ -175,6 +175,8 @@ pub struct FloorIndex<'a> {
     source: &'a Source,
     origin: [f32; 2],
     bucket: f32,
+    /// Plan distance within which a floor nearer in height beats the nearest one.
+    snap: f32,
     columns: usize,
     rows: usize,
     /// CSR: bucket b holds `items[starts[b]..starts[b + 1]]`.
@@ -263,6 +265,7 @@ impl<'a> FloorIndex<'a> {
             source,
             origin: lo,
             bucket,
+            snap: 2.0 * params.cell_size,
             columns,
             rows,
             starts: counts,
@@ -272,11 +275,15 @@ impl<'a> FloorIndex<'a> {
 
     /// The walkable render floor at plan point `p` nearest to height `near` (within `tolerance`
     /// in height), preferring triangles that hold the point; a point just outside the floor
-    /// (an outline corner past the floor's edge) takes the nearest triangle's plane.
-    pub fn floor_at(&self, p: [f32; 2], near: f32, tolerance: f32) -> Option<FloorHit> {
+    /// (an outline corner past the floor's edge) takes the nearest triangle's plane. When that
+    /// floor is more than `step` off `near` and another within two cells of the point is
+    /// nearer in height, the other wins: a corner on the edge of a raised block lies on both
+    /// the block's top and the floor around it, and the voxels say which one it stands on.
+    pub fn floor_at(&self, p: [f32; 2], near: f32, tolerance: f32, step: f32) -> Option<FloorHit> {
         let bx = ((p[0] - self.origin[0]) / self.bucket).floor() as i64;
         let by = ((p[1] - self.origin[1]) / self.bucket).floor() as i64;
         let mut best: Option<FloorHit> = None;
+        let mut level: Option<FloorHit> = None;
         for y in by - 1..=by + 1 {
             for x in bx - 1..=bx + 1 {
                 if x < 0 || y < 0 || x as usize >= self.columns || y as usize >= self.rows {
@@ -295,6 +302,15 @@ impl<'a> FloorIndex<'a> {
                         continue;
                     }
                     let distance = plan_distance(t, p);
+                    if distance <= self.snap
+                        && level.is_none_or(|b| (z - near).abs() < (b.z - near).abs())
+                    {
+                        level = Some(FloorHit {
+                            z,
+                            triangle: i as usize,
+                            distance,
+                        });
+                    }
                     let better = best.is_none_or(|b| {
                         distance < b.distance - 1e-5
                             || (distance <= b.distance + 1e-5
@@ -310,7 +326,14 @@ impl<'a> FloorIndex<'a> {
                 }
             }
         }
-        best
+        match (best, level) {
+            (Some(b), Some(l))
+                if (b.z - near).abs() > step && (l.z - near).abs() < (b.z - near).abs() =>
+            {
+                Some(l)
+            }
+            _ => best,
+        }
     }
 
     pub fn triangle(&self, index: usize) -> Option<&Triangle> {

@@ -113,9 +113,11 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
             params,
         };
         let rings = outline::rings(layer, id as u32, &context);
+        let steps = outline::step_segments(layer, &context);
         triangulate::layer_mesh(
             layer,
             &rings,
+            &steps,
             &graph,
             &field,
             &index,

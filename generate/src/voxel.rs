@@ -196,12 +196,18 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
     spans.insert(i, new);
 }
 
+/// A thousandth of a cell (0.1 mm at 0.1 m cells).
+const GRID_SNAP: f32 = 1e-3;
+
 /// Cells a coordinate range covers: a range ending exactly on a cell boundary does not reach
 /// into the next cell (a floor edge on a grid line covers one column, not two), but a range of
 /// no width (a wall on a grid line) covers the cell it starts in.
+/// Coordinates within `GRID_SNAP` of a cell boundary count as on it: the shift to the grid's
+/// origin leaves floor edges on a boundary a few ulps off it, which made a 10 m floor cover
+/// 101 columns.
 fn cell_range(lo: f32, hi: f32, count: usize) -> (i64, i64) {
-    let first = lo.floor() as i64;
-    let last = ((hi.ceil() as i64) - 1).max(first);
+    let first = (lo + GRID_SNAP).floor() as i64;
+    let last = (((hi - GRID_SNAP).ceil() as i64) - 1).max(first);
     (first.max(0), last.min(count as i64 - 1))
 }
 

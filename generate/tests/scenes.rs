@@ -407,3 +407,85 @@ fn bad_parameters_and_empty_input_are_errors() {
     assert!(generate(&NavMesh::default(), &params).is_err());
     assert!(generate(&NavMesh::default(), &kotor()).is_err());
 }
+
+/// The z values of the output's vertices inside the plan rectangle.
+fn vertex_heights_in(mesh: &NavMesh, lo: [f32; 2], hi: [f32; 2]) -> Vec<f32> {
+    mesh.vertices
+        .iter()
+        .filter(|v| v[0] >= lo[0] && v[0] <= hi[0] && v[1] >= lo[1] && v[1] <= hi[1])
+        .map(|v| v[2])
+        .collect()
+}
+
+#[test]
+fn a_floor_on_the_grid_lines_reports_its_own_area() {
+    // Edges on cell boundaries once made the floor cover one extra row and column of cells
+    // (102.01 m² for this 10 × 10 m floor).
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    assert!((area - 100.0).abs() < 0.05, "area {area}");
+    let xs = out.mesh.vertices.iter().map(|v| v[0]);
+    let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    assert!(
+        (lo + 5.0).abs() < 1e-3 && (hi - 5.0).abs() < 1e-3,
+        "x {lo}..{hi}"
+    );
+}
+
+#[test]
+fn a_block_within_the_climb_keeps_its_top() {
+    // A 1 × 1 m box 0.3 m high on the floor (the Blender check's reproducer): the walkmesh
+    // climbs onto it, so its top must be there at 0.3 m, not flattened into the floor.
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    scene.cuboid([-3.0, -3.0, 0.0], [-2.0, -2.0, 0.3]);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let top = vertex_heights_in(&out.mesh, [-3.01, -3.01], [-1.99, -1.99]);
+    assert!(
+        top.iter().filter(|z| (*z - 0.3).abs() < 1e-3).count() >= 4,
+        "vertices on the block: {top:?}"
+    );
+    let on_top = heights_at(&out.mesh, -2.5, -2.5);
+    assert!(
+        !on_top.is_empty() && on_top.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        "heights on the block {on_top:?}"
+    );
+    // The floor a metre away is untouched by the step.
+    let beside = heights_at(&out.mesh, -1.0, -2.5);
+    assert!(beside.iter().all(|z| z.abs() < 1e-3), "beside {beside:?}");
+    // The riser is one cell wide: nothing between the top and the floor farther out.
+    let foot = heights_at(&out.mesh, -1.85, -2.5);
+    assert!(foot.iter().all(|z| z.abs() < 1e-3), "foot {foot:?}");
+    check_scene(
+        "block",
+        &scene,
+        &kotor(),
+        &[
+            ([0.0, 0.0, 0.0], Expect::Reachable),
+            ([-2.5, -2.5, 0.3], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn the_blender_generate_case_holds_its_figures() {
+    // .ci/peers/blender_addon_check.py's generate_case: a 10 m floor, a 2 × 2 × 1 m table and
+    // a 1.6 × 1.0 × 0.3 m block turned 45°: about 96 m², the block top at 0.3, nothing under
+    // the table.
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    scene.cuboid([1.0, 1.0, 0.0], [3.0, 3.0, 1.0]);
+    scene.box_turned([-2.5, -2.5, 0.15], [0.8, 0.5, 0.15], 45.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    assert!((94.0..=97.5).contains(&area), "area {area}");
+    let on_block = heights_at(&out.mesh, -2.5, -2.5);
+    assert!(
+        !on_block.is_empty() && on_block.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        "heights on the block {on_block:?}"
+    );
+    assert!(heights_at(&out.mesh, 2.0, 2.0).is_empty());
+    assert_lint_clean("blender case", &out.mesh);
+}
