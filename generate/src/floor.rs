@@ -29,6 +29,13 @@ impl Source {
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
+            if names
+                .as_ref()
+                .and_then(|n| n.name(polygon))
+                .is_some_and(is_effect)
+            {
+                continue;
+            }
             let surface = surface_for(mesh, polygon, names.as_ref(), params);
             let Some((&first, rest)) = corners.split_first() else {
                 continue;
@@ -51,6 +58,14 @@ impl Source {
         }
         Source { triangles }
     }
+}
+
+/// A render material of a visual effect (BioWare names them `…fx_…`: the light shafts and
+/// cloud panels of Dantooine's windows, `LKOfx_clouds`), which nothing collides with. Such
+/// panels stand from the floor to the ceiling across a room and cut the floor into pieces
+/// (hall_1 and foyer_2 lost a quarter of their floor to them), so they are no input.
+pub fn is_effect(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("fx_")
 }
 
 /// The unit normal of a triangle (counter-clockwise seen from its front), None when degenerate.
@@ -390,5 +405,7 @@ mod tests {
         assert_eq!(material_from_name("stonebridge_2"), Some(Material(22)));
         assert_eq!(material_from_name("puddlewater"), Some(Material(11)));
         assert_eq!(material_from_name("xyz_01"), None);
+        assert!(is_effect("LKOfx_clouds") && is_effect("fx_beam01"));
+        assert!(!is_effect("LDA_flr09") && !is_effect("LDA_fall"));
     }
 }

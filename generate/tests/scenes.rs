@@ -489,3 +489,39 @@ fn the_blender_generate_case_holds_its_figures() {
     assert!(heights_at(&out.mesh, 2.0, 2.0).is_empty());
     assert_lint_clean("blender case", &out.mesh);
 }
+
+#[test]
+fn effect_panels_do_not_cut_the_floor() {
+    // A light-shaft panel (material `LKOfx_clouds`, as in Dantooine's hall_1) slanting from the
+    // floor to 3 m across the room: an effect, nothing collides with it, so the floor on its
+    // far side is reached.
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    scene.quad([
+        [4.0, 0.0, 0.0],
+        [4.0, 6.0, 0.0],
+        [4.6, 6.0, 3.0],
+        [4.6, 0.0, 3.0],
+    ]);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LDA_flr09".into(), "LKOfx_clouds".into()]),
+    );
+    check_scene(
+        "effect panel",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([8.0, 3.0, 0.0], Expect::Reachable),
+        ],
+    );
+}
