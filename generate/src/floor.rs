@@ -29,11 +29,8 @@ impl Source {
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
-            if names
-                .as_ref()
-                .and_then(|n| n.name(polygon))
-                .is_some_and(is_effect)
-            {
+            let name = names.as_ref().and_then(|n| n.name(polygon));
+            if name.is_some_and(is_effect) || name.is_some_and(|m| untextured(mesh, polygon, m)) {
                 continue;
             }
             let surface = surface_for(mesh, polygon, names.as_ref(), params);
@@ -66,6 +63,24 @@ impl Source {
 /// (hall_1 and foyer_2 lost a quarter of their floor to them), so they are no input.
 pub fn is_effect(name: &str) -> bool {
     name.to_ascii_lowercase().contains("fx_")
+}
+
+/// A face of a model node without a texture: the MDL reader names such faces after their node
+/// (`<ns>:node` beside `<ns>:material`), so the material name equals the node's. An untextured
+/// mesh is a modelling helper nobody sees as floor: m12aa_01f's `Box20`, a 4600 m² plane under
+/// the whole room that outgrew the cab BioWare walks, and two helper shapes in the Enclave.
+fn untextured(mesh: &NavMesh, polygon: usize, material: &str) -> bool {
+    let (Some(Attribute::Int(column)), Some(Extra::TextList(nodes))) = (
+        mesh.face_attributes.get("mdl:node"),
+        mesh.extras.get("mdl:nodes"),
+    ) else {
+        return false;
+    };
+    column
+        .get(polygon)
+        .and_then(|&i| usize::try_from(i).ok())
+        .and_then(|i| nodes.get(i))
+        .is_some_and(|node| node == material)
 }
 
 /// The unit normal of a triangle (counter-clockwise seen from its front), None when degenerate.

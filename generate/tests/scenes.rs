@@ -525,3 +525,41 @@ fn effect_panels_do_not_cut_the_floor() {
         ],
     );
 }
+
+#[test]
+fn an_untextured_model_helper_is_no_floor() {
+    // m12aa_01f: a huge untextured plane (`Box20`, its faces named after their node as the MDL
+    // reader does when a node has no texture) under the room outgrew the cab BioWare walks.
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 6.0, 5.0, 1.8);
+    let cab_faces = scene.mesh.polygons.len();
+    scene.floor(-40.0, -40.0, 40.0, 40.0, 0.0);
+    let count = scene.mesh.polygons.len();
+    let mut material = vec![0i64; cab_faces];
+    material.resize(count, 1);
+    let mut node = vec![0i64; cab_faces];
+    node.resize(count, 1);
+    let mesh = &mut scene.mesh;
+    mesh.face_attributes
+        .insert("mdl:material".into(), Attribute::Int(material));
+    mesh.extras.insert(
+        "mdl:materials".into(),
+        Extra::TextList(vec!["M12aa_flr01".into(), "Box20".into()]),
+    );
+    mesh.face_attributes
+        .insert("mdl:node".into(), Attribute::Int(node));
+    mesh.extras.insert(
+        "mdl:nodes".into(),
+        Extra::TextList(vec!["cab_floor".into(), "Box20".into()]),
+    );
+    check_scene(
+        "untextured helper",
+        &scene,
+        &kotor(),
+        &[
+            ([3.0, 2.5, 1.8], Expect::Reachable),
+            ([20.0, 20.0, 0.0], Expect::Blocked),
+        ],
+    );
+}
