@@ -68,6 +68,7 @@ impl Heightfield {
             field.rasterise(&t.corners, t.walkable, merge);
         }
         field.filter_low_obstacles(params.climb_cells());
+        field.filter_bevels(params.climb_cells());
         field.filter_low_clearance(params.height_cells());
         Ok(field)
     }
@@ -146,6 +147,49 @@ impl Heightfield {
                     span.walkable = true;
                 }
                 below = Some(original);
+            }
+        }
+    }
+
+    /// A non-walkable span one cell wide between two walkable floors within a climb of its
+    /// top, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
+    /// floor modelled under it: m50aa_01a's catwalks were cut in pieces by them) becomes
+    /// walkable. Opposite sides only: the foot of a wall skirt has floor on one side and the
+    /// skirt on the other, and stays out.
+    fn filter_bevels(&mut self, climb: i32) {
+        let mut raise = Vec::new();
+        for y in 0..self.height as i64 {
+            for x in 0..self.width as i64 {
+                let Some(column) = self.column(x, y) else {
+                    continue;
+                };
+                let Some(spans) = self.columns.get(column) else {
+                    continue;
+                };
+                for (i, span) in spans.iter().enumerate() {
+                    if span.walkable {
+                        continue;
+                    }
+                    let floor_beside = |dx: i64, dy: i64| {
+                        self.column(x + dx, y + dy)
+                            .and_then(|c| self.columns.get(c))
+                            .is_some_and(|other| {
+                                other
+                                    .iter()
+                                    .any(|o| o.walkable && (o.top - span.top).abs() <= climb)
+                            })
+                    };
+                    let across = (floor_beside(1, 0) && floor_beside(-1, 0))
+                        || (floor_beside(0, 1) && floor_beside(0, -1));
+                    if across {
+                        raise.push((column, i));
+                    }
+                }
+            }
+        }
+        for (column, i) in raise {
+            if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
+                span.walkable = true;
             }
         }
     }

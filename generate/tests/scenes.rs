@@ -563,3 +563,35 @@ fn an_untextured_model_helper_is_no_floor() {
         ],
     );
 }
+
+#[test]
+fn a_trim_bar_with_steep_bevels_across_a_walkway_is_crossed() {
+    // m50aa_01a: a trim bar 0.12 m high laid across the catwalk, its two 50° bevels one cell
+    // wide each with no floor modelled under them. The bevels are within the climb between
+    // the floor and the bar's top, so the floor on both sides is one walkway.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 6.0, 4.0, 0.0);
+    scene.quad([
+        [0.0, 4.0, 0.0],
+        [6.0, 4.0, 0.0],
+        [6.0, 4.1, 0.12],
+        [0.0, 4.1, 0.12],
+    ]);
+    scene.floor(0.0, 4.1, 6.0, 4.4, 0.12);
+    scene.quad([
+        [0.0, 4.4, 0.12],
+        [6.0, 4.4, 0.12],
+        [6.0, 4.5, 0.0],
+        [0.0, 4.5, 0.0],
+    ]);
+    scene.floor(0.0, 4.5, 6.0, 10.0, 0.0);
+    check_scene(
+        "trim bar",
+        &scene,
+        &kotor(),
+        &[
+            ([3.0, 2.0, 0.0], Expect::Reachable),
+            ([3.0, 7.0, 0.0], Expect::Reachable),
+        ],
+    );
+}
