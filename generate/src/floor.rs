@@ -26,11 +26,14 @@ pub struct Source {
 impl Source {
     pub fn from_mesh(mesh: &NavMesh, params: &Params) -> Source {
         let names = material_names(mesh);
+        let nodes = face_node_names(mesh);
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
             let name = names.as_ref().and_then(|n| n.name(polygon));
-            if name.is_some_and(is_effect) || name.is_some_and(|m| untextured(mesh, polygon, m)) {
+            if name.is_some_and(is_effect)
+                || name.is_some_and(|m| untextured(nodes.as_ref(), polygon, m))
+            {
                 continue;
             }
             let surface = surface_for(mesh, polygon, names.as_ref(), params);
@@ -69,18 +72,25 @@ pub fn is_effect(name: &str) -> bool {
 /// (`<ns>:node` beside `<ns>:material`), so the material name equals the node's. An untextured
 /// mesh is a modelling helper nobody sees as floor: m12aa_01f's `Box20`, a 4600 m² plane under
 /// the whole room that outgrew the cab BioWare walks, and two helper shapes in the Enclave.
-fn untextured(mesh: &NavMesh, polygon: usize, material: &str) -> bool {
-    let (Some(Attribute::Int(column)), Some(Extra::TextList(nodes))) = (
-        mesh.face_attributes.get("mdl:node"),
-        mesh.extras.get("mdl:nodes"),
-    ) else {
-        return false;
-    };
-    column
-        .get(polygon)
-        .and_then(|&i| usize::try_from(i).ok())
-        .and_then(|i| nodes.get(i))
+fn untextured(nodes: Option<&Names>, polygon: usize, material: &str) -> bool {
+    nodes
+        .and_then(|n| n.name(polygon))
         .is_some_and(|node| node == material)
+}
+
+/// Per-face node names: the first `<ns>:node` index column with a `<ns>:nodes` text list
+/// beside it (the MDL reader's, carried by [`crate::combine`] as `render:node`).
+pub fn face_node_names(mesh: &NavMesh) -> Option<Names<'_>> {
+    mesh.face_attributes.iter().find_map(|(key, column)| {
+        let namespace = key.strip_suffix(":node")?;
+        let Attribute::Int(column) = column else {
+            return None;
+        };
+        match mesh.extras.get(&format!("{namespace}:nodes")) {
+            Some(Extra::TextList(names)) => Some(Names { column, names }),
+            _ => None,
+        }
+    })
 }
 
 /// The unit normal of a triangle (counter-clockwise seen from its front), None when degenerate.

@@ -553,15 +553,16 @@ fn an_untextured_model_helper_is_no_floor() {
         "mdl:nodes".into(),
         Extra::TextList(vec!["cab_floor".into(), "Box20".into()]),
     );
-    check_scene(
-        "untextured helper",
-        &scene,
-        &kotor(),
-        &[
-            ([3.0, 2.5, 1.8], Expect::Reachable),
-            ([20.0, 20.0, 0.0], Expect::Blocked),
-        ],
-    );
+    let points = [
+        ([3.0, 2.5, 1.8], Expect::Reachable),
+        ([20.0, 20.0, 0.0], Expect::Blocked),
+    ];
+    check_scene("untextured helper", &scene, &kotor(), &points);
+    // The CLI and Python merge their inputs first: the node names must survive that.
+    let merged = Scene {
+        mesh: walkmesh_generate::combine(&[scene.mesh.clone()]),
+    };
+    check_scene("untextured helper, combined", &merged, &kotor(), &points);
 }
 
 #[test]
