@@ -51,7 +51,7 @@ impl Source {
                 let up = unit_normal(&corners).map_or(0.0, |n| n[2]);
                 triangles.push(Triangle {
                     corners,
-                    walkable: up >= min_up,
+                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && name.is_some_and(is_wall)),
                     surface,
                 });
             }
@@ -66,6 +66,18 @@ impl Source {
 /// (hall_1 and foyer_2 lost a quarter of their floor to them), so they are no input.
 pub fn is_effect(name: &str) -> bool {
     name.to_ascii_lowercase().contains("fx_")
+}
+
+/// cos 10°: a wall-textured face flatter than this may be floor.
+const WALL_FLOOR_UP: f32 = 0.984_807_8;
+
+/// A render material for walls (the texture's name says `wall`): its faces are solid but no
+/// floor, however gently they slope (the curved wall foot along escape_pods, 19° to 40°, that
+/// BioWare leaves out).
+pub fn is_wall(name: &str) -> bool {
+    // (checked only on faces steeper than WALL_FLOOR_UP: some rooms texture flat floors with
+    // wall bitmaps)
+    name.to_ascii_lowercase().contains("wall")
 }
 
 /// A face of a model node without a texture: the MDL reader names such faces after their node

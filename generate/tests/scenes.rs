@@ -596,3 +596,45 @@ fn a_trim_bar_with_steep_bevels_across_a_walkway_is_crossed() {
         ],
     );
 }
+
+#[test]
+fn a_gently_sloped_wall_foot_is_no_floor() {
+    // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
+    // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
+    // ends. A flat face with a wall texture is still floor (some rooms do that).
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 8.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    // The foot: from the floor's edge at x = 0 out to x = -1.5, rising 0.52 m (19°).
+    scene.quad([
+        [-1.5, 0.0, 0.52],
+        [0.0, 0.0, 0.0],
+        [0.0, 6.0, 0.0],
+        [-1.5, 6.0, 0.52],
+    ]);
+    let foot_faces = scene.mesh.polygons.len();
+    // A flat landing textured as wall, beyond the floor on the other side.
+    scene.floor(8.0, 0.0, 10.0, 6.0, 0.0);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(foot_faces, 1);
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LHR_flr01".into(), "LHR_wall03".into()]),
+    );
+    check_scene(
+        "wall foot",
+        &scene,
+        &kotor(),
+        &[
+            ([4.0, 3.0, 0.0], Expect::Reachable),
+            ([9.0, 3.0, 0.0], Expect::Reachable),
+            ([-0.9, 3.0, 0.31], Expect::Blocked),
+        ],
+    );
+}
