@@ -33,6 +33,19 @@ pub fn compact<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::E
     String::from_utf8(bytes).map_err(|e| serde_json::Error::io(io::Error::other(e)))
 }
 
+/// `value` as compact JSON written straight to `writer` (a streamed dump's scalars), with the
+/// same escaping as [`pretty`].
+pub fn write_compact<W: Write + ?Sized, T: Serialize + ?Sized>(
+    writer: &mut W,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    let mut serializer = serde_json::Serializer::with_formatter(
+        writer,
+        TerminalSafe(serde_json::ser::CompactFormatter),
+    );
+    value.serialize(&mut serializer)
+}
+
 /// Characters serde_json passes unescaped that a terminal would act on.
 fn needs_json_escape(c: char) -> bool {
     c.is_control()

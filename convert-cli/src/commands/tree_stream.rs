@@ -2,7 +2,8 @@
 //! [`DumpNode`](walkmesh_core::dump::DumpNode) tree and serialising it: a 1 MB TRX has a
 //! 360 MB JSON tree, which took a gigabyte of memory and seconds to build (issue 36).
 //!
-//! The text is byte for byte what `serde_json::to_string_pretty` and
+//! The text is byte for byte what `crate::json::pretty` (serde_json's pretty printer, with
+//! the terminal-safe escaping of every `--json` output) and
 //! `ron::ser::to_string_pretty(_, PrettyConfig::default())` write for the tree that
 //! [`TreeSink`](walkmesh_core::dump::TreeSink) builds from the same fields (tests in
 //! `tests/tests/dump_stream.rs` compare both on corpus files of every format). The layout
@@ -167,7 +168,9 @@ impl<W: Write> TreeStream<W> {
             return;
         }
         let result = match self.syntax {
-            Syntax::Json => serde_json::to_writer(&mut self.out, text).map_err(io::Error::from),
+            Syntax::Json => {
+                crate::json::write_compact(&mut self.out, text).map_err(io::Error::from)
+            }
             Syntax::Ron => {
                 let mut adapter = FmtToIo {
                     out: &mut self.out,
@@ -216,7 +219,7 @@ impl<W: Write> TreeStream<W> {
         }
         match self.syntax {
             Syntax::Json => {
-                if let Err(error) = serde_json::to_writer(&mut self.out, &value) {
+                if let Err(error) = crate::json::write_compact(&mut self.out, &value) {
                     self.error = Some(io::Error::from(error));
                 }
             }
@@ -541,7 +544,7 @@ mod tests {
     fn several_parts_none_and_one_are_written_as_the_tree_serialises() {
         for parts in [0, 1, 2] {
             let tree = tree(parts);
-            let json = serde_json::to_string_pretty(&tree).unwrap() + "\n";
+            let json = crate::json::pretty(&tree).unwrap() + "\n";
             assert_eq!(streamed(Syntax::Json, parts), json, "{parts} part(s)");
             let ron = ron::ser::to_string_pretty(&tree, ron::ser::PrettyConfig::default()).unwrap()
                 + "\n";
