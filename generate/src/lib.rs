@@ -32,6 +32,7 @@
 pub mod floor;
 pub mod footprint;
 pub mod graph;
+pub mod limits;
 pub mod outline;
 pub mod overrides;
 pub mod params;
@@ -135,6 +136,9 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let mut mesh = fixed.mesh;
     mesh.provenance = None;
     report.stage("repair", &mut clock);
+
+    report.limits = limits::check(&mesh, params);
+    report.stage("limits", &mut clock);
 
     report.faces_written = mesh.polygons.len();
     report.vertices_written = mesh.vertices.len();
