@@ -161,8 +161,11 @@ pub fn run(
     }
     let input = walkmesh_generate::combine(&meshes);
     drop(meshes);
-    let mut generated = walkmesh_generate::generate(&input, &params)
-        .map_err(|e| Failure::input(format!("generate: {e}")))?;
+    let show = show_progress(args);
+    let mut generated = crate::progress::with_progress(show, "generating", || {
+        walkmesh_generate::generate(&input, &params)
+    })
+    .map_err(|e| Failure::input(format!("generate: {e}")))?;
     if let Some((position, _)) = &placement {
         for v in &mut generated.mesh.vertices {
             for (c, p) in v.iter_mut().zip(position) {
@@ -178,15 +181,17 @@ pub fn run(
     }
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
-    let conversion = convert::write_loaded(
-        &plan,
-        &generated.mesh,
-        "generate",
-        dependencies,
-        first,
-        out,
-        diag,
-    )?;
+    let conversion = crate::progress::with_progress(show, "writing", || {
+        convert::write_loaded(
+            &plan,
+            &generated.mesh,
+            "generate",
+            dependencies,
+            first,
+            out,
+            diag,
+        )
+    })?;
     if args.json {
         let both = Generation {
             report: &generated.report,
@@ -201,6 +206,13 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
+}
+
+/// A progress line with the stage (a large scene takes seconds) when standard error is a
+/// terminal: never into a pipe, a log or machine-read output (as `convert`).
+pub(crate) fn show_progress(args: &Args) -> bool {
+    use std::io::IsTerminal;
+    !args.quiet && !args.json && std::io::stderr().is_terminal()
 }
 
 /// The room's position in the layout and its door hooks in room coordinates.

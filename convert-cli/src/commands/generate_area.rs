@@ -84,7 +84,10 @@ pub fn run(
     let params = params(args, target.id(), &plan)?;
     let source = RoomSource::open(input)?;
     let (lyt, lyt_file) = source.layout(args.lyt.as_deref())?;
-    let (generated, missing) = generate_rooms(&source, &lyt, &lyt_file, out_dir, args, &params)?;
+    let show = super::generate::show_progress(args);
+    let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
+        generate_rooms(&source, &lyt, &lyt_file, out_dir, args, &params)
+    })?;
     if generated.is_empty() {
         return Err(Failure::input(format!(
             "generate: none of the {} layout rooms of {} has a model (ROOM.mdl + ROOM.mdx) in {}",
@@ -191,6 +194,7 @@ fn generate_rooms(
         let label = format!("{}.mdl", room.name);
         let model = walkmesh_formats::render_geometry_of_model(&mdl, &mdx, &label)
             .map_err(Failure::input)?;
+        walkmesh_core::progress::phase(|| format!("generating room {}", room.name));
         let room_params = room_params(params, lyt, index, args.seed.is_empty());
         let mut made = walkmesh_generate::generate(&model, &room_params)
             .map_err(|e| Failure::input(format!("generate: room {label}: {e}")))?;
