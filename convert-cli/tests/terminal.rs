@@ -270,7 +270,10 @@ fn generate_on_a_terminal_shows_its_stages_and_erases_them() {
     assert!(out.is_file());
     // The generation's stages are named (which ones a redraw catches depends on timing; the
     // write's last phase, drawn when it ends, is the output check).
-    assert!(screen.contains("generating"), "no generate stage:\n{screen}");
+    assert!(
+        screen.contains("generating"),
+        "no generate stage:\n{screen}"
+    );
     assert!(
         screen.contains(&format!("checking {}", out.display())),
         "no write stage:\n{screen}"

@@ -222,3 +222,42 @@ fn a_real_kit_hall_twice_end_to_end_meets_at_its_doorway() {
         assert_eq!(validate.code, 0, "{}", validate.stdout);
     }
 }
+
+#[test]
+fn a_module_archive_holding_the_models_and_the_layout_is_an_input() {
+    use walkmesh_kotor_area::erf::{Archive, ArchiveKind};
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    floor_room(&models, "roomb");
+    let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
+    let mut archive = Archive::new(ArchiveKind::Erf(*b"MOD "));
+    for name in ["rooma.mdl", "rooma.mdx", "roomb.mdl", "roomb.mdx"] {
+        archive
+            .put(name, std::fs::read(models.join(name)).unwrap())
+            .unwrap();
+    }
+    archive
+        .put("area.lyt", std::fs::read(&lyt).unwrap())
+        .unwrap();
+    let module = dir.path().join("area.mod");
+    std::fs::write(&module, archive.write().unwrap()).unwrap();
+    let out = dir.path().join("out");
+    // The layout is the module's own (no --lyt).
+    let run = walkmesh([
+        "generate".as_ref(),
+        module.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["rooms"][0]["leads_to"], serde_json::json!(["roomb"]));
+    assert_eq!(json["rooms"][1]["leads_to"], serde_json::json!(["rooma"]));
+    for name in ["rooma.wok", "roomb.wok"] {
+        let validate = walkmesh(["validate".as_ref(), out.join(name).as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+    }
+}
