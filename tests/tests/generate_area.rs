@@ -179,6 +179,17 @@ fn rooms_without_a_model_are_listed_and_one_input_is_required() {
         out.as_os_str(),
     ]);
     assert_eq!(two.code, 2, "{}", two.stderr);
+    let nwn2 = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--engine".as_ref(),
+        "nwn2".as_ref(),
+        "--out-dir".as_ref(),
+        dir.path().join("other").as_os_str(),
+    ]);
+    assert_eq!(nwn2.code, 2, "{}", nwn2.stderr);
+    assert!(nwn2.stderr.contains("KotOR area"), "{}", nwn2.stderr);
+    assert!(!dir.path().join("other").exists());
 }
 
 #[test]

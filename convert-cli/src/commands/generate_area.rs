@@ -73,6 +73,15 @@ pub fn run(
             "generate --out-dir takes one INPUT: the folder or module archive holding the room models",
         ));
     };
+    if matches!(
+        args.engine,
+        Some(super::generate::EngineArg::Nwn2 | super::generate::EngineArg::Prime)
+    ) {
+        // A layout's rooms are KotOR WOKs; another engine's preset would not fit them.
+        return Err(Failure::usage(
+            "generate --out-dir writes a KotOR area (one WOK per layout room): --engine kotor or generic only",
+        ));
+    }
     if out_dir.exists() && !out_dir.is_dir() {
         return Err(Failure::usage(format!(
             "--out-dir {} is not a directory",
