@@ -87,6 +87,11 @@ def main():
     parser.add_argument("--baseline", help="another walkmesh binary to compare with")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--obj-triangles", type=int, default=1_000_000)
+    parser.add_argument(
+        "--only",
+        help="time only the operations whose name contains one of these comma-separated "
+        "texts (e.g. 'dump,view,stats')",
+    )
     args = parser.parse_args()
     binaries = [("this", args.binary)] + ([("baseline", args.baseline)] if args.baseline else [])
     for _, binary in binaries:
@@ -124,6 +129,18 @@ def main():
         ]
         if same == "obj":
             operations.pop(1)
+        if label == "trx (dm_dungeon)":
+            # Issue 36: the research tools on the biggest file (memory peaks are the goal;
+            # output goes to /dev/null, the page to the work folder).
+            operations += [
+                ("dump --format json", ["dump", str(path), "--format", "json"]),
+                ("dump --format ron", ["dump", str(path), "--format", "ron"]),
+                ("view -o page.html", ["view", str(path), "-o", str(work / "page.html")]),
+                ("stats (every NWN2 file)", ["stats", str(corpora / "nwn2")]),
+            ]
+        if args.only:
+            wanted = args.only.split(",")
+            operations = [op for op in operations if any(w in op[0] for w in wanted)]
         for operation, arguments in operations:
             samples = {name: [] for name, _ in binaries}
             memory = {name: 0 for name, _ in binaries}

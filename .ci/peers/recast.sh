@@ -30,6 +30,6 @@ fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-python3 "$HERE/recast_scenes.py" "$OUT" --big "${RECAST_BIG:-160}"
+python3 "$HERE/recast_scenes.py" "$OUT" --big "${RECAST_BIG:-100}"
 python3 "$HERE/recast_compare.py" "$TARGET/release/walkmesh" \
   "$TARGET/recast-reference/release/recast-reference" "$OUT"

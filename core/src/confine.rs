@@ -119,10 +119,14 @@ fn is_windows_device(name: &str) -> bool {
     match stem.as_str() {
         "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$" => true,
         _ => {
-            let (prefix, digit) = stem.split_at(stem.len().min(3));
-            matches!(prefix, "COM" | "LPT")
-                && digit.len() == 1
-                && digit.chars().all(|c| c.is_ascii_digit() && c != '0')
+            // By characters, not bytes: names from file data hold any character ("ÿþ" from
+            // the bytes FF FE), and a byte index inside one panics. Windows takes the
+            // superscript digits as device numbers too (COM¹).
+            let mut chars = stem.chars();
+            let prefix: String = chars.by_ref().take(3).collect();
+            let digit: Vec<char> = chars.collect();
+            matches!(prefix.as_str(), "COM" | "LPT")
+                && matches!(digit.as_slice(), ['1'..='9' | '¹' | '²' | '³'])
         }
     }
 }
@@ -143,6 +147,17 @@ mod tests {
             "é.wok",
             "com10.wok",
             "console.wok",
+            // Names holding characters of more than one byte, cut anywhere by a byte index
+            // before (issue #33: "ABé" from an LYT, "ÿþ" from an archive's bytes FF FE).
+            "ABé.wok",
+            "ABé",
+            "ÿþ",
+            "ÿþ.wok",
+            "é",
+            "COMé",
+            "LPT1é",
+            "日本語.wok",
+            "co\u{301}m1",
         ] {
             assert_eq!(check(name), Ok(()), "{name}");
         }
@@ -176,6 +191,8 @@ mod tests {
             ("Com1.lyt", Unsafe::Device),
             ("lpt9", Unsafe::Device),
             ("aux .wok", Unsafe::Device),
+            ("com¹.wok", Unsafe::Device),
+            ("LPT³", Unsafe::Device),
         ];
         for (name, reason) in cases {
             assert_eq!(check(name).as_ref(), Err(reason), "{name:?}");

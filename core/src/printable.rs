@@ -70,9 +70,14 @@ impl<W: Write> Escaping<W> {
     }
 
     fn write_escaped(&mut self, bytes: &[u8]) -> io::Result<()> {
-        // The common case, text without anything to escape, is passed on as it is.
+        // The common case, text without anything to escape, is passed on as it is: checked
+        // bytewise for ASCII first (a 360 MB JSON dump spent three quarters of its time
+        // here going character by character, because every buffer holds a newline).
+        if plain_ascii(bytes) {
+            return self.inner.write_all(bytes);
+        }
         if let Ok(text) = std::str::from_utf8(bytes)
-            && !text.chars().any(needs_escape)
+            && !text.chars().any(stream_needs_escape)
         {
             return self.inner.write_all(bytes);
         }
@@ -108,8 +113,24 @@ impl<W: Write> Escaping<W> {
     }
 }
 
+/// Printable ASCII and the layout characters a text stream keeps (newline, tab, carriage
+/// return): nothing in `bytes` needs escaping.
+fn plain_ascii(bytes: &[u8]) -> bool {
+    // Blocks folded without an early exit, so that the compiler vectorises the test.
+    bytes.chunks(256).all(|block| {
+        block.iter().fold(true, |plain, &b| {
+            plain & ((b.wrapping_sub(b' ') < 0x5f) | (b == b'\n') | (b == b'\t') | (b == b'\r'))
+        })
+    })
+}
+
+/// What a text stream escapes: control characters other than its own layout characters.
+fn stream_needs_escape(c: char) -> bool {
+    needs_escape(c) && !matches!(c, '\n' | '\t' | '\r')
+}
+
 fn push_stream_text(out: &mut String, text: &str) {
-    if !text.chars().any(needs_escape) {
+    if !text.chars().any(stream_needs_escape) {
         out.push_str(text);
         return;
     }
@@ -179,6 +200,16 @@ mod tests {
             "error: member \\x1b[31mred\n\tnext\r\n"
         );
         assert_eq!(through(&[b"bad \xff byte\n"]), "bad \\xff byte\n");
+        // The bytewise fast path (printable ASCII and layout) must not let DEL or C1 through,
+        // and text with other characters still takes the checked path.
+        assert_eq!(through(&[b"del \x7f here\n"]), "del \\x7f here\n");
+        assert_eq!(through(&["c1 \u{85}\n".as_bytes()]), "c1 \\u{0085}\n");
+        assert_eq!(
+            through(&["caf\u{e9}\n\tok\r\n".as_bytes()]),
+            "caf\u{e9}\n\tok\r\n"
+        );
+        let plain = "{\n  \"name\": \"x\"\n}\n".repeat(1000);
+        assert_eq!(through(&[plain.as_bytes()]), plain);
     }
 
     #[test]

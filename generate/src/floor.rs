@@ -26,9 +26,16 @@ pub struct Source {
 impl Source {
     pub fn from_mesh(mesh: &NavMesh, params: &Params) -> Source {
         let names = material_names(mesh);
+        let nodes = face_node_names(mesh);
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
+            let name = names.as_ref().and_then(|n| n.name(polygon));
+            if name.is_some_and(is_effect)
+                || name.is_some_and(|m| untextured(nodes.as_ref(), polygon, m))
+            {
+                continue;
+            }
             let surface = surface_for(mesh, polygon, names.as_ref(), params);
             let Some((&first, rest)) = corners.split_first() else {
                 continue;
@@ -44,13 +51,58 @@ impl Source {
                 let up = unit_normal(&corners).map_or(0.0, |n| n[2]);
                 triangles.push(Triangle {
                     corners,
-                    walkable: up >= min_up,
+                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && name.is_some_and(is_wall)),
                     surface,
                 });
             }
         }
         Source { triangles }
     }
+}
+
+/// A render material of a visual effect (BioWare names them `…fx_…`: the light shafts and
+/// cloud panels of Dantooine's windows, `LKOfx_clouds`), which nothing collides with. Such
+/// panels stand from the floor to the ceiling across a room and cut the floor into pieces
+/// (hall_1 and foyer_2 lost a quarter of their floor to them), so they are no input.
+pub fn is_effect(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("fx_")
+}
+
+/// cos 10°: a wall-textured face flatter than this may be floor.
+const WALL_FLOOR_UP: f32 = 0.984_807_8;
+
+/// A render material for walls (the texture's name says `wall`): its faces are solid but no
+/// floor, however gently they slope (the curved wall foot along escape_pods, 19° to 40°, that
+/// BioWare leaves out).
+pub fn is_wall(name: &str) -> bool {
+    // (checked only on faces steeper than WALL_FLOOR_UP: some rooms texture flat floors with
+    // wall bitmaps)
+    name.to_ascii_lowercase().contains("wall")
+}
+
+/// A face of a model node without a texture: the MDL reader names such faces after their node
+/// (`<ns>:node` beside `<ns>:material`), so the material name equals the node's. An untextured
+/// mesh is a modelling helper nobody sees as floor: m12aa_01f's `Box20`, a 4600 m² plane under
+/// the whole room that outgrew the cab BioWare walks, and two helper shapes in the Enclave.
+fn untextured(nodes: Option<&Names>, polygon: usize, material: &str) -> bool {
+    nodes
+        .and_then(|n| n.name(polygon))
+        .is_some_and(|node| node == material)
+}
+
+/// Per-face node names: the first `<ns>:node` index column with a `<ns>:nodes` text list
+/// beside it (the MDL reader's, carried by [`crate::combine`] as `render:node`).
+pub fn face_node_names(mesh: &NavMesh) -> Option<Names<'_>> {
+    mesh.face_attributes.iter().find_map(|(key, column)| {
+        let namespace = key.strip_suffix(":node")?;
+        let Attribute::Int(column) = column else {
+            return None;
+        };
+        match mesh.extras.get(&format!("{namespace}:nodes")) {
+            Some(Extra::TextList(names)) => Some(Names { column, names }),
+            _ => None,
+        }
+    })
 }
 
 /// The unit normal of a triangle (counter-clockwise seen from its front), None when degenerate.
@@ -175,6 +227,8 @@ pub struct FloorIndex<'a> {
     source: &'a Source,
     origin: [f32; 2],
     bucket: f32,
+    /// Plan distance within which a floor nearer in height beats the nearest one.
+    snap: f32,
     columns: usize,
     rows: usize,
     /// CSR: bucket b holds `items[starts[b]..starts[b + 1]]`.
@@ -263,6 +317,7 @@ impl<'a> FloorIndex<'a> {
             source,
             origin: lo,
             bucket,
+            snap: 2.0 * params.cell_size,
             columns,
             rows,
             starts: counts,
@@ -272,11 +327,15 @@ impl<'a> FloorIndex<'a> {
 
     /// The walkable render floor at plan point `p` nearest to height `near` (within `tolerance`
     /// in height), preferring triangles that hold the point; a point just outside the floor
-    /// (an outline corner past the floor's edge) takes the nearest triangle's plane.
-    pub fn floor_at(&self, p: [f32; 2], near: f32, tolerance: f32) -> Option<FloorHit> {
+    /// (an outline corner past the floor's edge) takes the nearest triangle's plane. When that
+    /// floor is more than `step` off `near` and another within two cells of the point is
+    /// nearer in height, the other wins: a corner on the edge of a raised block lies on both
+    /// the block's top and the floor around it, and the voxels say which one it stands on.
+    pub fn floor_at(&self, p: [f32; 2], near: f32, tolerance: f32, step: f32) -> Option<FloorHit> {
         let bx = ((p[0] - self.origin[0]) / self.bucket).floor() as i64;
         let by = ((p[1] - self.origin[1]) / self.bucket).floor() as i64;
         let mut best: Option<FloorHit> = None;
+        let mut level: Option<FloorHit> = None;
         for y in by - 1..=by + 1 {
             for x in bx - 1..=bx + 1 {
                 if x < 0 || y < 0 || x as usize >= self.columns || y as usize >= self.rows {
@@ -295,6 +354,15 @@ impl<'a> FloorIndex<'a> {
                         continue;
                     }
                     let distance = plan_distance(t, p);
+                    if distance <= self.snap
+                        && level.is_none_or(|b| (z - near).abs() < (b.z - near).abs())
+                    {
+                        level = Some(FloorHit {
+                            z,
+                            triangle: i as usize,
+                            distance,
+                        });
+                    }
                     let better = best.is_none_or(|b| {
                         distance < b.distance - 1e-5
                             || (distance <= b.distance + 1e-5
@@ -310,7 +378,14 @@ impl<'a> FloorIndex<'a> {
                 }
             }
         }
-        best
+        match (best, level) {
+            (Some(b), Some(l))
+                if (b.z - near).abs() > step && (l.z - near).abs() < (b.z - near).abs() =>
+            {
+                Some(l)
+            }
+            _ => best,
+        }
     }
 
     pub fn triangle(&self, index: usize) -> Option<&Triangle> {
@@ -367,5 +442,7 @@ mod tests {
         assert_eq!(material_from_name("stonebridge_2"), Some(Material(22)));
         assert_eq!(material_from_name("puddlewater"), Some(Material(11)));
         assert_eq!(material_from_name("xyz_01"), None);
+        assert!(is_effect("LKOfx_clouds") && is_effect("fx_beam01"));
+        assert!(!is_effect("LDA_flr09") && !is_effect("LDA_fall"));
     }
 }

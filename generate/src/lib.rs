@@ -125,9 +125,11 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
             params,
         };
         let rings = outline::rings(layer, id as u32, &context);
+        let steps = outline::step_segments(layer, &context);
         triangulate::layer_mesh(
             layer,
             &rings,
+            &steps,
             &graph,
             &field,
             &index,
@@ -171,42 +173,64 @@ pub fn y_up_to_z_up(mesh: &mut NavMesh) {
 
 /// Several render meshes as one input: vertices and faces appended, surfaces kept, and the
 /// per-face material names of each (see [`floor`]) carried into one `render:material` column
-/// over a merged `render:materials` list.
+/// over a merged `render:materials` list; model node names likewise into `render:node` over
+/// `render:nodes` (the generator tells untextured model helpers by them).
 pub fn combine(meshes: &[NavMesh]) -> NavMesh {
-    use walkmesh_core::ir::{Attribute, Extra};
     let mut out = NavMesh::default();
-    let mut names: Vec<String> = Vec::new();
-    let mut column: Vec<i64> = Vec::new();
-    let mut any_names = false;
+    let mut materials = NameColumn::default();
+    let mut nodes = NameColumn::default();
     for mesh in meshes {
         let offset = out.vertices.len() as u32;
         out.vertices.extend_from_slice(&mesh.vertices);
-        let own = floor::face_material_names(mesh);
-        any_names |= own.is_some();
+        let own_materials = floor::face_material_names(mesh);
+        let own_nodes = floor::face_node_names(mesh);
+        materials.any |= own_materials.is_some();
+        nodes.any |= own_nodes.is_some();
         for (p, corners) in mesh.polygons.iter().enumerate() {
             let shifted: Vec<u32> = corners.iter().map(|&i| i + offset).collect();
             let surface = mesh.surfaces.get(p).copied().unwrap_or_default_surface();
             out.push_polygon(&shifted, surface);
-            let name = own.as_ref().and_then(|n| n.name(p));
-            column.push(match name {
-                Some(name) => match names.iter().position(|known| known == name) {
-                    Some(i) => i as i64,
-                    None => {
-                        names.push(name.to_string());
-                        (names.len() - 1) as i64
-                    }
-                },
-                None => -1,
-            });
+            materials.push(own_materials.as_ref().and_then(|n| n.name(p)));
+            nodes.push(own_nodes.as_ref().and_then(|n| n.name(p)));
         }
     }
-    if any_names {
-        out.face_attributes
-            .insert("render:material".into(), Attribute::Int(column));
-        out.extras
-            .insert("render:materials".into(), Extra::TextList(names));
-    }
+    materials.store(&mut out, "render:material", "render:materials");
+    nodes.store(&mut out, "render:node", "render:nodes");
     out
+}
+
+/// A per-face name column being merged: indices into a list of distinct names, -1 for none.
+#[derive(Default)]
+struct NameColumn {
+    names: Vec<String>,
+    column: Vec<i64>,
+    /// Some input had such a column.
+    any: bool,
+}
+
+impl NameColumn {
+    fn push(&mut self, name: Option<&str>) {
+        let index = match name {
+            Some(name) => match self.names.iter().position(|known| known == name) {
+                Some(i) => i as i64,
+                None => {
+                    self.names.push(name.to_string());
+                    (self.names.len() - 1) as i64
+                }
+            },
+            None => -1,
+        };
+        self.column.push(index);
+    }
+
+    fn store(self, mesh: &mut NavMesh, column: &str, list: &str) {
+        use walkmesh_core::ir::{Attribute, Extra};
+        if self.any {
+            mesh.face_attributes
+                .insert(column.into(), Attribute::Int(self.column));
+            mesh.extras.insert(list.into(), Extra::TextList(self.names));
+        }
+    }
 }
 
 /// A missing surface (a mesh that breaks `NavMesh::check`) reads as an undefined one.

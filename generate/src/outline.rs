@@ -11,7 +11,7 @@ use crate::voxel::Heightfield;
 pub type Ring = Vec<[i64; 2]>;
 
 /// A directed boundary edge between two grid corners.
-type Edge = ([i64; 2], [i64; 2]);
+pub type Edge = ([i64; 2], [i64; 2]);
 
 /// What outlining a layer looks at besides the layer.
 #[derive(Debug)]
@@ -33,6 +33,94 @@ pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
         .into_iter()
         .map(|ring| simplify(&ring, &fixed, tolerance))
         .collect()
+}
+
+/// The two constraint lines of every step inside the layer (neighbouring cells whose floors
+/// differ by more than a slope can rise over one cell): the cell edge between them (the step's
+/// top, where the corners take the upper floor) and the low cell's far edge (the step's foot).
+/// Triangulated with the rings, they make the step a one-cell riser between the two floors, so
+/// a block within the climb keeps its own top instead of being flattened into the floor
+/// around it (BioWare models steps the same way: a short steep strip between two treads).
+pub fn step_segments(layer: &Layer, context: &Context) -> Vec<Edge> {
+    let step = context.params.step_levels();
+    let mut segments = HashSet::new();
+    let [x0, y0, x1, y1] = layer.bounds.map(i64::from);
+    let floor = |x: i64, y: i64| {
+        layer
+            .at(x, y)
+            .and_then(|n| context.graph.nodes.get(n as usize))
+            .map(|n| n.floor)
+    };
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let Some(low) = floor(x, y) else { continue };
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let Some(high) = floor(x + dx, y + dy) else {
+                    continue;
+                };
+                if high - low <= step {
+                    continue;
+                }
+                for side in [cell_side(x, y, dx, dy), cell_side(x, y, -dx, -dy)] {
+                    // Only inside the layer: a corner on the outline would be a vertex the
+                    // neighbouring layer or room does not have (a T-junction).
+                    if interior(layer, side.0) && interior(layer, side.1) {
+                        segments.insert(side);
+                    }
+                }
+            }
+        }
+    }
+    merge_collinear(segments)
+}
+
+/// The cells within two of grid corner `c` are all in the layer: the corner is off the
+/// outline and off its simplified edges (which stay within a cell of it), so inserting it
+/// never splits a ring edge.
+fn interior(layer: &Layer, c: [i64; 2]) -> bool {
+    (-2..2).all(|dy| (-2..2).all(|dx| layer.at(c[0] + dx, c[1] + dy).is_some()))
+}
+
+/// Joins unit segments into straight runs through corners no other segment touches (fewer
+/// vertices and faces; a corner where lines meet or turn stays a vertex).
+fn merge_collinear(segments: HashSet<Edge>) -> Vec<Edge> {
+    let mut degree: HashMap<[i64; 2], u32> = HashMap::new();
+    for (a, b) in &segments {
+        *degree.entry(*a).or_default() += 1;
+        *degree.entry(*b).or_default() += 1;
+    }
+    let mut sorted: Vec<Edge> = segments.into_iter().collect();
+    sorted.sort_unstable_by_key(|&(a, b)| {
+        let vertical = a[0] == b[0];
+        if vertical {
+            (1, a[0], a[1])
+        } else {
+            (0, a[1], a[0])
+        }
+    });
+    let mut out: Vec<Edge> = Vec::new();
+    for (a, b) in sorted {
+        if let Some(last) = out.last_mut() {
+            let same_line = (last.0[0] == last.1[0]) == (a[0] == b[0])
+                && ((a[0] == b[0] && a[0] == last.0[0]) || (a[1] == b[1] && a[1] == last.0[1]));
+            if same_line && last.1 == a && degree.get(&a).copied() == Some(2) {
+                last.1 = b;
+                continue;
+            }
+        }
+        out.push((a, b));
+    }
+    out
+}
+
+/// The edge of cell (x, y) facing direction (dx, dy), as a pair of grid corners.
+fn cell_side(x: i64, y: i64, dx: i64, dy: i64) -> Edge {
+    match (dx, dy) {
+        (1, _) => ([x + 1, y], [x + 1, y + 1]),
+        (-1, _) => ([x, y], [x, y + 1]),
+        (_, 1) => ([x, y + 1], [x + 1, y + 1]),
+        _ => ([x, y], [x + 1, y]),
+    }
 }
 
 /// Directed boundary edges (from corner, to corner) and the corners that simplification must

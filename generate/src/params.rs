@@ -189,6 +189,13 @@ impl Params {
         (self.max_climb / self.cell_height).floor() as i32
     }
 
+    /// The most levels a floor within the slope limit rises from one cell to the next (one
+    /// more for the rounding of voxel tops); a larger rise between neighbours is a step.
+    pub(crate) fn step_levels(&self) -> i32 {
+        let rise = self.max_slope.to_radians().tan() * self.cell_size;
+        (rise / self.cell_height).floor() as i32 + 1
+    }
+
     /// Half the passage width in cells (rounded up).
     pub(crate) fn passage_cells(&self) -> i32 {
         (self.min_passage_width / 2.0 / self.cell_size).ceil() as i32

@@ -13,7 +13,7 @@ use walkmesh_core::material::Surface;
 use crate::Params;
 use crate::floor::FloorIndex;
 use crate::graph::{Graph, Layer};
-use crate::outline::Ring;
+use crate::outline::{Edge, Ring};
 use crate::report::Report;
 use crate::voxel::Heightfield;
 
@@ -57,6 +57,9 @@ impl Ground<'_> {
     /// the outline, in the nearest cell around it.
     fn reference(&self, p: [f64; 2]) -> Option<f32> {
         let cs = f64::from(self.field.cell_size);
+        if let Some(top) = self.corner_top(p) {
+            return Some(top);
+        }
         let (x, y) = self.cell(p);
         let mut best: Option<(f64, u32)> = None;
         for dy in -1..=1 {
@@ -76,6 +79,26 @@ impl Ground<'_> {
         Some(self.field.z(node.floor))
     }
 
+    /// Floor level of a grid corner: the highest of the layer's cells around it, so the
+    /// corners on the top edge of a step stay on the upper floor (the step's foot is a cell
+    /// away, see [`crate::outline::step_segments`]). None off the grid's corners.
+    fn corner_top(&self, p: [f64; 2]) -> Option<f32> {
+        let cs = f64::from(self.field.cell_size);
+        let gx = (p[0] - f64::from(self.field.origin[0])) / cs;
+        let gy = (p[1] - f64::from(self.field.origin[1])) / cs;
+        if (gx - gx.round()).abs() > 1e-6 || (gy - gy.round()).abs() > 1e-6 {
+            return None;
+        }
+        let (cx, cy) = (gx.round() as i64, gy.round() as i64);
+        [(-1, -1), (0, -1), (-1, 0), (0, 0)]
+            .iter()
+            .filter_map(|(dx, dy)| self.layer.at(cx + dx, cy + dy))
+            .filter_map(|n| self.graph.nodes.get(n as usize))
+            .map(|n| n.floor)
+            .max()
+            .map(|level| self.field.z(level))
+    }
+
     /// Height of a vertex: a grid corner reuses the height another layer gave it when that
     /// is within a climb of this layer's floor there.
     fn vertex_height(&self, p: [f64; 2]) -> f32 {
@@ -91,7 +114,12 @@ impl Ground<'_> {
         let tolerance = self.params.max_climb + self.field.cell_height;
         let mut cache = self.corners.borrow_mut();
         let known = cache.entry(key).or_default();
-        if let Some(&z) = known.iter().find(|&&z| (z - reference).abs() <= tolerance) {
+        let nearest = known
+            .iter()
+            .copied()
+            .filter(|z| (z - reference).abs() <= tolerance)
+            .min_by(|a, b| (a - reference).abs().total_cmp(&(b - reference).abs()));
+        if let Some(z) = nearest {
             return z;
         }
         let z = self.height(p).0;
@@ -108,7 +136,11 @@ impl Ground<'_> {
         let tolerance = self.params.max_climb + 2.0 * ch;
         let point = [p[0] as f32, p[1] as f32];
         // The voxel top is up to one cell height above the surface that made it.
-        match self.index.floor_at(point, reference - ch / 2.0, tolerance) {
+        let step = self.params.step_levels() as f32 * ch;
+        match self
+            .index
+            .floor_at(point, reference - ch / 2.0, tolerance, step)
+        {
             Some(hit) if hit.distance <= 2.0 * self.field.cell_size => (hit.z, Some(hit.triangle)),
             _ => (reference - ch / 2.0, None),
         }
@@ -120,6 +152,7 @@ impl Ground<'_> {
 pub fn layer_mesh(
     layer: &Layer,
     rings: &[Ring],
+    steps: &[Edge],
     graph: &Graph,
     field: &Heightfield,
     index: &FloorIndex,
@@ -158,6 +191,16 @@ pub fn layer_mesh(
             }
         }
     }
+    // Step lines lie on grid lines inside the layer; one crossing a simplified ring edge
+    // near the outline is left out (the ring decides the footprint).
+    for (from, to) in steps {
+        if let (Ok(a), Ok(b)) = (cdt.insert(corner(*from)), cdt.insert(corner(*to)))
+            && a != b
+            && cdt.can_add_constraint(a, b)
+        {
+            cdt.add_constraint(a, b);
+        }
+    }
     let mut heights: HashMap<usize, f32> = HashMap::new();
     refine(&mut cdt, &ground, &mut heights, report);
     emit(&cdt, &ground, &mut heights, mesh, report);
@@ -182,6 +225,7 @@ fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, rep
     let budget = (ground.layer.nodes.len() as f64 * DETAIL_POINTS_PER_CELL) as usize + 16;
     let mut added = 0;
     let error = ground.params.detail_error;
+    let step = ground.params.step_levels() as f32 * ground.field.cell_height;
     for _ in 0..DETAIL_ROUNDS {
         let mut wanted = Vec::new();
         for face in cdt.inner_faces() {
@@ -197,6 +241,9 @@ fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, rep
                 wanted.push((vs, centre));
                 continue;
             };
+            if za.max(zb).max(zc) - za.min(zb).min(zc) > step {
+                continue; // a riser between two floors: planar by design
+            }
             let (floor, hit) = ground.height(centre);
             if hit.is_some() && ((za + zb + zc) / 3.0 - floor).abs() > error {
                 wanted.push((vs, centre));

@@ -68,6 +68,7 @@ impl Heightfield {
             field.rasterise(&t.corners, t.walkable, merge);
         }
         field.filter_low_obstacles(params.climb_cells());
+        field.filter_bevels(params.climb_cells());
         field.filter_low_clearance(params.height_cells());
         Ok(field)
     }
@@ -150,6 +151,49 @@ impl Heightfield {
         }
     }
 
+    /// A non-walkable span one cell wide between two walkable floors within a climb of its
+    /// top, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
+    /// floor modelled under it: m50aa_01a's catwalks were cut in pieces by them) becomes
+    /// walkable. Opposite sides only: the foot of a wall skirt has floor on one side and the
+    /// skirt on the other, and stays out.
+    fn filter_bevels(&mut self, climb: i32) {
+        let mut raise = Vec::new();
+        for y in 0..self.height as i64 {
+            for x in 0..self.width as i64 {
+                let Some(column) = self.column(x, y) else {
+                    continue;
+                };
+                let Some(spans) = self.columns.get(column) else {
+                    continue;
+                };
+                for (i, span) in spans.iter().enumerate() {
+                    if span.walkable {
+                        continue;
+                    }
+                    let floor_beside = |dx: i64, dy: i64| {
+                        self.column(x + dx, y + dy)
+                            .and_then(|c| self.columns.get(c))
+                            .is_some_and(|other| {
+                                other
+                                    .iter()
+                                    .any(|o| o.walkable && (o.top - span.top).abs() <= climb)
+                            })
+                    };
+                    let across = (floor_beside(1, 0) && floor_beside(-1, 0))
+                        || (floor_beside(0, 1) && floor_beside(0, -1));
+                    if across {
+                        raise.push((column, i));
+                    }
+                }
+            }
+        }
+        for (column, i) in raise {
+            if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
+                span.walkable = true;
+            }
+        }
+    }
+
     /// A walkable span with less than the agent's height of room above it is not walkable.
     fn filter_low_clearance(&mut self, agent: i32) {
         for spans in &mut self.columns {
@@ -196,12 +240,18 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
     spans.insert(i, new);
 }
 
+/// A thousandth of a cell (0.1 mm at 0.1 m cells).
+const GRID_SNAP: f32 = 1e-3;
+
 /// Cells a coordinate range covers: a range ending exactly on a cell boundary does not reach
 /// into the next cell (a floor edge on a grid line covers one column, not two), but a range of
 /// no width (a wall on a grid line) covers the cell it starts in.
+/// Coordinates within `GRID_SNAP` of a cell boundary count as on it: the shift to the grid's
+/// origin leaves floor edges on a boundary a few ulps off it, which made a 10 m floor cover
+/// 101 columns.
 fn cell_range(lo: f32, hi: f32, count: usize) -> (i64, i64) {
-    let first = lo.floor() as i64;
-    let last = ((hi.ceil() as i64) - 1).max(first);
+    let first = (lo + GRID_SNAP).floor() as i64;
+    let last = (((hi - GRID_SNAP).ceil() as i64) - 1).max(first);
     (first.max(0), last.min(count as i64 - 1))
 }
 

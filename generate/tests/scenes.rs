@@ -407,3 +407,234 @@ fn bad_parameters_and_empty_input_are_errors() {
     assert!(generate(&NavMesh::default(), &params).is_err());
     assert!(generate(&NavMesh::default(), &kotor()).is_err());
 }
+
+/// The z values of the output's vertices inside the plan rectangle.
+fn vertex_heights_in(mesh: &NavMesh, lo: [f32; 2], hi: [f32; 2]) -> Vec<f32> {
+    mesh.vertices
+        .iter()
+        .filter(|v| v[0] >= lo[0] && v[0] <= hi[0] && v[1] >= lo[1] && v[1] <= hi[1])
+        .map(|v| v[2])
+        .collect()
+}
+
+#[test]
+fn a_floor_on_the_grid_lines_reports_its_own_area() {
+    // Edges on cell boundaries once made the floor cover one extra row and column of cells
+    // (102.01 m² for this 10 × 10 m floor).
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    assert!((area - 100.0).abs() < 0.05, "area {area}");
+    let xs = out.mesh.vertices.iter().map(|v| v[0]);
+    let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    assert!(
+        (lo + 5.0).abs() < 1e-3 && (hi - 5.0).abs() < 1e-3,
+        "x {lo}..{hi}"
+    );
+}
+
+#[test]
+fn a_block_within_the_climb_keeps_its_top() {
+    // A 1 × 1 m box 0.3 m high on the floor (the Blender check's reproducer): the walkmesh
+    // climbs onto it, so its top must be there at 0.3 m, not flattened into the floor.
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    scene.cuboid([-3.0, -3.0, 0.0], [-2.0, -2.0, 0.3]);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let top = vertex_heights_in(&out.mesh, [-3.01, -3.01], [-1.99, -1.99]);
+    assert!(
+        top.iter().filter(|z| (*z - 0.3).abs() < 1e-3).count() >= 4,
+        "vertices on the block: {top:?}"
+    );
+    let on_top = heights_at(&out.mesh, -2.5, -2.5);
+    assert!(
+        !on_top.is_empty() && on_top.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        "heights on the block {on_top:?}"
+    );
+    // The floor a metre away is untouched by the step.
+    let beside = heights_at(&out.mesh, -1.0, -2.5);
+    assert!(beside.iter().all(|z| z.abs() < 1e-3), "beside {beside:?}");
+    // The riser is one cell wide: nothing between the top and the floor farther out.
+    let foot = heights_at(&out.mesh, -1.85, -2.5);
+    assert!(foot.iter().all(|z| z.abs() < 1e-3), "foot {foot:?}");
+    check_scene(
+        "block",
+        &scene,
+        &kotor(),
+        &[
+            ([0.0, 0.0, 0.0], Expect::Reachable),
+            ([-2.5, -2.5, 0.3], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn the_blender_generate_case_holds_its_figures() {
+    // .ci/peers/blender_addon_check.py's generate_case: a 10 m floor, a 2 × 2 × 1 m table and
+    // a 1.6 × 1.0 × 0.3 m block turned 45°: about 96 m², the block top at 0.3, nothing under
+    // the table.
+    let mut scene = Scene::default();
+    scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
+    scene.cuboid([1.0, 1.0, 0.0], [3.0, 3.0, 1.0]);
+    scene.box_turned([-2.5, -2.5, 0.15], [0.8, 0.5, 0.15], 45.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    assert!((94.0..=97.5).contains(&area), "area {area}");
+    let on_block = heights_at(&out.mesh, -2.5, -2.5);
+    assert!(
+        !on_block.is_empty() && on_block.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        "heights on the block {on_block:?}"
+    );
+    assert!(heights_at(&out.mesh, 2.0, 2.0).is_empty());
+    assert_lint_clean("blender case", &out.mesh);
+}
+
+#[test]
+fn effect_panels_do_not_cut_the_floor() {
+    // A light-shaft panel (material `LKOfx_clouds`, as in Dantooine's hall_1) slanting from the
+    // floor to 3 m across the room: an effect, nothing collides with it, so the floor on its
+    // far side is reached.
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    scene.quad([
+        [4.0, 0.0, 0.0],
+        [4.0, 6.0, 0.0],
+        [4.6, 6.0, 3.0],
+        [4.6, 0.0, 3.0],
+    ]);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LDA_flr09".into(), "LKOfx_clouds".into()]),
+    );
+    check_scene(
+        "effect panel",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([8.0, 3.0, 0.0], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn an_untextured_model_helper_is_no_floor() {
+    // m12aa_01f: a huge untextured plane (`Box20`, its faces named after their node as the MDL
+    // reader does when a node has no texture) under the room outgrew the cab BioWare walks.
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 6.0, 5.0, 1.8);
+    let cab_faces = scene.mesh.polygons.len();
+    scene.floor(-40.0, -40.0, 40.0, 40.0, 0.0);
+    let count = scene.mesh.polygons.len();
+    let mut material = vec![0i64; cab_faces];
+    material.resize(count, 1);
+    let mut node = vec![0i64; cab_faces];
+    node.resize(count, 1);
+    let mesh = &mut scene.mesh;
+    mesh.face_attributes
+        .insert("mdl:material".into(), Attribute::Int(material));
+    mesh.extras.insert(
+        "mdl:materials".into(),
+        Extra::TextList(vec!["M12aa_flr01".into(), "Box20".into()]),
+    );
+    mesh.face_attributes
+        .insert("mdl:node".into(), Attribute::Int(node));
+    mesh.extras.insert(
+        "mdl:nodes".into(),
+        Extra::TextList(vec!["cab_floor".into(), "Box20".into()]),
+    );
+    let points = [
+        ([3.0, 2.5, 1.8], Expect::Reachable),
+        ([20.0, 20.0, 0.0], Expect::Blocked),
+    ];
+    check_scene("untextured helper", &scene, &kotor(), &points);
+    // The CLI and Python merge their inputs first: the node names must survive that.
+    let merged = Scene {
+        mesh: walkmesh_generate::combine(&[scene.mesh.clone()]),
+    };
+    check_scene("untextured helper, combined", &merged, &kotor(), &points);
+}
+
+#[test]
+fn a_trim_bar_with_steep_bevels_across_a_walkway_is_crossed() {
+    // m50aa_01a: a trim bar 0.12 m high laid across the catwalk, its two 50° bevels one cell
+    // wide each with no floor modelled under them. The bevels are within the climb between
+    // the floor and the bar's top, so the floor on both sides is one walkway.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 6.0, 4.0, 0.0);
+    scene.quad([
+        [0.0, 4.0, 0.0],
+        [6.0, 4.0, 0.0],
+        [6.0, 4.1, 0.12],
+        [0.0, 4.1, 0.12],
+    ]);
+    scene.floor(0.0, 4.1, 6.0, 4.4, 0.12);
+    scene.quad([
+        [0.0, 4.4, 0.12],
+        [6.0, 4.4, 0.12],
+        [6.0, 4.5, 0.0],
+        [0.0, 4.5, 0.0],
+    ]);
+    scene.floor(0.0, 4.5, 6.0, 10.0, 0.0);
+    check_scene(
+        "trim bar",
+        &scene,
+        &kotor(),
+        &[
+            ([3.0, 2.0, 0.0], Expect::Reachable),
+            ([3.0, 7.0, 0.0], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn a_gently_sloped_wall_foot_is_no_floor() {
+    // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
+    // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
+    // ends. A flat face with a wall texture is still floor (some rooms do that).
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 8.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    // The foot: from the floor's edge at x = 0 out to x = -1.5, rising 0.52 m (19°).
+    scene.quad([
+        [-1.5, 0.0, 0.52],
+        [0.0, 0.0, 0.0],
+        [0.0, 6.0, 0.0],
+        [-1.5, 6.0, 0.52],
+    ]);
+    let foot_faces = scene.mesh.polygons.len();
+    // A flat landing textured as wall, beyond the floor on the other side.
+    scene.floor(8.0, 0.0, 10.0, 6.0, 0.0);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(foot_faces, 1);
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LHR_flr01".into(), "LHR_wall03".into()]),
+    );
+    check_scene(
+        "wall foot",
+        &scene,
+        &kotor(),
+        &[
+            ([4.0, 3.0, 0.0], Expect::Reachable),
+            ([9.0, 3.0, 0.0], Expect::Reachable),
+            ([-0.9, 3.0, 0.31], Expect::Blocked),
+        ],
+    );
+}

@@ -187,13 +187,17 @@ fn remove_and_flip(
     }
     let mut overlaps = Vec::new();
     crate::overlap::overlaps(&context, &mut overlaps);
+    // A fixable overlap is a face and its later copies (one pair, or a group of copies).
     for duplicate in overlaps.iter().filter(|f| f.fixable) {
-        let (Some(&kept), Some(&later)) = (duplicate.faces.first(), duplicate.faces.get(1)) else {
+        let Some((&kept, copies)) = duplicate.faces.split_first() else {
             continue;
         };
-        let already = removed.get(kept as usize).copied().unwrap_or(true)
-            || removed.get(later as usize).copied().unwrap_or(true);
-        if !already {
+        for &later in copies {
+            let already = removed.get(kept as usize).copied().unwrap_or(true)
+                || removed.get(later as usize).copied().unwrap_or(true);
+            if already {
+                continue;
+            }
             if let Some(slot) = removed.get_mut(later as usize) {
                 *slot = true;
             }

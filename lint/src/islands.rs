@@ -41,6 +41,12 @@ pub fn walkable_roots(context: &Context<'_>, meetings: &Meetings) -> Vec<u32> {
         if !mesh.is_walkable(face) {
             continue;
         }
+        // A copy of a face (same corners) stands where its first copy does.
+        if let Some(&original) = context.copy_of.get(face)
+            && original != u32::MAX
+        {
+            union(&mut parent, face as u32, original);
+        }
         let first = mesh.polygons.first_index(face);
         for e in 0..mesh.polygons.get(face).len() {
             if let Some(other) = context.adjacency.across(first + e) {
@@ -81,7 +87,12 @@ pub fn islands(context: &Context<'_>, meetings: &Meetings, findings: &mut Vec<Fi
         if !mesh.is_walkable(face) {
             continue;
         }
-        let area = polygon_area(mesh, face);
+        // A copy adds no floor.
+        let area = if context.is_copy(face) {
+            0.0
+        } else {
+            polygon_area(mesh, face)
+        };
         let component = components.entry(root).or_default();
         component.faces.push(face as u32);
         component.area += area;

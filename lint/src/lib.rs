@@ -178,6 +178,11 @@ pub(crate) struct Context<'a> {
     pub adjacency: Adjacency,
     /// Room (LYT index) of each face; `None` for a single walkmesh.
     pub rooms: Option<Vec<i64>>,
+    /// For a walkable face stored again (the same corner positions, in any order, in the same
+    /// room), the first face holding them; `u32::MAX` otherwise. Copies are reported once, in
+    /// a group, by `lint.overlap`, and the neighbourhood checks look at the first copy only,
+    /// so a face repeated n times costs n, not n² (issue #33).
+    pub copy_of: Vec<u32>,
 }
 
 impl<'a> Context<'a> {
@@ -189,12 +194,21 @@ impl<'a> Context<'a> {
             }
             _ => None,
         };
+        let copy_of = copies(mesh, rooms.as_deref());
         Context {
             mesh,
             options,
             adjacency,
             rooms,
+            copy_of,
         }
+    }
+
+    /// Whether `face` is a later copy of an earlier face (see [`Context::copy_of`]).
+    pub fn is_copy(&self, face: usize) -> bool {
+        self.copy_of
+            .get(face)
+            .is_some_and(|&first| first != u32::MAX)
     }
 
     /// Room of face `face` (0 for a single walkmesh).
@@ -204,6 +218,35 @@ impl<'a> Context<'a> {
             .and_then(|r| r.get(face as usize).copied())
             .unwrap_or(0)
     }
+}
+
+/// For each walkable face, the first earlier walkable face with the same corner positions
+/// (sorted, `-0.0` as `0.0`) in the same room; `u32::MAX` when none. One hash map: linear.
+fn copies(mesh: &NavMesh, rooms: Option<&[i64]>) -> Vec<u32> {
+    let mut first: rustc_hash::FxHashMap<(i64, Vec<[u32; 3]>), u32> = Default::default();
+    let mut copy_of = vec![u32::MAX; mesh.polygons.len()];
+    for (face, polygon) in mesh.polygons.iter().enumerate() {
+        if !mesh.is_walkable(face) {
+            continue;
+        }
+        let mut corners: Vec<[u32; 3]> = polygon
+            .iter()
+            .map(|&v| mesh.vertex(v).map(|c| (c + 0.0).to_bits()))
+            .collect();
+        corners.sort_unstable();
+        let room = rooms.and_then(|r| r.get(face).copied()).unwrap_or(0);
+        match first.entry((room, corners)) {
+            std::collections::hash_map::Entry::Occupied(seen) => {
+                if let Some(slot) = copy_of.get_mut(face) {
+                    *slot = *seen.get();
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(face as u32);
+            }
+        }
+    }
+    copy_of
 }
 
 /// The per-face room column of an assembled area (`walkmesh_kotor_area::assemble`).

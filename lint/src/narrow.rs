@@ -71,13 +71,24 @@ pub fn narrow_passages(context: &Context<'_>, edges: &[BoundaryEdge], findings: 
             [e.pa[0].max(e.pb[0]), e.pa[1].max(e.pb[1])],
         )
     };
+    // An edge shorter than MIN_SHARED_LENGTH shares less than that with any other, so it is
+    // in no finding: left out, so that a crowd of tiny edges (thousands of millimetre faces
+    // in one spot) is not compared pairwise (issue #33).
+    let can_share =
+        |e: &BoundaryEdge| frame(e).is_some_and(|(_, _, length)| length >= MIN_SHARED_LENGTH);
     for (i, edge) in edges.iter().enumerate() {
+        if !can_share(edge) {
+            continue;
+        }
         let (min, max) = plan_box(edge);
         if !grid.insert_box(i as u32, min, max) {
             large.push(i as u32);
         }
     }
     for (i, x) in edges.iter().enumerate() {
+        if !can_share(x) {
+            continue;
+        }
         let (min, max) = plan_box(x);
         let mut candidates: Vec<u32> = large.clone();
         grid.visit_box(

@@ -26,8 +26,9 @@ type FaceBox = (u32, [f32; 2], [f32; 2]);
 /// Plan boxes of the walkable faces, and a cell size from their median extent.
 fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
     let mesh = context.mesh;
+    // Later copies of a face are reported in their group (`copies`), not pair by pair.
     let boxes: Vec<FaceBox> = (0..mesh.polygons.len())
-        .filter(|&p| mesh.is_walkable(p))
+        .filter(|&p| mesh.is_walkable(p) && !context.is_copy(p))
         .map(|p| {
             let (min, max) = plan_box(mesh, p);
             (p as u32, min, max)
@@ -47,12 +48,80 @@ fn walkable_boxes(context: &Context<'_>) -> (Vec<FaceBox>, f64) {
     (boxes, f64::from(median.max(1e-3)) * 2.0)
 }
 
+/// One finding per face stored more than once (same corners, same room): the first face and
+/// every later copy, which `--fix` removes. Linear in the copies.
+fn copies(context: &Context<'_>, findings: &mut Vec<Finding>) {
+    let mut groups: rustc_hash::FxHashMap<u32, Vec<u32>> = Default::default();
+    for (face, &first) in context.copy_of.iter().enumerate() {
+        if first != u32::MAX {
+            groups
+                .entry(first)
+                .or_insert_with(|| vec![first])
+                .push(face as u32);
+        }
+    }
+    let mut groups: Vec<Vec<u32>> = groups.into_values().collect();
+    groups.sort_unstable();
+    for faces in groups {
+        let (Some(&first), Some(&second)) = (faces.first(), faces.get(1)) else {
+            continue;
+        };
+        let mesh = context.mesh;
+        let area = polygon_area(mesh, first as usize);
+        let later = faces.len() - 1;
+        let message = if later == 1 {
+            format!(
+                "walkable face {second} duplicates face {first} (same place, {area:.3} m²); the later one is redundant"
+            )
+        } else {
+            format!(
+                "walkable face {first} is stored {later} more times (faces {second}, …; same place, {area:.3} m²); the later copies are redundant"
+            )
+        };
+        findings.push(Finding::warning(
+            OVERLAP,
+            faces,
+            centroid(mesh, first as usize),
+            message,
+            true,
+        ));
+    }
+}
+
+/// Grid levels: level `k` has cells `base · 2^k` wide, and a face is filed at the smallest
+/// level whose cells are at least its plan extent, so it touches at most 2 × 2 cells there.
+const MIN_LEVEL: i32 = -40;
+const MAX_LEVEL: i32 = 40;
+
+/// The level of a face of plan extent `extent` (see [`MIN_LEVEL`]).
+fn level_of(extent: f64, base: f64) -> i32 {
+    let k = (extent / base).log2().ceil();
+    if k.is_nan() {
+        MIN_LEVEL
+    } else {
+        // Saturating: -inf (a point) is the lowest level, +inf the highest.
+        (k.clamp(f64::from(MIN_LEVEL), f64::from(MAX_LEVEL))) as i32
+    }
+}
+
 pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
-    let (boxes, cell) = walkable_boxes(context);
-    let mut grid = Grid::new(cell);
-    // Faces too large to file cell by cell are compared with every face instead.
+    copies(context, findings);
+    let (boxes, base) = walkable_boxes(context);
+    // One grid per size level, so that faces far smaller than the median crowded into one
+    // median-sized cell (or far larger ones) do not meet every face of that cell: a face
+    // looks for partners at its own level and above; smaller partners find it from theirs.
+    let mut levels: std::collections::BTreeMap<i32, Grid> = Default::default();
+    let mut level_of_slot = Vec::with_capacity(boxes.len());
+    // Faces too large to file cell by cell (beyond the top level) are compared with every
+    // face instead.
     let mut large: Vec<u32> = Vec::new();
     for (slot, (_, min, max)) in boxes.iter().enumerate() {
+        let extent = f64::from((max[0] - min[0]).max(max[1] - min[1]));
+        let level = level_of(extent, base);
+        level_of_slot.push(level);
+        let grid = levels
+            .entry(level)
+            .or_insert_with(|| Grid::new(base * 2f64.powi(level)));
         if !grid.insert_box(slot as u32, *min, *max) {
             large.push(slot as u32);
         }
@@ -63,11 +132,14 @@ pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
         if large_set.contains(&(slot as u32)) {
             candidates.extend((slot as u32 + 1)..boxes.len() as u32);
         } else {
-            grid.visit_box(min, max, |other| {
-                if other as usize > slot {
-                    candidates.push(other);
-                }
-            });
+            let own = level_of_slot.get(slot).copied().unwrap_or(MIN_LEVEL);
+            for (&level, grid) in levels.range(own..) {
+                grid.visit_box(min, max, |other| {
+                    if level > own || other as usize > slot {
+                        candidates.push(other);
+                    }
+                });
+            }
             candidates.extend(large.iter().filter(|&&other| other as usize > slot));
         }
         candidates.sort_unstable();
@@ -81,7 +153,10 @@ pub fn overlaps(context: &Context<'_>, findings: &mut Vec<Finding>) {
             if low[0] > high[0] || low[1] > high[1] {
                 continue;
             }
-            if let Some(finding) = overlap_of(context, face as usize, other_face as usize) {
+            // Each pair once, as faces (lower, higher): a partner from a higher level may
+            // come before this face in file order.
+            let (a, b) = (face.min(other_face), face.max(other_face));
+            if let Some(finding) = overlap_of(context, a as usize, b as usize) {
                 findings.push(finding);
             }
         }

@@ -73,7 +73,9 @@ pub fn boundary_edges(context: &Context<'_>) -> Vec<BoundaryEdge> {
     let mesh = context.mesh;
     let mut edges = Vec::new();
     for (face, corners) in mesh.polygons.iter().enumerate() {
-        if !mesh.is_walkable(face) {
+        // A later copy's edges lie on its first copy's: looked at once (the copy is a
+        // `lint.overlap` finding).
+        if !mesh.is_walkable(face) || context.is_copy(face) {
             continue;
         }
         let first = mesh.polygons.first_index(face);

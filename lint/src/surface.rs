@@ -103,6 +103,9 @@ pub fn degenerate(context: &Context<'_>, findings: &mut Vec<Finding>) {
     }
 }
 
+/// Most faces a message names.
+const MAX_FACES_NAMED: usize = 16;
+
 /// `lint.non_manifold`: a walkable edge that three or more walkable faces share.
 pub fn non_manifold(context: &Context<'_>, findings: &mut Vec<Finding>) {
     for edge in &context.adjacency.non_manifold {
@@ -110,12 +113,22 @@ pub fn non_manifold(context: &Context<'_>, findings: &mut Vec<Finding>) {
         let mut faces: Vec<u32> = edge.edges.iter().map(|e| e.polygon).collect();
         faces.sort_unstable();
         faces.dedup();
+        // The message names a few faces (the finding lists them all): a face stored 100,000
+        // times would otherwise make a line of megabytes.
+        let shown = faces
+            .get(..faces.len().min(MAX_FACES_NAMED))
+            .unwrap_or(&faces);
+        let more = if faces.len() > shown.len() {
+            format!(" and {} more", faces.len() - shown.len())
+        } else {
+            String::new()
+        };
         findings.push(Finding::warning(
             NON_MANIFOLD,
             faces.clone(),
             crate::geometry::midpoint(a, b),
             format!(
-                "the edge between vertices {} and {} is shared by {} walkable faces ({faces:?}); adjacency links at most two",
+                "the edge between vertices {} and {} is shared by {} walkable faces ({shown:?}{more}); adjacency links at most two",
                 edge.vertices[0],
                 edge.vertices[1],
                 edge.edges.len()

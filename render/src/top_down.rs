@@ -171,8 +171,17 @@ fn nice_step(rough: f64) -> f64 {
     nice * power
 }
 
-/// `value` with as many decimals as `step` needs.
+/// Values this large are written in exponent form (a 1e30 coordinate is 31 digits).
+const EXPONENT_FROM: f64 = 1e7;
+
+/// `value` with as many decimals as `step` needs; from [`EXPONENT_FROM`] on, in exponent form
+/// with as many significant digits as tell two ticks `step` apart.
 fn tick_label(value: f64, step: f64) -> String {
+    if value.abs() >= EXPONENT_FROM && step > 0.0 {
+        let digits = (value.abs().log10().floor() - step.log10().floor()).clamp(0.0, 16.0);
+        let digits = digits as usize;
+        return format!("{value:.digits$e}");
+    }
     let decimals = if step >= 1.0 {
         0
     } else {
@@ -280,10 +289,39 @@ fn world_bounds(layers: &[Layer<'_>]) -> ([f64; 2], [f64; 2]) {
     if !(min[0].is_finite() && max[0].is_finite()) {
         return ([0.0, 0.0], [1.0, 1.0]);
     }
-    // A little room around the mesh, and a non-zero extent on both axes.
-    let extent = (max[0] - min[0]).max(max[1] - min[1]).max(1e-3);
+    // A little room around the mesh, and a non-zero extent on both axes. Far from the origin
+    // a tiny extent vanishes in f64 (1e30 + 1e-3 == 1e30), leaving a zero-width axis, an
+    // infinite scale and tick numbers that overflow; so the extent is at least a millionth of
+    // the largest coordinate (f32 positions hold only 24 bits there anyway).
+    let magnitude = min
+        .iter()
+        .chain(&max)
+        .fold(0.0f64, |largest, c| largest.max(c.abs()));
+    let extent = (max[0] - min[0])
+        .max(max[1] - min[1])
+        .max(1e-3)
+        .max(magnitude * MIN_RELATIVE_EXTENT);
     let pad = extent * 0.03;
     ([min[0] - pad, min[1] - pad], [max[0] + pad, max[1] + pad])
+}
+
+/// The smallest extent drawn, as a share of the largest coordinate (see [`world_bounds`]).
+const MIN_RELATIVE_EXTENT: f64 = 1e-6;
+
+/// At most this many ticks on one axis (about eight are drawn on a sane view).
+const MAX_TICKS: f64 = 64.0;
+
+/// The multiples of `step` between `low` and `high`: none when there would be more than
+/// [`MAX_TICKS`] or the numbers are not finite, so the work never follows the coordinates.
+fn ticks_between(low: f64, high: f64, step: f64) -> Vec<f64> {
+    let (first, last) = ((low / step).ceil(), (high / step).floor());
+    let count = last - first;
+    if !(first.is_finite() && count.is_finite() && (0.0..=MAX_TICKS).contains(&count)) {
+        return Vec::new();
+    }
+    (0..=count as u32)
+        .map(|k| (first + f64::from(k)) * step)
+        .collect()
 }
 
 /// Per-face colour keys for one mesh in one mode, and the legend entries they mean.
@@ -477,6 +515,57 @@ fn island_legend(islands: &Components, tiles: &[i64], tiles_used: usize) -> Vec<
         .collect()
 }
 
+/// Labels closer than this (pixels) to one of the same value are left out.
+const LABEL_SPACING: f32 = 60.0;
+/// At most this many transition labels per mesh: more could not be read anyway, and each
+/// costs its strokes.
+const MAX_TRANSITION_LABELS: usize = 4096;
+
+/// Where transition labels go: one per value every [`LABEL_SPACING`] pixels, found through a
+/// hash grid of spacing-wide cells so that many transitions cost linear time, not quadratic.
+#[derive(Default)]
+struct LabelSpots {
+    labels: Vec<(i32, [f32; 2])>,
+    cells: std::collections::HashMap<(i32, i64, i64), Vec<usize>>,
+}
+
+impl LabelSpots {
+    fn cell(at: [f32; 2]) -> (i64, i64) {
+        // Saturating casts: a non-finite position lands in an edge cell.
+        let key = |c: f32| (c / LABEL_SPACING).floor() as i64;
+        (key(at[0]), key(at[1]))
+    }
+
+    /// Adds a label for `value` at `at` unless one of the same value is nearer than the
+    /// spacing (or the cap is reached).
+    fn offer(&mut self, value: i32, at: [f32; 2]) {
+        if self.labels.len() >= MAX_TRANSITION_LABELS {
+            return;
+        }
+        let (cx, cy) = Self::cell(at);
+        for dx in -1..=1i64 {
+            for dy in -1..=1i64 {
+                let key = (value, cx.saturating_add(dx), cy.saturating_add(dy));
+                let near = self.cells.get(&key).is_some_and(|found| {
+                    found.iter().any(|&i| {
+                        self.labels.get(i).is_some_and(|(_, other)| {
+                            (other[0] - at[0]).hypot(other[1] - at[1]) < LABEL_SPACING
+                        })
+                    })
+                });
+                if near {
+                    return;
+                }
+            }
+        }
+        self.cells
+            .entry((value, cx, cy))
+            .or_default()
+            .push(self.labels.len());
+        self.labels.push((value, at));
+    }
+}
+
 /// Everything drawn for one mesh.
 struct MeshGroups {
     groups: Vec<Group>,
@@ -623,7 +712,7 @@ fn draw_mesh(
 
     // Transitions, each labelled with its value (one label per value every 60 pixels).
     let mut segments = Vec::new();
-    let mut labels: Vec<(i32, [f32; 2])> = Vec::new();
+    let mut spots = LabelSpots::default();
     for (edge, tag) in &mesh.edge_tags {
         let polygon = mesh.polygons.get(edge.polygon as usize);
         let (Some(&a), Some(&b)) = (
@@ -635,13 +724,9 @@ fn draw_mesh(
         let (pa, pb) = (view.vertex(mesh, a), view.vertex(mesh, b));
         segments.push(vec![pa, pb]);
         let middle = [(pa[0] + pb[0]) / 2.0, (pa[1] + pb[1]) / 2.0];
-        let near = labels.iter().any(|(value, at)| {
-            *value == tag.transition && (at[0] - middle[0]).hypot(at[1] - middle[1]) < 60.0
-        });
-        if !near {
-            labels.push((tag.transition, middle));
-        }
+        spots.offer(tag.transition, middle);
     }
+    let labels = spots.labels;
     if !segments.is_empty() {
         groups.push(Group {
             id: format!("{prefix}-transitions"),
@@ -848,30 +933,29 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
     let step = nice_step((max[0] - min[0]).max(max[1] - min[1]) / 8.0);
     let mut ticks = Vec::new();
     let tick = s * 0.6;
-    let mut first = (min[0] / step).ceil() as i64;
-    let last = (max[0] / step).floor() as i64;
     let mut axis_labels = Vec::new();
-    while first <= last {
-        let x = first as f64 * step;
+    // Long values (exponent form) would run into each other: a value that would touch the
+    // one before it is left out (its tick stays).
+    let mut last_right = f32::NEG_INFINITY;
+    for x in ticks_between(min[0], max[0], step) {
         let [px, _] = view.px(x, min[1]);
         let b = view.bottom() as f32;
         ticks.push(vec![[px, b], [px, b + tick as f32]]);
         let text = tick_label(x, step);
         let w = text_width(&text, size);
+        if px - w / 2.0 < last_right + size {
+            continue;
+        }
+        last_right = px + w / 2.0;
         axis_labels.push((text, [px - w / 2.0, b + tick as f32 + size * 0.5]));
-        first += 1;
     }
-    let mut first = (min[1] / step).ceil() as i64;
-    let last = (max[1] / step).floor() as i64;
-    while first <= last {
-        let y = first as f64 * step;
+    for y in ticks_between(min[1], max[1], step) {
         let [_, py] = view.px(min[0], y);
         let l = view.left as f32;
         ticks.push(vec![[l - tick as f32, py], [l, py]]);
         let text = tick_label(y, step);
         let w = text_width(&text, size);
         axis_labels.push((text, [l - tick as f32 - size * 0.5 - w, py - size / 2.0]));
-        first += 1;
     }
     groups.push(Group {
         id: "axes".into(),
@@ -1722,6 +1806,109 @@ mod tests {
         assert!(took.as_secs_f64() < 5.0, "took {took:?}");
     }
 
+    #[test]
+    fn far_geometry_without_width_in_plan_renders_in_bounded_size() {
+        // Issue #33: a vertical triangle at x = 1e30 (no width in plan) and a triangle that is
+        // one point in plan at (1e30, -1e30): the padded bounds kept a zero-wide axis (1e30 +
+        // 0.1 == 1e30 in f64), the tick loop's i64 counter saturated and wrapped, and the
+        // render grew to 24 GiB. The bounds must now have width, so no tick loop can run away.
+        let vertical = vec![[1e30, 73.0, 0.0], [1e30, 118.0, 0.0], [1e30, 100.0, 5.0]];
+        let point = vec![[1e30, -1e30, 0.0], [1e30, -1e30, 1.0], [1e30, -1e30, 2.0]];
+        for vertices in [vertical, point] {
+            let mut mesh = NavMesh {
+                vertices,
+                ..NavMesh::default()
+            };
+            mesh.push_polygon(&[0, 1, 2], surface(4, true));
+            mesh.tile_grid = Some(TileGrid {
+                columns: 3,
+                rows: 3,
+                tile_width: 9.0,
+                tile_height: 9.0,
+                origin: [1e30, 60.0],
+            });
+            mesh.edge_tags.insert(
+                EdgeRef {
+                    polygon: 0,
+                    edge: 0,
+                },
+                EdgeTag { transition: 3 },
+            );
+            let layers = [Layer {
+                name: "far.obj",
+                mesh: &mesh,
+            }];
+            let (min, max) = world_bounds(&layers);
+            for axis in 0..2 {
+                assert!(max[axis] > min[axis], "axis {axis}: {min:?} {max:?}");
+                assert!(ticks_between(min[axis], max[axis], 1.0).len() <= 65);
+            }
+            for mode in [
+                Mode::Materials,
+                Mode::Components,
+                Mode::Tiles,
+                Mode::Regions,
+                Mode::AabbDepth,
+            ] {
+                let options = Options {
+                    mode,
+                    ..Options::default()
+                };
+                let scene = top_down(&layers, &options).unwrap();
+                assert!(
+                    scene.height <= 2 * scene.width,
+                    "{mode:?}: {}",
+                    scene.height
+                );
+                let ticks = scene
+                    .group("axes")
+                    .map_or(0, |g| g.shapes.iter().map(polyline_count).sum());
+                assert!((1..=40).contains(&ticks), "{mode:?}: {ticks} ticks");
+                let points: usize = scene
+                    .groups
+                    .iter()
+                    .flat_map(|g| &g.shapes)
+                    .map(|shape| match shape {
+                        Shape::Stroke { polylines, .. } => polylines.iter().map(Vec::len).sum(),
+                        Shape::Fill { subpaths, .. } => subpaths.iter().map(Vec::len).sum(),
+                        Shape::Circle { .. } => 1,
+                    })
+                    .sum();
+                assert!(points < 20_000, "{mode:?}: {points} points");
+                assert!(to_svg(&scene).len() < 1 << 20);
+                assert!(!to_png(&scene).unwrap().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn ticks_are_bounded_whatever_the_range() {
+        assert_eq!(ticks_between(0.0, 1.0, 0.5), vec![0.0, 0.5, 1.0]);
+        assert_eq!(ticks_between(-1.0, -0.5, 0.5), vec![-1.0, -0.5]);
+        assert!(ticks_between(0.0, 1e30, 1.0).is_empty());
+        assert!(ticks_between(1e30, 1e30, 0.5).len() <= 1);
+        assert!(ticks_between(f64::NAN, 1.0, 1.0).is_empty());
+        assert!(ticks_between(0.0, f64::INFINITY, 1.0).is_empty());
+    }
+
+    #[test]
+    fn transition_labels_are_spaced_per_value_and_capped() {
+        let mut spots = LabelSpots::default();
+        spots.offer(1, [0.0, 0.0]);
+        spots.offer(1, [59.0, 0.0]); // too near the first of value 1
+        spots.offer(2, [10.0, 0.0]); // another value: labelled
+        spots.offer(1, [61.0, 0.0]); // far enough (across a cell boundary)
+        spots.offer(1, [f32::NAN, 0.0]);
+        assert_eq!(
+            spots.labels.iter().map(|l| l.0).collect::<Vec<_>>(),
+            vec![1, 2, 1, 1]
+        );
+        for i in 0..10_000 {
+            spots.offer(i, [0.0, 0.0]);
+        }
+        assert_eq!(spots.labels.len(), MAX_TRANSITION_LABELS);
+    }
+
     fn polyline_count(shape: &Shape) -> usize {
         match shape {
             Shape::Stroke { polylines, .. } => polylines.len(),
@@ -1740,5 +1927,8 @@ mod tests {
         assert_eq!(tick_label(0.25, 0.05), "0.25");
         assert_eq!(tick_label(-0.0, 1.0), "0");
         assert_eq!(tick_label(-1e-17, 0.1), "0");
+        assert_eq!(tick_label(1e30, 1e23), "1.0000000e30");
+        assert_eq!(tick_label(-2.5e9, 5e8), "-2.5e9");
+        assert_eq!(tick_label(5e8, 5e8), "5e8");
     }
 }

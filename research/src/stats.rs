@@ -5,6 +5,8 @@
 //! three indices) is counted per component (`faces[][1]`), a longer one over all elements
 //! (`aswm.tiles[].path_table.nodes[]`).
 
+use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap;
@@ -12,6 +14,11 @@ use serde::Serialize;
 use walkmesh_core::Registry;
 
 use crate::fields::{FieldRef, Scalar, is_array, scalars, walk};
+
+thread_local! {
+    /// The key of the value being counted (see [`Gather::add`]).
+    static KEY: RefCell<String> = const { RefCell::new(String::new()) };
+}
 
 /// Distinct values counted per field; past it `distinct` is a lower bound.
 pub const DISTINCT_LIMIT: usize = 4096;
@@ -76,28 +83,30 @@ struct Tally {
 }
 
 impl Tally {
-    /// The gatherer of field `name`, made on first use.
+    /// The gatherer of field `name`, made on first use (the name is copied only then: this
+    /// runs for every value of a corpus).
     fn slot(
         &mut self,
         format: &'static str,
         name: &str,
         kind: &'static str,
         leftover: bool,
-    ) -> &mut Gather {
-        let gather = match self.gathered.entry(name.to_string()) {
-            std::collections::hash_map::Entry::Occupied(slot) => slot.into_mut(),
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                self.order.push(name.to_string());
-                slot.insert(Gather {
+    ) -> Option<&mut Gather> {
+        if !self.gathered.contains_key(name) {
+            self.order.push(name.to_string());
+            self.gathered.insert(
+                name.to_string(),
+                Gather {
                     format,
                     field: name.to_string(),
                     ..Gather::default()
-                })
-            }
-        };
+                },
+            );
+        }
+        let gather = self.gathered.get_mut(name)?;
         gather.kind = kind;
         gather.leftover |= leftover;
-        gather
+        Some(gather)
     }
 }
 
@@ -160,15 +169,24 @@ impl Gather {
                 self.max = Some((number, value.clone(), file));
             }
         }
-        let key = match &value {
-            Scalar::Float(v) => format!("{:?}", *v as f32),
-            other => other.to_string(),
-        };
-        if let Some(count) = self.counts.get_mut(&key) {
+        // The key is formatted into a buffer kept per thread: a corpus has millions of values
+        // and few distinct ones, so it is copied only for a value not seen before.
+        KEY.with_borrow_mut(|key| {
+            key.clear();
+            let _ = match &value {
+                Scalar::Float(v) => write!(key, "{:?}", *v as f32),
+                other => write!(key, "{other}"),
+            };
+            self.count(key, value, file);
+        });
+    }
+
+    fn count(&mut self, key: &str, value: Scalar, file: usize) {
+        if let Some(count) = self.counts.get_mut(key) {
             count.count += 1;
         } else if self.counts.len() < DISTINCT_LIMIT {
             self.counts.insert(
-                key,
+                key.to_string(),
                 Count {
                     value,
                     count: 1,
@@ -262,53 +280,119 @@ pub fn pattern(path: &str) -> String {
     out
 }
 
-/// Every file under `dirs` (files given directly are taken as they are), sorted.
-pub fn files_under(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// What a path that is neither a folder nor a regular file is, in words.
+fn special_kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = file_type;
+    "a special file"
+}
+
+/// Every regular file under `dirs`, sorted, and the other things met in the folders (FIFOs,
+/// devices, sockets: reading one would block or never end) with what they are. A path given
+/// directly that does not exist or is not a folder or regular file is an error that says
+/// which.
+pub fn files_under(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Skipped>), String> {
     let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = dirs.to_vec();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
+    let mut special = Vec::new();
+    let mut stack: Vec<(PathBuf, bool)> = dirs.iter().map(|d| (d.clone(), true)).collect();
+    while let Some((path, given)) = stack.pop() {
+        let metadata = std::fs::metadata(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{}: no such file or folder", path.display()),
+            _ => format!("{}: {e}", path.display()),
+        })?;
+        let file_type = metadata.file_type();
+        if file_type.is_dir() {
             let entries = std::fs::read_dir(&path)
                 .map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
             for entry in entries {
                 let entry = entry.map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
-                stack.push(entry.path());
+                stack.push((entry.path(), false));
             }
-        } else if path.is_file() {
+        } else if file_type.is_file() {
             files.push(path);
         } else {
-            return Err(format!("{}: no such file or folder", path.display()));
+            let reason = format!("not a regular file: {}", special_kind(file_type));
+            if given {
+                return Err(format!("{}: {reason}", path.display()));
+            }
+            special.push(Skipped {
+                file: path.display().to_string(),
+                reason,
+            });
         }
     }
     files.sort();
     files.dedup();
-    Ok(files)
+    special.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((files, special))
 }
 
+/// Files tallied at once: each is tallied on its own (in parallel), then merged in file
+/// order, so the result is the sequential one; the window bounds how many tallies are held.
+const WINDOW_PER_THREAD: usize = 1;
+
 /// Gathers the statistics of every file under `dirs` that a format with a field dump reads.
+///
+/// Files are read and tallied on all the threads [`walkmesh_core::threads::available`] allows
+/// (each with a budget of one, so a dumper starts no threads of its own) and merged in the
+/// order of the sorted file list: the statistics are the same as one file after the other.
 pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, String> {
-    let files = files_under(dirs)?;
-    let mut gathered: FxHashMap<String, Gather> = FxHashMap::default();
-    let mut order: Vec<String> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut skipped = Vec::new();
-    let mut formats: Vec<(String, usize)> = Vec::new();
-    for file in &files {
-        let shown = file.display().to_string();
-        match one_file(registry, file, names.len(), &mut gathered, &mut order) {
-            Ok(format) => {
-                names.push(shown);
-                match formats.iter_mut().find(|(id, _)| *id == format) {
-                    Some((_, n)) => *n += 1,
-                    None => formats.push((format.to_string(), 1)),
-                }
+    let (files, special) = files_under(dirs)?;
+    // A file is named by its index in `files` (skipped ones too): the order of the counted
+    // files is the same, so the first file holding a value is the same as counting only those.
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let mut merged = Merged::default();
+    let threads = walkmesh_core::threads::available();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker thread(s): {e}"))?;
+    let indexed: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
+    for window in indexed.chunks(threads * WINDOW_PER_THREAD) {
+        let tallies: Vec<Result<(&'static str, Tally), String>> = pool.install(|| {
+            use rayon::prelude::*;
+            window
+                .par_iter()
+                .map(|&(index, file)| {
+                    walkmesh_core::threads::with_budget(1, || tally_file(registry, file, index))
+                })
+                .collect()
+        });
+        for (&(index, _), tally) in window.iter().zip(tallies) {
+            let shown = names.get(index).cloned().unwrap_or_default();
+            match tally {
+                Ok((format, tally)) => merged.add(format, tally),
+                Err(reason) => merged.skipped.push(Skipped {
+                    file: shown,
+                    reason,
+                }),
             }
-            Err(reason) => skipped.push(Skipped {
-                file: shown,
-                reason,
-            }),
         }
     }
+    let Merged {
+        gathered,
+        order,
+        counted,
+        formats,
+        mut skipped,
+    } = merged;
+    // Folder entries that are not regular files come after the files that failed.
+    skipped.extend(special);
     let fields = order
         .iter()
         .filter_map(|key| gathered.get(key))
@@ -316,11 +400,51 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Stri
         .map(|g| summarise(g, &names))
         .collect();
     Ok(Stats {
-        files: names.len(),
+        files: counted,
         formats,
         fields,
         skipped,
     })
+}
+
+/// What the files tallied so far add up to.
+#[derive(Debug, Default)]
+struct Merged {
+    gathered: FxHashMap<String, Gather>,
+    /// Keys of `gathered`, in the order first seen.
+    order: Vec<String>,
+    /// Files counted.
+    counted: usize,
+    formats: Vec<(String, usize)>,
+    skipped: Vec<Skipped>,
+}
+
+impl Merged {
+    /// Adds the tally of the next file (of format `format`).
+    fn add(&mut self, format: &'static str, tally: Tally) {
+        let Tally {
+            mut gathered,
+            order,
+        } = tally;
+        for name in order {
+            let Some(one) = gathered.remove(&name) else {
+                continue;
+            };
+            let key = format!("{format} {name}");
+            match self.gathered.get_mut(&key) {
+                Some(g) => g.merge(one),
+                None => {
+                    self.order.push(key.clone());
+                    self.gathered.insert(key, one);
+                }
+            }
+        }
+        self.counted += 1;
+        match self.formats.iter_mut().find(|(id, _)| *id == format) {
+            Some((_, n)) => *n += 1,
+            None => self.formats.push((format.to_string(), 1)),
+        }
+    }
 }
 
 /// Whether `g` is listed: an array's components when it is a vector, else all its elements.
@@ -331,14 +455,12 @@ fn shown(g: &Gather, gathered: &FxHashMap<String, Gather>) -> bool {
     }
 }
 
-/// Adds the fields of `file` (number `index` among those counted); its format's id.
-fn one_file(
+/// The fields of `file` (number `index` in the file list) and its format's id.
+fn tally_file(
     registry: &Registry,
     file: &Path,
     index: usize,
-    gathered: &mut FxHashMap<String, Gather>,
-    order: &mut Vec<String>,
-) -> Result<&'static str, String> {
+) -> Result<(&'static str, Tally), String> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read: {e}"))?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, None)
         .map_err(|e| format!("not a walkmesh: {e}"))?;
@@ -349,14 +471,16 @@ fn one_file(
     // first (bounded like the whole: at most DISTINCT_LIMIT values per field), then merged.
     let id = format.id();
     let mut tally = Tally::default();
+    let mut component = String::new();
     walk(dumper, &bytes, Some(file), |f: FieldRef<'_>| {
         let base = pattern(f.path);
         let kind = f.entry.elem.name();
         let values = scalars(f.entry);
         let Some(length) = is_array(f.entry).then_some(values.len()) else {
             for value in values {
-                let g = tally.slot(id, &base, kind, f.leftover);
-                g.add(shorten(value, f.leftover), index);
+                if let Some(g) = tally.slot(id, &base, kind, f.leftover) {
+                    g.add(shorten(value, f.leftover), index);
+                }
             }
             return;
         };
@@ -364,31 +488,24 @@ fn one_file(
         for (i, value) in values.into_iter().enumerate() {
             let value = shorten(value, f.leftover);
             if length <= VECTOR_LENGTH {
-                let g = tally.slot(id, &format!("{base}[{i}]"), kind, f.leftover);
-                g.component_of = Some(format!("{id} {all}"));
-                g.add(value.clone(), index);
+                component.clear();
+                let _ = write!(component, "{base}[{i}]");
+                if let Some(g) = tally.slot(id, &component, kind, f.leftover) {
+                    if g.component_of.is_none() {
+                        g.component_of = Some(format!("{id} {all}"));
+                    }
+                    g.add(value.clone(), index);
+                }
             }
-            let g = tally.slot(id, &all, kind, f.leftover);
-            let (low, high) = g.lengths.unwrap_or((length, length));
-            g.lengths = Some((low.min(length), high.max(length)));
-            g.add(value, index);
+            if let Some(g) = tally.slot(id, &all, kind, f.leftover) {
+                let (low, high) = g.lengths.unwrap_or((length, length));
+                g.lengths = Some((low.min(length), high.max(length)));
+                g.add(value, index);
+            }
         }
     })
     .map_err(|e| format!("cannot be dumped: {e}"))?;
-    for name in tally.order {
-        let Some(one) = tally.gathered.remove(&name) else {
-            continue;
-        };
-        let key = format!("{id} {name}");
-        match gathered.get_mut(&key) {
-            Some(g) => g.merge(one),
-            None => {
-                order.push(key.clone());
-                gathered.insert(key, one);
-            }
-        }
-    }
-    Ok(format.id())
+    Ok((id, tally))
 }
 
 fn summarise(g: &Gather, names: &[String]) -> FieldStats {

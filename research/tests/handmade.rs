@@ -211,3 +211,62 @@ fn patterns_drop_record_indices() {
     assert_eq!(pattern("trrn[12].name"), "trrn[].name");
     assert_eq!(pattern("header.edge_count"), "header.edge_count");
 }
+
+/// `stats` tallies files in parallel and merges them in file order: the result must not
+/// depend on the number of threads, and the first file named for a value must be the first
+/// in file order even with skipped files between (files are named by their place in the
+/// whole list, skipped ones included).
+#[test]
+fn stats_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        let material = if i == 7 { 9 } else { 4 };
+        let tail: &[u8] = if i % 5 == 0 { b"junk" } else { &[] };
+        write(
+            dir.path(),
+            &format!("m{i:03}.pwk"),
+            &triangle(i as f32 * 0.5, material, tail),
+        );
+        if i % 9 == 4 {
+            write(dir.path(), &format!("m{i:03}.txt"), b"not a walkmesh");
+        }
+    }
+    // 200 files so that a rare material is an outlier (under 1% of the values).
+    for i in 40..200 {
+        write(dir.path(), &format!("m{i:03}.pwk"), &triangle(1.0, 4, &[]));
+    }
+    let dirs = [dir.path().to_path_buf()];
+    let one = walkmesh_core::threads::with_budget(1, || corpus_stats(&registry(), &dirs)).unwrap();
+    for threads in [2, 3, 8] {
+        let many =
+            walkmesh_core::threads::with_budget(threads, || corpus_stats(&registry(), &dirs))
+                .unwrap();
+        assert_eq!(one, many, "{threads} threads");
+    }
+    assert_eq!(one.files, 200);
+    assert_eq!(one.skipped.len(), 4);
+    assert!(
+        one.skipped[0].file.ends_with("m004.txt"),
+        "{:?}",
+        one.skipped
+    );
+    let x = one
+        .fields
+        .iter()
+        .find(|f| f.field == "vertices[][0]")
+        .unwrap();
+    let max = x.max.as_ref().unwrap();
+    assert_eq!(max.value, serde_json::json!(19.5));
+    assert!(max.file.ends_with("m039.pwk"), "{}", max.file);
+    let material = one
+        .fields
+        .iter()
+        .find(|f| f.field == "materials[]")
+        .unwrap();
+    assert_eq!(material.outliers[0].value, serde_json::json!(9));
+    assert!(
+        material.outliers[0].file.ends_with("m007.pwk"),
+        "{}",
+        material.outliers[0].file
+    );
+}

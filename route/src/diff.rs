@@ -16,6 +16,11 @@ use crate::surface::{Point, SurfaceRouter, dist};
 /// The seed `walkmesh diff --reach` uses.
 pub const DEFAULT_SEED: u64 = 26;
 
+/// Most point pairs one comparison samples (`--reach-pairs` refuses more): each pair costs
+/// two point locations in B and a differing one is kept, so a million pairs is seconds and
+/// tens of megabytes; [`reach_diff`] samples no more than this whatever it is asked.
+pub const MAX_PAIRS: usize = 1_000_000;
+
 /// A pair whose reachability differs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairDifference {
@@ -117,8 +122,10 @@ fn sample_point(samples: &[Sample], random: &mut SplitMix) -> Option<(u32, Point
     ))
 }
 
-/// Compares the reachability of `pairs` sampled point pairs between `a` and `b`.
+/// Compares the reachability of `pairs` sampled point pairs between `a` and `b` (at most
+/// [`MAX_PAIRS`]).
 pub fn reach_diff(a: &NavMesh, b: &NavMesh, pairs: usize, seed: u64) -> ReachDiff {
+    let pairs = pairs.min(MAX_PAIRS);
     let (router_a, router_b) = (SurfaceRouter::new(a), SurfaceRouter::new(b));
     let labels_a = connected_components(a, router_a.adjacency(), |p| a.is_walkable(p)).label;
     let labels_b = connected_components(b, router_b.adjacency(), |p| b.is_walkable(p)).label;

@@ -45,6 +45,9 @@ fn archive(bytes: &[u8]) {
     for member in &archive.members {
         let data = archive.data(member);
         let name = member.file_name();
+        // What `area extract` does with the name before writing (issue #33: the bytes FF FE
+        // read as "ÿþ" and the device-name check cut them at byte 3).
+        names_as_files(&name);
         let _ = archive.find(&name);
         let _ = member.source_range();
         match name.rsplit_once('.').map(|(_, ext)| ext) {
@@ -83,6 +86,19 @@ fn archive(bytes: &[u8]) {
     }
 }
 
+/// A name from file data made a file name and shown, as the commands do: the checks must not
+/// panic, whatever characters the name holds.
+fn names_as_files(name: &str) {
+    let _ = walkmesh_core::confine::check(name);
+    let _ = walkmesh_core::confine::join(
+        std::path::Path::new("out"),
+        name,
+        "fuzzed name",
+        std::path::Path::new("fuzz"),
+    );
+    let _ = walkmesh_core::printable::escape(name);
+}
+
 /// Names and counts of a layout's sections, what a write must keep.
 fn layout_shape(lyt: &Lyt) -> Vec<Vec<String>> {
     [&lyt.rooms, &lyt.tracks, &lyt.obstacles]
@@ -102,6 +118,12 @@ fn layout(bytes: &[u8]) {
         return;
     };
     let _ = check_lyt(&lyt);
+    // What `lint --fix`, `area split` and `area solve` do with room names before writing
+    // `<room>.wok` (issue #33: room `ABé` panicked there).
+    for room in &lyt.rooms {
+        names_as_files(&room.name);
+        names_as_files(&format!("{}.wok", room.name));
+    }
     assert!(
         !lyt.is_unchanged() || write_lyt(&lyt) == bytes,
         "an unchanged layout is not written back as read"

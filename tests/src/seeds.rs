@@ -88,6 +88,10 @@ fn save(dir: &Path, name: &str, bytes: &[u8]) {
 /// A layout of two rooms, one door hook, a track and an obstacle, as our own seed.
 const OWN_LYT: &[u8] = b"beginlayout\r\n   roomcount 2\r\n      room_a 0 0 0\r\n      room_b 10 0 0\r\n   trackcount 1\r\n      track_a 1 2 3\r\n   obstaclecount 1\r\n      obstacle_a 4 5 6\r\n   doorhookcount 1\r\n      room_a door_ab 0 5 0 0 1 0 0 0\r\ndonelayout\r\n";
 
+/// A layout whose names hold characters of more than one byte, as UTF-8 (`ABé`: 41 42 C3 A9)
+/// and as raw high bytes (FF FE), so the fuzzer starts from them (issue #33).
+const OWN_LYT_MULTIBYTE: &[u8] = b"beginlayout\r\n   roomcount 2\r\n      AB\xc3\xa9 0 0 0\r\n      \xff\xfe 10 0 0\r\n   trackcount 0\r\n   obstaclecount 0\r\n   doorhookcount 1\r\n      \xff\xfe d\xc3\xa9 0 5 0 0 1 0 0 0\r\ndonelayout\r\n";
+
 /// Visibility of the two rooms of [`OWN_LYT`].
 const OWN_VIS: &[u8] = b"room_a 2\r\n  room_a\r\n  room_b\r\nroom_b 1\r\n  room_a\r\n";
 
@@ -133,6 +137,28 @@ fn own_archives(wok: Option<&[u8]>) -> Vec<(String, Vec<u8>)> {
     seeds
 }
 
+/// A module whose member names hold the bytes FF FE and the UTF-8 bytes of `é` (the writer
+/// takes only ASCII names, so the names are put in place in the key table afterwards).
+fn archive_with_multibyte_names() -> Option<Vec<u8>> {
+    use walkmesh_kotor_area::erf::{Archive, ArchiveKind};
+    let mut archive = Archive::new(ArchiveKind::Erf(*b"MOD "));
+    archive.put("zzzzzzzzzzz1.lyt", OWN_LYT.to_vec()).ok()?;
+    archive.put("zzzzzzzzzzz2.vis", OWN_VIS.to_vec()).ok()?;
+    let mut bytes = archive.write().ok()?;
+    for (placeholder, name) in [
+        (&b"zzzzzzzzzzz1"[..], &b"\xff\xfe"[..]),
+        (b"zzzzzzzzzzz2", b"AB\xc3\xa9"),
+    ] {
+        let at = bytes
+            .windows(placeholder.len())
+            .position(|w| w == placeholder)?;
+        let field = bytes.get_mut(at..at + 16)?;
+        field.fill(0);
+        field.get_mut(..name.len())?.copy_from_slice(name);
+    }
+    Some(bytes)
+}
+
 /// The shared module archive `bytes` laid out again with its members of up to
 /// [`MAX_SEED_MEMBER`] bytes, so that it fits a seed.
 fn smaller_archive(bytes: &[u8]) -> Option<Vec<u8>> {
@@ -152,6 +178,7 @@ fn smaller_archive(bytes: &[u8]) -> Option<Vec<u8>> {
 fn write_area_seeds(out: &Path, shared: Option<&Path>, wok: Option<&[u8]>) {
     for (target, name, bytes) in [
         ("lyt", "own.lyt", OWN_LYT),
+        ("lyt", "own_multibyte.lyt", OWN_LYT_MULTIBYTE),
         ("vis", "own.vis", OWN_VIS),
         ("kit", "own.json", OWN_KIT),
         ("indoor", "own.indoor", OWN_INDOOR),
@@ -160,6 +187,9 @@ fn write_area_seeds(out: &Path, shared: Option<&Path>, wok: Option<&[u8]>) {
     }
     for (name, bytes) in own_archives(wok) {
         save(&out.join("erf"), &name, &bytes);
+    }
+    if let Some(bytes) = archive_with_multibyte_names() {
+        save(&out.join("erf"), "own_multibyte.mod", &bytes);
     }
     let Some(areas) = shared.map(|s| s.join("kotor-areas")).filter(|a| a.is_dir()) else {
         return;

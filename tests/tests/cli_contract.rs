@@ -849,6 +849,20 @@ fn ignored_option_combinations_are_refused() {
             run([&"diff", &wok, &wok, &"--width", &"400"]),
         ),
         (
+            "diff --align --reach",
+            run([&"diff", &wok, &wok, &"--align", &"--reach"]),
+        ),
+        (
+            "convert --json --quiet (one file)",
+            run([
+                &"convert",
+                &wok,
+                &f.dir.join("q.obj"),
+                &"--json",
+                &"--quiet",
+            ]),
+        ),
+        (
             "validate --json --max-per-code",
             run([&"validate", &wok, &"--json", &"--max-per-code", &"3"]),
         ),

@@ -550,6 +550,13 @@ pub fn run(
     if args.jobs.is_some() || args.report.is_some() {
         return Err(Failure::usage("--jobs and --report go with --out-dir"));
     }
+    if args.json && args.quiet {
+        // One file: --json prints its object whatever --quiet says (a batch's --quiet
+        // still hides the progress bar, so the pair is accepted there).
+        return Err(Failure::usage(
+            "--quiet does nothing with --json for one file (the JSON object is printed): give one of them",
+        ));
+    }
     let [input, output] = args.paths.as_slice() else {
         return Err(Failure::usage(format!(
             "convert takes IN and OUT ({} path(s) given); for many inputs add --out-dir DIR --to FORMAT",

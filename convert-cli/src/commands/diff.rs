@@ -25,8 +25,9 @@ pub struct Args {
     tolerance: f64,
     /// Compare footprint and surfaces after moving B back by the translation between the
     /// walkable faces' bounding boxes, only when that makes the match better (the
-    /// translation is still reported; a refusal is explained in the notes).
-    #[arg(long)]
+    /// translation is still reported; a refusal is explained in the notes). Not with
+    /// --reach, which samples the meshes as read.
+    #[arg(long, conflicts_with = "reach")]
     align: bool,
     /// Also write one self-contained HTML page with both pictures, the overlay and the
     /// tables; `-` writes it to standard output (the comparison then goes to standard
@@ -44,9 +45,15 @@ pub struct Args {
     /// list the pairs one mesh joins and the other does not (exit 1 when any).
     #[arg(long)]
     reach: bool,
-    /// Number of point pairs --reach samples.
-    #[arg(long, value_name = "N", default_value_t = 1000, requires = "reach")]
-    reach_pairs: usize,
+    /// Number of point pairs --reach samples (at most 1000000; more is refused).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1000,
+        requires = "reach",
+        value_parser = clap::value_parser!(u64).range(..=walkmesh_route::diff::MAX_PAIRS as u64)
+    )]
+    reach_pairs: u64,
     #[command(flatten)]
     read: ReadArgs,
     /// Compare the stored fields instead of the meshes: every field that differs, by path,
@@ -122,7 +129,9 @@ pub fn run(
         .flatten()
         .any(|p| is_stdout(p));
     let stdout: &mut dyn Write = if to_stdout { stderr } else { stdout };
-    let reach = args.reach.then(|| reach_diff(&a, &b, args.reach_pairs));
+    // The parser refused more than MAX_PAIRS, so this fits a usize on every target.
+    let pairs = usize::try_from(args.reach_pairs).unwrap_or(walkmesh_route::diff::MAX_PAIRS);
+    let reach = args.reach.then(|| reach_diff(&a, &b, pairs));
     let reach_differs = reach.as_ref().is_some_and(|r| !r.differing.is_empty());
     if args.json {
         let mut value = serde_json::to_value(&report)?;

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use serde::Serialize;
-use walkmesh_core::dump::{FieldSink, TreeSink};
+use walkmesh_core::dump::FieldSink;
 use walkmesh_core::flatdump::{self, FlatWriter, SectionBytes, SectionFilter};
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
 use crate::Failure;
+use crate::commands::tree_stream::{RootCount, Syntax, TreeStream};
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
 
@@ -144,10 +145,25 @@ pub fn run(
             writer.finish()?;
         }
         DumpSyntax::Ron | DumpSyntax::Json => {
-            let mut tree = TreeSink::new();
-            selected(args, &mut tree, &fields, file)?;
-            let text = serialize(&tree.finish(), syntax)?;
-            writeln!(stdout, "{text}")?;
+            // Streamed, not built as a tree and serialised (issue 36: a 1 MB TRX is a 360 MB
+            // tree). A whole-file dump has one top-level part; a section may match several
+            // or none, which the tree wraps in a group `dump`: counted first.
+            let wrapped = match &args.section {
+                None => false,
+                Some(_) => {
+                    let mut count = RootCount::default();
+                    selected(args, &mut count, &fields, file)?;
+                    count.roots() != 1
+                }
+            };
+            let tree_syntax = match syntax {
+                DumpSyntax::Json => Syntax::Json,
+                DumpSyntax::Ron | DumpSyntax::Flat => Syntax::Ron,
+            };
+            let out = std::io::BufWriter::with_capacity(1 << 16, &mut *stdout);
+            let mut stream = TreeStream::new(out, tree_syntax, wrapped);
+            selected(args, &mut stream, &fields, file)?;
+            stream.finish()?;
         }
     }
     Ok(0)

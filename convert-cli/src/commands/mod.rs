@@ -16,5 +16,6 @@ pub mod render;
 pub mod route;
 pub mod spec;
 pub mod stats;
+pub mod tree_stream;
 pub mod validate;
 pub mod view;
