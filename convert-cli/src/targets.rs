@@ -89,6 +89,7 @@ pub const OUTPUTS: &[OutputArg] = &[
         "out",
         Dash::Refused("the walkmesh is written as a file, read back and validated"),
     ),
+    out("generate", "out_dir", FOLDER),
 ];
 
 /// Whether `path` names standard output.

@@ -252,3 +252,45 @@ fn a_path_cook_into_a_pipe_draws_no_progress_line() {
         "{stderr:?}"
     );
 }
+
+#[test]
+fn generate_on_a_terminal_shows_its_stages_and_erases_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("floor.obj");
+    stepped_floor(&obj, 40);
+    let out = dir.path().join("floor.wok");
+    let args = [
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    let (screen, code) = on_terminal_with(&args, &[AT_ONCE]);
+    assert_eq!(code, 0, "{screen}");
+    assert!(out.is_file());
+    // The generation's stages are named (which ones a redraw catches depends on timing; the
+    // write's last phase, drawn when it ends, is the output check).
+    assert!(
+        screen.contains("generating"),
+        "no generate stage:\n{screen}"
+    );
+    assert!(
+        screen.contains(&format!("checking {}", out.display())),
+        "no write stage:\n{screen}"
+    );
+    // Erased before the report is printed.
+    let report = screen.find("generate: ").expect("the text report");
+    let last_erase = screen.rfind("\r\x1b[2K").expect("the line is erased");
+    assert!(last_erase < report, "{screen:?}");
+    // With --json nothing is drawn.
+    let args = [
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ];
+    let (screen, code) = on_terminal_with(&args, &[AT_ONCE]);
+    assert_eq!(code, 0, "{screen}");
+    assert!(!screen.contains('\x1b'), "{screen:?}");
+}

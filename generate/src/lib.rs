@@ -32,6 +32,7 @@
 pub mod floor;
 pub mod footprint;
 pub mod graph;
+pub mod limits;
 pub mod outline;
 pub mod overrides;
 pub mod params;
@@ -42,7 +43,7 @@ mod warnings;
 
 use std::time::Instant;
 
-use walkmesh_core::NavMesh;
+use walkmesh_core::{NavMesh, progress};
 
 pub use overrides::Overrides;
 pub use params::{Engine, Params};
@@ -79,6 +80,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let mut report = Report::new(params);
     let started = Instant::now();
     let mut clock = Instant::now();
+    progress::phase(|| format!("generating: reading {} faces", input.polygons.len()));
     let source = floor::Source::from_mesh(input, params);
     if source.triangles.is_empty() {
         return Err(GenerateError::EmptyInput);
@@ -86,15 +88,23 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     report.input_triangles = source.triangles.len();
     report.stage("read", &mut clock);
 
+    progress::phase(|| {
+        format!(
+            "generating: voxelising {} triangles",
+            source.triangles.len()
+        )
+    });
     let field = voxel::Heightfield::build(&source, params)?;
     report.grid = [field.width, field.height];
     report.stage("voxelise", &mut clock);
 
+    progress::phase(|| "generating: walkable floor".to_string());
     let mut graph = graph::Graph::build(&field, params);
     report.walkable_spans = graph.nodes.len();
     graph.erode(params, &field);
     report.stage("walkable", &mut clock);
 
+    progress::phase(|| "generating: reachability".to_string());
     let kept = graph::reachability(&graph, &field, params, &mut report);
     report.stage("reachability", &mut clock);
 
@@ -105,7 +115,9 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let index = floor::FloorIndex::new(&source, params);
     let mut mesh = NavMesh::default();
     let corners = triangulate::CornerHeights::default();
+    progress::phase(|| format!("generating: outlining {} layer(s)", layers.len()));
     for (id, layer) in layers.iter().enumerate() {
+        progress::step(id as u64, layers.len() as u64);
         let context = outline::Context {
             graph: &graph,
             field: &field,
@@ -131,12 +143,17 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
 
     // Where two layers meet, a corner of one can sit on an edge of the other (a T-junction):
     // lint's mechanical repairs split such edges.
+    progress::phase(|| "generating: repairs".to_string());
     let options = walkmesh_lint::LintOptions::default();
     let fixed = walkmesh_lint::fix(&mesh, &options);
     report.repairs = fixed.repairs.len();
     let mut mesh = fixed.mesh;
     mesh.provenance = None;
     report.stage("repair", &mut clock);
+
+    progress::phase(|| "generating: engine limits".to_string());
+    report.limits = limits::check(&mesh, params);
+    report.stage("limits", &mut clock);
 
     report.faces_written = mesh.polygons.len();
     report.vertices_written = mesh.vertices.len();

@@ -60,6 +60,8 @@ pub struct Report {
     pub materials: std::collections::BTreeMap<String, usize>,
     pub stages: Vec<StageTime>,
     pub total_seconds: f64,
+    /// Engine limits the output breaks (`limits.rs`).
+    pub limits: Vec<crate::limits::LimitFinding>,
 }
 
 impl Report {
@@ -84,6 +86,7 @@ impl Report {
             materials: Default::default(),
             stages: Vec::new(),
             total_seconds: 0.0,
+            limits: Vec::new(),
         }
     }
 
@@ -135,6 +138,9 @@ impl Report {
                 "  {} outline edge(s) crossed another and were left out of the triangulation",
                 self.skipped_edges
             );
+        }
+        for limit in &self.limits {
+            let _ = writeln!(out, "  [{}] {}", limit.code, limit.message);
         }
         let _ = writeln!(
             out,

@@ -46,6 +46,9 @@ impl Report {
                 ),
             );
         }
+        for limit in &self.limits {
+            diag.warn(limit.code, limit.message.clone());
+        }
         if self.skipped_edges > 0 {
             diag.warn(
                 "generate.outline_edges_skipped",

@@ -556,7 +556,7 @@ impl RoomSource {
     }
 
     /// The bytes of `<name>.<ext>`.
-    fn get(&self, file_name: &str) -> Option<Vec<u8>> {
+    pub(crate) fn get(&self, file_name: &str) -> Option<Vec<u8>> {
         match self {
             RoomSource::Folder(_, files) => {
                 let path = files.get(&file_name.to_ascii_lowercase())?;

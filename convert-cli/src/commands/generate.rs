@@ -23,11 +23,22 @@ use crate::output::OutputSettings;
 pub struct Args {
     /// Render geometry (OBJ, glTF/GLB, or any readable mesh): floors, walls and props. Every
     /// face is a candidate floor, wall or obstacle; the inputs' walkable flags are ignored.
+    /// With --out-dir: one folder or module archive (.mod/.erf/.rim) holding the layout's
+    /// room models (ROOM.mdl + ROOM.mdx).
     #[arg(value_name = "INPUT", required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
     /// The walkmesh to write; its extension picks the format (wok, trx, path, obj, glb, …).
-    #[arg(short = 'o', long = "out", value_name = "OUT")]
-    pub out: PathBuf,
+    #[arg(
+        short = 'o',
+        long = "out",
+        value_name = "OUT",
+        required_unless_present = "out_dir"
+    )]
+    pub out: Option<PathBuf>,
+    /// Whole area: generate every layout room's WOK (in area coordinates) from its model in
+    /// INPUT, solve the room transitions, and write `<room>.wok` here (docs/generate.md).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "to", "room"])]
+    pub out_dir: Option<PathBuf>,
     #[command(flatten)]
     pub read: ReadArgs,
     /// Output format id or extension, overriding OUT's extension.
@@ -115,12 +126,19 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    if convert::is_stdout(&args.out) {
+    let out = match (&args.out, &args.out_dir) {
+        (_, Some(out_dir)) => {
+            return crate::commands::generate_area::run(registry, args, out_dir, stdout, stderr);
+        }
+        (Some(out), None) => out,
+        (None, None) => return Err(Failure::usage("generate needs -o OUT or --out-dir DIR")),
+    };
+    if convert::is_stdout(out) {
         return Err(Failure::usage("generate writes a file: give OUT a path"));
     }
     let target = match &args.to {
         Some(to) => convert::target_for(registry, to)?.0,
-        None => registry.for_output(&args.out)?,
+        None => registry.for_output(out)?,
     };
     let plan = plan(registry, args, target)?;
     let mut params = params(args, target.id(), &plan)?;
@@ -143,8 +161,11 @@ pub fn run(
     }
     let input = walkmesh_generate::combine(&meshes);
     drop(meshes);
-    let mut generated = walkmesh_generate::generate(&input, &params)
-        .map_err(|e| Failure::input(format!("generate: {e}")))?;
+    let show = show_progress(args);
+    let mut generated = crate::progress::with_progress(show, "generating", || {
+        walkmesh_generate::generate(&input, &params)
+    })
+    .map_err(|e| Failure::input(format!("generate: {e}")))?;
     if let Some((position, _)) = &placement {
         for v in &mut generated.mesh.vertices {
             for (c, p) in v.iter_mut().zip(position) {
@@ -160,15 +181,17 @@ pub fn run(
     }
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
-    let conversion = convert::write_loaded(
-        &plan,
-        &generated.mesh,
-        "generate",
-        dependencies,
-        first,
-        &args.out,
-        diag,
-    )?;
+    let conversion = crate::progress::with_progress(show, "writing", || {
+        convert::write_loaded(
+            &plan,
+            &generated.mesh,
+            "generate",
+            dependencies,
+            first,
+            out,
+            diag,
+        )
+    })?;
     if args.json {
         let both = Generation {
             report: &generated.report,
@@ -183,6 +206,13 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
+}
+
+/// A progress line with the stage (a large scene takes seconds) when standard error is a
+/// terminal: never into a pipe, a log or machine-read output (as `convert`).
+pub(crate) fn show_progress(args: &Args) -> bool {
+    use std::io::IsTerminal;
+    !args.quiet && !args.json && std::io::stderr().is_terminal()
 }
 
 /// The room's position in the layout and its door hooks in room coordinates.
@@ -235,7 +265,7 @@ fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
 /// the generated mesh is new).
-fn plan<'r>(
+pub(crate) fn plan<'r>(
     registry: &'r Registry,
     args: &Args,
     target: &'r dyn walkmesh_core::Format,
@@ -280,7 +310,7 @@ fn plan<'r>(
 
 /// The preset of the engine asked for (or OUT's format's), with the options over it
 /// (`walkmesh_generate::Overrides`, which the Python package fills from its keywords).
-fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure> {
+pub(crate) fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure> {
     let engine = match args.engine {
         Some(EngineArg::Kotor) => Engine::Kotor,
         Some(EngineArg::Nwn2) => Engine::Nwn2,

@@ -17,7 +17,7 @@ use crate::Failure;
 use crate::commands::area::{RoomSource, load_rooms};
 use crate::input::{ReadArgs, load, read_options};
 
-mod area;
+pub(crate) mod area;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

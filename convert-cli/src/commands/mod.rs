@@ -8,6 +8,7 @@ pub mod dump;
 pub mod fields;
 pub mod formats;
 pub mod generate;
+pub mod generate_area;
 pub mod info;
 pub mod lint;
 pub mod profiles;

@@ -45,3 +45,24 @@ pub fn read_render_geometry(
         walkmesh_core::printable::escape(&path.display().to_string())
     )));
 }
+
+/// The render geometry of a KotOR binary model given as bytes (a `.mdl` and its `.mdx`, e.g.
+/// members of a module archive), as [`read_render_geometry`] reads it from files. `label`
+/// names the model in errors.
+pub fn render_geometry_of_model(
+    mdl: &[u8],
+    mdx: &[u8],
+    label: &str,
+) -> Result<walkmesh_core::NavMesh, String> {
+    #[cfg(feature = "mdl")]
+    return walkmesh_mdl::read_model(mdl, Some(mdx))
+        .and_then(|model| walkmesh_mdl::render_mesh(&model))
+        .map_err(|e| format!("{}: {e}", walkmesh_core::printable::escape(label)));
+    #[cfg(not(feature = "mdl"))]
+    return Err(format!(
+        "{}: this build has no KotOR model reader (cargo feature `mdl`) ({} + {} bytes)",
+        walkmesh_core::printable::escape(label),
+        mdl.len(),
+        mdx.len()
+    ));
+}

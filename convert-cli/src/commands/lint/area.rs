@@ -109,7 +109,10 @@ fn stage_checked(
 }
 
 /// Writes every room (all staged and checked first, then renamed into place).
-fn write_rooms(files: Vec<(PathBuf, Vec<u8>)>, check: &ReadOptions) -> Result<(), Failure> {
+pub(crate) fn write_rooms(
+    files: Vec<(PathBuf, Vec<u8>)>,
+    check: &ReadOptions,
+) -> Result<(), Failure> {
     let registry = walkmesh_formats::default_registry();
     let format = registry.by_id("bwm")?;
     let mut staged: Vec<Staged> = Vec::with_capacity(files.len());

@@ -1,0 +1,105 @@
+//! Engine limits checked at the end of the pipeline, so a generated walkmesh that the target
+//! engine (or our writer for it) would refuse is reported by `generate` with a stable code
+//! naming the place, before any writer runs.
+//!
+//! - **NWN2** (`generate.nwn2_tile_over_limit`): a tile of the TRX walkmesh holds at most
+//!   [`walkmesh_nwn2::bake::MAX_TILE_NODES`] (127) walkable triangles: the path table's node
+//!   index is a u8 with 0xFF reserved; the largest count seen in the game's files is exactly
+//!   127, and nwn-lib-d's baker allows 126 (`shared/formats/nwn2-aswm.md` §2.3). Tiles are
+//!   those of our TRX writer: [`walkmesh_nwn2::write::DEFAULT_TILE_WIDTH`] (9 m, measured on
+//!   interiors), the grid starting at 0, a triangle in the tile of its centre
+//!   ([`walkmesh_nwn2::bake::tile_coordinate`]).
+//! - **Metroid Prime PATH** (`generate.prime_regions_over_limit`): at most
+//!   [`walkmesh_prime::cook::MAX_REGIONS`] (512) regions. The region count is the PATH cook's
+//!   own (it merges flat patches and grows its height tolerance up to its bound to meet the
+//!   budget), so the check runs the cook and reports its refusal (any other refusal of the
+//!   cook as `generate.prime_cook_refused`).
+//!
+//! Not done yet: simplifying the mesh until an NWN2 tile holds (the check only reports).
+
+use serde::Serialize;
+use walkmesh_core::{Diagnostics, NavMesh, WriteOptions};
+
+use crate::{Engine, Params};
+
+/// One engine limit the generated mesh breaks.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LimitFinding {
+    /// Stable code (`generate.nwn2_tile_over_limit`, `generate.prime_regions_over_limit`).
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic).
+pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
+    match params.engine {
+        Engine::Nwn2 => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
+        Engine::Prime => prime_regions(mesh),
+        _ => Vec::new(),
+    }
+}
+
+/// Tiles (column, row) holding more walkable triangles than an NWN2 tile can.
+pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
+    use std::collections::BTreeMap;
+    let limit = walkmesh_nwn2::bake::MAX_TILE_NODES;
+    let mut per_tile: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    for (p, corners) in mesh.polygons.iter().enumerate() {
+        if !mesh.is_walkable(p) || corners.len() < 3 {
+            continue;
+        }
+        let n = corners.len() as f32;
+        let (mut x, mut y) = (0.0f32, 0.0f32);
+        for &v in corners {
+            let [vx, vy, _] = mesh.vertex(v);
+            x += vx / n;
+            y += vy / n;
+        }
+        // The writer's grid is as large as the mesh: no clamping here (count = u32::MAX).
+        let (column, _) = walkmesh_nwn2::bake::tile_coordinate(x, width, u32::MAX, 0.0);
+        let (row, _) = walkmesh_nwn2::bake::tile_coordinate(y, width, u32::MAX, 0.0);
+        // A polygon of k corners is k − 2 triangles once the writer triangulates it.
+        *per_tile.entry((column, row)).or_default() += corners.len() - 2;
+    }
+    per_tile
+        .into_iter()
+        .filter(|&(_, count)| count > limit)
+        .map(|((column, row), count)| LimitFinding {
+            code: "generate.nwn2_tile_over_limit",
+            message: format!(
+                "NWN2 tile (column {column}, row {row}) of {width} m holds {count} walkable triangles; a tile holds at most {limit}: raise --cell-size or simplify the floor there"
+            ),
+        })
+        .collect()
+}
+
+/// The PATH cook's refusal (more than 512 regions at its largest height tolerance), if any.
+pub fn prime_regions(mesh: &NavMesh) -> Vec<LimitFinding> {
+    let limit = walkmesh_prime::cook::MAX_REGIONS;
+    if mesh.polygons.is_empty() {
+        // Nothing generated: the command refuses that on its own.
+        return Vec::new();
+    }
+    let mut notes = Diagnostics::new();
+    match walkmesh_prime::cook::cook(mesh, &WriteOptions::default(), &mut notes) {
+        Ok((_, report)) if report.regions() <= limit => Vec::new(),
+        Ok((_, report)) => vec![LimitFinding {
+            code: "generate.prime_regions_over_limit",
+            message: format!(
+                "the PATH cook made {} regions; Metroid Prime refuses more than {limit}",
+                report.regions()
+            ),
+        }],
+        // The cook's region-budget refusals all name the budget; others are not this limit.
+        Err(error) if !error.to_string().contains("budget") => vec![LimitFinding {
+            code: "generate.prime_cook_refused",
+            message: format!("the PATH cook refuses this walkmesh: {error}"),
+        }],
+        Err(error) => vec![LimitFinding {
+            code: "generate.prime_regions_over_limit",
+            message: format!(
+                "the PATH cook refuses this walkmesh (Metroid Prime allows at most {limit} regions): {error}"
+            ),
+        }],
+    }
+}

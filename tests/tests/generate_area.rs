@@ -1,0 +1,274 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `walkmesh generate DIR_OR_MODULE --lyt AREA.lyt --out-dir OUT`: two room models (binary
+//! MDL + MDX written with walkmesh_mdl's synthetic builder) whose floors meet at a doorway
+//! become two valid WOKs in area coordinates with the transitions between them solved both
+//! ways; a hostile room name is refused before anything is written.
+
+use std::path::Path;
+
+use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
+use walkmesh_tests::walkmesh;
+
+/// A room model named `name`: a 10 × 10 m floor from (0, 0) to (10, 10) at height 0, in room
+/// coordinates, written as `name.mdl` + `name.mdx` in `dir`.
+fn floor_room(dir: &Path, name: &str) {
+    let floor = SyntheticNode::trimesh(
+        "floor",
+        0,
+        SyntheticMesh {
+            texture: "stone01".into(),
+            vertices: vec![
+                [0.0, 0.0, 0.0],
+                [10.0, 0.0, 0.0],
+                [10.0, 10.0, 0.0],
+                [0.0, 10.0, 0.0],
+            ],
+            faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
+            render: true,
+        },
+    );
+    let nodes = [
+        SyntheticNode::dummy(name, None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
+        floor,
+    ];
+    let built = build(walkmesh_mdl::Game::Kotor1, name, &nodes);
+    std::fs::write(dir.join(format!("{name}.mdl")), &built.mdl).unwrap();
+    std::fs::write(dir.join(format!("{name}.mdx")), &built.mdx).unwrap();
+}
+
+/// A layout of rooms `names` at the x offsets `xs`.
+fn layout(dir: &Path, rooms: &[(&str, f32)]) -> std::path::PathBuf {
+    let mut text = format!("beginlayout\nroomcount {}\n", rooms.len());
+    for (name, x) in rooms {
+        text.push_str(&format!("  {name} {x} 0 0\n"));
+    }
+    text.push_str("trackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n");
+    let path = dir.join("area.lyt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn read_wok(path: &Path) -> walkmesh_core::NavMesh {
+    walkmesh_kotor_area::kits::read_wok(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn two_rooms_meeting_at_a_doorway_get_valid_woks_and_transitions_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    floor_room(&models, "roomb");
+    // Room B's floor starts where room A's ends: they share the edge x = 10.
+    let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
+    let out = dir.path().join("out");
+    let run = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let rooms = json["rooms"].as_array().unwrap();
+    assert_eq!(rooms.len(), 2, "{json}");
+    for (room, other) in [(&rooms[0], "roomb"), (&rooms[1], "rooma")] {
+        assert!(room["faces"].as_u64().unwrap() >= 2, "{room}");
+        let area = room["walkable_area"].as_f64().unwrap();
+        assert!((95.0..=100.5).contains(&area), "{area}");
+        assert!(room["transitions"].as_u64().unwrap() >= 1, "{room}");
+        assert_eq!(room["leads_to"], serde_json::json!([other]), "{room}");
+    }
+    let a = out.join("rooma.wok");
+    let b = out.join("roomb.wok");
+    for wok in [&a, &b] {
+        let validate = walkmesh(["validate".as_ref(), wok.as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+    }
+    // Area coordinates: room B lies in 10..20.
+    let mesh_b = read_wok(&b);
+    assert!(mesh_b.vertices.iter().all(|v| v[0] >= 9.9 && v[0] <= 20.1));
+    let mesh_a = read_wok(&a);
+    assert!(mesh_a.vertices.iter().all(|v| v[0] >= -0.1 && v[0] <= 10.1));
+    // The files carry the transitions: A's edges on x = 10 lead to room 1, B's on x = 10 to 0.
+    let on_seam = |mesh: &walkmesh_core::NavMesh, target: i32| {
+        mesh.edge_tags
+            .iter()
+            .filter(|(_, t)| t.transition == target)
+            .all(|(e, _)| {
+                let p = mesh.polygons.get(e.polygon as usize);
+                let v0 = mesh.vertex(p[e.edge as usize]);
+                let v1 = mesh.vertex(p[(e.edge as usize + 1) % 3]);
+                (v0[0] - 10.0).abs() < 0.06 && (v1[0] - 10.0).abs() < 0.06
+            })
+            && mesh.edge_tags.values().any(|t| t.transition == target)
+    };
+    assert!(on_seam(&mesh_a, 1), "{:?}", mesh_a.edge_tags);
+    assert!(on_seam(&mesh_b, 0), "{:?}", mesh_b.edge_tags);
+    // And `area solve --check` agrees nothing is left to change.
+    let check = walkmesh([
+        "area".as_ref(),
+        "solve".as_ref(),
+        out.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--check".as_ref(),
+    ]);
+    assert_eq!(check.code, 0, "{}\n{}", check.stdout, check.stderr);
+}
+
+#[test]
+fn a_room_name_leaving_the_out_dir_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    let lyt = layout(&models, &[("rooma", 0.0), ("../escape", 10.0)]);
+    let out = dir.path().join("out");
+    let run = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("cannot be used as a file name"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.join("rooma.wok").exists());
+    assert!(!dir.path().join("escape.wok").exists());
+}
+
+#[test]
+fn rooms_without_a_model_are_listed_and_one_input_is_required() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    let lyt = layout(&models, &[("rooma", 0.0), ("roomc", 10.0)]);
+    let out = dir.path().join("out");
+    let run = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("rooms without a model: roomc"),
+        "{}",
+        run.stdout
+    );
+    assert!(out.join("rooma.wok").exists());
+    let two = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(two.code, 2, "{}", two.stderr);
+    let nwn2 = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--engine".as_ref(),
+        "nwn2".as_ref(),
+        "--out-dir".as_ref(),
+        dir.path().join("other").as_os_str(),
+    ]);
+    assert_eq!(nwn2.code, 2, "{}", nwn2.stderr);
+    assert!(nwn2.stderr.contains("KotOR area"), "{}", nwn2.stderr);
+    assert!(!dir.path().join("other").exists());
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn a_real_kit_hall_twice_end_to_end_meets_at_its_doorway() {
+    // The corpus has no layout whose room models are present, so the area is made from the
+    // sithbase kit's hall_7 (16.5 m long along y) placed twice, end to end.
+    let kit = walkmesh_tests::required_corpora().join("kotor-models/pykotor-kits/sithbase");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, ext) in [("hall_7", "mdl"), ("hall_7", "mdx")] {
+        let from = kit.join(format!("{name}.{ext}"));
+        std::fs::copy(&from, dir.path().join(format!("hall_7.{ext}"))).unwrap();
+        std::fs::copy(&from, dir.path().join(format!("hall_7b.{ext}"))).unwrap();
+    }
+    let lyt = dir.path().join("two.lyt");
+    std::fs::write(
+        &lyt,
+        "beginlayout\nroomcount 2\n  hall_7 0 0 0\n  hall_7b 0 16.5 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = walkmesh([
+        "generate".as_ref(),
+        dir.path().as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["rooms"][0]["leads_to"], serde_json::json!(["hall_7b"]));
+    assert_eq!(json["rooms"][1]["leads_to"], serde_json::json!(["hall_7"]));
+    assert_eq!(json["findings"], serde_json::json!([]), "{json}");
+    for name in ["hall_7.wok", "hall_7b.wok"] {
+        let validate = walkmesh(["validate".as_ref(), out.join(name).as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+    }
+}
+
+#[test]
+fn a_module_archive_holding_the_models_and_the_layout_is_an_input() {
+    use walkmesh_kotor_area::erf::{Archive, ArchiveKind};
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    floor_room(&models, "roomb");
+    let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
+    let mut archive = Archive::new(ArchiveKind::Erf(*b"MOD "));
+    for name in ["rooma.mdl", "rooma.mdx", "roomb.mdl", "roomb.mdx"] {
+        archive
+            .put(name, std::fs::read(models.join(name)).unwrap())
+            .unwrap();
+    }
+    archive
+        .put("area.lyt", std::fs::read(&lyt).unwrap())
+        .unwrap();
+    let module = dir.path().join("area.mod");
+    std::fs::write(&module, archive.write().unwrap()).unwrap();
+    let out = dir.path().join("out");
+    // The layout is the module's own (no --lyt).
+    let run = walkmesh([
+        "generate".as_ref(),
+        module.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["rooms"][0]["leads_to"], serde_json::json!(["roomb"]));
+    assert_eq!(json["rooms"][1]["leads_to"], serde_json::json!(["rooma"]));
+    for name in ["rooma.wok", "roomb.wok"] {
+        let validate = walkmesh(["validate".as_ref(), out.join(name).as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+    }
+}
