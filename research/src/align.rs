@@ -23,9 +23,9 @@ use std::collections::{BTreeMap, VecDeque};
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 
-use crate::diff::{FieldDifference, Side, Stored, one_sided, walk_error};
+pub use crate::alignment::Alignment;
+use crate::diff::{FieldDiff, FieldDifference, Side, Stored, field_diff, one_sided, walk_error};
 use crate::fields::{FieldRef, walk};
 
 /// How a face's neighbour row names a neighbour.
@@ -108,64 +108,6 @@ impl Schema {
 /// Every table some schema pairs (records of these are kept while reading).
 fn is_table(name: &str) -> Option<&'static str> {
     SCHEMAS.iter().flat_map(|s| s.tables()).find(|t| *t == name)
-}
-
-/// How the records of one table were paired.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Alignment {
-    /// The table: BWM `vertices`, `faces` (with `materials`, `normals`, `distances`,
-    /// `adjacency`), `aabb`, `edges`; ASWM `aswm.vertices`, `aswm.triangles`, `aswm.edges`.
-    pub table: String,
-    pub count_a: usize,
-    pub count_b: usize,
-    /// Records of A with a counterpart in B of the same content.
-    pub matched: usize,
-    /// Records found in neither file by content but present at the same index in both: those
-    /// are compared index by index (a vertex that moved, a box a writer pads differently).
-    pub by_index: usize,
-    /// For each record of A, the index of its counterpart in B by content (`null`: none).
-    pub permutation: Vec<Option<u32>>,
-}
-
-impl Alignment {
-    /// Some record of A is paired with another index of B.
-    pub fn reordered(&self) -> bool {
-        self.permutation
-            .iter()
-            .enumerate()
-            .any(|(i, b)| b.is_some_and(|b| b as usize != i))
-    }
-
-    /// The table differs in order or in content.
-    pub fn differs(&self) -> bool {
-        self.reordered() || self.matched != self.count_a || self.matched != self.count_b
-    }
-
-    /// `vertices: same 677 vertices, reordered (permutation in --json)`.
-    pub fn to_text(&self) -> String {
-        let noun = match self.table.as_str() {
-            "aabb" => "AABB nodes",
-            "edges" => "perimeter edges",
-            other => other.rsplit('.').next().unwrap_or(other),
-        };
-        let order = if self.reordered() {
-            ", reordered (the permutation is in --json)"
-        } else {
-            ", in the same order"
-        };
-        if self.matched == self.count_a && self.matched == self.count_b {
-            return format!("{}: same {} {noun}{order}", self.table, self.matched);
-        }
-        let by_index = if self.by_index > 0 {
-            format!("; {} others compared index by index", self.by_index)
-        } else {
-            String::new()
-        };
-        format!(
-            "{}: {} of A's {} {noun} found in B ({} in B){order}{by_index}",
-            self.table, self.matched, self.count_a, self.count_b
-        )
-    }
 }
 
 /// One record: its fields by sub-path (`""` for the record itself, `min` for `aabb[3].min`).
@@ -802,4 +744,18 @@ pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, 
     }
     let tables = schema.tables().map(str::to_string).collect();
     Ok(Some((aligned, out, tables)))
+}
+
+/// [`field_diff`], with the records of the mesh tables (vertices, faces and their per-face
+/// fields, BWM AABB nodes and perimeter edges, ASWM edges) paired by content first (this module): a file
+/// whose writer ordered them differently shows as reordered, and only the fields that really
+/// differ are listed. Files whose dump has no such tables are compared index by index.
+pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
+    let mut diff = field_diff(a, b, limit)?;
+    if let Some((aligned, differences, tables)) = align(a, b, limit)? {
+        diff.differences.retain(|d| !is_in(&d.path, &tables));
+        diff.differences.extend(differences);
+        diff.aligned = aligned;
+    }
+    Ok(diff)
 }

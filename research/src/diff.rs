@@ -70,7 +70,7 @@ pub struct FieldDiff {
     /// Tables whose records were paired by content (not by index) before comparing: how many
     /// matched, and the order B holds them in. Empty with `--by-index`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub aligned: Vec<crate::align::Alignment>,
+    pub aligned: Vec<crate::alignment::Alignment>,
     pub differences: Vec<FieldDifference>,
 }
 
@@ -285,21 +285,6 @@ pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, S
         aligned: Vec::new(),
         differences,
     })
-}
-
-/// [`field_diff`], with the records of the mesh tables (vertices, faces and their per-face
-/// fields, BWM AABB nodes and perimeter edges, ASWM edges) paired by content first ([`crate::align`]): a file
-/// whose writer ordered them differently shows as reordered, and only the fields that really
-/// differ are listed. Files whose dump has no such tables are compared index by index.
-pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
-    let mut diff = field_diff(a, b, limit)?;
-    if let Some((aligned, differences, tables)) = crate::align::align(a, b, limit)? {
-        diff.differences
-            .retain(|d| !crate::align::is_in(&d.path, &tables));
-        diff.differences.extend(differences);
-        diff.aligned = aligned;
-    }
-    Ok(diff)
 }
 
 /// The value of a whole field as JSON: a scalar, or an array of its elements.

@@ -3,6 +3,7 @@
 //! (`walkmesh spec`).
 
 pub mod align;
+pub mod alignment;
 pub mod diff;
 pub mod fields;
 pub mod spec;

@@ -7,7 +7,8 @@
 use std::path::Path;
 
 use walkmesh_core::{Diagnostics, Input, Material, NavMesh, ReadOptions, Surface, WriteOptions};
-use walkmesh_research::diff::{FieldDiff, Side, aligned_diff, field_diff};
+use walkmesh_research::align::aligned_diff;
+use walkmesh_research::diff::{FieldDiff, Side, field_diff};
 
 const STONE: Surface = Surface {
     material: Material(4),

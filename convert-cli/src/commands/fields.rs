@@ -46,7 +46,7 @@ pub fn diff(
     let report = if by_index {
         field_diff(side_a, side_b, limit)
     } else {
-        walkmesh_research::diff::aligned_diff(side_a, side_b, limit)
+        walkmesh_research::align::aligned_diff(side_a, side_b, limit)
     }
     .map_err(Failure)?;
     if json {
