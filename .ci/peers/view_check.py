@@ -132,7 +132,10 @@ def visible_face(driver, faces):
           const r = document.getElementById('walkmesh-canvas').getBoundingClientRect();
           // Stay clear of the panels over the canvas.
           if (p[0] < 340 || p[0] > r.width - 440 || p[1] < 40 || p[1] > r.height - 220) continue;
-          if (walkmeshView.pick(p[0], p[1]) === f) return [f, p[0], p[1]];
+          // A mouse event lands on a whole pixel: the face must show there, not only at the
+          // centre's fractional position (a face a pixel wide can lose it to its neighbour).
+          const x = Math.round(p[0]), y = Math.round(p[1]);
+          if (walkmeshView.pick(x, y) === f) return [f, x, y];
         }
         return null;""",
         faces,
