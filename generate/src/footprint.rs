@@ -173,9 +173,9 @@ impl Footprint {
     }
 }
 
-/// Compares the walkable footprints of `ours` and `theirs` on a plan grid of `cell` metres;
-/// pieces under `min_piece` m² are not listed.
-pub fn compare(ours: &NavMesh, theirs: &NavMesh, cell: f64, min_piece: f64) -> Comparison {
+/// The walkable footprints of `ours` and `theirs` on one plan grid of `cell` metres (the
+/// box of both), as [`compare`] measures them.
+pub fn footprints(ours: &NavMesh, theirs: &NavMesh, cell: f64) -> (Footprint, Footprint) {
     let (a, b) = (walkable_triangles(ours), walkable_triangles(theirs));
     let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
     for p in a.iter().chain(&b).flatten() {
@@ -186,8 +186,16 @@ pub fn compare(ours: &NavMesh, theirs: &NavMesh, cell: f64, min_piece: f64) -> C
         lo = [0.0; 2];
         hi = [0.0; 2];
     }
-    let fa = Footprint::rasterise(&a, lo, hi, cell);
-    let fb = Footprint::rasterise(&b, lo, hi, cell);
+    (
+        Footprint::rasterise(&a, lo, hi, cell),
+        Footprint::rasterise(&b, lo, hi, cell),
+    )
+}
+
+/// Compares the walkable footprints of `ours` and `theirs` on a plan grid of `cell` metres;
+/// pieces under `min_piece` m² are not listed.
+pub fn compare(ours: &NavMesh, theirs: &NavMesh, cell: f64, min_piece: f64) -> Comparison {
+    let (fa, fb) = footprints(ours, theirs, cell);
     let cell_area = cell * cell;
     let count = |f: &Footprint| f.covered.iter().filter(|&&c| c).count() as f64;
     let both = fa

@@ -329,6 +329,51 @@ pub fn reachability(
         .collect()
 }
 
+/// Pulls the kept floor back from walls and props by `wall_margin`: a kept node is dropped
+/// when a column within the margin (plan distance between cell centres, in cells) holds solid
+/// that rises more than a climb above the node's floor and starts below the agent's head: a
+/// wall, a prop, a step up too high to take. Open edges (a doorway where the room ends, a
+/// drop, a gap) have no such solid and keep their floor, so rooms still meet at doorways.
+/// Runs after reachability, so the margin never closes a passage the floor reached through.
+pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mut [bool]) {
+    let margin = params.wall_margin_cells();
+    if margin <= 0 {
+        return;
+    }
+    let climb = params.climb_cells();
+    let agent = params.height_cells();
+    let reach = i64::from(margin);
+    let mut drop = Vec::new();
+    for (n, node) in graph.nodes.iter().enumerate() {
+        if !kept.get(n).copied().unwrap_or(false) {
+            continue;
+        }
+        let (low, high) = (node.floor + climb, node.floor + agent);
+        let solid = |column: usize| {
+            field
+                .columns
+                .get(column)
+                .is_some_and(|spans| spans.iter().any(|s| s.top > low && s.bottom < high))
+        };
+        let near = (-reach..=reach).any(|dy| {
+            (-reach..=reach).any(|dx| {
+                dx * dx + dy * dy <= reach * reach
+                    && field
+                        .column(i64::from(node.x) + dx, i64::from(node.y) + dy)
+                        .is_some_and(solid)
+            })
+        });
+        if near {
+            drop.push(n);
+        }
+    }
+    for n in drop {
+        if let Some(k) = kept.get_mut(n) {
+            *k = false;
+        }
+    }
+}
+
 /// Components not otherwise kept that come within `join_gap` of a kept one at the same level
 /// (within a climb): floors split by a seam in the render mesh, not by a wall.
 fn beside_kept(

@@ -105,7 +105,8 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     report.stage("walkable", &mut clock);
 
     progress::phase(|| "generating: reachability".to_string());
-    let kept = graph::reachability(&graph, &field, params, &mut report);
+    let mut kept = graph::reachability(&graph, &field, params, &mut report);
+    graph::trim_walls(&graph, &field, params, &mut kept);
     report.stage("reachability", &mut clock);
 
     let (layers, layer_of) = graph::layers(&graph, &field, &kept);

@@ -56,6 +56,10 @@ pub struct Params {
     pub join_gap: f32,
     /// Keep components no seed reaches.
     pub keep_unreachable: bool,
+    /// The kept floor is pulled back this far (m) from walls and props (solid rising more
+    /// than a climb above the floor within the agent's height), never from open edges: a
+    /// doorway, a drop or the room's end keep their floor. 0: off.
+    pub wall_margin: f32,
     /// Components smaller than this (m²) are dropped even when kept otherwise.
     pub min_region_area: f32,
     /// Largest distance of a simplified outline from the cell outline.
@@ -98,6 +102,7 @@ impl Params {
             keep_unreachable: false,
             min_passage_width: 1.2,
             join_gap: 0.0,
+            wall_margin: 0.0,
             min_region_area: 0.5,
             max_edge_error: 0.3,
             detail_error: 0.1,
@@ -105,10 +110,10 @@ impl Params {
         };
         match engine {
             Engine::Kotor => Params {
-                agent_height: 1.4,
+                agent_height: 2.0,
                 agent_radius: 0.0,
                 max_climb: 0.3,
-                max_slope: 40.0,
+                max_slope: 30.0,
                 cell_size: 0.1,
                 cell_height: 0.05,
                 min_region_area: 1.0,
@@ -153,6 +158,7 @@ impl Params {
             ("agent_radius", self.agent_radius),
             ("min_passage_width", self.min_passage_width),
             ("join_gap", self.join_gap),
+            ("wall_margin", self.wall_margin),
             ("max_climb", self.max_climb),
             ("min_region_area", self.min_region_area),
         ];
@@ -199,6 +205,12 @@ impl Params {
     /// Half the passage width in cells (rounded up).
     pub(crate) fn passage_cells(&self) -> i32 {
         (self.min_passage_width / 2.0 / self.cell_size).ceil() as i32
+    }
+
+    /// Wall margin in cells (rounded to the nearest: the margin is measured between cell
+    /// centres and the wall's column).
+    pub(crate) fn wall_margin_cells(&self) -> i32 {
+        (self.wall_margin / self.cell_size).round() as i32
     }
 
     /// Erosion radius in cells (rounded up).

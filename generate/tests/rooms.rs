@@ -59,11 +59,124 @@ fn measure(
     }
     let wok = read_wok(&root.join("kotor").join(format!("{room}.wok")));
     let lint = lint_findings(&generated.mesh);
+    if let Ok(dir) = std::env::var("WALKMESH_GENERATE_DUMP") {
+        dump_image(Path::new(&dir), room, &generated.mesh, &wok, &render, shift);
+    }
     (
         compare(&generated.mesh, &wok, 0.05, 1.0),
         generated.mesh.polygons.len(),
         lint,
     )
+}
+
+/// `WALKMESH_GENERATE_DUMP=DIR`: a plan picture per room (PPM, 0.05 m pixels, +y up): grey
+/// where both footprints cover, red where only ours, blue where only BioWare's, black where a
+/// steep render face (a wall, 60° or more) stands: for finding where the footprints differ.
+fn dump_image(
+    dir: &Path,
+    room: &str,
+    ours: &NavMesh,
+    theirs: &NavMesh,
+    render: &NavMesh,
+    shift: [f32; 3],
+) {
+    let (a, b) = walkmesh_generate::footprint::footprints(ours, theirs, 0.05);
+    let (w, h) = (a.width, a.height);
+    let mut pixels: Vec<[u8; 3]> = a
+        .covered
+        .iter()
+        .zip(&b.covered)
+        .map(|pair| match pair {
+            (true, true) => [200, 200, 200],
+            (true, false) => [230, 40, 40],
+            (false, true) => [40, 80, 230],
+            (false, false) => [255, 255, 255],
+        })
+        .collect();
+    for corners in render.polygons.iter() {
+        let v: Vec<[f32; 3]> = corners.iter().map(|&i| render.vertex(i)).collect();
+        for k in 1..v.len().saturating_sub(1) {
+            let t = [v[0], v[k], v[k + 1]];
+            let up = walkmesh_generate::floor::unit_normal(&t).map_or(0.0, |n| n[2].abs());
+            if up > 0.5 {
+                continue;
+            }
+            let steps = 40;
+            for i in 0..=steps {
+                for j in 0..=steps - i {
+                    let (s, r) = (i as f32 / steps as f32, j as f32 / steps as f32);
+                    let p = [0, 1].map(|ax| {
+                        t[0][ax] + s * (t[1][ax] - t[0][ax]) + r * (t[2][ax] - t[0][ax]) + shift[ax]
+                    });
+                    let x = ((f64::from(p[0]) - a.origin[0]) / a.cell).floor();
+                    let y = ((f64::from(p[1]) - a.origin[1]) / a.cell).floor();
+                    if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
+                        pixels[y as usize * w + x as usize] = [0, 0, 0];
+                    }
+                }
+            }
+        }
+    }
+    let name = room.replace('/', "_");
+    let materials = walkmesh_generate::floor::face_material_names(render);
+    let mut obj = String::new();
+    for v in &render.vertices {
+        obj += &format!(
+            "v {} {} {}\n",
+            v[0] + shift[0],
+            v[1] + shift[1],
+            v[2] + shift[2]
+        );
+    }
+    for (p, corners) in render.polygons.iter().enumerate() {
+        let m = materials.as_ref().and_then(|n| n.name(p)).unwrap_or("none");
+        obj += &format!("usemtl {m}\nf");
+        for &i in corners {
+            obj += &format!(" {}", i + 1);
+        }
+        obj += "\n";
+    }
+    std::fs::write(dir.join(format!("{name}.render.obj")), obj).unwrap();
+    let mut obj = String::new();
+    for v in &theirs.vertices {
+        obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+    }
+    for (p, corners) in theirs.polygons.iter().enumerate() {
+        obj += &format!(
+            "usemtl {}\nf",
+            if theirs.is_walkable(p) {
+                "walk"
+            } else {
+                "nowalk"
+            }
+        );
+        for &i in corners {
+            obj += &format!(" {}", i + 1);
+        }
+        obj += "\n";
+    }
+    std::fs::write(dir.join(format!("{name}.wok.obj")), obj).unwrap();
+    let mut obj = String::new();
+    for v in &ours.vertices {
+        obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+    }
+    for corners in ours.polygons.iter() {
+        obj += "f";
+        for &i in corners {
+            obj += &format!(" {}", i + 1);
+        }
+        obj += "\n";
+    }
+    std::fs::write(dir.join(format!("{name}.ours.obj")), obj).unwrap();
+    let origin = format!("{} {} {} {} {}\n", a.origin[0], a.origin[1], a.cell, w, h);
+    std::fs::write(dir.join(format!("{name}.origin")), origin).unwrap();
+    let mut bytes = format!("P6 {w} {h} 255\n").into_bytes();
+    for y in (0..h).rev() {
+        for x in 0..w {
+            bytes.extend_from_slice(&pixels[y * w + x]);
+        }
+    }
+    std::fs::write(dir.join(format!("{name}.ppm")), bytes).unwrap();
 }
 
 /// Findings of the kinds a generated walkmesh must not have: downward, degenerate, T-junction,
@@ -105,6 +218,7 @@ fn tuned(mut params: Params) -> Params {
             "min_region_area" => params.min_region_area = value,
             "min_passage_width" => params.min_passage_width = value,
             "join_gap" => params.join_gap = value,
+            "wall_margin" => params.wall_margin = value,
             "keep_unreachable" => params.keep_unreachable = value != 0.0,
             other => panic!("unknown parameter {other}"),
         }

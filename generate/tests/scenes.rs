@@ -638,3 +638,61 @@ fn a_gently_sloped_wall_foot_is_no_floor() {
         ],
     );
 }
+
+#[test]
+fn a_ramp_of_35_degrees_is_too_steep_for_the_kotor_preset() {
+    // BioWare's walkable faces in the 34 shared rooms are all but 0.1 % under 20° (and none
+    // of their non-walkable faces' slopes between 10° and 40° are rare), so the preset's
+    // limit is 30°: a 35° ramp to a platform is no floor, a 25° one is.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 20.0, 12.0, 0.0);
+    let rise: f32 = 1.5;
+    let steep = rise / 35f32.to_radians().tan();
+    scene.ramp(2.0, 2.0 + steep, 1.0, 4.0, 0.0, rise);
+    scene.cuboid([2.0 + steep, 1.0, 0.0], [2.0 + steep + 3.0, 4.0, rise]);
+    let gentle = rise / 25f32.to_radians().tan();
+    scene.ramp(2.0, 2.0 + gentle, 7.0, 10.0, 0.0, rise);
+    scene.cuboid([2.0 + gentle, 7.0, 0.0], [2.0 + gentle + 3.0, 10.0, rise]);
+    check_scene(
+        "ramp 35°",
+        &scene,
+        &kotor(),
+        &[
+            ([2.0 + steep / 2.0, 2.5, rise / 2.0], Expect::Blocked),
+            ([2.0 + steep + 1.5, 2.5, rise], Expect::Unreachable),
+            ([2.0 + gentle / 2.0, 8.5, rise / 2.0], Expect::Reachable),
+        ],
+    );
+}
+
+#[test]
+fn a_wall_margin_pulls_the_floor_back_from_walls_but_not_from_open_edges() {
+    // A 10 m floor with a 3 m wall standing on it from y = 0 to 6 at x = 4.9..5.1.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.0, 10.0, 0.0);
+    scene.cuboid([4.9, 0.0, 0.0], [5.1, 6.0, 3.0]);
+    let mut params = kotor();
+    check_scene(
+        "no margin",
+        &scene,
+        &params,
+        &[([4.85, 3.0, 0.0], Expect::Reachable)],
+    );
+    params.wall_margin = 0.3;
+    check_scene(
+        "wall margin",
+        &scene,
+        &params,
+        &[
+            // Beside the wall: pulled back on both sides.
+            ([4.75, 3.0, 0.0], Expect::Blocked),
+            ([5.25, 3.0, 0.0], Expect::Blocked),
+            ([4.5, 3.0, 0.0], Expect::Reachable),
+            // Open edges of the floor keep their floor.
+            ([0.05, 3.0, 0.0], Expect::Reachable),
+            ([9.95, 9.95, 0.0], Expect::Reachable),
+            ([5.0, 0.3, 0.0], Expect::Blocked),
+            ([3.0, 0.05, 0.0], Expect::Reachable),
+        ],
+    );
+}
