@@ -69,6 +69,7 @@ impl Heightfield {
         }
         field.filter_low_obstacles(params.climb_cells());
         field.filter_bevels(params.climb_cells());
+        field.fill_cracks(params.climb_cells(), params.height_cells());
         field.filter_low_clearance(params.height_cells());
         Ok(field)
     }
@@ -190,6 +191,58 @@ impl Heightfield {
         for (column, i) in raise {
             if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
                 span.walkable = true;
+            }
+        }
+    }
+
+    /// A column with nothing in it around a floor level, between two walkable floors within a
+    /// climb of each other on opposite sides, gets a walkable span at the lower of the two: a
+    /// crack between two pieces of render floor, one cell wide (m50aa_01a's catwalk ends 0.14 m
+    /// short of the landing it leads to; BioWare's walkmesh crosses the seam, and without the
+    /// fill the catwalk was cut off from the room). Opposite sides only, and only an empty
+    /// column (no solid from a climb below the floor to the agent's height above it): a wall
+    /// foot, a step or a bevel is not a crack, and a gap of two cells stays a gap.
+    fn fill_cracks(&mut self, climb: i32, agent: i32) {
+        let mut fill = Vec::new();
+        for y in 0..self.height as i64 {
+            for x in 0..self.width as i64 {
+                let Some(column) = self.column(x, y) else {
+                    continue;
+                };
+                let Some(spans) = self.columns.get(column) else {
+                    continue;
+                };
+                let floors = |dx: i64, dy: i64| -> Vec<i32> {
+                    self.column(x + dx, y + dy)
+                        .and_then(|c| self.columns.get(c))
+                        .map(|other| other.iter().filter(|o| o.walkable).map(|o| o.top).collect())
+                        .unwrap_or_default()
+                };
+                for (a, b) in [((1, 0), (-1, 0)), ((0, 1), (0, -1))] {
+                    let (left, right) = (floors(a.0, a.1), floors(b.0, b.1));
+                    for &l in &left {
+                        let Some(&r) = right.iter().find(|&&r| (r - l).abs() <= climb) else {
+                            continue;
+                        };
+                        let level = l.min(r);
+                        let empty = spans.iter().all(|s| {
+                            s.top < level - climb || s.bottom >= level.max(l.max(r)) + agent
+                        });
+                        if empty {
+                            fill.push((column, level));
+                        }
+                    }
+                }
+            }
+        }
+        for (column, level) in fill {
+            if let Some(spans) = self.columns.get_mut(column) {
+                let span = Span {
+                    bottom: level - 1,
+                    top: level,
+                    walkable: true,
+                };
+                add_span(spans, span, 0);
             }
         }
     }

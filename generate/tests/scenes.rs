@@ -696,3 +696,23 @@ fn a_wall_margin_pulls_the_floor_back_from_walls_but_not_from_open_edges() {
         ],
     );
 }
+
+#[test]
+fn a_crack_one_cell_wide_between_floors_is_crossed_and_a_wider_gap_is_not() {
+    // Two floors 0.15 m apart (an empty 0.1 m column between them: a seam of the render
+    // mesh), and a third floor 0.3 m beyond the second (three empty columns: a gap).
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 5.0, 10.0, 0.0);
+    scene.floor(5.15, 0.0, 8.0, 10.0, 0.1);
+    scene.floor(8.3, 0.0, 10.0, 10.0, 0.1);
+    check_scene(
+        "crack",
+        &scene,
+        &kotor(),
+        &[
+            ([2.0, 5.0, 0.0], Expect::Reachable),
+            ([6.5, 5.0, 0.1], Expect::Reachable),
+            ([9.0, 5.0, 0.1], Expect::Unreachable),
+        ],
+    );
+}
