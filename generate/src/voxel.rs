@@ -212,22 +212,23 @@ impl Heightfield {
                 let Some(spans) = self.columns.get(column) else {
                     continue;
                 };
-                let floors = |dx: i64, dy: i64| -> Vec<i32> {
+                let floors = |dx: i64, dy: i64| {
                     self.column(x + dx, y + dy)
                         .and_then(|c| self.columns.get(c))
-                        .map(|other| other.iter().filter(|o| o.walkable).map(|o| o.top).collect())
-                        .unwrap_or_default()
+                        .map_or(&[][..], Vec::as_slice)
+                        .iter()
+                        .filter(|o| o.walkable)
+                        .map(|o| o.top)
                 };
                 for (a, b) in [((1, 0), (-1, 0)), ((0, 1), (0, -1))] {
-                    let (left, right) = (floors(a.0, a.1), floors(b.0, b.1));
-                    for &l in &left {
-                        let Some(&r) = right.iter().find(|&&r| (r - l).abs() <= climb) else {
+                    for l in floors(a.0, a.1) {
+                        let Some(r) = floors(b.0, b.1).find(|&r| (r - l).abs() <= climb) else {
                             continue;
                         };
-                        let level = l.min(r);
-                        let empty = spans.iter().all(|s| {
-                            s.top < level - climb || s.bottom >= level.max(l.max(r)) + agent
-                        });
+                        let (level, high) = (l.min(r), l.max(r));
+                        let empty = spans
+                            .iter()
+                            .all(|s| s.top < level - climb || s.bottom >= high + agent);
                         if empty {
                             fill.push((column, level));
                         }
