@@ -374,6 +374,38 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
     }
 }
 
+/// Drops the kept nodes on the floor's boundary whose walkable top is a sliver (no floor
+/// triangle covers the column's centre): a column the floor only reaches into, so the
+/// outline, which follows whole cells, does not stand up to a cell past the render floor's
+/// open edge. Boundary nodes only (one with a plan neighbour not kept), in one pass: a seam of
+/// sliver columns inside the floor joins its two sides and stays.
+pub fn trim_slivers(graph: &Graph, field: &Heightfield, kept: &mut [bool]) {
+    let mut drop = Vec::new();
+    for (n, node) in graph.nodes.iter().enumerate() {
+        if !kept.get(n).copied().unwrap_or(false) {
+            continue;
+        }
+        let column = node.y as usize * field.width + node.x as usize;
+        let sliver = field.columns.get(column).is_some_and(|spans| {
+            spans
+                .iter()
+                .any(|s| s.top == node.floor && s.walkable && s.sliver)
+        });
+        let boundary = node
+            .links
+            .iter()
+            .any(|&m| m == NONE || !kept.get(m as usize).copied().unwrap_or(false));
+        if sliver && boundary {
+            drop.push(n);
+        }
+    }
+    for n in drop {
+        if let Some(k) = kept.get_mut(n) {
+            *k = false;
+        }
+    }
+}
+
 /// Components not otherwise kept that come within `join_gap` of a kept one at the same level
 /// (within a climb): floors split by a seam in the render mesh, not by a wall.
 fn beside_kept(

@@ -107,6 +107,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     progress::phase(|| "generating: reachability".to_string());
     let mut kept = graph::reachability(&graph, &field, params, &mut report);
     graph::trim_walls(&graph, &field, params, &mut kept);
+    graph::trim_slivers(&graph, &field, &mut kept);
     report.stage("reachability", &mut clock);
 
     let (layers, layer_of) = graph::layers(&graph, &field, &kept);

@@ -11,6 +11,9 @@ pub struct Span {
     pub top: i32,
     /// The top is a floor a character may stand on.
     pub walkable: bool,
+    /// The walkable top comes only from floor triangles that do not cover the column's
+    /// centre: the floor's edge runs through the column (see `graph::trim_slivers`).
+    pub sliver: bool,
 }
 
 /// Columns of spans over a plan grid; column `(x, y)` covers
@@ -122,10 +125,12 @@ impl Heightfield {
                 if let Some(column) = self.column(x, y)
                     && let Some(spans) = self.columns.get_mut(column)
                 {
+                    let centre = [x as f32 + 0.5, y as f32 + 0.5];
                     let span = Span {
                         bottom,
                         top,
                         walkable,
+                        sliver: walkable && !covers(&local, centre),
                     };
                     add_span(spans, span, merge);
                 }
@@ -146,6 +151,7 @@ impl Heightfield {
                     && span.top - b.top <= climb
                 {
                     span.walkable = true;
+                    span.sliver = false;
                 }
                 below = Some(original);
             }
@@ -191,6 +197,7 @@ impl Heightfield {
         for (column, i) in raise {
             if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
                 span.walkable = true;
+                span.sliver = false;
             }
         }
     }
@@ -242,6 +249,7 @@ impl Heightfield {
                     bottom: level - 1,
                     top: level,
                     walkable: true,
+                    sliver: false,
                 };
                 add_span(spans, span, 0);
             }
@@ -277,21 +285,42 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             i += 1;
             continue;
         }
-        let walkable = if (s.top - new.top).abs() <= merge {
-            s.walkable || new.walkable
+        let (walkable, sliver) = if (s.top - new.top).abs() <= merge {
+            // A sliver only when every floor giving the top is one.
+            let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
+            (
+                s.walkable || new.walkable,
+                sliver && (s.walkable || new.walkable),
+            )
         } else if s.top > new.top {
-            s.walkable
+            (s.walkable, s.sliver)
         } else {
-            new.walkable
+            (new.walkable, new.sliver)
         };
         new = Span {
             bottom: new.bottom.min(s.bottom),
             top: new.top.max(s.top),
             walkable,
+            sliver,
         };
         spans.remove(i);
     }
     spans.insert(i, new);
+}
+
+/// The plan triangle of `corners` (x, y) covers `point` (edges included, within a
+/// thousandth of a cell).
+fn covers(corners: &[[f32; 3]], point: [f32; 2]) -> bool {
+    let (Some(a), Some(b), Some(c)) = (corners.first(), corners.get(1), corners.get(2)) else {
+        return false;
+    };
+    let side = |p: &[f32; 3], q: &[f32; 3]| {
+        let (ex, ey) = (q[0] - p[0], q[1] - p[1]);
+        let cross = ex * (point[1] - p[1]) - ey * (point[0] - p[0]);
+        cross / (ex * ex + ey * ey).sqrt().max(f32::MIN_POSITIVE)
+    };
+    let d = [side(a, b), side(b, c), side(c, a)];
+    d.iter().all(|&v| v >= -GRID_SNAP) || d.iter().all(|&v| v <= GRID_SNAP)
 }
 
 /// A thousandth of a cell (0.1 mm at 0.1 m cells).
@@ -348,6 +377,7 @@ mod tests {
                 bottom: 0,
                 top: 1,
                 walkable: true,
+                sliver: false,
             },
             2,
         );
@@ -357,6 +387,7 @@ mod tests {
                 bottom: 5,
                 top: 6,
                 walkable: true,
+                sliver: false,
             },
             2,
         );
@@ -367,6 +398,7 @@ mod tests {
                 bottom: 1,
                 top: 20,
                 walkable: false,
+                sliver: false,
             },
             2,
         );
@@ -375,7 +407,8 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 20,
-                walkable: false
+                walkable: false,
+                sliver: false,
             }]
         );
         let mut spans = Vec::new();
@@ -385,6 +418,7 @@ mod tests {
                 bottom: 0,
                 top: 10,
                 walkable: false,
+                sliver: false,
             },
             2,
         );
@@ -394,6 +428,7 @@ mod tests {
                 bottom: 9,
                 top: 11,
                 walkable: true,
+                sliver: false,
             },
             2,
         );
@@ -402,7 +437,8 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 11,
-                walkable: true
+                walkable: true,
+                sliver: false,
             }]
         );
     }

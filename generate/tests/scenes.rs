@@ -716,3 +716,24 @@ fn a_crack_one_cell_wide_between_floors_is_crossed_and_a_wider_gap_is_not() {
         ],
     );
 }
+
+#[test]
+fn an_open_floor_edge_inside_a_cell_is_not_overshot() {
+    // A floor ending 0.04 m into a 0.1 m cell at x = 10.04 and 0.06 m into one at y = 8.06.
+    // The walkmesh follows whole cells; a boundary cell is floor only when the render floor
+    // covers its centre, so the edge lands within half a cell of the render floor's edge
+    // (x = 10.0, y = 8.1), never a whole cell past it (x = 10.1 before).
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 10.04, 8.06, 0.0);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    assert!(walkable_at(&out.mesh, [9.95, 4.0, 0.0]));
+    assert!(!walkable_at(&out.mesh, [10.07, 4.0, 0.0]));
+    assert!(walkable_at(&out.mesh, [5.0, 8.08, 0.0]));
+    assert!(!walkable_at(&out.mesh, [5.0, 8.12, 0.0]));
+    let area = out.report.walkable_area;
+    assert!(
+        (area - 81.0).abs() < 0.05,
+        "area {area} (10.0 × 8.1; the render floor is 80.92 m²)"
+    );
+    assert_lint_clean("edge inside a cell", &out.mesh);
+}
