@@ -23,7 +23,10 @@
 //!    than `detail_error`;
 //! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
 //!    floor under it (one height per point), every face the walkable surface its render
-//!    material's name suggests, else `default_material`.
+//!    material's name suggests, else `default_material`;
+//! 9. **repairs** (lint's mechanical fixer), then for NWN2 the **tile budget**
+//!    ([`simplify`]: faces of tiles holding more walkable triangles than a TRX tile can are
+//!    simplified until they hold) and the **engine limits** ([`limits`]).
 //!
 //! Inputs are a render-geometry [`NavMesh`] (its walkable flags are ignored); material names
 //! come from a per-face name column (`<ns>:material` indices into the `<ns>:materials` text
@@ -37,6 +40,7 @@ pub mod outline;
 pub mod overrides;
 pub mod params;
 pub mod report;
+pub mod simplify;
 pub mod triangulate;
 pub mod voxel;
 mod warnings;
@@ -150,6 +154,16 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let mut mesh = fixed.mesh;
     mesh.provenance = None;
     report.stage("repair", &mut clock);
+
+    if params.engine == Engine::Nwn2 {
+        progress::phase(|| "generating: NWN2 tile budget".to_string());
+        report.nwn2_simplified = simplify::nwn2_tiles(
+            &mut mesh,
+            walkmesh_nwn2::write::DEFAULT_TILE_WIDTH,
+            walkmesh_nwn2::bake::MAX_TILE_NODES,
+        );
+        report.stage("simplify", &mut clock);
+    }
 
     progress::phase(|| "generating: engine limits".to_string());
     report.limits = limits::check(&mesh, params);

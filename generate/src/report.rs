@@ -6,6 +6,9 @@ use serde::Serialize;
 
 use crate::Params;
 
+/// Warning code of the NWN2 tile simplification.
+pub const SIMPLIFIED: &str = "generate.nwn2_tile_simplified";
+
 /// One walkable component of the voxel floor.
 #[derive(Clone, Debug, Serialize)]
 pub struct ComponentReport {
@@ -62,6 +65,8 @@ pub struct Report {
     pub total_seconds: f64,
     /// Engine limits the output breaks (`limits.rs`).
     pub limits: Vec<crate::limits::LimitFinding>,
+    /// NWN2: what the tile budget simplified (`simplify.rs`); None when every tile held.
+    pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
 }
 
 impl Report {
@@ -87,6 +92,7 @@ impl Report {
             stages: Vec::new(),
             total_seconds: 0.0,
             limits: Vec::new(),
+            nwn2_simplified: None,
         }
     }
 
@@ -138,6 +144,9 @@ impl Report {
                 "  {} outline edge(s) crossed another and were left out of the triangulation",
                 self.skipped_edges
             );
+        }
+        if let Some(s) = &self.nwn2_simplified {
+            let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
         }
         for limit in &self.limits {
             let _ = writeln!(out, "  [{}] {}", limit.code, limit.message);

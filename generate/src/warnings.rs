@@ -46,6 +46,9 @@ impl Report {
                 ),
             );
         }
+        if let Some(simplified) = &self.nwn2_simplified {
+            diag.warn(crate::report::SIMPLIFIED, simplified.message());
+        }
         for limit in &self.limits {
             diag.warn(limit.code, limit.message.clone());
         }

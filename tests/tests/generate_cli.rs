@@ -259,3 +259,128 @@ fn lyt_places_the_room_and_its_door_hooks_are_the_seeds() {
     ]);
     assert_eq!(other.code, 2, "{}", other.stderr);
 }
+
+/// An OBJ (Z up) of an `n` × `n` grid of quads over [x0, x1]², heights
+/// `amplitude · sin(kx) · sin(ky)`.
+fn bumpy_obj(path: &Path, x0: f32, x1: f32, n: u32, amplitude: f32, k: f32) {
+    let step = (x1 - x0) / n as f32;
+    let mut text = String::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, y) = (x0 + i as f32 * step, x0 + j as f32 * step);
+            let z = amplitude * (k * x).sin() * (k * y).sin();
+            text.push_str(&format!("v {x} {y} {z}\n"));
+        }
+    }
+    let at = |i: u32, j: u32| j * (n + 1) + i + 1;
+    for j in 0..n {
+        for i in 0..n {
+            text.push_str(&format!(
+                "f {} {} {} {}\n",
+                at(i, j),
+                at(i + 1, j),
+                at(i + 1, j + 1),
+                at(i, j + 1)
+            ));
+        }
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn an_over_full_nwn2_tile_is_simplified_and_the_trx_validates() {
+    // 8 × 8 m of ±0.5 m bumps in tile (0, 0): 242 walkable triangles before the tile budget
+    // (generate/tests/limits.rs), at most 127 after.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("bumps.obj");
+    bumpy_obj(&obj, 0.5, 8.5, 48, 0.5, 1.3);
+    let trx = dir.path().join("bumps.trx");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "--engine".as_ref(),
+        "nwn2".as_ref(),
+        "-o".as_ref(),
+        trx.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let simplified = &json["report"]["nwn2_simplified"];
+    assert_eq!(simplified["tiles"], 1, "{simplified}");
+    assert!(simplified["faces_after"].as_u64().unwrap() <= 127);
+    assert!(
+        json["conversion"]["diagnostics"]
+            .to_string()
+            .contains("generate.nwn2_tile_simplified"),
+        "{}",
+        json["conversion"]
+    );
+    assert_eq!(json["conversion"]["output_errors"], 0);
+    let mesh = read(&trx);
+    assert!(mesh.walkable_count() <= 127 && mesh.walkable_count() > 0);
+    assert_eq!(walkmesh(["validate".as_ref(), trx.as_os_str()]).code, 0);
+    let lint = walkmesh(["lint".as_ref(), trx.as_os_str(), "--json".as_ref()]);
+    for code in [
+        "lint.downward_walkable",
+        "lint.degenerate",
+        "lint.t_junction",
+        "lint.overlap",
+    ] {
+        assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
+    }
+}
+
+#[test]
+fn an_nwn2_tile_that_cannot_hold_is_refused_by_name() {
+    // 72 separate 0.6 m plateaus 1 m apart in tile (0, 0), all kept: 144 walkable triangles,
+    // each a corner of its own square, so nothing can be simplified.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut next = 1;
+    for k in 0..72 {
+        let (x, y, z) = (
+            0.2 + (k % 8) as f32,
+            0.2 + (k / 8) as f32,
+            (k % 2) as f32 * 0.05,
+        );
+        for (dx, dy) in [(0.0, 0.0), (0.6, 0.0), (0.6, 0.6), (0.0, 0.6)] {
+            text.push_str(&format!("v {} {} {z}\n", x + dx, y + dy));
+        }
+        text.push_str(&format!(
+            "f {} {} {} {}\n",
+            next,
+            next + 1,
+            next + 2,
+            next + 3
+        ));
+        next += 4;
+    }
+    let obj = dir.path().join("plateaus.obj");
+    std::fs::write(&obj, text).unwrap();
+    let trx = dir.path().join("plateaus.trx");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        trx.as_os_str(),
+        "--keep-unreachable".as_ref(),
+        "--agent-radius".as_ref(),
+        "0".as_ref(),
+        "--min-passage-width".as_ref(),
+        "0".as_ref(),
+        "--min-region-area".as_ref(),
+        "0".as_ref(),
+    ]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("column 0, row 0") && run.stderr.contains("nothing written"),
+        "{}",
+        run.stderr
+    );
+    assert!(!trx.exists());
+}

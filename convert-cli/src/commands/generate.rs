@@ -179,6 +179,7 @@ pub fn run(
             generated.report.text()
         )));
     }
+    refuse_over_full_tiles(target.id(), &generated.report)?;
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
@@ -206,6 +207,25 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
+}
+
+/// A TRX whose tile still holds more walkable triangles than the path table can number after
+/// the tile simplification: refused here, naming the tile, before anything is written (the
+/// TRX writer would refuse it too, with the tile's index only).
+fn refuse_over_full_tiles(target: &str, report: &Report) -> Result<(), Failure> {
+    let over: Vec<&str> = report
+        .limits
+        .iter()
+        .filter(|l| l.code == "generate.nwn2_tile_over_limit")
+        .map(|l| l.message.as_str())
+        .collect();
+    if target != "trx" || over.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "generate: nothing written: {}",
+        over.join("; ")
+    )))
 }
 
 /// A progress line with the stage (a large scene takes seconds) when standard error is a
