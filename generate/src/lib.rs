@@ -24,7 +24,9 @@
 //! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
 //!    floor under it (one height per point), every face the walkable surface its render
 //!    material's name suggests, else `default_material`;
-//! 9. **repairs** (lint's mechanical fixer), then for NWN2 the **tile budget**
+//! 9. **repairs** (lint's mechanical fixer), then for KotOR the **hole fill** ([`holes`]: the
+//!    holes props cut in the walkable floor become non-walkable faces, as in BioWare's WOKs),
+//!    for NWN2 the **tile budget**
 //!    ([`simplify`]: faces of tiles holding more walkable triangles than a TRX tile can are
 //!    simplified until they hold) and the **engine limits** ([`limits`]).
 //!
@@ -35,6 +37,7 @@
 pub mod floor;
 pub mod footprint;
 pub mod graph;
+pub mod holes;
 pub mod limits;
 pub mod outline;
 pub mod overrides;
@@ -154,6 +157,19 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let mut mesh = fixed.mesh;
     mesh.provenance = None;
     report.stage("repair", &mut clock);
+
+    if params.fill_holes {
+        progress::phase(|| "generating: filling holes".to_string());
+        let filled = holes::fill(&mut mesh);
+        if filled.faces > 0 {
+            *report
+                .materials
+                .entry(holes::FILL.material.name().into_owned())
+                .or_default() += filled.faces;
+        }
+        report.holes = Some(filled);
+        report.stage("holes", &mut clock);
+    }
 
     if params.engine == Engine::Nwn2 {
         progress::phase(|| "generating: NWN2 tile budget".to_string());

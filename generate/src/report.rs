@@ -67,6 +67,8 @@ pub struct Report {
     pub limits: Vec<crate::limits::LimitFinding>,
     /// NWN2: what the tile budget simplified (`simplify.rs`); None when every tile held.
     pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
+    /// KotOR: holes of the walkable floor filled with non-walkable faces (`holes.rs`).
+    pub holes: Option<crate::holes::Filled>,
 }
 
 impl Report {
@@ -93,6 +95,7 @@ impl Report {
             total_seconds: 0.0,
             limits: Vec::new(),
             nwn2_simplified: None,
+            holes: None,
         }
     }
 
@@ -143,6 +146,15 @@ impl Report {
                 out,
                 "  {} outline edge(s) crossed another and were left out of the triangulation",
                 self.skipped_edges
+            );
+        }
+        if let Some(h) = &self.holes
+            && h.holes + h.left_open > 0
+        {
+            let _ = writeln!(
+                out,
+                "  {} hole(s) in the floor filled with {} non-walkable faces ({:.2} m²), {} left open",
+                h.holes, h.faces, h.area, h.left_open
             );
         }
         if let Some(s) = &self.nwn2_simplified {
