@@ -83,6 +83,17 @@ pub enum GenerateError {
 
 /// Generates a walkmesh from `input`'s triangles (render geometry, +Z up).
 pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateError> {
+    generate_with(input, params, limits::Checks::All)
+}
+
+/// [`generate`], choosing which engine-limit checks run: a caller that writes a PATH file
+/// next passes [`limits::Checks::WriterCooks`], since the PATH writer runs the same cook and
+/// refuses with the same reason (the cook of a large mesh is not run twice).
+pub fn generate_with(
+    input: &NavMesh,
+    params: &Params,
+    checks: limits::Checks,
+) -> Result<Generated, GenerateError> {
     params.check()?;
     let mut report = Report::new(params);
     let started = Instant::now();
@@ -182,7 +193,7 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     }
 
     progress::phase(|| "generating: engine limits".to_string());
-    report.limits = limits::check(&mesh, params);
+    report.limits = limits::check_with(&mesh, params, checks);
     report.stage("limits", &mut clock);
 
     report.faces_written = mesh.polygons.len();

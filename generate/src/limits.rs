@@ -31,11 +31,26 @@ pub struct LimitFinding {
     pub message: String,
 }
 
+/// Which checks [`check_with`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Every check of the engine.
+    All,
+    /// Every check but the PATH cook: the caller writes a PATH file next, whose writer runs
+    /// the same cook and refuses with the same reason, so cooking here would double the work.
+    WriterCooks,
+}
+
 /// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic).
 pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
-    match params.engine {
-        Engine::Nwn2 => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
-        Engine::Prime => prime_regions(mesh),
+    check_with(mesh, params, Checks::All)
+}
+
+/// [`check`], leaving out what `checks` says the caller's writer checks itself.
+pub fn check_with(mesh: &NavMesh, params: &Params, checks: Checks) -> Vec<LimitFinding> {
+    match (params.engine, checks) {
+        (Engine::Nwn2, _) => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
+        (Engine::Prime, Checks::All) => prime_regions(mesh),
         _ => Vec::new(),
     }
 }

@@ -397,3 +397,72 @@ fn an_nwn2_tile_that_cannot_hold_is_refused_by_name() {
     );
     assert!(!trx.exists());
 }
+
+#[test]
+fn a_path_output_is_cooked_once() {
+    // The PATH writer cooks the mesh; the limit check must not cook it a second time. Every
+    // cook names its phase ("cooking PATH: …"), which a progress listener on this thread sees.
+    use std::sync::{Arc, Mutex};
+    use walkmesh_core::progress::{Status, with_status};
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let path = dir.path().join("room.path");
+    let phases = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&phases);
+    let status = Arc::new(Status::new(Some(Box::new(move |s| {
+        seen.lock().unwrap().push(s.phase.clone());
+    }))));
+    let run = with_status(status, || {
+        walkmesh([
+            "generate".as_ref(),
+            obj.as_os_str(),
+            "--up".as_ref(),
+            "z".as_ref(),
+            "-o".as_ref(),
+            path.as_os_str(),
+        ])
+    });
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let phases = phases.lock().unwrap();
+    // A cook's first phase is "cooking PATH: N polygons" (then merging, writing regions).
+    let cooks = phases
+        .iter()
+        .filter(|p| p.starts_with("cooking PATH: ") && p.ends_with(" polygons"))
+        .count();
+    assert_eq!(cooks, 1, "{phases:#?}");
+    assert_eq!(walkmesh(["validate".as_ref(), path.as_os_str()]).code, 0);
+}
+
+#[test]
+fn obj_material_names_the_profile_does_not_know_reach_the_generator() {
+    // `usemtl LDA_flr_planks01` is no material of any profile, but its name says planks:
+    // the generated floor is Wood, not the default Stone.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("planks.obj");
+    std::fs::write(
+        &obj,
+        "usemtl LDA_flr_planks01\nv 0 0 0\nv 6 0 0\nv 6 5 0\nv 0 5 0\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let wok = dir.path().join("planks.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let materials = &json["report"]["materials"];
+    assert!(materials["Wood"].as_u64().unwrap() > 0, "{materials}");
+    assert!(materials.get("Stone").is_none(), "{materials}");
+    let mesh = read(&wok);
+    assert!(
+        (0..mesh.polygons.len())
+            .filter(|&p| mesh.is_walkable(p))
+            .all(|p| mesh.surfaces[p].material.name() == "Wood")
+    );
+}

@@ -162,8 +162,15 @@ pub fn run(
     let input = walkmesh_generate::combine(&meshes);
     drop(meshes);
     let show = show_progress(args);
+    // The PATH writer cooks the mesh and refuses what the cook refuses: the limit check
+    // need not cook it first (a second cook of a large mesh is seconds).
+    let checks = if target.id() == "path" {
+        walkmesh_generate::limits::Checks::WriterCooks
+    } else {
+        walkmesh_generate::limits::Checks::All
+    };
     let mut generated = crate::progress::with_progress(show, "generating", || {
-        walkmesh_generate::generate(&input, &params)
+        walkmesh_generate::generate_with(&input, &params, checks)
     })
     .map_err(|e| Failure::input(format!("generate: {e}")))?;
     if let Some((position, _)) = &placement {
@@ -297,7 +304,11 @@ pub(crate) fn plan<'r>(
             target.name()
         )));
     }
-    let read = read_options(&args.read)?;
+    let mut read = read_options(&args.read)?;
+    // Render material names reach the generator (it reads surfaces from them): the OBJ
+    // reader keeps every `usemtl` name, known to the profile or not
+    // (`walkmesh_obj::MATERIAL_NAMES_PARAM`; the CLI names no format crate directly).
+    read.params.insert("obj:material_names".into(), "1".into());
     let write = WriteOptions {
         up: read.up,
         materials: read.materials.clone(),
