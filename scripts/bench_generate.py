@@ -141,7 +141,9 @@ def main():
         print(f"load average before: {load_average()}", flush=True)
         for run in range(args.runs):
             a = run_child(ours_cmd)
-            a["pipeline"] = json.loads(a["stdout"])["report"]["total_seconds"]
+            report = json.loads(a["stdout"])["report"]
+            a["pipeline"] = report["total_seconds"]
+            a["stages"] = {stage["stage"]: stage["seconds"] for stage in report["stages"]}
             b = run_child(theirs_cmd)
             printed = json.loads(b["stdout"])
             b["pipeline"] = printed["seconds"]
@@ -164,6 +166,10 @@ def main():
         ratio = lambda key: median(ours, key) / max(median(theirs, key), 1e-9)
         print(f"| ratio ours / Recast | {ratio('wall'):.2f} | {ratio('cpu'):.2f} | "
               f"{ratio('rss_mib'):.2f} | {ratio('pipeline'):.2f} |")
+        stages = ", ".join(
+            f"{name} {statistics.median(r['stages'].get(name, 0.0) for r in ours):.2f} s"
+            for name in ours[0]["stages"])
+        print(f"\nour stages (median wall seconds): {stages}")
 
 
 if __name__ == "__main__":
