@@ -120,6 +120,8 @@ pub fn generate_with(
     let mut graph = graph::Graph::build(&field, params);
     report.walkable_spans = graph.nodes.len();
     graph.erode(params, &field);
+    let cell_area = f64::from(params.cell_size) * f64::from(params.cell_size);
+    report.eroded_area = graph.nodes.iter().filter(|n| n.removed).count() as f64 * cell_area;
     report.stage("walkable", &mut clock);
 
     progress::phase(|| "generating: reachability".to_string());

@@ -42,6 +42,9 @@ pub struct Report {
     pub dropped: Vec<ComponentReport>,
     /// Floor narrower than `min_passage_width` everywhere, dropped (m²).
     pub narrow_area: f64,
+    /// Floor closer than `agent_radius` to an edge, removed by erosion (m²): a piece narrower
+    /// than about twice the radius goes entirely.
+    pub eroded_area: f64,
     /// Area of the dropped components (m²).
     pub dropped_area: f64,
     /// Seeds that found no walkable floor under them.
@@ -82,6 +85,7 @@ impl Report {
             dropped: Vec::new(),
             dropped_area: 0.0,
             narrow_area: 0.0,
+            eroded_area: 0.0,
             seeds_missed: Vec::new(),
             layers: 0,
             skipped_edges: 0,
@@ -140,6 +144,20 @@ impl Report {
         }
         for seed in &self.seeds_missed {
             let _ = writeln!(out, "  seed {seed:?} is on no walkable floor");
+        }
+        if self.eroded_area > 0.0 {
+            let _ = writeln!(
+                out,
+                "  {:.2} m² within the agent radius ({} m) of an edge eroded",
+                self.eroded_area, p.agent_radius
+            );
+        }
+        if self.narrow_area > 0.0 {
+            let _ = writeln!(
+                out,
+                "  {:.2} m² narrower than the passage width ({} m) everywhere dropped",
+                self.narrow_area, p.min_passage_width
+            );
         }
         if self.skipped_edges > 0 {
             let _ = writeln!(
