@@ -254,6 +254,8 @@ struct Work {
     /// Polygons that are not triangles, kept as they are (welded indices).
     others: Vec<(usize, Vec<u32>)>,
     per_tile: HashMap<(u32, u32), usize>,
+    /// Tiles over the limit now.
+    over_count: usize,
     frame: WriterFrame,
     limit: usize,
     stamp: Vec<u32>,
@@ -333,6 +335,7 @@ impl Work {
             }
         }
         let stamp = vec![0; positions.len()];
+        let over_count = per_tile.values().filter(|&&n| n > limit).count();
         Work {
             positions,
             faces,
@@ -340,6 +343,7 @@ impl Work {
             locked,
             others,
             per_tile,
+            over_count,
             frame,
             limit,
             stamp,
@@ -398,7 +402,7 @@ impl Work {
                 }
                 self.push(&mut heap, w);
             }
-            if !self.per_tile.values().any(|&n| n > self.limit) {
+            if self.over_count == 0 {
                 break;
             }
         }
@@ -666,7 +670,12 @@ impl Work {
         }
         for (t, d) in plan.tiles {
             let n = self.per_tile.entry(t).or_default();
+            let was_over = *n > self.limit;
             *n = (*n as i64 + d).max(0) as usize;
+            // A collapse never puts a tile that holds over the limit (`tile_changes`).
+            if was_over && *n <= self.limit {
+                self.over_count = self.over_count.saturating_sub(1);
+            }
         }
         if let Some(list) = self.around.get_mut(v as usize) {
             list.clear();
