@@ -20,6 +20,9 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use walkmesh_core::NavMesh;
 use walkmesh_core::material::{Material, Surface};
 
+use crate::graph::Graph;
+use crate::voxel::Heightfield;
+
 /// The KotOR neutral material of the fill (`NonWalk`, as BioWare's files have it).
 pub const FILL: Surface = Surface {
     material: Material(7),
@@ -41,13 +44,23 @@ pub struct Filled {
     pub area: f64,
 }
 
-/// Fills the holes of `mesh`'s walkable floor with non-walkable faces.
-pub fn fill(mesh: &mut NavMesh) -> Filled {
+/// The voxel floor the mesh was made from: what stands in a hole.
+#[derive(Clone, Copy, Debug)]
+pub struct Ground<'a> {
+    pub field: &'a Heightfield,
+    pub graph: &'a Graph,
+    pub max_climb: f32,
+}
+
+/// Fills the holes of `mesh`'s walkable floor with non-walkable faces, where something
+/// stands in them on the floor (see [`prop_stands_in`]).
+pub fn fill(mesh: &mut NavMesh, ground: &Ground) -> Filled {
     let mut filled = Filled::default();
     let canonical = weld(mesh);
     for lp in hole_loops(mesh, &canonical) {
+        let keep_open = covers_walkable(mesh, &lp) || !prop_stands_in(mesh, &lp, ground);
         match triangulate_hole(mesh, &lp) {
-            Some(faces) if !faces.is_empty() && !covers_walkable(mesh, &lp) => {
+            Some(faces) if !faces.is_empty() && !keep_open => {
                 filled.holes += 1;
                 for t in faces {
                     filled.area += plan_area(mesh, &t).abs();
@@ -193,6 +206,73 @@ fn triangulate_hole(mesh: &NavMesh, ring: &[u32]) -> Option<Vec<[u32; 3]>> {
         }
     }
     Some(out)
+}
+
+/// A prop stands in the hole: at most a quarter of the columns inside hold a walkable span
+/// at or below the rim's level (up to a climb above its highest point), kept or not (more is
+/// a pit's or an unreachable floor, not a prop's footprint; a crate's or a table's top
+/// higher up is a prop's; a few narrow cells between a prop's parts are not a floor), and at
+/// least half hold solid reaching the rim's floor level (within a climb below its lowest
+/// point: a crate, a pillar, the floor under a table), not a chasm.
+pub fn prop_stands_in(mesh: &NavMesh, ring: &[u32], ground: &Ground) -> bool {
+    let polygon: Vec<[f64; 2]> = ring
+        .iter()
+        .map(|&v| {
+            let p = mesh.vertex(v);
+            [f64::from(p[0]), f64::from(p[1])]
+        })
+        .collect();
+    let rim_low = ring
+        .iter()
+        .map(|&v| mesh.vertex(v)[2])
+        .fold(f32::INFINITY, f32::min);
+    let rim_high = ring
+        .iter()
+        .map(|&v| mesh.vertex(v)[2])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let field = ground.field;
+    let cs = f64::from(field.cell_size);
+    let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
+    for p in &polygon {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let cell = |value: f64, axis: usize| ((value - f64::from(field.origin[axis])) / cs).floor();
+    let (x0, x1) = (cell(lo[0], 0) as i64, cell(hi[0], 0) as i64);
+    let (y0, y1) = (cell(lo[1], 1) as i64, cell(hi[1], 1) as i64);
+    let (mut inside_columns, mut solid, mut floor_columns) = (0usize, 0usize, 0usize);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let centre = [
+                f64::from(field.origin[0]) + (x as f64 + 0.5) * cs,
+                f64::from(field.origin[1]) + (y as f64 + 0.5) * cs,
+            ];
+            if !inside(&polygon, centre) {
+                continue;
+            }
+            let Some(column) = field.column(x, y) else {
+                continue;
+            };
+            let floor_below = ground.graph.column_nodes(column).any(|n| {
+                ground
+                    .graph
+                    .nodes
+                    .get(n)
+                    .is_some_and(|node| field.z(node.floor) <= rim_high + ground.max_climb)
+            });
+            floor_columns += usize::from(floor_below);
+            inside_columns += 1;
+            let reaches = field.columns.get(column).is_some_and(|spans| {
+                spans
+                    .iter()
+                    .any(|s| field.z(s.top) >= rim_low - ground.max_climb)
+            });
+            solid += usize::from(reaches);
+        }
+    }
+    inside_columns == 0 || (4 * floor_columns <= inside_columns && 2 * solid >= inside_columns)
 }
 
 /// Something walkable lies inside the hole in plan (its face centre inside the ring).

@@ -173,7 +173,12 @@ pub fn generate_with(
 
     if params.fill_holes {
         progress::phase(|| "generating: filling holes".to_string());
-        let filled = holes::fill(&mut mesh);
+        let ground = holes::Ground {
+            field: &field,
+            graph: &graph,
+            max_climb: params.max_climb,
+        };
+        let filled = holes::fill(&mut mesh, &ground);
         if filled.faces > 0 {
             *report
                 .materials

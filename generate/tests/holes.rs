@@ -148,3 +148,59 @@ fn other_presets_write_walkable_faces_only() {
         assert!(made.report.holes.is_none());
     }
 }
+
+/// A 10 × 8 m floor at z = 0 around a 3 × 3 m opening at (4..7, 2..5), made of four quads.
+fn floor_with_opening(mesh: &mut NavMesh) {
+    quad(
+        mesh,
+        [[0., 0., 0.], [10., 0., 0.], [10., 2., 0.], [0., 2., 0.]],
+    );
+    quad(
+        mesh,
+        [[0., 5., 0.], [10., 5., 0.], [10., 8., 0.], [0., 8., 0.]],
+    );
+    quad(
+        mesh,
+        [[0., 2., 0.], [4., 2., 0.], [4., 5., 0.], [0., 5., 0.]],
+    );
+    quad(
+        mesh,
+        [[7., 2., 0.], [10., 2., 0.], [10., 5., 0.], [7., 5., 0.]],
+    );
+}
+
+#[test]
+fn a_pit_and_a_chasm_are_no_prop_and_stay_open() {
+    // A pit: the opening has a floor 1 m down (a drop, not a climb: unreachable, dropped).
+    let mut pit = NavMesh::default();
+    floor_with_opening(&mut pit);
+    quad(
+        &mut pit,
+        [[4., 2., -1.], [7., 2., -1.], [7., 5., -1.], [4., 5., -1.]],
+    );
+    // A chasm: nothing under the opening.
+    let mut chasm = NavMesh::default();
+    floor_with_opening(&mut chasm);
+    // A crate standing in the opening's place on a floor of its own: filled.
+    let mut crate_floor = NavMesh::default();
+    floor_with_opening(&mut crate_floor);
+    cuboid(&mut crate_floor, [4., 2., -0.01], [7., 5., 1.]);
+    for (name, mesh, filled) in [
+        ("pit", pit, 0),
+        ("chasm", chasm, 0),
+        ("crate", crate_floor, 1),
+    ] {
+        let made = generate(&mesh, &Params::preset(Engine::Kotor)).unwrap();
+        let holes = made.report.holes.unwrap();
+        assert_eq!(
+            (holes.holes, holes.left_open),
+            (filled, 1 - filled),
+            "{name}: {holes:?}"
+        );
+        assert_eq!(
+            made.mesh.polygons.len() - made.mesh.walkable_count(),
+            holes.faces,
+            "{name}"
+        );
+    }
+}

@@ -243,3 +243,44 @@ fn bioware_room_woks_non_walkable_faces() {
     );
     assert!(all.faces > 0);
 }
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn generated_hole_fill_against_bioware() {
+    // Per room: the flat non-walkable faces BioWare put beside the floor (holes under props)
+    // against the holes the KotOR preset fills.
+    let root = corpora();
+    let params = walkmesh_generate::Params::preset(walkmesh_generate::Engine::Kotor);
+    let (mut ours_total, mut theirs_total, mut rooms_with) = (0.0, 0.0, [0usize; 2]);
+    println!(
+        "| room | BioWare flat non-walkable beside the floor m² | ours filled m² (holes, left open) |"
+    );
+    for room in rooms(&root) {
+        let wok = read_wok(&root.join("kotor").join(format!("{room}.wok")));
+        let theirs = measure(&wok).enclosed_flat;
+        let model = root.join("kotor-models").join(format!("{room}.mdl"));
+        let render = walkmesh_mdl::read_render_mesh_file(&model).unwrap();
+        let made = walkmesh_generate::generate(&render, &params).unwrap();
+        let filled = made.report.holes.unwrap();
+        println!(
+            "| {room} | {theirs:.1} | {:.1} ({}, {}) |",
+            filled.area, filled.holes, filled.left_open
+        );
+        ours_total += filled.area;
+        theirs_total += theirs;
+        rooms_with[0] += usize::from(theirs > 0.0);
+        rooms_with[1] += usize::from(filled.area > 0.0);
+        // The fill never touches walkability.
+        assert_eq!(
+            made.mesh.walkable_count() + filled.faces,
+            made.mesh.polygons.len()
+        );
+    }
+    println!(
+        "total: BioWare {theirs_total:.1} m² in {} rooms, ours {ours_total:.1} m² in {} rooms",
+        rooms_with[0], rooms_with[1]
+    );
+}
