@@ -241,7 +241,17 @@ fn bioware_room_woks_non_walkable_faces() {
         "flat faces touching the floor: by material {:?}, largest rise within one face {:.2} m",
         all.flat_materials, all.flat_rise
     );
-    assert!(all.faces > 0);
+    // The figures docs/generate.md states (the corpus is fixed): 6129 faces, 4063 of them
+    // non-walkable; every flat face beside the floor enclosed by it and NonWalk; 95 % of the
+    // walkable boundary edges with a wall face on their other side.
+    assert_eq!((all.faces, all.non_walkable), (6129, 4063));
+    assert!((all.flat_touching - all.enclosed_flat).abs() < 1e-6);
+    assert_eq!(
+        all.flat_materials.keys().collect::<Vec<_>>(),
+        vec!["NonWalk"]
+    );
+    assert_eq!((all.walkable_boundary, all.boundary_rimmed), (1682, 1595));
+    assert!((2.9..3.1).contains(&q(0.5)), "median rim height {}", q(0.5));
 }
 
 #[test]
@@ -273,6 +283,10 @@ fn generated_hole_fill_against_bioware() {
         theirs_total += theirs;
         rooms_with[0] += usize::from(theirs > 0.0);
         rooms_with[1] += usize::from(filled.area > 0.0);
+        // Only props' footprints: m26ae_01e's hole over an unreachable floor stays open.
+        if room.ends_with("m26ae_01e") {
+            assert_eq!(filled.faces, 0, "{room}: {filled:?}");
+        }
         // The fill never touches walkability.
         assert_eq!(
             made.mesh.walkable_count() + filled.faces,
