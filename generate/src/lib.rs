@@ -23,7 +23,12 @@
 //!    than `detail_error`;
 //! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
 //!    floor under it (one height per point), every face the walkable surface its render
-//!    material's name suggests, else `default_material`.
+//!    material's name suggests, else `default_material`;
+//! 9. **repairs** (lint's mechanical fixer), then for KotOR the **hole fill** ([`holes`]: the
+//!    holes props cut in the walkable floor become non-walkable faces, as in BioWare's WOKs),
+//!    for NWN2 the **tile budget**
+//!    ([`simplify`]: faces of tiles holding more walkable triangles than a TRX tile can are
+//!    simplified until they hold) and the **engine limits** ([`limits`]).
 //!
 //! Inputs are a render-geometry [`NavMesh`] (its walkable flags are ignored); material names
 //! come from a per-face name column (`<ns>:material` indices into the `<ns>:materials` text
@@ -32,11 +37,13 @@
 pub mod floor;
 pub mod footprint;
 pub mod graph;
+pub mod holes;
 pub mod limits;
 pub mod outline;
 pub mod overrides;
 pub mod params;
 pub mod report;
+pub mod simplify;
 pub mod triangulate;
 pub mod voxel;
 mod warnings;
@@ -76,6 +83,17 @@ pub enum GenerateError {
 
 /// Generates a walkmesh from `input`'s triangles (render geometry, +Z up).
 pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateError> {
+    generate_with(input, params, limits::Checks::All)
+}
+
+/// [`generate`], choosing which engine-limit checks run: a caller that writes a PATH file
+/// next passes [`limits::Checks::WriterCooks`], since the PATH writer runs the same cook and
+/// refuses with the same reason (the cook of a large mesh is not run twice).
+pub fn generate_with(
+    input: &NavMesh,
+    params: &Params,
+    checks: limits::Checks,
+) -> Result<Generated, GenerateError> {
     params.check()?;
     let mut report = Report::new(params);
     let started = Instant::now();
@@ -102,6 +120,8 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     let mut graph = graph::Graph::build(&field, params);
     report.walkable_spans = graph.nodes.len();
     graph.erode(params, &field);
+    let cell_area = f64::from(params.cell_size) * f64::from(params.cell_size);
+    report.eroded_area = graph.nodes.iter().filter(|n| n.removed).count() as f64 * cell_area;
     report.stage("walkable", &mut clock);
 
     progress::phase(|| "generating: reachability".to_string());
@@ -153,8 +173,36 @@ pub fn generate(input: &NavMesh, params: &Params) -> Result<Generated, GenerateE
     mesh.provenance = None;
     report.stage("repair", &mut clock);
 
+    if params.fill_holes {
+        progress::phase(|| "generating: filling holes".to_string());
+        let ground = holes::Ground {
+            field: &field,
+            graph: &graph,
+            max_climb: params.max_climb,
+        };
+        let filled = holes::fill(&mut mesh, &ground);
+        if filled.faces > 0 {
+            *report
+                .materials
+                .entry(holes::FILL.material.name().into_owned())
+                .or_default() += filled.faces;
+        }
+        report.holes = Some(filled);
+        report.stage("holes", &mut clock);
+    }
+
+    if params.engine == Engine::Nwn2 {
+        progress::phase(|| "generating: NWN2 tile budget".to_string());
+        report.nwn2_simplified = simplify::nwn2_tiles(
+            &mut mesh,
+            walkmesh_nwn2::write::DEFAULT_TILE_WIDTH,
+            walkmesh_nwn2::bake::MAX_TILE_NODES,
+        );
+        report.stage("simplify", &mut clock);
+    }
+
     progress::phase(|| "generating: engine limits".to_string());
-    report.limits = limits::check(&mesh, params);
+    report.limits = limits::check_with(&mesh, params, checks);
     report.stage("limits", &mut clock);
 
     report.faces_written = mesh.polygons.len();

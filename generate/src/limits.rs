@@ -15,7 +15,8 @@
 //!   budget), so the check runs the cook and reports its refusal (any other refusal of the
 //!   cook as `generate.prime_cook_refused`).
 //!
-//! Not done yet: simplifying the mesh until an NWN2 tile holds (the check only reports).
+//! Before this check, `generate` simplifies the faces of over-full NWN2 tiles
+//! ([`crate::simplify`]); a tile found here is one that could not be brought under the limit.
 
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, NavMesh, WriteOptions};
@@ -30,44 +31,42 @@ pub struct LimitFinding {
     pub message: String,
 }
 
+/// Which checks [`check_with`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Every check of the engine.
+    All,
+    /// Every check but the PATH cook: the caller writes a PATH file next, whose writer runs
+    /// the same cook and refuses with the same reason, so cooking here would double the work.
+    WriterCooks,
+}
+
 /// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic).
 pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
-    match params.engine {
-        Engine::Nwn2 => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
-        Engine::Prime => prime_regions(mesh),
+    check_with(mesh, params, Checks::All)
+}
+
+/// [`check`], leaving out what `checks` says the caller's writer checks itself.
+pub fn check_with(mesh: &NavMesh, params: &Params, checks: Checks) -> Vec<LimitFinding> {
+    match (params.engine, checks) {
+        (Engine::Nwn2, _) => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
+        (Engine::Prime, Checks::All) => prime_regions(mesh),
         _ => Vec::new(),
     }
 }
 
 /// Tiles (column, row) holding more walkable triangles than an NWN2 tile can.
 pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
-    use std::collections::BTreeMap;
     let limit = walkmesh_nwn2::bake::MAX_TILE_NODES;
-    let mut per_tile: BTreeMap<(u32, u32), usize> = BTreeMap::new();
-    for (p, corners) in mesh.polygons.iter().enumerate() {
-        if !mesh.is_walkable(p) || corners.len() < 3 {
-            continue;
-        }
-        let n = corners.len() as f32;
-        let (mut x, mut y) = (0.0f32, 0.0f32);
-        for &v in corners {
-            let [vx, vy, _] = mesh.vertex(v);
-            x += vx / n;
-            y += vy / n;
-        }
-        // The writer's grid is as large as the mesh: no clamping here (count = u32::MAX).
-        let (column, _) = walkmesh_nwn2::bake::tile_coordinate(x, width, u32::MAX, 0.0);
-        let (row, _) = walkmesh_nwn2::bake::tile_coordinate(y, width, u32::MAX, 0.0);
-        // A polygon of k corners is k − 2 triangles once the writer triangulates it.
-        *per_tile.entry((column, row)).or_default() += corners.len() - 2;
-    }
+    // The writer's tiles, after its shift of a mesh reaching below zero by whole tiles.
+    let per_tile = crate::simplify::walkable_per_tile(mesh, width);
     per_tile
         .into_iter()
         .filter(|&(_, count)| count > limit)
         .map(|((column, row), count)| LimitFinding {
             code: "generate.nwn2_tile_over_limit",
             message: format!(
-                "NWN2 tile (column {column}, row {row}) of {width} m holds {count} walkable triangles; a tile holds at most {limit}: raise --cell-size or simplify the floor there"
+                "NWN2 tile (column {column}, row {row}) of {width} m holds {count} walkable triangles; a tile holds at most {limit}, and simplifying could not bring it under (its outlines and material borders alone need more): give the floor there fewer holes, or raise --cell-size"
             ),
         })
         .collect()

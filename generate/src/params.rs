@@ -69,6 +69,10 @@ pub struct Params {
     pub detail_error: f32,
     /// Surface of walkable faces whose render material suggests none.
     pub default_material: Material,
+    /// Fill the holes props cut in the walkable floor with non-walkable faces, as BioWare's
+    /// KotOR room WOKs have them (`holes.rs`). KotOR preset: on.
+    #[serde(default)]
+    pub fill_holes: bool,
 }
 
 /// Neutral materials of the KotOR vocabulary (`core/src/material.rs` ids).
@@ -107,6 +111,7 @@ impl Params {
             max_edge_error: 0.3,
             detail_error: 0.1,
             default_material: STONE,
+            fill_holes: false,
         };
         match engine {
             Engine::Kotor => Params {
@@ -120,6 +125,7 @@ impl Params {
                 min_passage_width: 0.6,
                 max_edge_error: 0.1,
                 detail_error: 0.05,
+                fill_holes: true,
                 ..base
             },
             Engine::Nwn2 => Params {

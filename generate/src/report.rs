@@ -6,6 +6,9 @@ use serde::Serialize;
 
 use crate::Params;
 
+/// Warning code of the NWN2 tile simplification.
+pub const SIMPLIFIED: &str = "generate.nwn2_tile_simplified";
+
 /// One walkable component of the voxel floor.
 #[derive(Clone, Debug, Serialize)]
 pub struct ComponentReport {
@@ -39,6 +42,9 @@ pub struct Report {
     pub dropped: Vec<ComponentReport>,
     /// Floor narrower than `min_passage_width` everywhere, dropped (m²).
     pub narrow_area: f64,
+    /// Floor closer than `agent_radius` to an edge, removed by erosion (m²): a piece narrower
+    /// than about twice the radius goes entirely.
+    pub eroded_area: f64,
     /// Area of the dropped components (m²).
     pub dropped_area: f64,
     /// Seeds that found no walkable floor under them.
@@ -62,6 +68,10 @@ pub struct Report {
     pub total_seconds: f64,
     /// Engine limits the output breaks (`limits.rs`).
     pub limits: Vec<crate::limits::LimitFinding>,
+    /// NWN2: what the tile budget simplified (`simplify.rs`); None when every tile held.
+    pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
+    /// KotOR: holes of the walkable floor filled with non-walkable faces (`holes.rs`).
+    pub holes: Option<crate::holes::Filled>,
 }
 
 impl Report {
@@ -75,6 +85,7 @@ impl Report {
             dropped: Vec::new(),
             dropped_area: 0.0,
             narrow_area: 0.0,
+            eroded_area: 0.0,
             seeds_missed: Vec::new(),
             layers: 0,
             skipped_edges: 0,
@@ -87,6 +98,8 @@ impl Report {
             stages: Vec::new(),
             total_seconds: 0.0,
             limits: Vec::new(),
+            nwn2_simplified: None,
+            holes: None,
         }
     }
 
@@ -132,12 +145,38 @@ impl Report {
         for seed in &self.seeds_missed {
             let _ = writeln!(out, "  seed {seed:?} is on no walkable floor");
         }
+        if self.eroded_area > 0.0 {
+            let _ = writeln!(
+                out,
+                "  {:.2} m² within the agent radius ({} m) of an edge eroded",
+                self.eroded_area, p.agent_radius
+            );
+        }
+        if self.narrow_area > 0.0 {
+            let _ = writeln!(
+                out,
+                "  {:.2} m² narrower than the passage width ({} m) everywhere dropped",
+                self.narrow_area, p.min_passage_width
+            );
+        }
         if self.skipped_edges > 0 {
             let _ = writeln!(
                 out,
                 "  {} outline edge(s) crossed another and were left out of the triangulation",
                 self.skipped_edges
             );
+        }
+        if let Some(h) = &self.holes
+            && h.holes + h.left_open > 0
+        {
+            let _ = writeln!(
+                out,
+                "  {} hole(s) in the floor filled with {} non-walkable faces ({:.2} m²), {} left open",
+                h.holes, h.faces, h.area, h.left_open
+            );
+        }
+        if let Some(s) = &self.nwn2_simplified {
+            let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
         }
         for limit in &self.limits {
             let _ = writeln!(out, "  [{}] {}", limit.code, limit.message);

@@ -37,6 +37,15 @@ impl Report {
                 ),
             );
         }
+        if self.narrow_area > 0.0 {
+            diag.warn(
+                "generate.narrow_dropped",
+                format!(
+                    "{:.2} m² of walkable floor is narrower than --min-passage-width ({} m) everywhere and was left out, with or without --keep-unreachable; a lower --min-passage-width keeps it",
+                    self.narrow_area, self.params.min_passage_width
+                ),
+            );
+        }
         for seed in &self.seeds_missed {
             diag.warn(
                 "generate.seed_missed",
@@ -45,6 +54,9 @@ impl Report {
                     seed[0], seed[1], seed[2]
                 ),
             );
+        }
+        if let Some(simplified) = &self.nwn2_simplified {
+            diag.warn(crate::report::SIMPLIFIED, simplified.message());
         }
         for limit in &self.limits {
             diag.warn(limit.code, limit.message.clone());

@@ -118,3 +118,160 @@ fn generate_reports_limits_in_its_report_text_and_warnings() {
     );
     assert!(report.text().contains("generate.prime_regions_over_limit"));
 }
+
+/// Render terrain over [x0, x1]² as an `n` × `n` grid of quads, heights
+/// `amplitude · sin(kx) · sin(ky)` (bumps of 2π/k m).
+fn bumpy(x0: f32, x1: f32, n: u32, amplitude: f32, k: f32) -> NavMesh {
+    let mut mesh = grid([x0, x0], n, (x1 - x0) / n as f32);
+    for v in &mut mesh.vertices {
+        v[2] = amplitude * (k * v[0]).sin() * (k * v[1]).sin();
+    }
+    mesh
+}
+
+/// Plan (seen from above) area of the walkable faces.
+fn plan_area(mesh: &NavMesh) -> f64 {
+    mesh.polygons
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| mesh.is_walkable(p))
+        .map(|(_, c)| {
+            let v: Vec<[f64; 3]> = c.iter().map(|&i| mesh.vertex(i).map(f64::from)).collect();
+            (1..v.len() - 1)
+                .map(|k| {
+                    let (a, b, c) = (v[0], v[k], v[k + 1]);
+                    ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) / 2.0
+                })
+                .sum::<f64>()
+        })
+        .sum()
+}
+
+#[test]
+fn an_over_full_nwn2_tile_is_simplified_until_it_holds() {
+    // Bumps of ±0.5 m every 4.8 m (slopes up to 33°, under NWN2's 45°) on an 8 × 8 m floor
+    // inside tile (0, 0): the height refinement puts 242 triangles in the tile.
+    let terrain = bumpy(0.5, 8.5, 48, 0.5, 1.3);
+    // The same parameters without the NWN2 stages: the mesh before simplification.
+    let mut plain = Params::preset(Engine::Nwn2);
+    plain.engine = Engine::Generic;
+    let before = generate(&terrain, &plain).unwrap().mesh;
+    let over = limits::nwn2_tiles(&before, 9.0);
+    assert_eq!(over.len(), 1, "the scene must exceed the limit: {over:?}");
+
+    let made = generate(&terrain, &Params::preset(Engine::Nwn2)).unwrap();
+    let simplified = made.report.nwn2_simplified.clone().expect("simplified");
+    assert!(made.report.limits.is_empty(), "{:?}", made.report.limits);
+    assert_eq!(simplified.tiles, 1);
+    assert_eq!(simplified.faces_before, before.polygons.len());
+    assert!(simplified.faces_after <= 127, "{simplified:?}");
+    assert_eq!(simplified.faces_after, made.mesh.polygons.len());
+    assert!(simplified.still_over.is_empty());
+    // Footprint: only interior vertices and vertices on straight boundary runs go, so the
+    // plan area is the same up to float rounding (1 cm²).
+    let (a0, a1) = (plan_area(&before), plan_area(&made.mesh));
+    assert!((a0 - a1).abs() < 1e-4, "plan area {a0} → {a1}");
+    // The largest height change is reported; cheapest first, it stays within the preset's
+    // detail error (0.1 m; measured 0.049 m).
+    assert!(
+        simplified.max_height_error > 0.0 && simplified.max_height_error < 0.1,
+        "{simplified:?}"
+    );
+    // One piece still (connectivity kept), no lint findings that matter.
+    let findings = walkmesh_lint::lint(&made.mesh, &walkmesh_lint::LintOptions::default(), None);
+    let bad: Vec<_> = findings
+        .iter()
+        .filter(|f| {
+            [
+                walkmesh_lint::DOWNWARD_WALKABLE,
+                walkmesh_lint::DEGENERATE,
+                walkmesh_lint::T_JUNCTION,
+                walkmesh_lint::OVERLAP,
+            ]
+            .contains(&f.code.as_str())
+        })
+        .collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+    // The warning carries the stable code and the counts.
+    let mut diag = walkmesh_core::Diagnostics::new();
+    made.report.warn_lossy_steps(&mut diag);
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "generate.nwn2_tile_simplified")
+        .expect("warning");
+    assert!(
+        warning.message.contains(&format!(
+            "from {} to {}",
+            simplified.faces_before, simplified.faces_after
+        )),
+        "{}",
+        warning.message
+    );
+}
+
+#[test]
+fn simplification_removes_inner_and_straight_edge_vertices_only() {
+    // A flat 10 × 10 grid of 0.8 m quads in tile (1, 2): 200 triangles, 81 inner vertices and
+    // 36 on straight edge runs. Everything flat, so nothing stops the collapse but the
+    // corners: the tile ends with the fewest triangles a square needs, two, within 127.
+    let mut dense = grid([9.5, 18.5], 10, 0.8);
+    let done = walkmesh_generate::simplify::nwn2_tiles(&mut dense, 9.0, 127).unwrap();
+    assert_eq!(done.tiles, 1);
+    assert_eq!(done.faces_before, 200);
+    assert!(done.faces_after <= 127, "{done:?}");
+    assert_eq!(done.max_height_error, 0.0);
+    assert!((plan_area(&dense) - 64.0).abs() < 1e-4);
+    // The four corners are still there.
+    for corner in [[9.5, 18.5], [17.5, 18.5], [17.5, 26.5], [9.5, 26.5]] {
+        assert!(
+            dense
+                .vertices
+                .iter()
+                .any(|v| (v[0] - corner[0]).abs() < 1e-5 && (v[1] - corner[1]).abs() < 1e-5),
+            "corner {corner:?} lost"
+        );
+    }
+    // Within the limit already: untouched.
+    let mut small = grid([0.5, 0.5], 7, 1.0);
+    assert!(walkmesh_generate::simplify::nwn2_tiles(&mut small, 9.0, 127).is_none());
+}
+
+#[test]
+fn a_tile_that_cannot_hold_is_named() {
+    // 70 separate 0.5 m squares in one tile: each needs two triangles of its own (140 > 127)
+    // and no vertex of theirs can go (every one is a corner).
+    let mut mesh = NavMesh::default();
+    for k in 0..70u32 {
+        let (x, y) = (0.2 + (k % 10) as f32 * 0.85, 0.2 + (k / 10) as f32 * 1.2);
+        let b = mesh.vertices.len() as u32;
+        mesh.vertices.extend([
+            [x, y, 0.0],
+            [x + 0.5, y, 0.0],
+            [x + 0.5, y + 0.5, 0.0],
+            [x, y + 0.5, 0.0],
+        ]);
+        mesh.push_polygon(&[b, b + 1, b + 2], FLOOR);
+        mesh.push_polygon(&[b, b + 2, b + 3], FLOOR);
+    }
+    let done = walkmesh_generate::simplify::nwn2_tiles(&mut mesh, 9.0, 127).unwrap();
+    assert_eq!(done.faces_after, 140);
+    assert_eq!(done.still_over, vec![(0, 0, 140)]);
+    assert!(done.message().contains("still over"), "{}", done.message());
+    let found = limits::nwn2_tiles(&mesh, 9.0);
+    assert!(found[0].message.contains("column 0, row 0"), "{found:?}");
+}
+
+#[test]
+fn tiles_below_zero_follow_the_writers_shift() {
+    // A dense grid from x = −8.5: the writer moves the mesh by one 9 m tile, so the grid is in
+    // tile column 0 (x in 0.5..8.5 once moved), not lumped with whatever is at 0.
+    let dense = grid([-8.5, 0.5], 10, 0.8);
+    let found = limits::nwn2_tiles(&dense, 9.0);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].message.contains("column 0, row 0"),
+        "{}",
+        found[0].message
+    );
+}

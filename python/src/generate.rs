@@ -41,10 +41,15 @@ fn input_mesh(py: Python<'_>, item: &Bound<'_, PyAny>, up: &Options) -> PyResult
     if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path)) {
         return model.map_err(|message| errors::read_failure(py, message, Some(&path)));
     }
-    let read_options = ReadOptions {
+    // Every `usemtl` name kept (`walkmesh_obj::MATERIAL_NAMES_PARAM`), as the command line
+    // asks: the generator reads surfaces from render material names.
+    let mut read_options = ReadOptions {
         up: up.up.unwrap_or_default(),
         ..ReadOptions::default()
     };
+    read_options
+        .params
+        .insert("obj:material_names".into(), "1".into());
     let (bytes, path) = crate::load_bytes(py, crate::Source::File(path))?;
     Ok(crate::read_loaded(py, &bytes, path, None, read_options)?.mesh)
 }

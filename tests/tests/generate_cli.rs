@@ -106,7 +106,20 @@ fn a_room_obj_becomes_a_valid_lint_clean_wok_without_the_crate_and_the_table() {
         report["materials"]
     );
     let mesh = read(&wok);
-    assert_eq!(mesh.walkable_count(), mesh.polygons.len());
+    // Walkable floor, and the holes under the crate and the table filled with non-walkable
+    // faces (as BioWare's WOKs have them): as many as the report says.
+    let fill = report["holes"]["faces"].as_u64().unwrap() as usize;
+    assert!(
+        fill >= 4,
+        "two holes of at least two triangles: {}",
+        report["holes"]
+    );
+    assert_eq!(mesh.walkable_count() + fill, mesh.polygons.len());
+    assert!(
+        (0..mesh.polygons.len())
+            .filter(|&p| !mesh.is_walkable(p))
+            .all(|p| mesh.surfaces[p].material.name() == "NonWalk")
+    );
     assert!(walkmesh(["validate".as_ref(), wok.as_os_str()]).code == 0);
     let lint = walkmesh(["lint".as_ref(), wok.as_os_str(), "--json".as_ref()]);
     for code in [
@@ -258,4 +271,198 @@ fn lyt_places_the_room_and_its_door_hooks_are_the_seeds() {
         wok.as_os_str(),
     ]);
     assert_eq!(other.code, 2, "{}", other.stderr);
+}
+
+/// An OBJ (Z up) of an `n` × `n` grid of quads over [x0, x1]², heights
+/// `amplitude · sin(kx) · sin(ky)`.
+fn bumpy_obj(path: &Path, x0: f32, x1: f32, n: u32, amplitude: f32, k: f32) {
+    let step = (x1 - x0) / n as f32;
+    let mut text = String::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, y) = (x0 + i as f32 * step, x0 + j as f32 * step);
+            let z = amplitude * (k * x).sin() * (k * y).sin();
+            text.push_str(&format!("v {x} {y} {z}\n"));
+        }
+    }
+    let at = |i: u32, j: u32| j * (n + 1) + i + 1;
+    for j in 0..n {
+        for i in 0..n {
+            text.push_str(&format!(
+                "f {} {} {} {}\n",
+                at(i, j),
+                at(i + 1, j),
+                at(i + 1, j + 1),
+                at(i, j + 1)
+            ));
+        }
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn an_over_full_nwn2_tile_is_simplified_and_the_trx_validates() {
+    // 8 × 8 m of ±0.5 m bumps in tile (0, 0): 242 walkable triangles before the tile budget
+    // (generate/tests/limits.rs), at most 127 after.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("bumps.obj");
+    bumpy_obj(&obj, 0.5, 8.5, 48, 0.5, 1.3);
+    let trx = dir.path().join("bumps.trx");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "--engine".as_ref(),
+        "nwn2".as_ref(),
+        "-o".as_ref(),
+        trx.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let simplified = &json["report"]["nwn2_simplified"];
+    assert_eq!(simplified["tiles"], 1, "{simplified}");
+    assert!(simplified["faces_after"].as_u64().unwrap() <= 127);
+    assert!(
+        json["conversion"]["diagnostics"]
+            .to_string()
+            .contains("generate.nwn2_tile_simplified"),
+        "{}",
+        json["conversion"]
+    );
+    assert_eq!(json["conversion"]["output_errors"], 0);
+    let mesh = read(&trx);
+    assert!(mesh.walkable_count() <= 127 && mesh.walkable_count() > 0);
+    assert_eq!(walkmesh(["validate".as_ref(), trx.as_os_str()]).code, 0);
+    let lint = walkmesh(["lint".as_ref(), trx.as_os_str(), "--json".as_ref()]);
+    for code in [
+        "lint.downward_walkable",
+        "lint.degenerate",
+        "lint.t_junction",
+        "lint.overlap",
+    ] {
+        assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
+    }
+}
+
+#[test]
+fn an_nwn2_tile_that_cannot_hold_is_refused_by_name() {
+    // 72 separate 0.6 m plateaus 1 m apart in tile (0, 0), all kept: 144 walkable triangles,
+    // each a corner of its own square, so nothing can be simplified.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut next = 1;
+    for k in 0..72 {
+        let (x, y, z) = (
+            0.2 + (k % 8) as f32,
+            0.2 + (k / 8) as f32,
+            (k % 2) as f32 * 0.05,
+        );
+        for (dx, dy) in [(0.0, 0.0), (0.6, 0.0), (0.6, 0.6), (0.0, 0.6)] {
+            text.push_str(&format!("v {} {} {z}\n", x + dx, y + dy));
+        }
+        text.push_str(&format!(
+            "f {} {} {} {}\n",
+            next,
+            next + 1,
+            next + 2,
+            next + 3
+        ));
+        next += 4;
+    }
+    let obj = dir.path().join("plateaus.obj");
+    std::fs::write(&obj, text).unwrap();
+    let trx = dir.path().join("plateaus.trx");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        trx.as_os_str(),
+        "--keep-unreachable".as_ref(),
+        "--agent-radius".as_ref(),
+        "0".as_ref(),
+        "--min-passage-width".as_ref(),
+        "0".as_ref(),
+        "--min-region-area".as_ref(),
+        "0".as_ref(),
+    ]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("column 0, row 0") && run.stderr.contains("nothing written"),
+        "{}",
+        run.stderr
+    );
+    assert!(!trx.exists());
+}
+
+#[test]
+fn a_path_output_is_cooked_once() {
+    // The PATH writer cooks the mesh; the limit check must not cook it a second time. Every
+    // cook names its phase ("cooking PATH: …"), which a progress listener on this thread sees.
+    use std::sync::{Arc, Mutex};
+    use walkmesh_core::progress::{Status, with_status};
+    let dir = tempfile::tempdir().unwrap();
+    let obj = room_obj(dir.path());
+    let path = dir.path().join("room.path");
+    let phases = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&phases);
+    let status = Arc::new(Status::new(Some(Box::new(move |s| {
+        seen.lock().unwrap().push(s.phase.clone());
+    }))));
+    let run = with_status(status, || {
+        walkmesh([
+            "generate".as_ref(),
+            obj.as_os_str(),
+            "--up".as_ref(),
+            "z".as_ref(),
+            "-o".as_ref(),
+            path.as_os_str(),
+        ])
+    });
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let phases = phases.lock().unwrap();
+    // A cook's first phase is "cooking PATH: N polygons" (then merging, writing regions).
+    let cooks = phases
+        .iter()
+        .filter(|p| p.starts_with("cooking PATH: ") && p.ends_with(" polygons"))
+        .count();
+    assert_eq!(cooks, 1, "{phases:#?}");
+    assert_eq!(walkmesh(["validate".as_ref(), path.as_os_str()]).code, 0);
+}
+
+#[test]
+fn obj_material_names_the_profile_does_not_know_reach_the_generator() {
+    // `usemtl LDA_flr_planks01` is no material of any profile, but its name says planks:
+    // the generated floor is Wood, not the default Stone.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("planks.obj");
+    std::fs::write(
+        &obj,
+        "usemtl LDA_flr_planks01\nv 0 0 0\nv 6 0 0\nv 6 5 0\nv 0 5 0\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let wok = dir.path().join("planks.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let materials = &json["report"]["materials"];
+    assert!(materials["Wood"].as_u64().unwrap() > 0, "{materials}");
+    assert!(materials.get("Stone").is_none(), "{materials}");
+    let mesh = read(&wok);
+    assert!(
+        (0..mesh.polygons.len())
+            .filter(|&p| mesh.is_walkable(p))
+            .all(|p| mesh.surfaces[p].material.name() == "Wood")
+    );
 }

@@ -162,8 +162,15 @@ pub fn run(
     let input = walkmesh_generate::combine(&meshes);
     drop(meshes);
     let show = show_progress(args);
+    // The PATH writer cooks the mesh and refuses what the cook refuses: the limit check
+    // need not cook it first (a second cook of a large mesh is seconds).
+    let checks = if target.id() == "path" {
+        walkmesh_generate::limits::Checks::WriterCooks
+    } else {
+        walkmesh_generate::limits::Checks::All
+    };
     let mut generated = crate::progress::with_progress(show, "generating", || {
-        walkmesh_generate::generate(&input, &params)
+        walkmesh_generate::generate_with(&input, &params, checks)
     })
     .map_err(|e| Failure::input(format!("generate: {e}")))?;
     if let Some((position, _)) = &placement {
@@ -179,6 +186,7 @@ pub fn run(
             generated.report.text()
         )));
     }
+    refuse_over_full_tiles(target.id(), &generated.report)?;
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
@@ -206,6 +214,25 @@ pub fn run(
         writeln!(stdout, "{}", convert::summary_line(&conversion))?;
     }
     Ok(0)
+}
+
+/// A TRX whose tile still holds more walkable triangles than the path table can number after
+/// the tile simplification: refused here, naming the tile, before anything is written (the
+/// TRX writer would refuse it too, with the tile's index only).
+fn refuse_over_full_tiles(target: &str, report: &Report) -> Result<(), Failure> {
+    let over: Vec<&str> = report
+        .limits
+        .iter()
+        .filter(|l| l.code == "generate.nwn2_tile_over_limit")
+        .map(|l| l.message.as_str())
+        .collect();
+    if target != "trx" || over.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "generate: nothing written: {}",
+        over.join("; ")
+    )))
 }
 
 /// A progress line with the stage (a large scene takes seconds) when standard error is a
@@ -277,7 +304,11 @@ pub(crate) fn plan<'r>(
             target.name()
         )));
     }
-    let read = read_options(&args.read)?;
+    let mut read = read_options(&args.read)?;
+    // Render material names reach the generator (it reads surfaces from them): the OBJ
+    // reader keeps every `usemtl` name, known to the profile or not
+    // (`walkmesh_obj::MATERIAL_NAMES_PARAM`; the CLI names no format crate directly).
+    read.params.insert("obj:material_names".into(), "1".into());
     let write = WriteOptions {
         up: read.up,
         materials: read.materials.clone(),

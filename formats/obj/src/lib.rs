@@ -26,6 +26,13 @@ use walkmesh_core::{
 /// Prefix of walkmesh comment directives.
 pub const DIRECTIVE: &str = "#@walkmesh";
 
+/// Read parameter (`ReadOptions::params`): with any value, every face's `usemtl` name, known
+/// to the material profile or not, is kept in the `obj:material` column (indices into the
+/// `obj:materials` list, −1 for a face without one). `walkmesh generate` asks for it, since
+/// it reads surfaces from render material names (`Wood_floor`, `LHR_wall03`); conversions
+/// do not, so their outputs are unchanged.
+pub const MATERIAL_NAMES_PARAM: &str = "obj:material_names";
+
 /// The Wavefront OBJ format.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ObjFormat;

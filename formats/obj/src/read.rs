@@ -59,6 +59,13 @@ impl Groups {
         }
     }
 
+    /// From here on polygons belong to no name (−1), once any name was selected.
+    fn deselect(&mut self) {
+        if self.current.is_some() {
+            self.current = Some(-1);
+        }
+    }
+
     fn store(self, mesh: &mut NavMesh, list_key: &str, column_key: &str) {
         if self.names.is_empty() {
             return;
@@ -96,6 +103,8 @@ struct ObjParser<'a> {
     has_directives: bool,
     objects: Groups,
     groups: Groups,
+    /// Every face's `usemtl` name, when [`crate::MATERIAL_NAMES_PARAM`] asks for them.
+    material_names: Option<Groups>,
     /// Unknown `usemtl` names in order of first use, with the lines using them.
     unknown_materials: Vec<(String, Vec<u64>)>,
     unknown_lookup: BTreeMap<String, u32>,
@@ -146,6 +155,10 @@ impl<'a> ObjParser<'a> {
             found
         });
         let default_rule = DefaultRule::new(&profile, explicit);
+        let material_names = options
+            .params
+            .contains_key(crate::MATERIAL_NAMES_PARAM)
+            .then(Groups::default);
         ObjParser {
             options,
             profile,
@@ -158,6 +171,7 @@ impl<'a> ObjParser<'a> {
             has_directives: false,
             objects: Groups::default(),
             groups: Groups::default(),
+            material_names,
             unknown_materials: Vec::new(),
             unknown_lookup: BTreeMap::new(),
             unsupported: BTreeMap::new(),
@@ -245,6 +259,9 @@ impl<'a> ObjParser<'a> {
                 // Files this project wrote (with directives) use `o` only as a label.
                 if !self.has_directives {
                     self.current_material = CurrentMaterial::Missing;
+                    if let Some(names) = &mut self.material_names {
+                        names.deselect();
+                    }
                 }
             }
             "g" => self.groups.select(rest.join(" "), self.mesh.polygons.len()),
@@ -252,6 +269,9 @@ impl<'a> ObjParser<'a> {
                 let name = rest.join(" ");
                 if name.is_empty() {
                     return Err(err(line, "usemtl", "usemtl names no material"));
+                }
+                if let Some(names) = &mut self.material_names {
+                    names.select(name.clone(), self.mesh.polygons.len());
                 }
                 self.current_material = match self.profile.surface_for_tool_name(&name) {
                     Some(surface) => CurrentMaterial::Known(surface),
@@ -376,6 +396,9 @@ impl<'a> ObjParser<'a> {
         self.scratch = indices;
         self.objects.push_polygon();
         self.groups.push_polygon();
+        if let Some(names) = &mut self.material_names {
+            names.push_polygon();
+        }
     }
 
     /// Applies one pre-parsed chunk (see `parallel.rs`) whose first line is `first_line`.
@@ -602,6 +625,9 @@ impl<'a> ObjParser<'a> {
         self.objects
             .store(&mut self.mesh, "obj:objects", "obj:object");
         self.groups.store(&mut self.mesh, "obj:groups", "obj:group");
+        if let Some(names) = self.material_names {
+            names.store(&mut self.mesh, "obj:materials", "obj:material");
+        }
         let (steep, walkable) = steep_walkable_share(&self.mesh);
         if walkable > 0.0 && steep > walkable / 2.0 {
             let other = match self.options.up {

@@ -480,3 +480,26 @@ fn faces_before_the_first_group_get_no_group() {
     let (plain, _) = read("v 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\n").unwrap();
     assert!(plain.face_attributes.is_empty());
 }
+
+#[test]
+fn usemtl_names_are_kept_per_face_when_asked() {
+    // Known (Wood), unknown (LDA_flr_planks01) and none (a new `o` without usemtl): with the
+    // parameter every face has its name; without it no column (conversions unchanged).
+    let text = "v 0 0 0\nv 1 0 0\nv 0 0 -1\nf 1 2 3\nusemtl Wood\nf 1 2 3\nusemtl LDA_flr_planks01\nf 3 2 1\no other\nf 1 3 2\nusemtl Wood\nf 1 2 3\n";
+    let mut options = ReadOptions::default();
+    options
+        .params
+        .insert(walkmesh_obj::MATERIAL_NAMES_PARAM.into(), "1".into());
+    let (mesh, _) = read_with(text, &options).unwrap();
+    assert_eq!(
+        mesh.face_attributes["obj:material"],
+        walkmesh_core::Attribute::Int(vec![-1, 0, 1, -1, 0])
+    );
+    assert_eq!(
+        mesh.extras["obj:materials"],
+        walkmesh_core::Extra::TextList(vec!["Wood".into(), "LDA_flr_planks01".into()])
+    );
+    let (plain, _) = read(text).unwrap();
+    assert!(!plain.face_attributes.contains_key("obj:material"));
+    assert!(!plain.extras.contains_key("obj:materials"));
+}
