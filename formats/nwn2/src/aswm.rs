@@ -1,5 +1,5 @@
 //! The ASWM walkmesh packet: the `COMP` + zlib wrapper, and the body in versions 0x69–0x6c
-//! (read) and 0x6c (written). Field layout: `docs/formats/nwn2.md` and the research note §2.
+//! (read) and 0x6c (written). Field layout: `docs/formats/nwn2.md` §2.
 
 use std::io::Read;
 use std::sync::Arc;

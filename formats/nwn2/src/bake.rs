@@ -1,6 +1,6 @@
 //! Baking: everything the ASWM derives from the triangles — edges and adjacency, centres,
 //! planes, tile assignment, per-tile next-hop tables, islands and island paths — computed the
-//! way the official toolset's files show it (research note §2.2–§2.5, §5.3).
+//! way the official toolset's files show it (`docs/formats/nwn2.md` §2.2–§2.5, §5.3).
 
 use walkmesh_core::WriteError;
 use walkmesh_core::passes::paths::{next_hop_rows, parallel_chunks_on};

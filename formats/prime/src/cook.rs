@@ -73,7 +73,7 @@ pub const DEFAULT_HEIGHT: f32 = 1.0;
 /// Default AI index mask: every AI class may use the region.
 pub const DEFAULT_INDEX_MASK: u16 = 0x00FF;
 /// Default bound on the height error a region budget may introduce: the engine lifts ground
-/// queries by 0.3 before looking for the region below (research note §5), so a point of the
+/// queries by 0.3 before looking for the region below (`docs/formats/prime.md` §5), so a point of the
 /// original surface up to 0.3 below its region's floor is still found in it.
 pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 /// Default vertical tolerance of every merge (see the module comment): well inside the
