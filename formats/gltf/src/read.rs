@@ -21,6 +21,8 @@ use walkmesh_core::{
     validate::steep_walkable_share,
 };
 
+use walkmesh_core::cursor::ByteCursor;
+
 use crate::base64;
 use crate::meta::{self, MeshMeta, PrimitiveMeta};
 use crate::transitions;
@@ -54,11 +56,6 @@ pub(crate) struct Container<'a> {
     pub(crate) chunks: Vec<(u64, u64, u32)>,
 }
 
-fn u32_at(bytes: &[u8], offset: usize) -> Option<u32> {
-    let word = bytes.get(offset..offset.checked_add(4)?)?;
-    Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
-}
-
 pub(crate) fn split_container<'a>(
     bytes: &'a [u8],
     diag: &mut Diagnostics,
@@ -79,7 +76,10 @@ pub(crate) fn split_container<'a>(
         });
     }
     let total = bytes.len();
-    let version = u32_at(bytes, 4).ok_or_else(|| {
+    // The bounds of every read are core's cursor's; the messages say what a .glb needs.
+    let mut header = ByteCursor::little(bytes);
+    header.skip(4, "header.magic")?;
+    let version = header.u32("header.version").map_err(|_| {
         ReadError::at_offset(
             4,
             "header.version",
@@ -95,7 +95,7 @@ pub(crate) fn split_container<'a>(
             format!("the .glb container version is {version}; only glTF 2 is supported"),
         ));
     }
-    let length = u32_at(bytes, 8).ok_or_else(|| {
+    let length = header.u32("header.length").map_err(|_| {
         ReadError::at_offset(
             8,
             "header.length",
@@ -131,40 +131,38 @@ pub(crate) fn split_container<'a>(
         );
     }
     let data = bytes.get(..length).unwrap_or(bytes);
-    let mut offset = 12usize;
+    let mut c = ByteCursor::little(data);
+    c.seek(12, "chunks")?;
     let mut chunk = 0usize;
     let mut json = None;
     let mut bin = None;
     let mut chunks = Vec::new();
-    while offset < length {
+    while c.remaining() > 0 {
+        let offset = c.pos();
         let field = format!("chunks[{chunk}]");
-        let (Some(chunk_length), Some(chunk_type)) =
-            (u32_at(data, offset), u32_at(data, offset + 4))
-        else {
-            return Err(ReadError::at_offset(
+        let header_error = |_| {
+            ReadError::at_offset(
                 offset as u64,
                 format!("{field}.chunkLength"),
                 format!(
                     "a chunk header needs 8 bytes, but only {} remain in the file",
                     length - offset
                 ),
-            ));
+            )
         };
-        let start = offset + 8;
-        let end = start
-            .checked_add(chunk_length as usize)
-            .filter(|&end| end <= length)
-            .ok_or_else(|| {
-                ReadError::at_offset(
-                    offset as u64,
-                    format!("{field}.chunkLength"),
-                    format!(
-                        "the chunk says it has {chunk_length} bytes, but only {} remain in the file (truncated?)",
-                        length - start
-                    ),
-                )
-            })?;
-        let content = data.get(start..end).unwrap_or(&[]);
+        let chunk_length = c.u32("chunkLength").map_err(header_error)?;
+        let chunk_type = c.u32("chunkType").map_err(header_error)?;
+        let start = c.pos();
+        let content = c.take(chunk_length as usize, "chunkData").map_err(|_| {
+            ReadError::at_offset(
+                offset as u64,
+                format!("{field}.chunkLength"),
+                format!(
+                    "the chunk says it has {chunk_length} bytes, but only {} remain in the file (truncated?)",
+                    length - start
+                ),
+            )
+        })?;
         chunks.push((offset as u64, u64::from(chunk_length), chunk_type));
         match (chunk, chunk_type) {
             (0, CHUNK_JSON) => json = Some((content, start as u64)),
@@ -179,7 +177,6 @@ pub(crate) fn split_container<'a>(
             // Unknown chunk types must be ignored (glTF 2.0, 4.4.3).
             _ => {}
         }
-        offset = end;
         chunk += 1;
     }
     let (json, json_offset) = json
