@@ -13,6 +13,7 @@ pub mod layout;
 pub mod profile;
 mod read;
 pub mod sidecar;
+#[cfg(feature = "testing")]
 pub mod synthetic;
 mod validate;
 mod write;

@@ -13,6 +13,7 @@ mod error;
 pub mod model;
 mod parse;
 mod render;
+#[cfg(feature = "testing")]
 pub mod synthetic;
 mod walkmesh;
 
