@@ -166,7 +166,7 @@ def check_pykotor(data, side, errors):
                 return
     if wanted_type == 1:
         # PyKotor's walkable set differs from our profile's default on the disputed ids
-        # (16, 20-22, 30; research note §3(f)): compare the undisputed faces only.
+        # (16, 20-22, 30; docs/formats/bwm.md §3(f)): compare the undisputed faces only.
         disputed = {16, 20, 21, 22, 30}
         block = side["counts"]["adjacency"]
         ours = sum(1 for i, m in tables["materials"] if i < block and m not in disputed)

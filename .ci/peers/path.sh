@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peer check for the Metroid Prime PATH writer: an independent `construct` schema of the MP1
-# layout (written from shared/formats/prime-path.md, not from our Rust code) parses and
+# layout (written from the engine description in docs/formats/prime.md, not from our Rust code) parses and
 # rebuilds every PATH file the cargo tests wrote to $WALKMESH_PEER_DIR/path/ (cooked KotOR and
 # NWN2 walkmeshes, generated meshes) plus the shared synthetic fixture, and checks the engine's
 # rules on each. Prints "N passed, M failed"; non-zero exit on any failure, on a missing or

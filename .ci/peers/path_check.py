@@ -1,7 +1,7 @@
 """Independent check of PATH files written by the walkmesh tests.
 
 A `construct` schema of the Metroid Prime 1 PATH layout (version 4, big-endian), written from
-the public engine description in shared/formats/prime-path.md, parses every file, rebuilds it
+the public engine description summarised in docs/formats/prime.md ("Format facts"), parses every file, rebuilds it
 byte for byte, and the engine's rules are checked on the parsed data: index = position,
 nodes clockwise and convex seen from +Z with inward horizontal normals, links reciprocal with
 XY widths and 1/width, ground/flyer tables equal to the connected components over links,

@@ -1,9 +1,27 @@
-//! The `walkmesh` command line: `formats`, `info`, `convert`, `validate`, `dump`.
+//! The `walkmesh` command line. Its sixteen commands, one module each in `commands/`:
 //!
-//! Thin on purpose: it parses arguments, picks formats from the registry, runs the core
-//! pipeline (read → prepare → write) and prints. One module per subcommand in `commands/`;
-//! `input` holds the reading options every command shares, `output` the file writing.
-//! Exit codes: 0 success, 1 `validate` found errors, 2 unreadable input or bad usage.
+//! - `formats`: the registered formats and what each can do;
+//! - `info`: counts, bounds, walkable area, components, loops and materials of a file;
+//! - `convert`: one file or a whole tree (`batch`) into another format;
+//! - `validate`: every rule of the file's format, with stable codes;
+//! - `dump`: every stored field with its byte offset (`fields`, `tree_stream`);
+//! - `profiles`: the embedded material profiles;
+//! - `render`: a top-down SVG or PNG picture;
+//! - `view`: the 3-D inspector, one self-contained HTML page;
+//! - `diff`: two walkmeshes compared, as numbers, fields, an overlay or an HTML report;
+//! - `stats`: per-field statistics over a corpus;
+//! - `spec`: Kaitai Struct specs of the binary formats;
+//! - `area`: KotOR areas (layouts, module archives, room transitions, kits);
+//! - `lint`: the defects players report, with `--fix`;
+//! - `route` and `reach`: a route over the walkable surface, and what can be reached;
+//! - `generate`: a walkmesh made from render geometry (`generate_area` for a whole area).
+//!
+//! Thin on purpose: it parses arguments, picks formats from the registry, runs the
+//! conversion pipeline (`walkmesh-pipeline`: read → prepare → write → check → commit) and
+//! prints. `input` holds the reading options every command shares; output staging and
+//! failures are the pipeline's. Exit codes: 0 success; 1 a finding (`validate` errors,
+//! `convert --strict` warnings, `diff` differences, `lint` findings, `route` unreachable);
+//! 2 unreadable input or bad usage; 3 the output could not be written.
 
 use std::ffi::OsString;
 use std::io::Write;

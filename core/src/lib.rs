@@ -6,6 +6,7 @@
 //! Core depends on no format crate; format crates depend on core only.
 
 pub mod confine;
+pub mod cursor;
 pub mod diag;
 pub mod dump;
 pub mod fingerprint;

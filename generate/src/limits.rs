@@ -5,7 +5,7 @@
 //! - **NWN2** (`generate.nwn2_tile_over_limit`): a tile of the TRX walkmesh holds at most
 //!   [`walkmesh_nwn2::bake::MAX_TILE_NODES`] (127) walkable triangles: the path table's node
 //!   index is a u8 with 0xFF reserved; the largest count seen in the game's files is exactly
-//!   127, and nwn-lib-d's baker allows 126 (`shared/formats/nwn2-aswm.md` §2.3). Tiles are
+//!   127, and nwn-lib-d's baker allows 126 (`docs/formats/nwn2.md` §2.3). Tiles are
 //!   those of our TRX writer: [`walkmesh_nwn2::write::DEFAULT_TILE_WIDTH`] (9 m, measured on
 //!   interiors), the grid starting at 0, a triangle in the tile of its centre
 //!   ([`walkmesh_nwn2::bake::tile_coordinate`]).

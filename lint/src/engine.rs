@@ -1,12 +1,13 @@
 //! Whose walking rules decide when a walkable face is too steep.
 //!
-//! Our format notes (`shared/formats`) record no run-time slope test for any of the three
-//! engines: KotOR and NWN2 walk what a face's material or flag calls walkable, and Metroid
-//! Prime's ground walkers follow the PATH regions. A walkable face steeper than a floor is
-//! therefore a modelling defect the engine will happily walk a creature up. Each engine's limit
-//! is stated by [`Engine::max_walk_slope_degrees`] (and in `docs/lint.md`); all are the
-//! project's [`STEEP_DEGREES`] today, kept per engine so that a documented limit can replace
-//! one without touching the checks.
+//! None of the three engines is known to test slope at run time (`docs/lint.md`, "Steepness
+//! per engine", and the format facts in `docs/formats/`): KotOR and NWN2 walk what a face's
+//! material or flag calls walkable, and Metroid Prime's ground walkers follow the PATH
+//! regions. A walkable face steeper than a floor is therefore a modelling defect the engine
+//! will happily walk a creature up. Each engine's limit is stated by
+//! [`Engine::max_walk_slope_degrees`] (and in `docs/lint.md`); all are the project's
+//! [`STEEP_DEGREES`] today, kept per engine so that a documented limit can replace one without
+//! touching the checks.
 
 use walkmesh_core::slope::STEEP_DEGREES;
 

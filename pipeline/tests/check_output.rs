@@ -48,7 +48,7 @@ fn written_wok(mesh: &NavMesh) -> Vec<u8> {
 }
 
 /// Byte offset of the face table and the face count, from the BWM header (count at 0x50,
-/// offset at 0x54, as in `../shared/formats/kotor-bwm.md`).
+/// offset at 0x54, as in `docs/formats/bwm.md` §2.1).
 fn face_table(bytes: &[u8]) -> (usize, usize) {
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
     (word(0x54), word(0x50))

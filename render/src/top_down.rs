@@ -578,6 +578,8 @@ fn polygon_points(view: &View, mesh: &NavMesh, polygon: &[u32]) -> Vec<[f32; 2]>
     polygon.iter().map(|&i| view.vertex(mesh, i)).collect()
 }
 
+/// The groups drawn for one mesh (`index` among the layers, ids prefixed `input<n>`): faces
+/// by colour, the wireframe, boundary loops, transitions and hooks, and its legend entries.
 fn draw_mesh(
     index: usize,
     layer: &Layer<'_>,
@@ -601,8 +603,28 @@ fn draw_mesh(
         let c = colouring(mesh, options.mode, &adjacency);
         (c.face, c.legend)
     };
+    let mut groups = face_groups(&prefix, view, mesh, &face_colour);
+    groups.extend(wireframe_group(&prefix, view, mesh, options));
+    let boundary_colour = if overlay {
+        palette::overlay(index)
+    } else {
+        palette::BOUNDARY
+    };
+    let (boundary, open_count) =
+        boundary_group(&prefix, view, mesh, &adjacency, boundary_colour, size);
+    groups.push(boundary);
+    push_transitions(&mut groups, &prefix, view, mesh, size);
+    push_hooks(&mut groups, &prefix, view, mesh, size);
+    MeshGroups {
+        groups,
+        legend,
+        open_chains: open_count,
+    }
+}
 
-    // Faces, one fill per colour (deterministic order: by colour).
+/// Faces, one fill per colour (deterministic order: by colour): the non-walkable ones in
+/// grey, the walkable ones in `face_colour`.
+fn face_groups(prefix: &str, view: &View, mesh: &NavMesh, face_colour: &[Rgba]) -> Vec<Group> {
     let mut non_walkable = Vec::new();
     let mut walkable: BTreeMap<Rgba, Vec<Vec<[f32; 2]>>> = BTreeMap::new();
     for (p, polygon) in mesh.polygons.iter().enumerate() {
@@ -614,7 +636,7 @@ fn draw_mesh(
             non_walkable.push(points);
         }
     }
-    let mut groups = vec![
+    vec![
         Group {
             id: format!("{prefix}-non-walkable"),
             text: None,
@@ -631,38 +653,52 @@ fn draw_mesh(
                 .map(|(color, subpaths)| Shape::Fill { subpaths, color })
                 .collect(),
         },
-    ];
+    ]
+}
 
-    // Wireframe: each edge once, when faces are big enough on screen to show it.
+/// Wireframe: each edge once, when asked for and the faces are big enough on screen to
+/// show it.
+fn wireframe_group(prefix: &str, view: &View, mesh: &NavMesh, options: &Options) -> Option<Group> {
     let map_area = (view.right() - view.left) * (view.bottom() - view.top);
     let dense = mesh.polygons.len() as f64 * 40.0 > map_area;
-    if options.wireframe && !dense {
-        let all = edge_adjacency(mesh, |_| true);
-        let mut lines = Vec::new();
-        for (p, polygon) in mesh.polygons.iter().enumerate() {
-            let first = mesh.polygons.first_index(p);
-            for e in 0..polygon.len() {
-                let half_edge = first + e;
-                if all.across(half_edge).is_some_and(|other| other < half_edge) {
-                    continue;
-                }
-                let a = polygon.get(e).copied().unwrap_or(0);
-                let b = polygon.get((e + 1) % polygon.len()).copied().unwrap_or(0);
-                lines.push(vec![view.vertex(mesh, a), view.vertex(mesh, b)]);
-            }
-        }
-        groups.push(Group {
-            id: format!("{prefix}-wireframe"),
-            text: None,
-            shapes: vec![Shape::Stroke {
-                polylines: lines,
-                pen: Pen::solid(Rgba(0, 0, 0, 60), 0.6),
-            }],
-        });
+    if !options.wireframe || dense {
+        return None;
     }
+    let all = edge_adjacency(mesh, |_| true);
+    let mut lines = Vec::new();
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        let first = mesh.polygons.first_index(p);
+        for e in 0..polygon.len() {
+            let half_edge = first + e;
+            if all.across(half_edge).is_some_and(|other| other < half_edge) {
+                continue;
+            }
+            let a = polygon.get(e).copied().unwrap_or(0);
+            let b = polygon.get((e + 1) % polygon.len()).copied().unwrap_or(0);
+            lines.push(vec![view.vertex(mesh, a), view.vertex(mesh, b)]);
+        }
+    }
+    Some(Group {
+        id: format!("{prefix}-wireframe"),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: lines,
+            pen: Pen::solid(Rgba(0, 0, 0, 60), 0.6),
+        }],
+    })
+}
 
-    // Boundary loops of the walkable region; open chains (a likely leak) in red, dashed.
-    let loops = boundary_loops(mesh, &adjacency);
+/// Boundary loops of the walkable region in `colour`; open chains (a likely leak) in red,
+/// dashed. Returns the group and the number of open chains.
+fn boundary_group(
+    prefix: &str,
+    view: &View,
+    mesh: &NavMesh,
+    adjacency: &Adjacency,
+    colour: Rgba,
+    size: f32,
+) -> (Group, usize) {
+    let loops = boundary_loops(mesh, adjacency);
     let mut closed = Vec::new();
     let mut open = Vec::new();
     for chain in &loops {
@@ -686,18 +722,13 @@ fn draw_mesh(
         }
     }
     let open_count = open.len();
-    let boundary_colour = if overlay {
-        palette::overlay(index)
-    } else {
-        palette::BOUNDARY
-    };
-    groups.push(Group {
+    let group = Group {
         id: format!("{prefix}-boundary"),
         text: None,
         shapes: vec![
             Shape::Stroke {
                 polylines: closed,
-                pen: Pen::solid(boundary_colour, (size * 0.16).max(1.2)),
+                pen: Pen::solid(colour, (size * 0.16).max(1.2)),
             },
             Shape::Stroke {
                 polylines: open,
@@ -708,9 +739,13 @@ fn draw_mesh(
                 },
             },
         ],
-    });
+    };
+    (group, open_count)
+}
 
-    // Transitions, each labelled with its value (one label per value every 60 pixels).
+/// Transitions, each labelled with its value (one label per value every
+/// [`LABEL_SPACING`] pixels).
+fn push_transitions(groups: &mut Vec<Group>, prefix: &str, view: &View, mesh: &NavMesh, size: f32) {
     let mut segments = Vec::new();
     let mut spots = LabelSpots::default();
     for (edge, tag) in &mesh.edge_tags {
@@ -727,28 +762,31 @@ fn draw_mesh(
         spots.offer(tag.transition, middle);
     }
     let labels = spots.labels;
-    if !segments.is_empty() {
-        groups.push(Group {
-            id: format!("{prefix}-transitions"),
-            text: None,
-            shapes: vec![Shape::Stroke {
-                polylines: segments,
-                pen: Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0)),
-            }],
-        });
-        for (i, (value, at)) in labels.iter().enumerate() {
-            groups.push(label(
-                format!("{prefix}-transition-label-{}", i + 1),
-                &value.to_string(),
-                [at[0] + 3.0, at[1] - size - 3.0],
-                size,
-                palette::TRANSITION,
-                true,
-            ));
-        }
+    if segments.is_empty() {
+        return;
     }
+    groups.push(Group {
+        id: format!("{prefix}-transitions"),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: segments,
+            pen: Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0)),
+        }],
+    });
+    for (i, (value, at)) in labels.iter().enumerate() {
+        groups.push(label(
+            format!("{prefix}-transition-label-{}", i + 1),
+            &value.to_string(),
+            [at[0] + 3.0, at[1] - size - 3.0],
+            size,
+            palette::TRANSITION,
+            true,
+        ));
+    }
+}
 
-    // Hooks: a ring with the name beside it.
+/// Hooks: a ring with the name beside it.
+fn push_hooks(groups: &mut Vec<Group>, prefix: &str, view: &View, mesh: &NavMesh, size: f32) {
     for (i, hook) in mesh.hooks.iter().enumerate() {
         let at = view.px(f64::from(hook.position[0]), f64::from(hook.position[1]));
         groups.push(Group {
@@ -770,16 +808,12 @@ fn draw_mesh(
             true,
         ));
     }
-    MeshGroups {
-        groups,
-        legend,
-        open_chains: open_count,
-    }
 }
 
 /// The top-down picture of `layers`. With one layer, faces are coloured by `options.mode`;
 /// with several, each layer gets one colour (half transparent) and its own outline, so
-/// differences show where the colours do not mix.
+/// differences show where the colours do not mix. Drawn in order: the map's frame, the tile
+/// grid, each layer ([`draw_mesh`]), highlights, axes and scale bar, then the legend.
 pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, RenderError> {
     if layers.is_empty() {
         return Err(RenderError::NoInput);
@@ -820,65 +854,14 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
             }
         }
     }
-    let mut groups = Vec::new();
+    let mut groups = vec![frame_group(&view)];
     let mut legend: Vec<(Rgba, String)> = Vec::new();
-
-    // Frame of the map.
-    groups.push(Group {
-        id: "frame".into(),
-        text: None,
-        shapes: vec![Shape::Stroke {
-            polylines: vec![vec![
-                [view.left as f32, view.top as f32],
-                [view.right() as f32, view.top as f32],
-                [view.right() as f32, view.bottom() as f32],
-                [view.left as f32, view.bottom() as f32],
-                [view.left as f32, view.top as f32],
-            ]],
-            pen: Pen::solid(Rgba(0, 0, 0, 90), 1.0),
-        }],
-    });
-
-    // Tile grid (tiles mode).
     let mut grid_entry = None;
     if options.mode == Mode::Tiles
-        && let Some(grid) = layers.first().and_then(|l| l.mesh.tile_grid)
-        && grid.columns.saturating_add(grid.rows) <= MAX_GRID_LINES
-        && grid.tile_width > 0.0
-        && grid.tile_height > 0.0
+        && let Some((group, entry)) = tile_grid_group(layers, &view)
     {
-        let (ox, oy) = (f64::from(grid.origin[0]), f64::from(grid.origin[1]));
-        let (tw, th) = (f64::from(grid.tile_width), f64::from(grid.tile_height));
-        // Clipped to the map frame: the grid may reach past the mesh, into the legend.
-        let clamp_x = |x: f64| x.clamp(view.min[0], view.max[0]);
-        let clamp_y = |y: f64| y.clamp(view.min[1], view.max[1]);
-        let (x0, x1) = (clamp_x(ox), clamp_x(ox + tw * f64::from(grid.columns)));
-        let (y0, y1) = (clamp_y(oy), clamp_y(oy + th * f64::from(grid.rows)));
-        let mut lines = Vec::new();
-        for c in 0..=grid.columns {
-            let x = ox + tw * f64::from(c);
-            if (view.min[0]..=view.max[0]).contains(&x) && y0 < y1 {
-                lines.push(vec![view.px(x, y0), view.px(x, y1)]);
-            }
-        }
-        for r in 0..=grid.rows {
-            let y = oy + th * f64::from(r);
-            if (view.min[1]..=view.max[1]).contains(&y) && x0 < x1 {
-                lines.push(vec![view.px(x0, y), view.px(x1, y)]);
-            }
-        }
-        grid_entry = Some(format!(
-            "tile grid {} x {} of {}",
-            grid.columns, grid.rows, grid.tile_width
-        ));
-        groups.push(Group {
-            id: "tile-grid".into(),
-            text: None,
-            shapes: vec![Shape::Stroke {
-                polylines: lines,
-                pen: GRID_PEN,
-            }],
-        });
+        groups.push(group);
+        grid_entry = Some(entry);
     }
 
     let mut open_chains = 0;
@@ -897,7 +880,107 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         }
         legend.push((mixed, "in all inputs (colours mixed)".into()));
     }
+    push_highlights(&mut groups, &mut legend, options, &view, size);
+    push_axes(&mut groups, &view, size);
+    push_scale_bar(&mut groups, &view, size);
 
+    let legend_x = (width - legend_width + s) as f32;
+    let entries = LegendEntries {
+        legend,
+        grid_entry,
+        open_chains,
+    };
+    let y = push_legend(&mut groups, layers, options, entries, legend_x, size);
+
+    let height = (view.bottom() + bottom).max(f64::from(y) + s).ceil() as u32;
+    let title = layers
+        .iter()
+        .map(|l| l.name)
+        .collect::<Vec<_>>()
+        .join(" + ");
+    Ok(Scene {
+        width: options.width,
+        height,
+        background: palette::PAPER,
+        title: format!("{title} ({})", options.mode.name()),
+        groups,
+    })
+}
+
+/// The frame of the map.
+fn frame_group(view: &View) -> Group {
+    Group {
+        id: "frame".into(),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: vec![vec![
+                [view.left as f32, view.top as f32],
+                [view.right() as f32, view.top as f32],
+                [view.right() as f32, view.bottom() as f32],
+                [view.left as f32, view.bottom() as f32],
+                [view.left as f32, view.top as f32],
+            ]],
+            pen: Pen::solid(Rgba(0, 0, 0, 90), 1.0),
+        }],
+    }
+}
+
+/// The first layer's tile grid (tiles mode), clipped to the map frame, and its legend text;
+/// none without a usable grid or with more than [`MAX_GRID_LINES`] lines.
+fn tile_grid_group(layers: &[Layer<'_>], view: &View) -> Option<(Group, String)> {
+    let grid = layers.first().and_then(|l| l.mesh.tile_grid)?;
+    if grid.columns.saturating_add(grid.rows) > MAX_GRID_LINES
+        || grid.tile_width <= 0.0
+        || grid.tile_height <= 0.0
+        || grid.tile_width.is_nan()
+        || grid.tile_height.is_nan()
+    {
+        return None;
+    }
+    let (ox, oy) = (f64::from(grid.origin[0]), f64::from(grid.origin[1]));
+    let (tw, th) = (f64::from(grid.tile_width), f64::from(grid.tile_height));
+    // Clipped to the map frame: the grid may reach past the mesh, into the legend.
+    let clamp_x = |x: f64| x.clamp(view.min[0], view.max[0]);
+    let clamp_y = |y: f64| y.clamp(view.min[1], view.max[1]);
+    let (x0, x1) = (clamp_x(ox), clamp_x(ox + tw * f64::from(grid.columns)));
+    let (y0, y1) = (clamp_y(oy), clamp_y(oy + th * f64::from(grid.rows)));
+    let mut lines = Vec::new();
+    for c in 0..=grid.columns {
+        let x = ox + tw * f64::from(c);
+        if (view.min[0]..=view.max[0]).contains(&x) && y0 < y1 {
+            lines.push(vec![view.px(x, y0), view.px(x, y1)]);
+        }
+    }
+    for r in 0..=grid.rows {
+        let y = oy + th * f64::from(r);
+        if (view.min[1]..=view.max[1]).contains(&y) && x0 < x1 {
+            lines.push(vec![view.px(x0, y), view.px(x1, y)]);
+        }
+    }
+    let entry = format!(
+        "tile grid {} x {} of {}",
+        grid.columns, grid.rows, grid.tile_width
+    );
+    let group = Group {
+        id: "tile-grid".into(),
+        text: None,
+        shapes: vec![Shape::Stroke {
+            polylines: lines,
+            pen: GRID_PEN,
+        }],
+    };
+    Some((group, entry))
+}
+
+/// The caller's highlighted areas: a see-through fill inside an opaque outline, each with a
+/// legend entry.
+fn push_highlights(
+    groups: &mut Vec<Group>,
+    legend: &mut Vec<(Rgba, String)>,
+    options: &Options,
+    view: &View,
+    size: f32,
+) {
     for (i, highlight) in options.highlights.iter().enumerate() {
         let outlines: Vec<Vec<[f32; 2]>> = highlight
             .polygons
@@ -928,8 +1011,12 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         });
         legend.push((highlight.color.with_alpha(90), highlight.name.clone()));
     }
+}
 
-    // Axes: ticks and values along the bottom and left edges of the frame.
+/// Axes: ticks and values along the bottom and left edges of the frame, and the axis names.
+fn push_axes(groups: &mut Vec<Group>, view: &View, size: f32) {
+    let (min, max) = (view.min, view.max);
+    let s = f64::from(size);
     let step = nice_step((max[0] - min[0]).max(max[1] - min[1]) / 8.0);
     let mut ticks = Vec::new();
     let tick = s * 0.6;
@@ -992,11 +1079,13 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         palette::INK,
         false,
     ));
+}
 
-    // Scale bar under the x values.
-    let bar_world = nice_step((max[0] - min[0]) / 5.0);
-    let bar_px = (bar_world * scale) as f32;
-    let bar_y = bottom_px + size * 4.6;
+/// Scale bar under the x values, in the file's units.
+fn push_scale_bar(groups: &mut Vec<Group>, view: &View, size: f32) {
+    let bar_world = nice_step((view.max[0] - view.min[0]) / 5.0);
+    let bar_px = (bar_world * view.scale) as f32;
+    let bar_y = view.bottom() as f32 + size * 4.6;
     let bar_x = view.left as f32;
     groups.push(Group {
         id: "scale-bar".into(),
@@ -1019,13 +1108,34 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         palette::INK,
         false,
     ));
+}
 
-    // Legend at the right.
-    let legend_x = (width - legend_width + s) as f32;
+/// What the legend lists beyond the fixed lines: the colours drawn, the tile grid's text
+/// and the count of open boundary chains.
+struct LegendEntries {
+    legend: Vec<(Rgba, String)>,
+    grid_entry: Option<String>,
+    open_chains: usize,
+}
+
+/// The legend at the right, from `legend_x`: heading, one swatch and text per colour (at
+/// most [`MAX_LEGEND_ENTRIES`], then a count), then the lines, pens and hook drawn. Every
+/// legend line ends inside the picture: text is measured with the stroke font and wrapped
+/// (at most [`LEGEND_LINES`] lines per entry, the last one cut at its start). Returns the
+/// height reached.
+fn push_legend(
+    groups: &mut Vec<Group>,
+    layers: &[Layer<'_>],
+    options: &Options,
+    entries: LegendEntries,
+    legend_x: f32,
+    size: f32,
+) -> f32 {
+    let width = f64::from(options.width);
+    let s = f64::from(size);
+    let overlay = layers.len() > 1;
     let line = size * 2.0;
-    let mut y = top as f32;
-    // Every legend line must end inside the picture: text is measured with the stroke font
-    // and wrapped (at most LEGEND_LINES lines per entry, the last one cut at its start).
+    let mut y = (s * 2.0) as f32;
     let right_edge = (width - s * 0.5) as f32;
     let mut heading = Vec::new();
     if !overlay {
@@ -1052,91 +1162,12 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         }
     }
     y += size * 0.5;
-    let mut entries: Vec<(Option<Rgba>, Option<Pen>, String)> = Vec::new();
-    let total = legend.len();
-    for (colour, text) in legend.into_iter().take(MAX_LEGEND_ENTRIES) {
-        // Overlaid inputs and highlights are drawn as a see-through fill inside an opaque
-        // outline of the same hue: their swatch shows both.
-        let outline = (colour.3 < 255).then(|| Pen::solid(colour.with_alpha(255), 1.5));
-        entries.push((Some(colour), outline, text));
-    }
-    if total > MAX_LEGEND_ENTRIES {
-        entries.push((None, None, format!("+{} more", total - MAX_LEGEND_ENTRIES)));
-    }
-    let any = |f: &dyn Fn(&NavMesh) -> bool| layers.iter().any(|l| f(l.mesh));
-    if any(&|m| m.surfaces.iter().any(|s| !s.walkable)) {
-        entries.push((Some(palette::NON_WALKABLE), None, "not walkable".into()));
-    }
-    if !overlay {
-        entries.push((
-            None,
-            Some(Pen::solid(palette::BOUNDARY, (size * 0.16).max(1.2))),
-            "boundary loop".into(),
-        ));
-    }
-    if open_chains > 0 {
-        entries.push((
-            None,
-            Some(Pen {
-                color: palette::OPEN_CHAIN,
-                width: (size * 0.22).max(1.6),
-                dash: Some([6.0, 4.0]),
-            }),
-            format!("open boundary chain ({open_chains})"),
-        ));
-    }
-    if any(&|m| !m.edge_tags.is_empty()) {
-        entries.push((
-            None,
-            Some(Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0))),
-            "transition (value)".into(),
-        ));
-    }
-    if let Some(text) = grid_entry {
-        entries.push((None, Some(GRID_PEN), text));
-    }
-    for (colour, pen, text) in entries {
-        let swatch = [legend_x, y, legend_x + size * 1.6, y + size];
-        let mut shapes = Vec::new();
-        if let Some(colour) = colour
-            && colour.3 > 0
-        {
-            shapes.push(Shape::Fill {
-                subpaths: vec![vec![
-                    [swatch[0], swatch[1]],
-                    [swatch[2], swatch[1]],
-                    [swatch[2], swatch[3]],
-                    [swatch[0], swatch[3]],
-                ]],
-                color: colour,
-            });
-        }
-        if let Some(pen) = pen {
-            let line = if colour.is_some() {
-                // Around a filled swatch: its outline.
-                vec![
-                    [swatch[0], swatch[1]],
-                    [swatch[2], swatch[1]],
-                    [swatch[2], swatch[3]],
-                    [swatch[0], swatch[3]],
-                    [swatch[0], swatch[1]],
-                ]
-            } else {
-                vec![
-                    [swatch[0], (swatch[1] + swatch[3]) / 2.0],
-                    [swatch[2], (swatch[1] + swatch[3]) / 2.0],
-                ]
-            };
-            shapes.push(Shape::Stroke {
-                polylines: vec![line],
-                pen,
-            });
-        }
+    for (colour, pen, text) in legend_lines(layers, entries, size) {
         let index = groups.len();
         groups.push(Group {
             id: format!("legend-swatch-{index}"),
             text: None,
-            shapes,
+            shapes: swatch_shapes([legend_x, y, legend_x + size * 1.6, y + size], colour, pen),
         });
         let text_x = legend_x + size * 2.2;
         for (k, piece) in fit_text(&text, right_edge - text_x, size)
@@ -1152,7 +1183,7 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
             y += line;
         }
     }
-    if any(&|m| !m.hooks.is_empty()) {
+    if layers.iter().any(|l| !l.mesh.hooks.is_empty()) {
         groups.push(Group {
             id: "legend-hook".into(),
             text: None,
@@ -1173,20 +1204,105 @@ pub fn top_down(layers: &[Layer<'_>], options: &Options) -> Result<Scene, Render
         ));
         y += line;
     }
+    y
+}
 
-    let height = (view.bottom() + bottom).max(f64::from(y) + s).ceil() as u32;
-    let title = layers
-        .iter()
-        .map(|l| l.name)
-        .collect::<Vec<_>>()
-        .join(" + ");
-    Ok(Scene {
-        width: options.width,
-        height,
-        background: palette::PAPER,
-        title: format!("{title} ({})", options.mode.name()),
-        groups,
-    })
+/// The legend's lines (fill colour, pen, text): the colours drawn (overlaid inputs and
+/// highlights, drawn as a see-through fill inside an opaque outline, show both), then
+/// "not walkable", the boundary loop, open chains, transitions and the tile grid where
+/// drawn.
+fn legend_lines(
+    layers: &[Layer<'_>],
+    entries: LegendEntries,
+    size: f32,
+) -> Vec<(Option<Rgba>, Option<Pen>, String)> {
+    let overlay = layers.len() > 1;
+    let mut lines: Vec<(Option<Rgba>, Option<Pen>, String)> = Vec::new();
+    let total = entries.legend.len();
+    for (colour, text) in entries.legend.into_iter().take(MAX_LEGEND_ENTRIES) {
+        // Overlaid inputs and highlights are drawn as a see-through fill inside an opaque
+        // outline of the same hue: their swatch shows both.
+        let outline = (colour.3 < 255).then(|| Pen::solid(colour.with_alpha(255), 1.5));
+        lines.push((Some(colour), outline, text));
+    }
+    if total > MAX_LEGEND_ENTRIES {
+        lines.push((None, None, format!("+{} more", total - MAX_LEGEND_ENTRIES)));
+    }
+    let any = |f: &dyn Fn(&NavMesh) -> bool| layers.iter().any(|l| f(l.mesh));
+    if any(&|m| m.surfaces.iter().any(|s| !s.walkable)) {
+        lines.push((Some(palette::NON_WALKABLE), None, "not walkable".into()));
+    }
+    if !overlay {
+        lines.push((
+            None,
+            Some(Pen::solid(palette::BOUNDARY, (size * 0.16).max(1.2))),
+            "boundary loop".into(),
+        ));
+    }
+    let open_chains = entries.open_chains;
+    if open_chains > 0 {
+        lines.push((
+            None,
+            Some(Pen {
+                color: palette::OPEN_CHAIN,
+                width: (size * 0.22).max(1.6),
+                dash: Some([6.0, 4.0]),
+            }),
+            format!("open boundary chain ({open_chains})"),
+        ));
+    }
+    if any(&|m| !m.edge_tags.is_empty()) {
+        lines.push((
+            None,
+            Some(Pen::solid(palette::TRANSITION, (size * 0.3).max(2.0))),
+            "transition (value)".into(),
+        ));
+    }
+    if let Some(text) = entries.grid_entry {
+        lines.push((None, Some(GRID_PEN), text));
+    }
+    lines
+}
+
+/// A legend swatch in the box `[left, top, right, bottom]`: filled with `colour` (unless
+/// fully transparent), with `pen` around the fill or, without one, as a line across.
+fn swatch_shapes(swatch: [f32; 4], colour: Option<Rgba>, pen: Option<Pen>) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    if let Some(colour) = colour
+        && colour.3 > 0
+    {
+        shapes.push(Shape::Fill {
+            subpaths: vec![vec![
+                [swatch[0], swatch[1]],
+                [swatch[2], swatch[1]],
+                [swatch[2], swatch[3]],
+                [swatch[0], swatch[3]],
+            ]],
+            color: colour,
+        });
+    }
+    if let Some(pen) = pen {
+        let line = if colour.is_some() {
+            // Around a filled swatch: its outline.
+            vec![
+                [swatch[0], swatch[1]],
+                [swatch[2], swatch[1]],
+                [swatch[2], swatch[3]],
+                [swatch[0], swatch[3]],
+                [swatch[0], swatch[1]],
+            ]
+        } else {
+            vec![
+                [swatch[0], (swatch[1] + swatch[3]) / 2.0],
+                [swatch[2], (swatch[1] + swatch[3]) / 2.0],
+            ]
+        };
+        shapes.push(Shape::Stroke {
+            polylines: vec![line],
+            pen,
+        });
+    }
+    shapes
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! - [`diff`]: reachability compared between two meshes on sampled point pairs.
 //! - [`reach`]: connected walkable components and what a start point reaches.
 //! - [`report`]: the answers as the CLI's `--json` and the Python dicts give them.
-//! - [`fixtures`]: hand-built floors for tests and benches.
+//! - `fixtures` (feature `testing`): hand-built floors for tests and benches.
 
 pub mod diff;
+#[cfg(any(test, feature = "testing"))]
 pub mod fixtures;
 pub mod kotor;
 pub mod nwn2;

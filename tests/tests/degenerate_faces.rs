@@ -120,7 +120,7 @@ fn a_bwm_face_with_two_equal_indices_is_dropped_with_a_warning() {
     let run = walkmesh(["convert", s(&obj), s(&wok), "--up", "z"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let mut bytes = std::fs::read(&wok).unwrap();
-    // kotor-bwm.md §2.1: face count at 0x50, face index table offset at 0x54, three u32
+    // docs/formats/bwm.md §2.1: face count at 0x50, face index table offset at 0x54, three u32
     // vertex indices per face. Face 2's last index becomes its first.
     let word = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
     assert_eq!(word(&bytes, 0x50), 3);

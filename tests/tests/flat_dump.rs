@@ -120,7 +120,7 @@ fn bwm_lines_match_offsets_computed_from_the_format_notes() {
             .unwrap_or_else(|| panic!("no line for {field}"));
         parse_line(line)
     };
-    // Layout by hand (kotor-bwm.md §2): header 0x88 bytes; vertices 12·20 = 240 → faces at
+    // Layout by hand (docs/formats/bwm.md §2): header 0x88 bytes; vertices 12·20 = 240 → faces at
     // 0x178; faces 12·24 = 288 → materials at 0x298; materials 4·24 → normals at 0x2f8;
     // normals 288 → distances at 0x418; distances 96 → AABB at 0x478; 2·24−1 = 47 nodes of
     // 44 bytes = 2068 → adjacency at 0xc8c; 24 walkable rows of 12 → edges at 0xdac; the
@@ -175,7 +175,7 @@ fn bwm_lines_match_offsets_computed_from_the_format_notes() {
     let transition = find("edges[13].transition");
     assert_eq!(transition.offset, Some(0xdac + 8 * 13 + 4));
     assert_eq!(transition.rest, "edges[13].transition = -1 ; none");
-    // Adjacency values are 3·face + edge, −1 for none (§3(d)).
+    // Adjacency values are 3·face + edge, −1 for none (docs/formats/bwm.md §3(d)).
     let row = find("adjacency[0]");
     assert_eq!((row.offset, row.ty), (Some(0xc8c), "i32[3]"));
     let values: Vec<i32> = row
@@ -241,7 +241,7 @@ fn section_shows_one_part_and_names_them_all_when_unknown() {
     );
 }
 
-/// The ASWM payload of a TRN/TRX inflated here, from the container layout alone (nwn2-aswm.md
+/// The ASWM payload of a TRN/TRX inflated here, from the container layout alone (docs/formats/nwn2.md
 /// §1): header 12 bytes, directory of (fourcc, offset), packet = fourcc, size, payload;
 /// payload = "COMP", compressed size, uncompressed size, zlib stream.
 fn inflate_aswm(file: &[u8]) -> Vec<u8> {

@@ -124,7 +124,7 @@ fn every_model_walkmesh_node_has_its_wok_faces() {
             assert!(file.ends_with("m12aa_01f"), "{file}: {got:?} of {faces}");
             assert_eq!(got, (121, 121, 120), "{file}");
         }
-        // The WOK's position is the walkmesh node's (kotor-mdl.md §6.4).
+        // The WOK's position is the walkmesh node's (docs/formats/mdl.md §6.4).
         let node_position: Vec<f32> = row["aabb_node_pos"]
             .split_whitespace()
             .map(|x| x.parse().unwrap())
@@ -168,11 +168,11 @@ fn convert_writes_each_models_walkmesh_as_a_valid_wok_in_the_games_order() {
 
         let written = read("bwm", &output);
         let wok = read("bwm", &corpora.join("kotor").join(format!("{file}.wok")));
-        // Welding equal positions gives the .wok's distinct vertices (kotor-mdl.md §6.6).
+        // Welding equal positions gives the .wok's distinct vertices (docs/formats/mdl.md §6.6).
         let distinct: usize = row["aabb_unique_pos"].parse().unwrap();
         assert_eq!(written.vertices.len(), distinct, "{file}: welded vertices");
         if file.ends_with("m12aa_01f") {
-            // The patched .wok made two non-walkable faces walkable (kotor-mdl.md §6.8).
+            // The patched .wok made two non-walkable faces walkable (docs/formats/mdl.md §6.8).
             assert_eq!(written.walkable_count() + 2, wok.walkable_count(), "{file}");
             continue;
         }

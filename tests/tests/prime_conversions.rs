@@ -16,7 +16,7 @@
 //! through the octree exactly as brute force does on 10,000 random points; and keep the
 //! source's walkable component count when read back, after `--rebuild`, and converted on to
 //! `.wok` and `.trx`. The octree walk, the inside test and the table decoding here are written
-//! independently of the PATH crate, from the research note, and read the bytes directly.
+//! independently of the PATH crate, from `docs/formats/prime.md` §4–§5, and read the bytes directly.
 //!
 //! Sources that would need more than 512 regions cannot be PATH files (the engine refuses
 //! them): the writer must then fail with a clear error, and the test counts them.

@@ -37,7 +37,7 @@ fn field_diff_sees_stored_counts_the_mesh_diff_calls_equal() {
         std::fs::read(&original).unwrap(),
         std::fs::read(&rebuilt).unwrap(),
     );
-    // header.edge_count is the u32 at 0x78 (shared/formats/kotor-bwm.md).
+    // header.edge_count is the u32 at 0x78 (docs/formats/bwm.md §2.1).
     let (count_a, count_b) = (u32_at(&a, 0x78), u32_at(&b, 0x78));
     assert_ne!(
         count_a, count_b,

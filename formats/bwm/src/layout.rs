@@ -6,6 +6,7 @@
 //! the reader (what the IR needs) and the validator (everything).
 
 use walkmesh_core::ReadError;
+use walkmesh_core::cursor::ByteCursor;
 
 /// Size of the header.
 pub const HEADER_SIZE: usize = 0x88;
@@ -244,20 +245,37 @@ impl<'a> RawBwm<'a> {
                 "the version is not \"V1.0\", the only one known",
             ));
         }
-        // The header is known to be complete: the reads below cannot fail, but stay checked.
-        let word = |at: usize| u32_at(bytes, at).unwrap_or(0);
-        let vec = |at: usize| vec3_at(bytes, at).unwrap_or([0.0; 3]);
+        // The header is known to be complete; its fields are read through core's cursor all
+        // the same, each by name.
+        let mut c = ByteCursor::little(bytes);
+        let mut word = |at: usize, field: &'static str| -> Result<u32, ReadError> {
+            c.seek(at, field)?;
+            c.u32(field)
+        };
         let mut raw = [(0u32, 0u32); 9];
         for (slot, table) in raw.iter_mut().zip(Table::ALL) {
             let (count_at, offset_at) = table.header_fields();
-            *slot = (word(count_at), word(offset_at));
+            let (count_name, offset_name) = table.header_names();
+            *slot = (word(count_at, count_name)?, word(offset_at, offset_name)?);
         }
+        let walkmesh_type = word(off::TYPE, "header.type")?;
+        let aabb_root = word(off::AABB_ROOT, "header.aabb_root")?;
+        let mut vec = |at: usize, field: &'static str| -> Result<[f32; 3], ReadError> {
+            c.seek(at, field)?;
+            c.vec3(field)
+        };
         let header = Header {
-            walkmesh_type: word(off::TYPE),
-            rel_use: [vec(off::REL_USE1), vec(off::REL_USE2)],
-            abs_use: [vec(off::ABS_USE1), vec(off::ABS_USE2)],
-            position: vec(off::POSITION),
-            aabb_root: word(off::AABB_ROOT),
+            walkmesh_type,
+            rel_use: [
+                vec(off::REL_USE1, "header.relative_use1")?,
+                vec(off::REL_USE2, "header.relative_use2")?,
+            ],
+            abs_use: [
+                vec(off::ABS_USE1, "header.absolute_use1")?,
+                vec(off::ABS_USE2, "header.absolute_use2")?,
+            ],
+            position: vec(off::POSITION, "header.position")?,
+            aabb_root,
             raw,
         };
         let mut spans = [Span::default(); 9];

@@ -7,12 +7,13 @@
 //! - [`validate_bwm`]: findings with stable `bwm.*` codes; [`dump_bwm`]: every field with its
 //!   byte offset.
 
-pub mod build;
+pub mod derived;
 mod dump;
 pub mod layout;
 pub mod profile;
 mod read;
 pub mod sidecar;
+#[cfg(feature = "testing")]
 pub mod synthetic;
 mod validate;
 mod write;

@@ -8,7 +8,7 @@ use walkmesh_core::{
     Severity, Surface,
 };
 
-use crate::build;
+use crate::derived;
 use crate::layout::{AABB_UNKNOWN, HEADER_SIZE, NONE, RawBwm, TYPE_AREA, TYPE_OBJECT, Table, off};
 use crate::profile;
 
@@ -391,7 +391,7 @@ fn adjacency_checks(raw: &RawBwm<'_>, mesh: &NavMesh, recompute: bool, f: &mut F
     let span = raw.span(Table::Adjacency);
     let rows = span.count.min(raw.face_count());
     let implied = if recompute {
-        build::adjacency_rows(&build::walkable_adjacency(mesh, rows), rows)
+        derived::adjacency_rows(&derived::walkable_adjacency(mesh, rows), rows)
     } else {
         Vec::new()
     };
@@ -439,7 +439,7 @@ fn edge_ends(raw: &RawBwm<'_>, index: u32) -> (u32, u32) {
 fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, recompute: bool, f: &mut Findings) {
     let walkable = raw.span(Table::Adjacency).count.min(raw.face_count());
     let adjacency = if recompute {
-        Some(build::walkable_adjacency(mesh, walkable))
+        Some(derived::walkable_adjacency(mesh, walkable))
     } else {
         None
     };
@@ -515,7 +515,7 @@ fn edge_checks(raw: &RawBwm<'_>, mesh: &NavMesh, recompute: bool, f: &mut Findin
     // by the mesh checks), not from the table.
     let stored_perimeters: Vec<u32> = (0..perimeters.count).map(|i| raw.perimeter(i)).collect();
     let is_walk = adjacency.as_ref().is_none_or(|adjacency| {
-        let (walk_edges, walk_perimeters) = build::edges_and_perimeters(mesh, adjacency, |_| -1);
+        let (walk_edges, walk_perimeters) = derived::edges_and_perimeters(mesh, adjacency, |_| -1);
         walk_edges
             .iter()
             .map(|e| e.0)

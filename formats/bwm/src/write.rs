@@ -8,7 +8,7 @@ use walkmesh_core::{
     Diagnostics, EdgeRef, Encoded, Extra, MeshKind, NavMesh, Output, WriteError, WriteOptions,
 };
 
-use crate::build;
+use crate::derived;
 use crate::layout::{AabbNode, HEADER_SIZE, TYPE_AREA, TYPE_OBJECT};
 use crate::profile;
 use crate::read::{ABSOLUTE_EXTRAS, HOOK_NAMES, absolute_rule};
@@ -205,7 +205,7 @@ pub fn rebuild_tables(
         .iter()
         .map(|f| [0, 1, 2].map(|k| f.get(k).copied().unwrap_or(0)))
         .collect();
-    let (normals, distances) = build::normals_and_distances(mesh);
+    let (normals, distances) = derived::normals_and_distances(mesh);
 
     let mut tables = Tables {
         walkmesh_type: if kind == MeshKind::Area {
@@ -225,11 +225,11 @@ pub fn rebuild_tables(
     report_unstored(mesh, diag);
 
     if kind == MeshKind::Area {
-        let adjacency = build::walkable_adjacency(mesh, walkable);
-        tables.adjacency = build::adjacency_rows(&adjacency, walkable);
+        let adjacency = derived::walkable_adjacency(mesh, walkable);
+        tables.adjacency = derived::adjacency_rows(&adjacency, walkable);
         let tags = &mesh.edge_tags;
         let transition = |edge: EdgeRef| tags.get(&edge).map_or(-1, |t| t.transition);
-        let (edges, perimeters) = build::edges_and_perimeters(mesh, &adjacency, transition);
+        let (edges, perimeters) = derived::edges_and_perimeters(mesh, &adjacency, transition);
         let stored = edges
             .iter()
             .filter(|(index, _)| {
@@ -250,7 +250,7 @@ pub fn rebuild_tables(
         }
         tables.edges = edges;
         tables.perimeters = perimeters;
-        tables.aabb = build::aabb_tree(mesh);
+        tables.aabb = derived::aabb_tree(mesh);
     } else if !mesh.edge_tags.is_empty() {
         diag.warn(
             "bwm.transitions_dropped",

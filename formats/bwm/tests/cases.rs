@@ -712,7 +712,7 @@ fn dump_shows_every_field_at_its_offset() {
 #[test]
 fn aabb_tree_is_balanced_preorder_with_padded_leaves() {
     let mesh = walkmesh_bwm::synthetic::grid(9, 11); // 198 faces
-    let nodes = walkmesh_bwm::build::aabb_tree(&mesh);
+    let nodes = walkmesh_bwm::derived::aabb_tree(&mesh);
     assert_eq!(nodes.len(), 2 * 198 - 1);
     // Leaves below each node, counted bottom-up (children follow their parent).
     let mut leaves = vec![0usize; nodes.len()];

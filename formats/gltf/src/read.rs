@@ -21,6 +21,8 @@ use walkmesh_core::{
     validate::steep_walkable_share,
 };
 
+use walkmesh_core::cursor::ByteCursor;
+
 use crate::base64;
 use crate::meta::{self, MeshMeta, PrimitiveMeta};
 use crate::transitions;
@@ -54,11 +56,6 @@ pub(crate) struct Container<'a> {
     pub(crate) chunks: Vec<(u64, u64, u32)>,
 }
 
-fn u32_at(bytes: &[u8], offset: usize) -> Option<u32> {
-    let word = bytes.get(offset..offset.checked_add(4)?)?;
-    Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
-}
-
 pub(crate) fn split_container<'a>(
     bytes: &'a [u8],
     diag: &mut Diagnostics,
@@ -79,7 +76,10 @@ pub(crate) fn split_container<'a>(
         });
     }
     let total = bytes.len();
-    let version = u32_at(bytes, 4).ok_or_else(|| {
+    // The bounds of every read are core's cursor's; the messages say what a .glb needs.
+    let mut header = ByteCursor::little(bytes);
+    header.skip(4, "header.magic")?;
+    let version = header.u32("header.version").map_err(|_| {
         ReadError::at_offset(
             4,
             "header.version",
@@ -95,7 +95,7 @@ pub(crate) fn split_container<'a>(
             format!("the .glb container version is {version}; only glTF 2 is supported"),
         ));
     }
-    let length = u32_at(bytes, 8).ok_or_else(|| {
+    let length = header.u32("header.length").map_err(|_| {
         ReadError::at_offset(
             8,
             "header.length",
@@ -131,40 +131,38 @@ pub(crate) fn split_container<'a>(
         );
     }
     let data = bytes.get(..length).unwrap_or(bytes);
-    let mut offset = 12usize;
+    let mut c = ByteCursor::little(data);
+    c.seek(12, "chunks")?;
     let mut chunk = 0usize;
     let mut json = None;
     let mut bin = None;
     let mut chunks = Vec::new();
-    while offset < length {
+    while c.remaining() > 0 {
+        let offset = c.pos();
         let field = format!("chunks[{chunk}]");
-        let (Some(chunk_length), Some(chunk_type)) =
-            (u32_at(data, offset), u32_at(data, offset + 4))
-        else {
-            return Err(ReadError::at_offset(
+        let header_error = |_| {
+            ReadError::at_offset(
                 offset as u64,
                 format!("{field}.chunkLength"),
                 format!(
                     "a chunk header needs 8 bytes, but only {} remain in the file",
                     length - offset
                 ),
-            ));
+            )
         };
-        let start = offset + 8;
-        let end = start
-            .checked_add(chunk_length as usize)
-            .filter(|&end| end <= length)
-            .ok_or_else(|| {
-                ReadError::at_offset(
-                    offset as u64,
-                    format!("{field}.chunkLength"),
-                    format!(
-                        "the chunk says it has {chunk_length} bytes, but only {} remain in the file (truncated?)",
-                        length - start
-                    ),
-                )
-            })?;
-        let content = data.get(start..end).unwrap_or(&[]);
+        let chunk_length = c.u32("chunkLength").map_err(header_error)?;
+        let chunk_type = c.u32("chunkType").map_err(header_error)?;
+        let start = c.pos();
+        let content = c.take(chunk_length as usize, "chunkData").map_err(|_| {
+            ReadError::at_offset(
+                offset as u64,
+                format!("{field}.chunkLength"),
+                format!(
+                    "the chunk says it has {chunk_length} bytes, but only {} remain in the file (truncated?)",
+                    length - start
+                ),
+            )
+        })?;
         chunks.push((offset as u64, u64::from(chunk_length), chunk_type));
         match (chunk, chunk_type) {
             (0, CHUNK_JSON) => json = Some((content, start as u64)),
@@ -179,7 +177,6 @@ pub(crate) fn split_container<'a>(
             // Unknown chunk types must be ignored (glTF 2.0, 4.4.3).
             _ => {}
         }
-        offset = end;
         chunk += 1;
     }
     let (json, json_offset) = json
@@ -1036,6 +1033,9 @@ impl Reading<'_, '_> {
         (self.default_rule.floor, Some(key))
     }
 
+    /// Reads mesh `mesh_index` under the node's `world` transform: each primitive in turn
+    /// ([`Reading::read_primitive`]). Primitives of one node instance that share a POSITION
+    /// accessor share vertices.
     fn read_mesh(&mut self, mesh_index: usize, world: Option<&Matrix>) -> Result<(), ReadError> {
         let root = self.root;
         let Some(mesh) = root.meshes.get(mesh_index) else {
@@ -1044,273 +1044,329 @@ impl Reading<'_, '_> {
                 format!("mesh {mesh_index} does not exist"),
             ));
         };
-        let flip = world.is_some_and(|m| determinant3(m) < 0.0);
-        let up = self.up;
         // Primitives of one node instance that share a POSITION accessor share vertices.
         let mut bases: HashMap<usize, (u32, usize)> = HashMap::new();
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
             let field = format!("meshes[{mesh_index}].primitives[{primitive_index}]");
-            let mode = match primitive.mode {
-                Checked::Valid(mode) => mode,
-                Checked::Invalid => json::mesh::Mode::Points,
-            };
-            use json::mesh::Mode;
-            if !matches!(
-                mode,
-                Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
-            ) {
-                self.skip(
-                    &field,
-                    "its mode is not triangles, a triangle strip or a fan",
-                );
-                continue;
+            self.read_primitive(primitive, &field, world, &mut bases)?;
+        }
+        Ok(())
+    }
+
+    /// Reads one primitive (`field` names it): skipped (with a note) unless it is made of
+    /// triangles and has positions; its vertices (once per POSITION accessor, in `bases`),
+    /// indices and triangles, its surface from our extras or its material, then its polygons
+    /// (regrouped when our extras list their sizes) and a record for the metadata pass.
+    fn read_primitive(
+        &mut self,
+        primitive: &json::mesh::Primitive,
+        field: &str,
+        world: Option<&Matrix>,
+        bases: &mut HashMap<usize, (u32, usize)>,
+    ) -> Result<(), ReadError> {
+        let flip = world.is_some_and(|m| determinant3(m) < 0.0);
+        let mode = match primitive.mode {
+            Checked::Valid(mode) => mode,
+            Checked::Invalid => json::mesh::Mode::Points,
+        };
+        use json::mesh::Mode;
+        if !matches!(
+            mode,
+            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+        ) {
+            self.skip(
+                field,
+                "its mode is not triangles, a triangle strip or a fan",
+            );
+            return Ok(());
+        }
+        let Some(position) = primitive
+            .attributes
+            .get(&Checked::Valid(json::mesh::Semantic::Positions))
+            .map(|a| a.value())
+        else {
+            self.skip(field, "it has no POSITION attribute");
+            return Ok(());
+        };
+        let (base, vertex_count) = match bases.get(&position) {
+            Some(&known) => known,
+            None => {
+                let known = self.read_positions(primitive, position, field, world)?;
+                bases.insert(position, known);
+                known
             }
-            let Some(position) = primitive
-                .attributes
-                .get(&Checked::Valid(json::mesh::Semantic::Positions))
-                .map(|a| a.value())
-            else {
-                self.skip(&field, "it has no POSITION attribute");
-                continue;
-            };
-            let (base, vertex_count) = match bases.get(&position) {
-                Some(&known) => known,
-                None => {
-                    let base = self.mesh.vertices.len();
-                    let mut vertices = std::mem::take(&mut self.mesh.vertices);
-                    let result = read_accessor(
-                        root,
-                        &mut self.buffers,
-                        &mut self.budget,
-                        position,
-                        3,
-                        12,
-                        |c| {
-                            let p = match world {
-                                None => [c[0] as f32, c[1] as f32, c[2] as f32],
-                                Some(m) => [0, 1, 2].map(|row| {
-                                    (m[row] * c[0]
-                                        + m[4 + row] * c[1]
-                                        + m[8 + row] * c[2]
-                                        + m[12 + row]) as f32
-                                }),
-                            };
-                            if p.iter().any(|v| !v.is_finite()) {
-                                return Err(ReadError::whole(
-                                    format!("accessors[{position}]"),
-                                    format!(
-                                        "vertex {} of {field} is not a finite position ({p:?})",
-                                        vertices.len() - base
-                                    ),
-                                ));
-                            }
-                            vertices.push(to_ir(up, p));
-                            Ok(())
-                        },
-                    );
-                    self.mesh.vertices = vertices;
-                    let count = result?;
-                    if base + count > u32::MAX as usize {
-                        return Err(ReadError::whole(
-                            format!("accessors[{position}]"),
-                            "more than 2^32 vertices in the scene",
-                        ));
-                    }
-                    let known = (base as u32, count);
-                    bases.insert(position, known);
-                    if let Some(texcoords) = primitive
-                        .attributes
-                        .get(&Checked::Valid(json::mesh::Semantic::TexCoords(0)))
-                        .map(|a| a.value())
-                    {
-                        self.read_tag_pairs(texcoords, base, count, &field)?;
-                    }
-                    known
+        };
+        let indices = self.primitive_indices(primitive, vertex_count, field)?;
+        let triangles = self.primitive_triangles(mode, &indices, field, flip);
+        let surface_meta = parse_extras(&primitive.extras, field, &mut self.problems).map(|v| {
+            PrimitiveMeta::from_json(&v, &format!("{field}.extras.walkmesh"), &mut self.problems)
+        });
+        let (surface, default_key) = self.primitive_surface(primitive, surface_meta.as_ref());
+        let first_polygon = self.mesh.polygons.len();
+        let mut meta_fits = true;
+        let grouped = match surface_meta.as_ref().and_then(|m| m.sizes.as_ref()) {
+            None => None,
+            Some(sizes) => {
+                let grouped = if matches!(mode, Mode::Triangles) && !flip {
+                    let corners = surface_meta
+                        .as_ref()
+                        .and_then(|m| m.corners.as_deref())
+                        .unwrap_or(&[]);
+                    group_polygons(&triangles, sizes, corners, vertex_count)
+                } else {
+                    None
+                };
+                if grouped.is_none() {
+                    meta_fits = false;
+                    self.problems.push(format!(
+                        "{field}.extras.walkmesh.sizes does not match the primitive's triangles; the triangles were kept as they are"
+                    ));
                 }
-            };
-            let plain = match primitive.indices.map(|i| i.value()) {
-                Some(accessor) => plain_indices(
+                grouped
+            }
+        };
+        match grouped {
+            Some(polygons) => {
+                for polygon in polygons {
+                    let shifted: Vec<u32> = polygon.iter().map(|v| v + base).collect();
+                    self.mesh.push_polygon(&shifted, surface);
+                }
+            }
+            None => {
+                for t in &triangles {
+                    self.mesh.push_polygon(&t.map(|v| v + base), surface);
+                }
+            }
+        }
+        if let Some(key) = default_key {
+            self.defaulted
+                .push((first_polygon, self.mesh.polygons.len(), key));
+        }
+        self.records.push(PrimitiveRecord {
+            first_polygon,
+            polygon_count: self.mesh.polygons.len() - first_polygon,
+            meta: surface_meta,
+            meta_fits,
+        });
+        Ok(())
+    }
+
+    /// Appends the vertices of POSITION accessor `position` (transformed by `world`, finite,
+    /// in IR axes) and their transition tags from `TEXCOORD_0`; returns the first vertex's
+    /// index and the count.
+    fn read_positions(
+        &mut self,
+        primitive: &json::mesh::Primitive,
+        position: usize,
+        field: &str,
+        world: Option<&Matrix>,
+    ) -> Result<(u32, usize), ReadError> {
+        let (root, up) = (self.root, self.up);
+        let base = self.mesh.vertices.len();
+        let mut vertices = std::mem::take(&mut self.mesh.vertices);
+        let result = read_accessor(
+            root,
+            &mut self.buffers,
+            &mut self.budget,
+            position,
+            3,
+            12,
+            |c| {
+                let p = match world {
+                    None => [c[0] as f32, c[1] as f32, c[2] as f32],
+                    Some(m) => [0, 1, 2].map(|row| {
+                        (m[row] * c[0] + m[4 + row] * c[1] + m[8 + row] * c[2] + m[12 + row]) as f32
+                    }),
+                };
+                if p.iter().any(|v| !v.is_finite()) {
+                    return Err(ReadError::whole(
+                        format!("accessors[{position}]"),
+                        format!(
+                            "vertex {} of {field} is not a finite position ({p:?})",
+                            vertices.len() - base
+                        ),
+                    ));
+                }
+                vertices.push(to_ir(up, p));
+                Ok(())
+            },
+        );
+        self.mesh.vertices = vertices;
+        let count = result?;
+        if base + count > u32::MAX as usize {
+            return Err(ReadError::whole(
+                format!("accessors[{position}]"),
+                "more than 2^32 vertices in the scene",
+            ));
+        }
+        if let Some(texcoords) = primitive
+            .attributes
+            .get(&Checked::Valid(json::mesh::Semantic::TexCoords(0)))
+            .map(|a| a.value())
+        {
+            self.read_tag_pairs(texcoords, base, count, field)?;
+        }
+        Ok((base as u32, count))
+    }
+
+    /// The primitive's vertex indices, each below `vertex_count`: its index accessor (read
+    /// directly when plain, else value by value), or `0..vertex_count` without one.
+    fn primitive_indices(
+        &mut self,
+        primitive: &json::mesh::Primitive,
+        vertex_count: usize,
+        field: &str,
+    ) -> Result<Vec<u32>, ReadError> {
+        let root = self.root;
+        let plain = match primitive.indices.map(|i| i.value()) {
+            Some(accessor) => plain_indices(
+                root,
+                &mut self.buffers,
+                &mut self.budget,
+                accessor,
+                vertex_count,
+                field,
+            )?,
+            None => None,
+        };
+        Ok(match (plain, primitive.indices.map(|i| i.value())) {
+            (Some(indices), _) => indices,
+            (None, Some(accessor)) => {
+                let accessor_field = format!("accessors[{accessor}]");
+                if let Some(a) = root.accessors.get(accessor)
+                    && !matches!(
+                        a.component_type,
+                        Checked::Valid(json::accessor::GenericComponentType(
+                            ComponentType::U8 | ComponentType::U16 | ComponentType::U32
+                        ))
+                    )
+                {
+                    return Err(ReadError::whole(
+                        format!("{accessor_field}.componentType"),
+                        format!("the indices of {field} must be unsigned bytes, shorts or ints"),
+                    ));
+                }
+                let mut indices = Vec::new();
+                read_accessor(
                     root,
                     &mut self.buffers,
                     &mut self.budget,
                     accessor,
-                    vertex_count,
-                    &field,
-                )?,
-                None => None,
-            };
-            let indices: Vec<u32> = match (plain, primitive.indices.map(|i| i.value())) {
-                (Some(indices), _) => indices,
-                (None, Some(accessor)) => {
-                    let accessor_field = format!("accessors[{accessor}]");
-                    if let Some(a) = root.accessors.get(accessor)
-                        && !matches!(
-                            a.component_type,
-                            Checked::Valid(json::accessor::GenericComponentType(
-                                ComponentType::U8 | ComponentType::U16 | ComponentType::U32
-                            ))
-                        )
-                    {
-                        return Err(ReadError::whole(
-                            format!("{accessor_field}.componentType"),
-                            format!(
-                                "the indices of {field} must be unsigned bytes, shorts or ints"
-                            ),
-                        ));
-                    }
-                    let mut indices = Vec::new();
-                    read_accessor(
-                        root,
-                        &mut self.buffers,
-                        &mut self.budget,
-                        accessor,
-                        1,
-                        4,
-                        |c| {
-                            let value = c[0];
-                            if value >= vertex_count as f64 {
-                                return Err(ReadError::whole(
-                                    accessor_field.clone(),
-                                    format!(
-                                        "index {} of {field} is {value}, but its POSITION accessor has {vertex_count} vertices",
-                                        indices.len()
-                                    ),
-                                ));
-                            }
-                            indices.push(value as u32);
-                            Ok(())
-                        },
-                    )?;
-                    indices
-                }
-                (None, None) => {
-                    self.budget.take(vertex_count as u64 * 4, &field)?;
-                    (0..vertex_count as u32).collect()
-                }
-            };
-            let mut triangles: Vec<[u32; 3]> = Vec::new();
-            match mode {
-                Mode::TriangleStrip | Mode::TriangleFan => {
-                    for i in 0..indices.len().saturating_sub(2) {
-                        let (a, b, c) = match (mode, indices.get(i..i + 3)) {
-                            // glTF 2.0 §3.7.2.1: p_i = {v_i, v_(i+1+i%2), v_(i+2-i%2)}.
-                            (Mode::TriangleStrip, Some(&[a, b, c])) if i % 2 == 0 => (a, b, c),
-                            (Mode::TriangleStrip, Some(&[a, b, c])) => (a, c, b),
-                            // Fans: p_i = {v_(i+1), v_(i+2), v_0}.
-                            (_, Some(&[_, b, c])) => (b, c, indices.first().copied().unwrap_or(0)),
-                            _ => continue,
-                        };
-                        // Repeated corners are how strips are stitched; they are not faces.
-                        if a == b || b == c || a == c {
-                            self.skipped_degenerate += 1;
-                            continue;
+                    1,
+                    4,
+                    |c| {
+                        let value = c[0];
+                        if value >= vertex_count as f64 {
+                            return Err(ReadError::whole(
+                                accessor_field.clone(),
+                                format!(
+                                    "index {} of {field} is {value}, but its POSITION accessor has {vertex_count} vertices",
+                                    indices.len()
+                                ),
+                            ));
                         }
-                        triangles.push([a, b, c]);
-                    }
-                }
-                _ => {
-                    if !indices.len().is_multiple_of(3) {
-                        self.problems.push(format!(
-                            "{field} has {} indices, not a multiple of 3; the last {} were ignored",
-                            indices.len(),
-                            indices.len() % 3
-                        ));
-                    }
-                    triangles.extend(indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
-                }
+                        indices.push(value as u32);
+                        Ok(())
+                    },
+                )?;
+                indices
             }
-            if flip {
-                for t in &mut triangles {
-                    t.swap(1, 2);
-                }
+            (None, None) => {
+                self.budget.take(vertex_count as u64 * 4, field)?;
+                (0..vertex_count as u32).collect()
             }
-            let surface_meta =
-                parse_extras(&primitive.extras, &field, &mut self.problems).map(|v| {
-                    PrimitiveMeta::from_json(
-                        &v,
-                        &format!("{field}.extras.walkmesh"),
-                        &mut self.problems,
-                    )
-                });
-            // A primitive we wrote names every surface field that the profile would not give;
-            // when all three are named, the material name need not be known to the profile.
-            let mut default_key = None;
-            let mut surface = match surface_meta.as_ref() {
-                Some(PrimitiveMeta {
-                    material: Some(material),
-                    code: Some(code),
-                    walkable: Some(walkable),
-                    ..
-                }) => Surface {
-                    material: Material(*material),
-                    code: *code,
-                    walkable: *walkable,
-                },
-                _ => {
-                    let (surface, key) = self.surface_for(primitive.material.map(|m| m.value()));
-                    default_key = key.filter(|_| surface_meta.is_none());
-                    surface
-                }
-            };
-            if let Some(m) = &surface_meta {
-                if let Some(material) = m.material {
-                    surface.material = Material(material);
-                }
-                if let Some(code) = m.code {
-                    surface.code = code;
-                }
-                if let Some(walkable) = m.walkable {
-                    surface.walkable = walkable;
-                }
-            }
-            let first_polygon = self.mesh.polygons.len();
-            let mut meta_fits = true;
-            let grouped = match surface_meta.as_ref().and_then(|m| m.sizes.as_ref()) {
-                None => None,
-                Some(sizes) => {
-                    let grouped = if matches!(mode, Mode::Triangles) && !flip {
-                        let corners = surface_meta
-                            .as_ref()
-                            .and_then(|m| m.corners.as_deref())
-                            .unwrap_or(&[]);
-                        group_polygons(&triangles, sizes, corners, vertex_count)
-                    } else {
-                        None
+        })
+    }
+
+    /// The triangles of a primitive's `indices` in `mode` (strips and fans unrolled, their
+    /// stitching triangles skipped and counted), wound the other way under a mirroring
+    /// transform (`flip`).
+    fn primitive_triangles(
+        &mut self,
+        mode: json::mesh::Mode,
+        indices: &[u32],
+        field: &str,
+        flip: bool,
+    ) -> Vec<[u32; 3]> {
+        use json::mesh::Mode;
+        let mut triangles: Vec<[u32; 3]> = Vec::new();
+        match mode {
+            Mode::TriangleStrip | Mode::TriangleFan => {
+                for i in 0..indices.len().saturating_sub(2) {
+                    let (a, b, c) = match (mode, indices.get(i..i + 3)) {
+                        // glTF 2.0 §3.7.2.1: p_i = {v_i, v_(i+1+i%2), v_(i+2-i%2)}.
+                        (Mode::TriangleStrip, Some(&[a, b, c])) if i % 2 == 0 => (a, b, c),
+                        (Mode::TriangleStrip, Some(&[a, b, c])) => (a, c, b),
+                        // Fans: p_i = {v_(i+1), v_(i+2), v_0}.
+                        (_, Some(&[_, b, c])) => (b, c, indices.first().copied().unwrap_or(0)),
+                        _ => continue,
                     };
-                    if grouped.is_none() {
-                        meta_fits = false;
-                        self.problems.push(format!(
-                            "{field}.extras.walkmesh.sizes does not match the primitive's triangles; the triangles were kept as they are"
-                        ));
+                    // Repeated corners are how strips are stitched; they are not faces.
+                    if a == b || b == c || a == c {
+                        self.skipped_degenerate += 1;
+                        continue;
                     }
-                    grouped
-                }
-            };
-            match grouped {
-                Some(polygons) => {
-                    for polygon in polygons {
-                        let shifted: Vec<u32> = polygon.iter().map(|v| v + base).collect();
-                        self.mesh.push_polygon(&shifted, surface);
-                    }
-                }
-                None => {
-                    for t in &triangles {
-                        self.mesh.push_polygon(&t.map(|v| v + base), surface);
-                    }
+                    triangles.push([a, b, c]);
                 }
             }
-            if let Some(key) = default_key {
-                self.defaulted
-                    .push((first_polygon, self.mesh.polygons.len(), key));
+            _ => {
+                if !indices.len().is_multiple_of(3) {
+                    self.problems.push(format!(
+                        "{field} has {} indices, not a multiple of 3; the last {} were ignored",
+                        indices.len(),
+                        indices.len() % 3
+                    ));
+                }
+                triangles.extend(indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
             }
-            self.records.push(PrimitiveRecord {
-                first_polygon,
-                polygon_count: self.mesh.polygons.len() - first_polygon,
-                meta: surface_meta,
-                meta_fits,
-            });
         }
-        Ok(())
+        if flip {
+            for t in &mut triangles {
+                t.swap(1, 2);
+            }
+        }
+        triangles
+    }
+
+    /// The primitive's surface and, when it came from the default rule, the key of the
+    /// default (see [`Reading::surface_for`]). A primitive we wrote names every surface field
+    /// that the profile would not give; when all three are named, the material name need not
+    /// be known to the profile.
+    fn primitive_surface(
+        &mut self,
+        primitive: &json::mesh::Primitive,
+        surface_meta: Option<&PrimitiveMeta>,
+    ) -> (Surface, Option<usize>) {
+        let mut default_key = None;
+        let mut surface = match surface_meta {
+            Some(PrimitiveMeta {
+                material: Some(material),
+                code: Some(code),
+                walkable: Some(walkable),
+                ..
+            }) => Surface {
+                material: Material(*material),
+                code: *code,
+                walkable: *walkable,
+            },
+            _ => {
+                let (surface, key) = self.surface_for(primitive.material.map(|m| m.value()));
+                default_key = key.filter(|_| surface_meta.is_none());
+                surface
+            }
+        };
+        if let Some(m) = surface_meta {
+            if let Some(material) = m.material {
+                surface.material = Material(material);
+            }
+            if let Some(code) = m.code {
+                surface.code = code;
+            }
+            if let Some(walkable) = m.walkable {
+                surface.walkable = walkable;
+            }
+        }
+        (surface, default_key)
     }
 
     /// Reads a `TEXCOORD_0` accessor for the `count` vertices from `base` on as transition
@@ -1468,7 +1524,10 @@ fn choose_scene(root: &json::Root, options: &ReadOptions) -> Result<Option<usize
     Ok(Some(root.scene.map_or(0, |s| s.value())))
 }
 
-/// Decodes `input`.
+/// Decodes `input`: the container and JSON checked ([`check_asset`]), the material rule
+/// ([`default_rule`]), the scene's root nodes ([`scene_roots`]), the node trees walked and
+/// their meshes read ([`Reading::walk_nodes`]), then the faces without a known material given
+/// a surface, our metadata or Blender's edits applied, and the mesh's provenance.
 pub fn read(
     input: Input<'_>,
     options: &ReadOptions,
@@ -1476,81 +1535,14 @@ pub fn read(
 ) -> Result<NavMesh, ReadError> {
     let container = split_container(input.bytes, diag)?;
     let root = parse_root(&container)?;
-    if !root.asset.version.starts_with("2.") && root.asset.version != "2" {
-        return Err(ReadError::whole(
-            "asset.version",
-            format!(
-                "glTF version {} is not supported; only 2.x is",
-                root.asset.version
-            ),
-        ));
-    }
-    for (i, extension) in root.extensions_required.iter().enumerate() {
-        if !HARMLESS_REQUIRED.contains(&extension.as_str()) {
-            return Err(ReadError::whole(
-                format!("extensionsRequired[{i}]"),
-                format!(
-                    "the file requires the extension {extension}, which this reader does not support (compressed geometry is not implemented)"
-                ),
-            ));
-        }
-    }
+    check_asset(&root)?;
     // gltf-json's validation is not used: it indexes arrays with unchecked values (a POSITION
     // accessor index past the end panics in 1.4.1) and rejects files that are readable
     // (POSITION without min/max). Every index is checked where it is used instead.
-    let profile = options
-        .materials
-        .as_deref()
-        .map(Cow::Borrowed)
-        .unwrap_or_else(|| Cow::Owned(MaterialProfile::neutral()));
-    let explicit = options.default_material.as_deref().and_then(|name| {
-        let found = profile.surface_for_name(name);
-        if found.is_none() {
-            diag.warn(
-                "gltf.unknown_default_material",
-                format!(
-                    "default material '{name}' is not in the material profile; using '{}'",
-                    profile.default_material
-                ),
-            );
-        }
-        found
-    });
-    let default_rule = DefaultRule::new(&profile, explicit);
-
+    let (profile, default_rule) = default_rule(options, diag);
     let scene = choose_scene(&root, options)?;
     let mut problems = Vec::new();
-    let (roots, scene_meta) = match scene {
-        Some(index) => {
-            let scene = root.scenes.get(index).ok_or_else(|| {
-                ReadError::whole("scene", format!("scene {index} does not exist"))
-            })?;
-            let meta = parse_extras(&scene.extras, &format!("scenes[{index}]"), &mut problems)
-                .map(|v| MeshMeta::from_json(&v, &mut problems));
-            (
-                scene.nodes.iter().map(|n| n.value()).collect::<Vec<_>>(),
-                meta,
-            )
-        }
-        None => {
-            // No scene: every node that is nobody's child.
-            let mut child = vec![false; root.nodes.len()];
-            for node in &root.nodes {
-                for c in node.children.iter().flatten() {
-                    if let Some(flag) = child.get_mut(c.value()) {
-                        *flag = true;
-                    }
-                }
-            }
-            if !root.nodes.is_empty() {
-                diag.warn(
-                    "gltf.no_scene",
-                    "the file has no scene; every root node was read",
-                );
-            }
-            ((0..root.nodes.len()).filter(|&n| !child[n]).collect(), None)
-        }
-    };
+    let (roots, scene_meta) = scene_roots(&root, scene, &mut problems, diag)?;
 
     let mut reading = Reading {
         root: &root,
@@ -1577,60 +1569,7 @@ pub fn read(
         foreign_texcoords: 0,
         skipped_degenerate: 0,
     };
-
-    // Depth-first, children in order; every node may be reached once (nodes form trees), so
-    // cycles and shared children are errors and the walk is bounded by the node count.
-    let mut visited = vec![false; root.nodes.len()];
-    let mut hook_nodes: Vec<Hook> = Vec::new();
-    let mut stack: Vec<(usize, Option<Matrix>)> = roots.iter().rev().map(|&n| (n, None)).collect();
-    while let Some((node_index, parent)) = stack.pop() {
-        let field = format!("nodes[{node_index}]");
-        let node = root
-            .nodes
-            .get(node_index)
-            .ok_or_else(|| ReadError::whole(field.clone(), "the node does not exist"))?;
-        match visited.get_mut(node_index) {
-            Some(seen) if *seen => {
-                return Err(ReadError::whole(
-                    field,
-                    format!(
-                        "node {node_index} is reached twice (a cycle or a node with two parents); glTF nodes must form trees"
-                    ),
-                ));
-            }
-            Some(seen) => *seen = true,
-            None => {}
-        }
-        let world = match (parent, local_matrix(node)) {
-            (None, local) => local,
-            (Some(parent), None) => Some(parent),
-            (Some(parent), Some(local)) => Some(multiply(&parent, &local)),
-        };
-        if let Some(m) = &world
-            && m.iter().any(|v| !v.is_finite())
-        {
-            return Err(ReadError::whole(
-                field,
-                "the node's transform is not finite",
-            ));
-        }
-        if let Some(mesh) = node.mesh {
-            reading.read_mesh(mesh.value(), world.as_ref())?;
-        } else if let Some(name) = node
-            .name
-            .as_deref()
-            .and_then(|n| n.strip_prefix(meta::HOOK_NODE_PREFIX))
-        {
-            let t = world.map_or([0.0; 3], |m| [m[12], m[13], m[14]]);
-            hook_nodes.push(Hook {
-                name: name.to_string(),
-                position: to_ir(options.up, t.map(|c| c as f32)),
-            });
-        }
-        for child in node.children.iter().flatten().rev() {
-            stack.push((child.value(), world));
-        }
-    }
+    let hook_nodes = reading.walk_nodes(&roots)?;
 
     let Reading {
         mut mesh,
@@ -1640,16 +1579,156 @@ pub fn read(
         defaulted,
         default_rule,
         skipped_degenerate,
-        mut tag_pairs,
+        tag_pairs,
         foreign_texcoords,
         buffers,
         ..
     } = reading;
     let files_read = buffers.files_read;
 
-    // Faces without a known material: by slope, so that unnamed walls stay unwalkable.
+    assign_defaulted(&mut mesh, &default_rule, &unknown_names, &defaulted, diag);
+    if skipped_degenerate > 0 {
+        diag.push(
+            Severity::Info,
+            "gltf.degenerate_skipped",
+            Position::None,
+            None,
+            format!("{skipped_degenerate} degenerate strip/fan triangle(s) (repeated corners) were skipped"),
+        );
+    }
+
+    let ours = apply_metadata(&mut mesh, &records, scene_meta, &mut problems, diag);
+    if !ours {
+        apply_blender_edits(&mut mesh, hook_nodes, tag_pairs, foreign_texcoords, diag);
+    }
+    for problem in problems {
+        diag.warn("gltf.metadata", problem);
+    }
+    warn_other_up_axis(&mesh, options.up, diag);
+    mesh.check()
+        .map_err(|message| ReadError::whole("", format!("internal: {message}")))?;
+    // Only a file as this project wrote it (its face numbering intact) shares vertices on
+    // purpose; modelling tools duplicate them where primitives, meshes and nodes meet.
+    mesh.provenance = Some(Provenance {
+        format: "gltf".into(),
+        fingerprint: mesh.fingerprint(),
+        vertex_identity: if ours {
+            VertexIdentity::Authored
+        } else {
+            VertexIdentity::Incidental
+        },
+        files_read,
+        ..Provenance::default()
+    });
+    Ok(mesh)
+}
+
+/// Refuses a glTF version other than 2.x and a required extension this reader does not
+/// implement (compressed geometry).
+fn check_asset(root: &json::Root) -> Result<(), ReadError> {
+    if !root.asset.version.starts_with("2.") && root.asset.version != "2" {
+        return Err(ReadError::whole(
+            "asset.version",
+            format!(
+                "glTF version {} is not supported; only 2.x is",
+                root.asset.version
+            ),
+        ));
+    }
+    for (i, extension) in root.extensions_required.iter().enumerate() {
+        if !HARMLESS_REQUIRED.contains(&extension.as_str()) {
+            return Err(ReadError::whole(
+                format!("extensionsRequired[{i}]"),
+                format!(
+                    "the file requires the extension {extension}, which this reader does not support (compressed geometry is not implemented)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The material profile and the rule for faces whose material it does not know (the
+/// `--default-material`, warned when the profile lacks it, else by slope).
+fn default_rule<'o>(
+    options: &'o ReadOptions,
+    diag: &mut Diagnostics,
+) -> (Cow<'o, MaterialProfile>, DefaultRule) {
+    let profile = options
+        .materials
+        .as_deref()
+        .map(Cow::Borrowed)
+        .unwrap_or_else(|| Cow::Owned(MaterialProfile::neutral()));
+    let explicit = options.default_material.as_deref().and_then(|name| {
+        let found = profile.surface_for_name(name);
+        if found.is_none() {
+            diag.warn(
+                "gltf.unknown_default_material",
+                format!(
+                    "default material '{name}' is not in the material profile; using '{}'",
+                    profile.default_material
+                ),
+            );
+        }
+        found
+    });
+    let default_rule = DefaultRule::new(&profile, explicit);
+    (profile, default_rule)
+}
+
+/// The root nodes to read and the scene's metadata: the chosen scene's nodes, or, in a file
+/// without a scene, every node that is nobody's child (warned).
+fn scene_roots(
+    root: &json::Root,
+    scene: Option<usize>,
+    problems: &mut Vec<String>,
+    diag: &mut Diagnostics,
+) -> Result<(Vec<usize>, Option<MeshMeta>), ReadError> {
+    Ok(match scene {
+        Some(index) => {
+            let scene = root.scenes.get(index).ok_or_else(|| {
+                ReadError::whole("scene", format!("scene {index} does not exist"))
+            })?;
+            let meta = parse_extras(&scene.extras, &format!("scenes[{index}]"), problems)
+                .map(|v| MeshMeta::from_json(&v, problems));
+            (
+                scene.nodes.iter().map(|n| n.value()).collect::<Vec<_>>(),
+                meta,
+            )
+        }
+        None => {
+            // No scene: every node that is nobody's child.
+            let mut child = vec![false; root.nodes.len()];
+            for node in &root.nodes {
+                for c in node.children.iter().flatten() {
+                    if let Some(flag) = child.get_mut(c.value()) {
+                        *flag = true;
+                    }
+                }
+            }
+            if !root.nodes.is_empty() {
+                diag.warn(
+                    "gltf.no_scene",
+                    "the file has no scene; every root node was read",
+                );
+            }
+            ((0..root.nodes.len()).filter(|&n| !child[n]).collect(), None)
+        }
+    })
+}
+
+/// Faces without a known material get a surface by slope, so that unnamed walls stay
+/// unwalkable; each unknown material name (and "no material") is warned once with the
+/// outcome.
+fn assign_defaulted(
+    mesh: &mut NavMesh,
+    default_rule: &DefaultRule,
+    unknown_names: &[String],
+    defaulted: &[(usize, usize, usize)],
+    diag: &mut Diagnostics,
+) {
     let mut by_key: Vec<Vec<usize>> = vec![Vec::new(); unknown_names.len() + 1];
-    for &(first, end, key) in &defaulted {
+    for &(first, end, key) in defaulted {
         if let Some(list) = by_key.get_mut(key) {
             list.extend(first..end);
         }
@@ -1659,8 +1738,8 @@ pub fn read(
             continue;
         }
         let outcome = default_rule.describe(&walkmesh_core::passes::assign_default_surfaces(
-            &mut mesh,
-            &default_rule,
+            mesh,
+            default_rule,
             polygons,
         ));
         match key.checked_sub(1).and_then(|k| unknown_names.get(k)) {
@@ -1678,52 +1757,51 @@ pub fn read(
             ),
         }
     }
-    if skipped_degenerate > 0 {
-        diag.push(
-            Severity::Info,
-            "gltf.degenerate_skipped",
-            Position::None,
-            None,
-            format!("{skipped_degenerate} degenerate strip/fan triangle(s) (repeated corners) were skipped"),
-        );
-    }
+}
 
-    let ours = apply_metadata(&mut mesh, &records, scene_meta, &mut problems, diag);
-    if !ours {
-        // Edited (or foreign) files: what Blender keeps. Hook nodes are what the user sees
-        // and moves, so they win over hooks in extras; transitions come from TEXCOORD_0.
-        if !hook_nodes.is_empty() {
-            mesh.hooks = hook_nodes;
-        }
-        // A real texture map is not transitions; ours hold only 0 and 1024 + tag.
-        if !tag_pairs.is_empty() && foreign_texcoords == 0 {
-            tag_pairs.resize(mesh.vertices.len(), None);
-            let decoded = transitions::decode(&mesh, &tag_pairs);
-            if !decoded.tags.is_empty() {
-                diag.push(
-                    Severity::Info,
-                    "gltf.transitions_from_texcoords",
-                    Position::None,
-                    None,
-                    format!("{} transition(s) read from TEXCOORD_0", decoded.tags.len()),
-                );
-            }
-            if decoded.mismatched > 0 {
-                diag.warn(
-                    "gltf.transition_texcoords_disagree",
-                    format!(
-                        "{} boundary edge(s) carry transition tags in TEXCOORD_0 that disagree at their two ends (edited after export?); they were left without a transition",
-                        decoded.mismatched
-                    ),
-                );
-            }
-            mesh.edge_tags.extend(decoded.tags);
-        }
+/// Edited (or foreign) files: what Blender keeps. Hook nodes are what the user sees and
+/// moves, so they win over hooks in extras; transitions come from `TEXCOORD_0` unless it is
+/// a real texture map (ours hold only 0 and 1024 + tag).
+fn apply_blender_edits(
+    mesh: &mut NavMesh,
+    hook_nodes: Vec<Hook>,
+    mut tag_pairs: Vec<Option<[u8; 2]>>,
+    foreign_texcoords: usize,
+    diag: &mut Diagnostics,
+) {
+    if !hook_nodes.is_empty() {
+        mesh.hooks = hook_nodes;
     }
-    for problem in problems {
-        diag.warn("gltf.metadata", problem);
+    // A real texture map is not transitions; ours hold only 0 and 1024 + tag.
+    if !tag_pairs.is_empty() && foreign_texcoords == 0 {
+        tag_pairs.resize(mesh.vertices.len(), None);
+        let decoded = transitions::decode(mesh, &tag_pairs);
+        if !decoded.tags.is_empty() {
+            diag.push(
+                Severity::Info,
+                "gltf.transitions_from_texcoords",
+                Position::None,
+                None,
+                format!("{} transition(s) read from TEXCOORD_0", decoded.tags.len()),
+            );
+        }
+        if decoded.mismatched > 0 {
+            diag.warn(
+                "gltf.transition_texcoords_disagree",
+                format!(
+                    "{} boundary edge(s) carry transition tags in TEXCOORD_0 that disagree at their two ends (edited after export?); they were left without a transition",
+                    decoded.mismatched
+                ),
+            );
+        }
+        mesh.edge_tags.extend(decoded.tags);
     }
-    let (steep, walkable) = steep_walkable_share(&mesh);
+}
+
+/// Warns when most of the walkable area is steep: the file was probably exported with the
+/// other up axis.
+fn warn_other_up_axis(mesh: &NavMesh, up: UpAxis, diag: &mut Diagnostics) {
+    let (steep, walkable) = steep_walkable_share(mesh);
     if walkable > 0.0 && steep > walkable / 2.0 {
         diag.warn(
             "gltf.walkable_mostly_vertical",
@@ -1731,33 +1809,80 @@ pub fn read(
                 "{:.0}% of the walkable area is steeper than {}° with {} up: the file was probably exported with the other up axis (Blender's \"+Y Up\" option); try --up {}",
                 100.0 * steep / walkable,
                 walkmesh_core::passes::STEEP_DEGREES,
-                match options.up {
+                match up {
                     UpAxis::Y => "Y (the glTF standard)",
                     UpAxis::Z => "Z",
                 },
-                match options.up {
+                match up {
                     UpAxis::Y => "z",
                     UpAxis::Z => "y",
                 },
             ),
         );
     }
-    mesh.check()
-        .map_err(|message| ReadError::whole("", format!("internal: {message}")))?;
-    // Only a file as this project wrote it (its face numbering intact) shares vertices on
-    // purpose; modelling tools duplicate them where primitives, meshes and nodes meet.
-    mesh.provenance = Some(Provenance {
-        format: "gltf".into(),
-        fingerprint: mesh.fingerprint(),
-        vertex_identity: if ours {
-            VertexIdentity::Authored
-        } else {
-            VertexIdentity::Incidental
-        },
-        files_read,
-        ..Provenance::default()
-    });
-    Ok(mesh)
+}
+
+impl Reading<'_, '_> {
+    /// Walks the node trees from `roots` depth-first, children in order, reading each
+    /// node's mesh under its world transform; returns the hook nodes met (empty nodes named
+    /// with [`meta::HOOK_NODE_PREFIX`]). Every node may be reached once (nodes form trees),
+    /// so cycles and shared children are errors and the walk is bounded by the node count.
+    fn walk_nodes(&mut self, roots: &[usize]) -> Result<Vec<Hook>, ReadError> {
+        let root = self.root;
+        let mut visited = vec![false; root.nodes.len()];
+        let mut hook_nodes: Vec<Hook> = Vec::new();
+        let mut stack: Vec<(usize, Option<Matrix>)> =
+            roots.iter().rev().map(|&n| (n, None)).collect();
+        while let Some((node_index, parent)) = stack.pop() {
+            let field = format!("nodes[{node_index}]");
+            let node = root
+                .nodes
+                .get(node_index)
+                .ok_or_else(|| ReadError::whole(field.clone(), "the node does not exist"))?;
+            match visited.get_mut(node_index) {
+                Some(seen) if *seen => {
+                    return Err(ReadError::whole(
+                        field,
+                        format!(
+                            "node {node_index} is reached twice (a cycle or a node with two parents); glTF nodes must form trees"
+                        ),
+                    ));
+                }
+                Some(seen) => *seen = true,
+                None => {}
+            }
+            let world = match (parent, local_matrix(node)) {
+                (None, local) => local,
+                (Some(parent), None) => Some(parent),
+                (Some(parent), Some(local)) => Some(multiply(&parent, &local)),
+            };
+            if let Some(m) = &world
+                && m.iter().any(|v| !v.is_finite())
+            {
+                return Err(ReadError::whole(
+                    field,
+                    "the node's transform is not finite",
+                ));
+            }
+            if let Some(mesh) = node.mesh {
+                self.read_mesh(mesh.value(), world.as_ref())?;
+            } else if let Some(name) = node
+                .name
+                .as_deref()
+                .and_then(|n| n.strip_prefix(meta::HOOK_NODE_PREFIX))
+            {
+                let t = world.map_or([0.0; 3], |m| [m[12], m[13], m[14]]);
+                hook_nodes.push(Hook {
+                    name: name.to_string(),
+                    position: to_ir(self.up, t.map(|c| c as f32)),
+                });
+            }
+            for child in node.children.iter().flatten().rev() {
+                stack.push((child.value(), world));
+            }
+        }
+        Ok(hook_nodes)
+    }
 }
 
 /// Restores the original polygon order and applies mesh-level metadata. True when the

@@ -150,7 +150,9 @@ fn display_triangles(mesh: &NavMesh, corners: &[u32], out: &mut Vec<[u32; 3]>) -
     }
 }
 
-/// Encodes `mesh`.
+/// Encodes `mesh`: materials, the shared positions, the transitions' texture coordinates,
+/// one primitive per distinct surface, the nodes (mesh and hooks), the scene with the mesh's
+/// metadata, then the `.glb` or `.gltf` + `.bin` bytes.
 pub fn write(
     mesh: &NavMesh,
     options: &WriteOptions,
@@ -165,19 +167,7 @@ pub fn write(
         .unwrap_or_else(|| Cow::Owned(MaterialProfile::neutral()));
     let json_form = wants_json(options.file_name.as_deref());
     let kind = options.kind.unwrap_or(mesh.kind);
-
-    for (index, vertex) in mesh.vertices.iter().enumerate() {
-        if vertex.iter().any(|c| !c.is_finite()) {
-            return Err(WriteError::new(
-                format!("vertices[{index}]"),
-                format!("vertex {index} is {vertex:?}; glTF positions must be finite numbers"),
-            ));
-        }
-    }
-    let vertex_count = mesh.vertices.len();
-    if vertex_count >= u32::MAX as usize {
-        return Err(WriteError::new("vertices", "more than 2^32 - 2 vertices"));
-    }
+    let vertex_count = check_vertices(mesh)?;
 
     // Primitive grouping: one per distinct surface, in surface order; polygons keep their
     // relative order inside a group.
@@ -195,8 +185,108 @@ pub fn write(
         ..json::Root::default()
     };
     let mut bin: Vec<u8> = Vec::new();
+    let material_index = push_materials(&mut root, &groups, &profile);
 
-    // Materials: one per neutral material, in id order.
+    let mut primitives = Vec::new();
+    if !groups.is_empty() {
+        push_positions(&mut root, &mut bin, mesh);
+        let tag_accessor = push_transitions(&mut root, &mut bin, mesh, diag)?;
+        // Indices: u16 while every index fits below the primitive-restart value 65535.
+        let short = vertex_count <= 65_535;
+        for (surface, polygons) in &groups {
+            let mut accessor = push_indices(&mut root, &mut bin, mesh, polygons, short)?;
+            let listed_corners = std::mem::take(&mut accessor.listed_corners);
+            let primitive_meta = primitive_meta(
+                mesh,
+                surface,
+                polygons,
+                accessor.all_triangles,
+                listed_corners,
+                &profile,
+            );
+            let mut attributes = BTreeMap::new();
+            attributes.insert(
+                Checked::Valid(json::mesh::Semantic::Positions),
+                json::Index::new(0),
+            );
+            if let Some(tags) = tag_accessor {
+                attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), tags);
+            }
+            primitives.push(json::mesh::Primitive {
+                attributes,
+                extensions: None,
+                extras: raw_extras(&primitive_meta.to_json())?,
+                indices: Some(index(accessor.index)?),
+                material: material_index
+                    .get(&surface.material.0)
+                    .map(|&slot| index(slot))
+                    .transpose()?,
+                mode: Checked::Valid(json::mesh::Mode::Triangles),
+                targets: None,
+            });
+        }
+        align4(&mut bin);
+    } else if !mesh.vertices.is_empty() {
+        diag.warn(
+            "gltf.vertices_without_polygons",
+            format!(
+                "the mesh has {} vertices but no polygons; glTF meshes need at least one primitive, so the vertices were not written",
+                mesh.vertices.len()
+            ),
+        );
+    }
+
+    let nodes = push_nodes(&mut root, mesh, primitives, options, diag)?;
+    let mesh_meta = MeshMeta {
+        kind: Some(kind),
+        origin: Some(mesh.origin),
+        hooks: Some(mesh.hooks.clone()),
+        tile_grid: mesh.tile_grid,
+        edge_tags: mesh.edge_tags.iter().map(|(e, t)| (*e, *t)).collect(),
+        face_attributes: mesh.face_attributes.clone(),
+        extras: mesh.extras.clone(),
+        polygons: Some(mesh.polygons.len() as u64),
+        vertices: Some(if mesh.polygons.is_empty() {
+            0
+        } else {
+            vertex_count as u64
+        }),
+    };
+    root.scenes.push(json::Scene {
+        extensions: None,
+        extras: raw_extras(&mesh_meta.to_json())?,
+        name: Some("walkmesh".into()),
+        nodes,
+    });
+    root.scene = Some(json::Index::new(0));
+    encode(root, bin, json_form, options)
+}
+
+/// The vertex count, once every position is finite (glTF allows no other) and every index
+/// fits 32 bits.
+fn check_vertices(mesh: &NavMesh) -> Result<usize, WriteError> {
+    for (index, vertex) in mesh.vertices.iter().enumerate() {
+        if vertex.iter().any(|c| !c.is_finite()) {
+            return Err(WriteError::new(
+                format!("vertices[{index}]"),
+                format!("vertex {index} is {vertex:?}; glTF positions must be finite numbers"),
+            ));
+        }
+    }
+    let vertex_count = mesh.vertices.len();
+    if vertex_count >= u32::MAX as usize {
+        return Err(WriteError::new("vertices", "more than 2^32 - 2 vertices"));
+    }
+    Ok(vertex_count)
+}
+
+/// Materials: one per neutral material of the surface groups, in id order, coloured by
+/// walkability (the profile's, else the surfaces'). Returns each material's slot.
+fn push_materials(
+    root: &mut json::Root,
+    groups: &BTreeMap<Surface, Vec<u32>>,
+    profile: &MaterialProfile,
+) -> BTreeMap<u16, usize> {
     let mut material_index: BTreeMap<u16, usize> = BTreeMap::new();
     for surface in groups.keys() {
         let next = material_index.len();
@@ -228,221 +318,245 @@ pub fn write(
             ..json::Material::default()
         });
     }
+    material_index
+}
 
-    let mut primitives = Vec::new();
-    if !groups.is_empty() {
-        // Shared positions.
-        let mut min = [f32::INFINITY; 3];
-        let mut max = [f32::NEG_INFINITY; 3];
-        bin.reserve(vertex_count * 12);
-        for &vertex in &mesh.vertices {
-            let p = to_gltf(vertex);
-            for axis in 0..3 {
-                min[axis] = min[axis].min(p[axis]);
-                max[axis] = max[axis].max(p[axis]);
-                bin.extend_from_slice(&p[axis].to_le_bytes());
-            }
+/// The shared positions (glTF axes) at the start of the buffer: buffer view 0 and accessor 0,
+/// which every primitive uses.
+fn push_positions(root: &mut json::Root, bin: &mut Vec<u8>, mesh: &NavMesh) {
+    let vertex_count = mesh.vertices.len();
+    let mut min = [f32::INFINITY; 3];
+    let mut max = [f32::NEG_INFINITY; 3];
+    bin.reserve(vertex_count * 12);
+    for &vertex in &mesh.vertices {
+        let p = to_gltf(vertex);
+        for axis in 0..3 {
+            min[axis] = min[axis].min(p[axis]);
+            max[axis] = max[axis].max(p[axis]);
+            bin.extend_from_slice(&p[axis].to_le_bytes());
         }
-        root.buffer_views.push(json::buffer::View {
-            buffer: json::Index::new(0),
-            byte_length: count(vertex_count * 12),
-            byte_offset: Some(USize64(0)),
-            byte_stride: None,
-            name: Some("positions".into()),
-            target: Some(Checked::Valid(json::buffer::Target::ArrayBuffer)),
-            extensions: None,
-            extras: None,
-        });
-        // Min/max as the exact f64 value of each f32, so validators comparing against the
-        // stored floats see equality.
-        let bound = |values: [f32; 3]| {
-            Value::from(values.iter().map(|&v| f64::from(v)).collect::<Vec<f64>>())
-        };
-        root.accessors.push(json::Accessor {
-            buffer_view: Some(json::Index::new(0)),
-            byte_offset: Some(USize64(0)),
-            count: count(vertex_count),
-            component_type: Checked::Valid(json::accessor::GenericComponentType(
-                json::accessor::ComponentType::F32,
-            )),
-            extensions: None,
-            extras: None,
-            type_: Checked::Valid(json::accessor::Type::Vec3),
-            min: Some(bound(min)),
-            max: Some(bound(max)),
-            name: Some("POSITION".into()),
-            normalized: false,
-            sparse: None,
-        });
+    }
+    root.buffer_views.push(json::buffer::View {
+        buffer: json::Index::new(0),
+        byte_length: count(vertex_count * 12),
+        byte_offset: Some(USize64(0)),
+        byte_stride: None,
+        name: Some("positions".into()),
+        target: Some(Checked::Valid(json::buffer::Target::ArrayBuffer)),
+        extensions: None,
+        extras: None,
+    });
+    // Min/max as the exact f64 value of each f32, so validators comparing against the
+    // stored floats see equality.
+    let bound =
+        |values: [f32; 3]| Value::from(values.iter().map(|&v| f64::from(v)).collect::<Vec<f64>>());
+    root.accessors.push(json::Accessor {
+        buffer_view: Some(json::Index::new(0)),
+        byte_offset: Some(USize64(0)),
+        count: count(vertex_count),
+        component_type: Checked::Valid(json::accessor::GenericComponentType(
+            json::accessor::ComponentType::F32,
+        )),
+        extensions: None,
+        extras: None,
+        type_: Checked::Valid(json::accessor::Type::Vec3),
+        min: Some(bound(min)),
+        max: Some(bound(max)),
+        name: Some("POSITION".into()),
+        normalized: false,
+        sparse: None,
+    });
+}
 
-        // Transitions in texture coordinates, the form Blender keeps (see `transitions`).
-        let encoded = transitions::encode(mesh);
-        if encoded.not_encoded > 0 {
-            diag.push(
-                walkmesh_core::Severity::Info,
-                "gltf.transitions_not_in_texcoords",
-                walkmesh_core::Position::None,
-                None,
-                format!(
-                    "{} edge tag(s) cannot be carried by TEXCOORD_0 (only tags 0-254 on the walkable boundary can); they are kept in extras, which a Blender edit does not keep",
-                    encoded.not_encoded
-                ),
-            );
-        }
-        let tag_accessor = if encoded.texcoords.is_empty() {
-            None
-        } else {
-            align4(&mut bin);
-            let start = bin.len();
-            for pair in &encoded.texcoords {
-                for component in pair {
-                    bin.extend_from_slice(&component.to_le_bytes());
-                }
-            }
-            let view = root.buffer_views.len();
-            root.buffer_views.push(json::buffer::View {
-                buffer: json::Index::new(0),
-                byte_length: count(bin.len() - start),
-                byte_offset: Some(count(start)),
-                byte_stride: None,
-                name: Some("transitions".into()),
-                target: Some(Checked::Valid(json::buffer::Target::ArrayBuffer)),
-                extensions: None,
-                extras: None,
-            });
-            let accessor = root.accessors.len();
-            root.accessors.push(json::Accessor {
-                buffer_view: Some(index(view)?),
-                byte_offset: Some(USize64(0)),
-                count: count(vertex_count),
-                component_type: Checked::Valid(json::accessor::GenericComponentType(
-                    json::accessor::ComponentType::F32,
-                )),
-                extensions: None,
-                extras: None,
-                type_: Checked::Valid(json::accessor::Type::Vec2),
-                min: None,
-                max: None,
-                name: Some("TEXCOORD_0 (transitions)".into()),
-                normalized: false,
-                sparse: None,
-            });
-            Some(index(accessor)?)
-        };
-
-        // Indices: u16 while every index fits below the primitive-restart value 65535.
-        let short = vertex_count <= 65_535;
-        for (surface, polygons) in &groups {
-            align4(&mut bin);
-            let start = bin.len();
-            let mut index_count = 0usize;
-            let mut all_triangles = true;
-            let mut listed_corners = Vec::new();
-            let mut triangles = Vec::new();
-            for (position, &polygon) in polygons.iter().enumerate() {
-                let corners = mesh.polygons.get(polygon as usize);
-                all_triangles &= corners.len() == 3;
-                triangles.clear();
-                if !display_triangles(mesh, corners, &mut triangles) {
-                    listed_corners.push((position as u64, corners.to_vec()));
-                }
-                for corner in triangles.iter().flatten() {
-                    if short {
-                        bin.extend_from_slice(&(*corner as u16).to_le_bytes());
-                    } else {
-                        bin.extend_from_slice(&corner.to_le_bytes());
-                    }
-                    index_count += 1;
-                }
-            }
-            let view = root.buffer_views.len();
-            root.buffer_views.push(json::buffer::View {
-                buffer: json::Index::new(0),
-                byte_length: count(bin.len() - start),
-                byte_offset: Some(count(start)),
-                byte_stride: None,
-                name: None,
-                target: Some(Checked::Valid(json::buffer::Target::ElementArrayBuffer)),
-                extensions: None,
-                extras: None,
-            });
-            let accessor = root.accessors.len();
-            root.accessors.push(json::Accessor {
-                buffer_view: Some(index(view)?),
-                byte_offset: Some(USize64(0)),
-                count: count(index_count),
-                component_type: Checked::Valid(json::accessor::GenericComponentType(if short {
-                    json::accessor::ComponentType::U16
-                } else {
-                    json::accessor::ComponentType::U32
-                })),
-                extensions: None,
-                extras: None,
-                type_: Checked::Valid(json::accessor::Type::Scalar),
-                min: None,
-                max: None,
-                name: None,
-                normalized: false,
-                sparse: None,
-            });
-
-            let name = surface.material.name();
-            let expected = profile.surface_for_name(&name);
-            let mut primitive_meta = PrimitiveMeta {
-                faces: Some(meta::index_runs(polygons)),
-                ..PrimitiveMeta::default()
-            };
-            if !all_triangles {
-                primitive_meta.sizes = Some(meta::repeat_runs(
-                    polygons
-                        .iter()
-                        .map(|&p| mesh.polygons.get(p as usize).len() as u64),
-                ));
-            }
-            if !listed_corners.is_empty() {
-                primitive_meta.corners = Some(listed_corners);
-            }
-            if expected.map(|s| s.material) != Some(surface.material) {
-                primitive_meta.material = Some(surface.material.0);
-            }
-            if expected.map(|s| s.code) != Some(surface.code) {
-                primitive_meta.code = Some(surface.code);
-            }
-            if expected.map(|s| s.walkable) != Some(surface.walkable) {
-                primitive_meta.walkable = Some(surface.walkable);
-            }
-            let mut attributes = BTreeMap::new();
-            attributes.insert(
-                Checked::Valid(json::mesh::Semantic::Positions),
-                json::Index::new(0),
-            );
-            if let Some(tags) = tag_accessor {
-                attributes.insert(Checked::Valid(json::mesh::Semantic::TexCoords(0)), tags);
-            }
-            primitives.push(json::mesh::Primitive {
-                attributes,
-                extensions: None,
-                extras: raw_extras(&primitive_meta.to_json())?,
-                indices: Some(index(accessor)?),
-                material: material_index
-                    .get(&surface.material.0)
-                    .map(|&slot| index(slot))
-                    .transpose()?,
-                mode: Checked::Valid(json::mesh::Mode::Triangles),
-                targets: None,
-            });
-        }
-        align4(&mut bin);
-    } else if !mesh.vertices.is_empty() {
-        diag.warn(
-            "gltf.vertices_without_polygons",
+/// Transitions in texture coordinates, the form Blender keeps (see `transitions`): the
+/// accessor, or none when no edge carries a tag this way. Tags that cannot be carried so are
+/// noted (they stay in extras).
+fn push_transitions(
+    root: &mut json::Root,
+    bin: &mut Vec<u8>,
+    mesh: &NavMesh,
+    diag: &mut Diagnostics,
+) -> Result<Option<json::Index<json::Accessor>>, WriteError> {
+    let encoded = transitions::encode(mesh);
+    if encoded.not_encoded > 0 {
+        diag.push(
+            walkmesh_core::Severity::Info,
+            "gltf.transitions_not_in_texcoords",
+            walkmesh_core::Position::None,
+            None,
             format!(
-                "the mesh has {} vertices but no polygons; glTF meshes need at least one primitive, so the vertices were not written",
-                mesh.vertices.len()
+                "{} edge tag(s) cannot be carried by TEXCOORD_0 (only tags 0-254 on the walkable boundary can); they are kept in extras, which a Blender edit does not keep",
+                encoded.not_encoded
             ),
         );
     }
+    if encoded.texcoords.is_empty() {
+        return Ok(None);
+    }
+    align4(bin);
+    let start = bin.len();
+    for pair in &encoded.texcoords {
+        for component in pair {
+            bin.extend_from_slice(&component.to_le_bytes());
+        }
+    }
+    let view = root.buffer_views.len();
+    root.buffer_views.push(json::buffer::View {
+        buffer: json::Index::new(0),
+        byte_length: count(bin.len() - start),
+        byte_offset: Some(count(start)),
+        byte_stride: None,
+        name: Some("transitions".into()),
+        target: Some(Checked::Valid(json::buffer::Target::ArrayBuffer)),
+        extensions: None,
+        extras: None,
+    });
+    let accessor = root.accessors.len();
+    root.accessors.push(json::Accessor {
+        buffer_view: Some(index(view)?),
+        byte_offset: Some(USize64(0)),
+        count: count(mesh.vertices.len()),
+        component_type: Checked::Valid(json::accessor::GenericComponentType(
+            json::accessor::ComponentType::F32,
+        )),
+        extensions: None,
+        extras: None,
+        type_: Checked::Valid(json::accessor::Type::Vec2),
+        min: None,
+        max: None,
+        name: Some("TEXCOORD_0 (transitions)".into()),
+        normalized: false,
+        sparse: None,
+    });
+    Ok(Some(index(accessor)?))
+}
 
+/// A primitive's index accessor and what its extras must say about its polygons.
+struct IndexAccessor {
+    /// The accessor's position in `root.accessors`.
+    index: usize,
+    /// Whether every polygon is a triangle (else the polygon sizes are listed).
+    all_triangles: bool,
+    /// (position in the group, corners) of the polygons ear-clipped for display.
+    listed_corners: Vec<(u64, Vec<u32>)>,
+}
+
+/// The display triangles of a surface group's polygons as an index buffer view and accessor
+/// (`short`: u16 indices).
+fn push_indices(
+    root: &mut json::Root,
+    bin: &mut Vec<u8>,
+    mesh: &NavMesh,
+    polygons: &[u32],
+    short: bool,
+) -> Result<IndexAccessor, WriteError> {
+    align4(bin);
+    let start = bin.len();
+    let mut index_count = 0usize;
+    let mut all_triangles = true;
+    let mut listed_corners = Vec::new();
+    let mut triangles = Vec::new();
+    for (position, &polygon) in polygons.iter().enumerate() {
+        let corners = mesh.polygons.get(polygon as usize);
+        all_triangles &= corners.len() == 3;
+        triangles.clear();
+        if !display_triangles(mesh, corners, &mut triangles) {
+            listed_corners.push((position as u64, corners.to_vec()));
+        }
+        for corner in triangles.iter().flatten() {
+            if short {
+                bin.extend_from_slice(&(*corner as u16).to_le_bytes());
+            } else {
+                bin.extend_from_slice(&corner.to_le_bytes());
+            }
+            index_count += 1;
+        }
+    }
+    let view = root.buffer_views.len();
+    root.buffer_views.push(json::buffer::View {
+        buffer: json::Index::new(0),
+        byte_length: count(bin.len() - start),
+        byte_offset: Some(count(start)),
+        byte_stride: None,
+        name: None,
+        target: Some(Checked::Valid(json::buffer::Target::ElementArrayBuffer)),
+        extensions: None,
+        extras: None,
+    });
+    let accessor = root.accessors.len();
+    root.accessors.push(json::Accessor {
+        buffer_view: Some(index(view)?),
+        byte_offset: Some(USize64(0)),
+        count: count(index_count),
+        component_type: Checked::Valid(json::accessor::GenericComponentType(if short {
+            json::accessor::ComponentType::U16
+        } else {
+            json::accessor::ComponentType::U32
+        })),
+        extensions: None,
+        extras: None,
+        type_: Checked::Valid(json::accessor::Type::Scalar),
+        min: None,
+        max: None,
+        name: None,
+        normalized: false,
+        sparse: None,
+    });
+    Ok(IndexAccessor {
+        index: accessor,
+        all_triangles,
+        listed_corners,
+    })
+}
+
+/// A primitive's extras: its polygons' numbers, sizes (unless all triangles), the corners of
+/// ear-clipped polygons, and the surface's material, code and walkability where the profile
+/// would read them back differently from the material's name.
+fn primitive_meta(
+    mesh: &NavMesh,
+    surface: &Surface,
+    polygons: &[u32],
+    all_triangles: bool,
+    listed_corners: Vec<(u64, Vec<u32>)>,
+    profile: &MaterialProfile,
+) -> PrimitiveMeta {
+    let name = surface.material.name();
+    let expected = profile.surface_for_name(&name);
+    let mut primitive_meta = PrimitiveMeta {
+        faces: Some(meta::index_runs(polygons)),
+        ..PrimitiveMeta::default()
+    };
+    if !all_triangles {
+        primitive_meta.sizes = Some(meta::repeat_runs(
+            polygons
+                .iter()
+                .map(|&p| mesh.polygons.get(p as usize).len() as u64),
+        ));
+    }
+    if !listed_corners.is_empty() {
+        primitive_meta.corners = Some(listed_corners);
+    }
+    if expected.map(|s| s.material) != Some(surface.material) {
+        primitive_meta.material = Some(surface.material.0);
+    }
+    if expected.map(|s| s.code) != Some(surface.code) {
+        primitive_meta.code = Some(surface.code);
+    }
+    if expected.map(|s| s.walkable) != Some(surface.walkable) {
+        primitive_meta.walkable = Some(surface.walkable);
+    }
+    primitive_meta
+}
+
+/// The scene's nodes: the mesh's node (named after the file) when there are primitives, and
+/// each placed hook as a named empty node, which Blender shows, lets one move, and exports.
+fn push_nodes(
+    root: &mut json::Root,
+    mesh: &NavMesh,
+    primitives: Vec<json::mesh::Primitive>,
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> Result<Vec<json::Index<json::Node>>, WriteError> {
     let mut nodes = Vec::new();
     if !primitives.is_empty() {
         root.meshes.push(json::Mesh {
@@ -488,30 +602,17 @@ pub fn write(
             ),
         );
     }
+    Ok(nodes)
+}
 
-    let mesh_meta = MeshMeta {
-        kind: Some(kind),
-        origin: Some(mesh.origin),
-        hooks: Some(mesh.hooks.clone()),
-        tile_grid: mesh.tile_grid,
-        edge_tags: mesh.edge_tags.iter().map(|(e, t)| (*e, *t)).collect(),
-        face_attributes: mesh.face_attributes.clone(),
-        extras: mesh.extras.clone(),
-        polygons: Some(mesh.polygons.len() as u64),
-        vertices: Some(if mesh.polygons.is_empty() {
-            0
-        } else {
-            vertex_count as u64
-        }),
-    };
-    root.scenes.push(json::Scene {
-        extensions: None,
-        extras: raw_extras(&mesh_meta.to_json())?,
-        name: Some("walkmesh".into()),
-        nodes,
-    });
-    root.scene = Some(json::Index::new(0));
-
+/// The file's bytes: the buffer declared (an external `.bin` sidecar in the JSON form), then
+/// pretty JSON for `.gltf` or the binary container for `.glb` (refused over 4 GiB).
+fn encode(
+    mut root: json::Root,
+    bin: Vec<u8>,
+    json_form: bool,
+    options: &WriteOptions,
+) -> Result<Output, WriteError> {
     let mut sidecars = Vec::new();
     if !bin.is_empty() {
         let uri = if json_form {

@@ -6,13 +6,14 @@
 //! - [`walkmesh()`] and the registered [`MdlFormat`] (id `mdl`): the model's own walkmesh node
 //!   (the AABB node) as a BWM-equivalent mesh, so `walkmesh info/convert/view room.mdl` work.
 //!
-//! Layout and evidence: `shared/formats/kotor-mdl.md`; see also `docs/formats/mdl.md`.
+//! Layout and evidence: `docs/formats/mdl.md` (its "Layout facts").
 
 mod bytes;
 mod error;
 pub mod model;
 mod parse;
 mod render;
+#[cfg(feature = "testing")]
 pub mod synthetic;
 mod walkmesh;
 
@@ -77,7 +78,7 @@ impl Format for MdlFormat {
 
 impl Reader for MdlFormat {
     /// The walkmesh node, read from the `.mdl` alone: its vertex copy holds the positions
-    /// (equal to the `.mdx` rows in every file checked, kotor-mdl.md §4.3), so no `.mdx` is
+    /// (equal to the `.mdx` rows in every file checked, docs/formats/mdl.md §4.3), so no `.mdx` is
     /// needed and a model read from standard input works too.
     fn read(
         &self,

@@ -1,6 +1,6 @@
 //! The model as read: nodes in tree order with their rest transforms and mesh data.
 
-/// Node type bits (node header +0x00; `shared/formats/kotor-mdl.md` §3.2).
+/// Node type bits (node header +0x00; `docs/formats/mdl.md` §3.2).
 pub mod flags {
     pub const HEADER: u16 = 0x0001;
     pub const LIGHT: u16 = 0x0002;
@@ -50,7 +50,7 @@ pub struct Model {
     /// in the order of their parent's child array. Animation node trees are not read.
     pub nodes: Vec<Node>,
     /// Names of mesh nodes whose vertex copy in the `.mdl` differs from their `.mdx` rows
-    /// (the rows are used; `shared/formats/kotor-mdl.md` §4.3 found them equal in every file).
+    /// (the rows are used; `docs/formats/mdl.md` §4.3 found them equal in every file).
     pub vertex_copy_mismatches: Vec<String>,
 }
 
@@ -96,7 +96,7 @@ pub struct Face {
     /// Corner indices into [`Mesh::vertices`], as stored.
     pub vertices: [u16; 3],
     /// On the walkmesh node: the surface material (`surfacemat.2da` row). On render meshes an
-    /// opaque group number (kotor-mdl.md §4.2), not a material.
+    /// opaque group number (docs/formats/mdl.md §4.2), not a material.
     pub material: u32,
     /// Neighbouring face per edge within the same mesh; `0xFFFF` = none.
     pub adjacent: [u16; 3],
@@ -104,7 +104,7 @@ pub struct Face {
 
 impl Node {
     /// A render mesh: mesh bit set, neither walkmesh (AABB) nor saber (whose face records are
-    /// not usable, kotor-mdl.md §5.4). Trimesh, danglymesh, skin and anim-mesh nodes.
+    /// not usable, docs/formats/mdl.md §5.4). Trimesh, danglymesh, skin and anim-mesh nodes.
     pub fn is_render_mesh(&self) -> bool {
         self.flags & flags::MESH != 0 && self.flags & (flags::AABB | flags::SABER) == 0
     }

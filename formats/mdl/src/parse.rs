@@ -1,4 +1,4 @@
-//! `.mdl` + `.mdx` → [`Model`]. Layout: `shared/formats/kotor-mdl.md` (§ numbers below).
+//! `.mdl` + `.mdx` → [`Model`]. Layout: `docs/formats/mdl.md`, "Layout facts" (§ numbers below).
 //!
 //! Every offset stored in the model blob counts from byte 12 of the `.mdl`; errors report file
 //! offsets. The node tree is walked iteratively from the root and a node reached twice is
@@ -55,7 +55,7 @@ pub fn game_of(pointer: u32) -> Option<Game> {
 
 /// Reads a binary model. With `mdx`, vertex positions come from its rows (what the game
 /// renders) and are compared with the `.mdl`'s own copy; without it, from that copy, which
-/// kotor-mdl.md §4.3 found byte-identical to the rows in every one of 39 real files.
+/// docs/formats/mdl.md §4.3 found byte-identical to the rows in every one of 39 real files.
 pub fn read_model(mdl: &[u8], mdx: Option<&[u8]>) -> Result<Model, MdlError> {
     let blob = wrapper(mdl, mdx)?;
     let game = geometry_header(&blob)?;

@@ -1,5 +1,5 @@
 //! Small binary models written from a node list, for tests, fuzz seeds and examples. The
-//! layout is written here from `shared/formats/kotor-mdl.md` with its own offsets (not the
+//! layout is written here from `docs/formats/mdl.md` with its own offsets (not the
 //! reader's constants), so a test built on it checks the reader against the note.
 
 use crate::model::{Game, flags};
@@ -261,7 +261,7 @@ fn write_mesh(
         put_f32s(&mut row, 12, &[0.0, 0.0, 1.0]);
         mdx.extend_from_slice(&row);
     }
-    // The terminator row every real mesh has (kotor-mdl.md §4.3).
+    // The terminator row every real mesh has (docs/formats/mdl.md §4.3).
     let mut row = [0u8; MDX_STRIDE];
     put_f32s(&mut row, 0, &[1e7, 1e7, 1e7]);
     mdx.extend_from_slice(&row);

@@ -5,10 +5,10 @@
 //! surfaces from the face codes through the KotOR profile (`core/profiles/kotor.ron`, or the
 //! user's `--materials` when it is a KotOR profile), walkability from the profile, unknown codes
 //! read as not walkable with `mdl.unknown_material`; `origin` = the node's model-space
-//! position (what the room's `.wok` stores as its position, kotor-mdl.md §6.4).
+//! position (what the room's `.wok` stores as its position, docs/formats/mdl.md §6.4).
 //!
 //! What it does not hold: the room's LYT position (a room `.wok` is in area coordinates, the
-//! model in room coordinates: kotor-mdl.md §6.3), transitions (a model has none) and the
+//! model in room coordinates: docs/formats/mdl.md §6.3), transitions (a model has none) and the
 //! AABB tree (writers rebuild it). The node keeps vertices split where the `.wok` has one
 //! (§6.6), so the vertex identity is incidental: writers weld equal positions, as the `.wok`
 //! has them. The `.wok` lists walkable faces first; the BWM writer's walkable-first order is

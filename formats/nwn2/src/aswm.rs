@@ -1,5 +1,5 @@
 //! The ASWM walkmesh packet: the `COMP` + zlib wrapper, and the body in versions 0x69–0x6c
-//! (read) and 0x6c (written). Field layout: `docs/formats/nwn2.md` and the research note §2.
+//! (read) and 0x6c (written). Field layout: `docs/formats/nwn2.md` §2.
 
 use std::io::Read;
 use std::sync::Arc;
@@ -198,7 +198,7 @@ pub fn parse_skeleton(body: &[u8]) -> Result<(Aswm, Layout), ReadError> {
 }
 
 fn parse_keeping(body: &[u8], keep: bool) -> Result<(Aswm, Layout), ReadError> {
-    let mut c = Cursor::new(body, 0, "aswm.");
+    let mut c = crate::bin::cursor(body, 0, "aswm.");
     let version = c.u32("header.version")?;
     if !(0x69..=0x6c).contains(&version) {
         return Err(ReadError::at_offset(
@@ -361,60 +361,60 @@ fn parse_tile_named(
     keep: bool,
     f: &dyn Fn(&str) -> String,
 ) -> Result<Tile, ReadError> {
-    let name = bytes32(c.take(32, &f("name"))?, 0);
-    let owns_data = c.u8(&f("owns_data"))?;
-    let vertex_count = c.u32(&f("vertex_count"))?;
-    let edge_count = c.u32(&f("edge_count"))?;
-    let triangle_count = c.u32(&f("triangle_count"))?;
-    let size = [c.f32(&f("size_x"))?, c.f32(&f("size_y"))?];
-    let triangles_offset = c.u32(&f("triangles_offset"))?;
+    let name = bytes32(c.take(32, f("name"))?, 0);
+    let owns_data = c.u8(f("owns_data"))?;
+    let vertex_count = c.u32(f("vertex_count"))?;
+    let edge_count = c.u32(f("edge_count"))?;
+    let triangle_count = c.u32(f("triangle_count"))?;
+    let size = [c.f32(f("size_x"))?, c.f32(f("size_y"))?];
+    let triangles_offset = c.u32(f("triangles_offset"))?;
     let (mut own_vertices, mut own_edges) = (Vec::new(), Vec::new());
     if owns_data != 0 {
-        let block = c.array(u64::from(vertex_count), 12, &f("vertices"))?;
+        let block = c.array(u64::from(vertex_count), 12, f("vertices"))?;
         own_vertices = block.chunks_exact(12).map(|r| f32x3(r, 0)).collect();
         let size = edge_size(version);
-        let block = c.array(u64::from(edge_count), size, &f("edges"))?;
+        let block = c.array(u64::from(edge_count), size, f("edges"))?;
         own_edges = block.chunks_exact(size).map(parse_edge).collect();
     }
-    let table_flags = c.u32(&f("path_table.flags"))?;
+    let table_flags = c.u32(f("path_table.flags"))?;
     let (ltn_len, ntl_len, rle_table_size) = if version == 0x6c {
         (
-            c.u32(&f("path_table.local_to_node_length"))?,
-            c.u8(&f("path_table.node_to_local_length"))?,
-            c.u32(&f("path_table.rle_table_size"))?,
+            c.u32(f("path_table.local_to_node_length"))?,
+            c.u8(f("path_table.node_to_local_length"))?,
+            c.u32(f("path_table.rle_table_size"))?,
         )
     } else {
         (
-            u32::from(c.u8(&f("path_table.local_to_node_length"))?),
-            c.u8(&f("path_table.node_to_local_length"))?,
-            c.u32(&f("path_table.rle_table_size"))?,
+            u32::from(c.u8(f("path_table.local_to_node_length"))?),
+            c.u8(f("path_table.node_to_local_length"))?,
+            c.u32(f("path_table.rle_table_size"))?,
         )
     };
     if table_flags & 0x03 != 0 {
         return Err(c.error(
-            &f("path_table.flags"),
+            f("path_table.flags"),
             format!(
                 "path table flags {table_flags:#x} ask for RLE or zlib-compressed tables, which no known reader supports"
             ),
         ));
     }
     let local_to_node = c
-        .array(u64::from(ltn_len), 1, &f("path_table.local_to_node"))
+        .array(u64::from(ltn_len), 1, f("path_table.local_to_node"))
         .map(|block| kept(block, keep).to_vec())?;
     let n = u64::from(ntl_len);
     let node_to_local = match version {
-        0x6c => kept(c.array(n, 4, &f("path_table.node_to_local"))?, keep)
+        0x6c => kept(c.array(n, 4, f("path_table.node_to_local"))?, keep)
             .chunks_exact(4)
             .map(|r| le_u32(r, 0))
             .collect(),
-        0x6b => kept(c.array(n, 1, &f("path_table.node_to_local"))?, keep)
+        0x6b => kept(c.array(n, 1, f("path_table.node_to_local"))?, keep)
             .iter()
             .map(|&b| u32::from(b))
             .collect(),
         _ => Vec::new(),
     };
-    let nodes = kept(c.array(n * n, 1, &f("path_table.nodes"))?, keep).to_vec();
-    let flags = c.u32(&f("flags"))?;
+    let nodes = kept(c.array(n * n, 1, f("path_table.nodes"))?, keep).to_vec();
+    let flags = c.u32(f("flags"))?;
     Ok(Tile {
         name,
         owns_data,
@@ -449,22 +449,22 @@ fn parse_island_named(
     keep: bool,
     f: &dyn Fn(&str) -> String,
 ) -> Result<Island, ReadError> {
-    let index = c.u32(&f("index"))?;
-    let tile = c.u32(&f("tile"))?;
-    let centre = f32x3(c.take(12, &f("centre"))?, 0);
-    let triangle_count = c.u32(&f("triangle_count"))?;
-    let n = c.u32(&f("adjacent_count"))?;
-    let adjacent = kept(c.array(u64::from(n), 4, &f("adjacent"))?, keep)
+    let index = c.u32(f("index"))?;
+    let tile = c.u32(f("tile"))?;
+    let centre = f32x3(c.take(12, f("centre"))?, 0);
+    let triangle_count = c.u32(f("triangle_count"))?;
+    let n = c.u32(f("adjacent_count"))?;
+    let adjacent = kept(c.array(u64::from(n), 4, f("adjacent"))?, keep)
         .chunks_exact(4)
         .map(|r| le_u32(r, 0))
         .collect();
-    let n = c.u32(&f("distance_count"))?;
-    let distances = kept(c.array(u64::from(n), 4, &f("distances"))?, keep)
+    let n = c.u32(f("distance_count"))?;
+    let distances = kept(c.array(u64::from(n), 4, f("distances"))?, keep)
         .chunks_exact(4)
         .map(|r| le_f32(r, 0))
         .collect();
-    let n = c.u32(&f("exit_count"))?;
-    let exits = kept(c.array(u64::from(n), 4, &f("exits"))?, keep)
+    let n = c.u32(f("exit_count"))?;
+    let exits = kept(c.array(u64::from(n), 4, f("exits"))?, keep)
         .chunks_exact(4)
         .map(|r| le_u32(r, 0))
         .collect();
@@ -669,7 +669,7 @@ pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'
     if !payload.starts_with(b"COMP") {
         return Ok((Arc::from(payload), Wrapper::Raw, None));
     }
-    let mut c = Cursor::new(payload, base, "ASWM.");
+    let mut c = crate::bin::cursor(payload, base, "ASWM.");
     c.take(4, "comp.magic")?;
     let compressed = c.u32("comp.compressed_size")?;
     let uncompressed = c.u32("comp.uncompressed_size")?;

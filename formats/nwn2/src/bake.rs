@@ -1,6 +1,6 @@
 //! Baking: everything the ASWM derives from the triangles — edges and adjacency, centres,
 //! planes, tile assignment, per-tile next-hop tables, islands and island paths — computed the
-//! way the official toolset's files show it (research note §2.2–§2.5, §5.3).
+//! way the official toolset's files show it (`docs/formats/nwn2.md` §2.2–§2.5, §5.3).
 
 use walkmesh_core::WriteError;
 use walkmesh_core::passes::paths::{next_hop_rows, parallel_chunks_on};
@@ -475,7 +475,146 @@ pub fn bake_streaming(
     mut sink: Option<BodySink<'_>>,
 ) -> Result<Baked, WriteError> {
     let count = input.triangles.len();
-    if count >= NONE32 as usize {
+    let tile_count = check_grid(input)?;
+    walkmesh_core::progress::phase(|| {
+        format!("baking NWN2: {count} triangles on {tile_count} tiles: edges")
+    });
+    let (tile_of, outside) = assign_tiles(input, config, tile_count)?;
+    let order = order_by_tile(&tile_of, tile_count);
+    let triangles: Vec<[u32; 3]> = order
+        .iter()
+        .map(|&i| input.triangles.get(i as usize).copied().unwrap_or([0; 3]))
+        .collect();
+    let tri_flags: Vec<u16> = order
+        .iter()
+        .map(|&i| input.flags.get(i as usize).copied().unwrap_or(0))
+        .collect();
+    let tri_tile: Vec<usize> = order
+        .iter()
+        .map(|&i| tile_of.get(i as usize).copied().unwrap_or(0))
+        .collect();
+    let ranges = tile_ranges(&tri_tile, tile_count);
+    let links = input.links.map(|hints| links_in_baked_order(hints, &order));
+    let (edges, edge_slots, neighbours) = build_edges(&triangles, links.as_deref());
+    let trx = input.style == Style::Trx;
+    let mut out_triangles = triangle_records(
+        input.vertices,
+        &triangles,
+        &tri_flags,
+        &edge_slots,
+        &neighbours,
+    );
+    let walkable = |t: usize| tri_flags.get(t).is_some_and(|f| f & flags::WALKABLE != 0);
+
+    let tiles_flags = if trx { 31 } else { 15 };
+    let header = Aswm {
+        version: crate::aswm::WRITE_VERSION,
+        name: [0; 32],
+        owns_data: 1,
+        header_offset: 0,
+        tiles_flags,
+        tile_width: input.tile_width,
+        grid_height: input.grid_height,
+        grid_width: input.grid_width,
+        border: input.border,
+        ..Aswm::default()
+    };
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::head(
+            &header,
+            input.vertices,
+            &edges,
+            count,
+        ));
+    }
+
+    walkmesh_core::progress::phase(|| format!("baking NWN2: {count} triangles: islands"));
+    // Islands need no path table, so they are found first and the triangle records (which
+    // carry the island index) can be handed to the sink before the tables are computed.
+    let (island_members, island_tile, island_of) = if trx {
+        find_islands(&ranges, &out_triangles, walkable, input.grid_width)?
+    } else {
+        (Vec::new(), Vec::new(), vec![NONE16; count])
+    };
+    for (t, tri) in out_triangles.iter_mut().enumerate() {
+        tri.island = island_of.get(t).copied().unwrap_or(NONE16);
+    }
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::triangles(&out_triangles));
+    }
+    let islands = island_records(&island_members, &island_tile, &island_of, &out_triangles);
+    let body_size = planned_body_size(
+        input.vertices.len(),
+        edges.len(),
+        count,
+        &ranges,
+        walkable,
+        trx,
+        &islands,
+    );
+    check_body_size(body_size, &islands, config)?;
+    let graph: Vec<Vec<(usize, f32)>> = islands
+        .iter()
+        .map(|i| {
+            i.adjacent
+                .iter()
+                .zip(&i.distances)
+                .map(|(&a, &d)| (a as usize, d))
+                .collect()
+        })
+        .collect();
+
+    // With a sink, a core is busy compressing what was handed over: one thread fewer here
+    // keeps that (the longest chain of work) from slowing down.
+    let threads = walkmesh_core::threads::available();
+    let threads = if sink.is_some() {
+        threads.saturating_sub(1).max(1)
+    } else {
+        threads
+    };
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::tiles_header(&header));
+    }
+    let tiles = TileTables {
+        triangles: &triangles,
+        edge_slots: &edge_slots,
+        records: &out_triangles,
+        ranges: &ranges,
+        walkable: &walkable,
+        trx,
+        width: input.tile_width,
+        tiles_flags,
+        threads,
+    }
+    .build(&mut sink);
+    let island_paths = island_path_table(&graph, threads);
+    if let Some(sink) = sink.as_mut() {
+        sink(crate::aswm::parts::islands(
+            input.border,
+            &islands,
+            &island_paths,
+        ));
+    }
+
+    Ok(Baked {
+        aswm: Aswm {
+            vertices: input.vertices.to_vec(),
+            edges,
+            triangles: out_triangles,
+            tiles,
+            islands,
+            island_paths,
+            ..header
+        },
+        order,
+        outside,
+    })
+}
+
+/// The tile count of the input's grid, once the triangle count fits 32-bit indices and the
+/// grid is neither empty nor larger than any NWN2 area.
+fn check_grid(input: &BakeInput<'_>) -> Result<usize, WriteError> {
+    if input.triangles.len() >= NONE32 as usize {
         return Err(WriteError::new(
             "triangles",
             "too many triangles for 32-bit indices",
@@ -497,12 +636,21 @@ pub fn bake_streaming(
             ),
         ));
     }
-    walkmesh_core::progress::phase(|| {
-        format!("baking NWN2: {count} triangles on {tile_count} tiles: edges")
-    });
-    // Tile assignment, then a stable sort: consecutive ranges in tile order.
+    Ok(tile_count)
+}
+
+/// The tile of each input triangle (the one it was read from while its centre is still
+/// there, else the one under its centre) and how many centres lay slightly past the grid's
+/// edge. A centre farther out is refused: the grid is the area's size, which a walkmesh
+/// cannot grow on its own.
+fn assign_tiles(
+    input: &BakeInput<'_>,
+    config: &Config,
+    tile_count: usize,
+) -> Result<(Vec<usize>, usize), WriteError> {
+    let (gw, gh, width) = (input.grid_width, input.grid_height, input.tile_width);
     let mut outside = 0usize;
-    let mut tile_of = Vec::with_capacity(count);
+    let mut tile_of = Vec::with_capacity(input.triangles.len());
     for (i, &t) in input.triangles.iter().enumerate() {
         let c = centre(input.vertices, t);
         let known = input
@@ -547,42 +695,39 @@ pub fn bake_streaming(
         tile_of.push(y as usize * gw as usize + x as usize);
     }
     settle_boundary_slivers(input, width, gw, gh, &mut tile_of);
-    // Stable counting sort by tile: consecutive ranges in tile order, input order inside.
-    let mut order: Vec<u32> = vec![0; count];
-    {
-        let mut next = vec![0usize; tile_count + 1];
-        for &tile in &tile_of {
-            if let Some(c) = next.get_mut(tile.min(tile_count) + 1) {
-                *c += 1;
-            }
-        }
-        for i in 1..next.len() {
-            let before = next.get(i - 1).copied().unwrap_or(0);
-            if let Some(c) = next.get_mut(i) {
-                *c += before;
-            }
-        }
-        for (i, &tile) in tile_of.iter().enumerate() {
-            if let Some(at) = next.get_mut(tile.min(tile_count))
-                && let Some(slot) = order.get_mut(*at)
-            {
-                *slot = i as u32;
-                *at += 1;
-            }
+    Ok((tile_of, outside))
+}
+
+/// The baked triangle order (new index → input index): a stable counting sort by tile, so
+/// that each tile's triangles are one consecutive range and keep their input order inside.
+fn order_by_tile(tile_of: &[usize], tile_count: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = vec![0; tile_of.len()];
+    let mut next = vec![0usize; tile_count + 1];
+    for &tile in tile_of {
+        if let Some(c) = next.get_mut(tile.min(tile_count) + 1) {
+            *c += 1;
         }
     }
-    let triangles: Vec<[u32; 3]> = order
-        .iter()
-        .map(|&i| input.triangles.get(i as usize).copied().unwrap_or([0; 3]))
-        .collect();
-    let tri_flags: Vec<u16> = order
-        .iter()
-        .map(|&i| input.flags.get(i as usize).copied().unwrap_or(0))
-        .collect();
-    let tri_tile: Vec<usize> = order
-        .iter()
-        .map(|&i| tile_of.get(i as usize).copied().unwrap_or(0))
-        .collect();
+    for i in 1..next.len() {
+        let before = next.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = next.get_mut(i) {
+            *c += before;
+        }
+    }
+    for (i, &tile) in tile_of.iter().enumerate() {
+        if let Some(at) = next.get_mut(tile.min(tile_count))
+            && let Some(slot) = order.get_mut(*at)
+        {
+            *slot = i as u32;
+            *at += 1;
+        }
+    }
+    order
+}
+
+/// (first triangle, triangle count) of each tile, from the tile of each baked triangle;
+/// empty tiles start where the previous one ended, as the toolset writes them.
+fn tile_ranges(tri_tile: &[usize], tile_count: usize) -> Vec<(usize, usize)> {
     let mut ranges = vec![(0usize, 0usize); tile_count];
     for (t, &tile) in tri_tile.iter().enumerate() {
         if let Some(r) = ranges.get_mut(tile) {
@@ -598,149 +743,147 @@ pub fn bake_streaming(
         r.0 = running;
         running += r.1;
     }
+    ranges
+}
 
-    // Link hints in baked order: partners are input indices, mapped through the new order.
-    let links: Option<Vec<[i64; 3]>> = input.links.map(|hints| {
-        let mut new_index = vec![u32::MAX; count];
-        for (new, &old) in order.iter().enumerate() {
-            if let Some(slot) = new_index.get_mut(old as usize) {
-                *slot = new as u32;
-            }
+/// Link hints in baked order: the hints name partners by input index, mapped here through
+/// the new order (a partner that is gone becomes [`NO_LINK_HINT`]).
+fn links_in_baked_order(hints: &[[i64; 3]], order: &[u32]) -> Vec<[i64; 3]> {
+    let mut new_index = vec![u32::MAX; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        if let Some(slot) = new_index.get_mut(old as usize) {
+            *slot = new as u32;
         }
-        order
-            .iter()
-            .map(|&old| {
-                let h = hints
-                    .get(old as usize)
-                    .copied()
-                    .unwrap_or([NO_LINK_HINT; 3]);
-                h.map(|p| {
-                    if p < 0 {
-                        p
-                    } else {
-                        new_index.get(p as usize).map_or(NO_LINK_HINT, |&n| {
-                            if n == u32::MAX {
-                                NO_LINK_HINT
-                            } else {
-                                i64::from(n)
-                            }
-                        })
-                    }
-                })
+    }
+    order
+        .iter()
+        .map(|&old| {
+            let h = hints
+                .get(old as usize)
+                .copied()
+                .unwrap_or([NO_LINK_HINT; 3]);
+            h.map(|p| {
+                if p < 0 {
+                    p
+                } else {
+                    new_index.get(p as usize).map_or(NO_LINK_HINT, |&n| {
+                        if n == u32::MAX {
+                            NO_LINK_HINT
+                        } else {
+                            i64::from(n)
+                        }
+                    })
+                }
             })
-            .collect()
-    });
-    let (edges, edge_slots, neighbours) = build_edges(&triangles, links.as_deref());
-    let trx = input.style == Style::Trx;
-    let mut out_triangles: Vec<Triangle> = Vec::with_capacity(count);
+        })
+        .collect()
+}
+
+/// The triangle records in baked order, island not yet assigned.
+fn triangle_records(
+    vertices: &[[f32; 3]],
+    triangles: &[[u32; 3]],
+    tri_flags: &[u16],
+    edge_slots: &[[u32; 3]],
+    neighbours: &[[u32; 3]],
+) -> Vec<Triangle> {
+    let mut out_triangles: Vec<Triangle> = Vec::with_capacity(triangles.len());
     for (t, &tri) in triangles.iter().enumerate() {
         let f = tri_flags.get(t).copied().unwrap_or(0);
-        let (normal, d) = plane(input.vertices, tri, f & flags::CLOCKWISE != 0);
+        let (normal, d) = plane(vertices, tri, f & flags::CLOCKWISE != 0);
         out_triangles.push(Triangle {
             vertices: tri,
             edges: edge_slots.get(t).copied().unwrap_or([NONE32; 3]),
             neighbours: neighbours.get(t).copied().unwrap_or([NONE32; 3]),
-            centre: centre(input.vertices, tri),
+            centre: centre(vertices, tri),
             normal,
             d,
             island: NONE16,
             flags: f,
         });
     }
-    let walkable = |t: usize| tri_flags.get(t).is_some_and(|f| f & flags::WALKABLE != 0);
+    out_triangles
+}
 
-    let tiles_flags = if trx { 31 } else { 15 };
-    let header = Aswm {
-        version: crate::aswm::WRITE_VERSION,
-        name: [0; 32],
-        owns_data: 1,
-        header_offset: 0,
-        tiles_flags,
-        tile_width: width,
-        grid_height: gh,
-        grid_width: gw,
-        border: input.border,
-        ..Aswm::default()
-    };
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::head(
-            &header,
-            input.vertices,
-            &edges,
-            count,
-        ));
-    }
-
-    walkmesh_core::progress::phase(|| format!("baking NWN2: {count} triangles: islands"));
-    // Islands: walkable components inside each tile, numbered by tile then first triangle.
-    // They need no path table, so they are found first and the triangle records (which carry
-    // the island index) can be handed to the sink before the tables are computed.
+/// Islands (TRX): the walkable components inside each tile, numbered by tile then first
+/// triangle. Returns each island's triangles (sorted), each island's tile and each
+/// triangle's island ([`NONE16`] for none). A tile with more walkable triangles than its
+/// 7-bit node indices can name is refused.
+#[allow(clippy::type_complexity)]
+fn find_islands(
+    ranges: &[(usize, usize)],
+    out_triangles: &[Triangle],
+    walkable: impl Fn(usize) -> bool,
+    grid_width: u32,
+) -> Result<(Vec<Vec<usize>>, Vec<u32>, Vec<u16>), WriteError> {
     let mut island_members: Vec<Vec<usize>> = Vec::new();
     let mut island_tile: Vec<u32> = Vec::new();
-    let mut island_of = vec![NONE16; count];
-    if trx {
-        for (tile_index, &(start, len)) in ranges.iter().enumerate() {
-            let end = start + len;
-            let in_tile = |n: u32| (n as usize) >= start && (n as usize) < end;
-            let walkable_count = (start..end).filter(|&t| walkable(t)).count();
-            if walkable_count > MAX_TILE_NODES {
+    let mut island_of = vec![NONE16; out_triangles.len()];
+    for (tile_index, &(start, len)) in ranges.iter().enumerate() {
+        let end = start + len;
+        let in_tile = |n: u32| (n as usize) >= start && (n as usize) < end;
+        let walkable_count = (start..end).filter(|&t| walkable(t)).count();
+        if walkable_count > MAX_TILE_NODES {
+            return Err(WriteError::new(
+                format!("tiles[{tile_index}]"),
+                format!(
+                    "tile {tile_index} (column {}, row {}) has {walkable_count} walkable triangles; a tile holds at most {MAX_TILE_NODES}. Simplify the walkmesh there or split its triangles",
+                    tile_index % grid_width as usize,
+                    tile_index / grid_width as usize,
+                ),
+            ));
+        }
+        for t in (start..end).filter(|&t| walkable(t)) {
+            if island_of.get(t).is_some_and(|&i| i != NONE16) {
+                continue;
+            }
+            let id = island_members.len();
+            if id >= NONE16 as usize {
                 return Err(WriteError::new(
-                    format!("tiles[{tile_index}]"),
-                    format!(
-                        "tile {tile_index} (column {}, row {}) has {walkable_count} walkable triangles; a tile holds at most {MAX_TILE_NODES}. Simplify the walkmesh there or split its triangles",
-                        tile_index % gw as usize,
-                        tile_index / gw as usize,
-                    ),
+                    "islands",
+                    "more than 65534 islands; the island index is 16 bits",
                 ));
             }
-            for t in (start..end).filter(|&t| walkable(t)) {
-                if island_of.get(t).is_some_and(|&i| i != NONE16) {
-                    continue;
-                }
-                let id = island_members.len();
-                if id >= NONE16 as usize {
-                    return Err(WriteError::new(
-                        "islands",
-                        "more than 65534 islands; the island index is 16 bits",
-                    ));
-                }
-                let mut members = vec![t];
-                if let Some(slot) = island_of.get_mut(t) {
-                    *slot = id as u16;
-                }
-                let mut cursor = 0;
-                while let Some(&m) = members.get(cursor) {
-                    cursor += 1;
-                    let ns = out_triangles
-                        .get(m)
-                        .map(|x| x.neighbours)
-                        .unwrap_or([NONE32; 3]);
-                    for n in ns {
-                        if n != NONE32
-                            && in_tile(n)
-                            && walkable(n as usize)
-                            && island_of.get(n as usize).is_some_and(|&i| i == NONE16)
-                        {
-                            if let Some(slot) = island_of.get_mut(n as usize) {
-                                *slot = id as u16;
-                            }
-                            members.push(n as usize);
+            let mut members = vec![t];
+            if let Some(slot) = island_of.get_mut(t) {
+                *slot = id as u16;
+            }
+            let mut cursor = 0;
+            while let Some(&m) = members.get(cursor) {
+                cursor += 1;
+                let ns = out_triangles
+                    .get(m)
+                    .map(|x| x.neighbours)
+                    .unwrap_or([NONE32; 3]);
+                for n in ns {
+                    if n != NONE32
+                        && in_tile(n)
+                        && walkable(n as usize)
+                        && island_of.get(n as usize).is_some_and(|&i| i == NONE16)
+                    {
+                        if let Some(slot) = island_of.get_mut(n as usize) {
+                            *slot = id as u16;
                         }
+                        members.push(n as usize);
                     }
                 }
-                members.sort_unstable();
-                island_members.push(members);
-                island_tile.push(tile_index as u32);
             }
+            members.sort_unstable();
+            island_members.push(members);
+            island_tile.push(tile_index as u32);
         }
     }
-    for (t, tri) in out_triangles.iter_mut().enumerate() {
-        tri.island = island_of.get(t).copied().unwrap_or(NONE16);
-    }
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::triangles(&out_triangles));
-    }
+    Ok((island_members, island_tile, island_of))
+}
 
+/// The island records: centre, tile, triangle count, and the adjacent islands in scan order
+/// with the exit (the first, lowest, triangle met) and the distance between centres.
+fn island_records(
+    island_members: &[Vec<usize>],
+    island_tile: &[u32],
+    island_of: &[u16],
+    out_triangles: &[Triangle],
+) -> Vec<Island> {
     let mut islands = Vec::with_capacity(island_members.len());
     for (id, members) in island_members.iter().enumerate() {
         let mut sum = [0.0f32; 2];
@@ -794,17 +937,13 @@ pub fn bake_streaming(
             island.distances = distances;
         }
     }
-    // The whole body is known in size now, before the tile tables and the island path table
-    // (n² records) are computed: refuse what no reader would inflate.
-    let body_size = planned_body_size(
-        input.vertices.len(),
-        edges.len(),
-        count,
-        &ranges,
-        walkable,
-        trx,
-        &islands,
-    );
+    islands
+}
+
+/// Refuses a bake whose body no reader would inflate, or whose island path table (n²
+/// records), body and search rows would exceed the memory bound: the whole body is known in
+/// size here, before the tile tables and the island path table are computed.
+fn check_body_size(body_size: u64, islands: &[Island], config: &Config) -> Result<(), WriteError> {
     if body_size > MAX_BODY {
         let paths = 8 * (islands.len() as u64).pow(2);
         return Err(WriteError::new(
@@ -826,117 +965,136 @@ pub fn bake_streaming(
         table.saturating_add(body_size).saturating_add(rows),
         config.max_memory_mib,
     )?;
-    let graph: Vec<Vec<(usize, f32)>> = islands
-        .iter()
-        .map(|i| {
-            i.adjacent
-                .iter()
-                .zip(&i.distances)
-                .map(|(&a, &d)| (a as usize, d))
-                .collect()
-        })
-        .collect();
+    Ok(())
+}
 
-    // Per-tile next-hop tables and the island path rows, all independent of each other:
-    // computed on a few threads, in order.
-    let n = islands.len();
-    let island_edges: usize = graph.iter().map(Vec::len).sum();
-    // With a sink, a core is busy compressing what was handed over: one thread fewer here
-    // keeps that (the longest chain of work) from slowing down.
-    let threads = walkmesh_core::threads::available();
-    let threads = if sink.is_some() {
-        threads.saturating_sub(1).max(1)
-    } else {
-        threads
-    };
-    // With a sink, tiles go in batches whose records are handed over as soon as their tables
-    // exist, so that the compressor is never left waiting for the whole tile block.
-    let batch = if sink.is_some() {
-        TILE_BATCH
-    } else {
-        tile_count.max(1)
-    };
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::tiles_header(&header));
-    }
-    let mut tiles = Vec::with_capacity(tile_count);
-    let mut vertex_ids: Vec<u32> = Vec::new();
-    let mut edge_ids: Vec<u32> = Vec::new();
-    let mut first = 0;
-    walkmesh_core::progress::phase(|| format!("baking NWN2: path tables of {tile_count} tiles"));
-    while first < tile_count {
-        walkmesh_core::progress::step(first as u64, tile_count as u64);
-        let last = (first + batch).min(tile_count);
-        let batch_ranges = ranges.get(first..last).unwrap_or(&[]);
-        let tables: Vec<Vec<u8>> = if trx {
-            parallel_chunks_on(
-                threads,
-                batch_ranges.len(),
-                count * 40 / tile_count.max(1) * batch_ranges.len(),
-                &|items| {
-                    let mut scratch = TableScratch::default();
-                    items
-                        .map(|item| {
-                            batch_ranges
-                                .get(item)
-                                .map_or_else(Vec::new, |&(start, len)| {
-                                    tile_table(&out_triangles, start, len, &mut scratch)
-                                })
-                        })
-                        .collect()
-                },
-            )
+/// What the tile records are made from: the baked triangles, their edge slots and records,
+/// the tile ranges, and the threads the per-tile next-hop tables are computed on.
+struct TileTables<'a, W: Fn(usize) -> bool + Sync> {
+    triangles: &'a [[u32; 3]],
+    edge_slots: &'a [[u32; 3]],
+    records: &'a [Triangle],
+    ranges: &'a [(usize, usize)],
+    walkable: &'a W,
+    trx: bool,
+    width: f32,
+    tiles_flags: u32,
+    threads: usize,
+}
+
+impl<W: Fn(usize) -> bool + Sync> TileTables<'_, W> {
+    /// The tile records with (TRX) their next-hop tables, independent of each other and so
+    /// computed on a few threads, in order. With a sink, tiles go in batches whose records
+    /// are handed over as soon as their tables exist, so that the compressor is never left
+    /// waiting for the whole tile block.
+    fn build(&self, sink: &mut Option<BodySink<'_>>) -> Vec<Tile> {
+        let tile_count = self.ranges.len();
+        let count = self.records.len();
+        let batch = if sink.is_some() {
+            TILE_BATCH
         } else {
-            Vec::new()
+            tile_count.max(1)
         };
-        let mut tables = tables.into_iter();
-        for &(start, len) in batch_ranges {
-            let end = start + len;
-            vertex_ids.clear();
-            vertex_ids.extend(triangles.get(start..end).unwrap_or(&[]).iter().flatten());
-            vertex_ids.sort_unstable();
-            vertex_ids.dedup();
-            edge_ids.clear();
-            edge_ids.extend(edge_slots.get(start..end).unwrap_or(&[]).iter().flatten());
-            edge_ids.sort_unstable();
-            edge_ids.dedup();
-            let mut tile = Tile {
-                vertex_count: vertex_ids.len() as u32,
-                edge_count: edge_ids.len() as u32,
-                triangle_count: len as u32,
-                size: if !trx && len > 0 {
-                    [width, width]
-                } else {
-                    [0.0, 0.0]
-                },
-                triangles_offset: start as u32,
-                flags: tiles_flags,
-                ..Tile::default()
+        let mut tiles = Vec::with_capacity(tile_count);
+        let mut vertex_ids: Vec<u32> = Vec::new();
+        let mut edge_ids: Vec<u32> = Vec::new();
+        let mut first = 0;
+        walkmesh_core::progress::phase(|| {
+            format!("baking NWN2: path tables of {tile_count} tiles")
+        });
+        while first < tile_count {
+            walkmesh_core::progress::step(first as u64, tile_count as u64);
+            let last = (first + batch).min(tile_count);
+            let batch_ranges = self.ranges.get(first..last).unwrap_or(&[]);
+            let tables: Vec<Vec<u8>> = if self.trx {
+                parallel_chunks_on(
+                    self.threads,
+                    batch_ranges.len(),
+                    count * 40 / tile_count.max(1) * batch_ranges.len(),
+                    &|items| {
+                        let mut scratch = TableScratch::default();
+                        items
+                            .map(|item| {
+                                batch_ranges
+                                    .get(item)
+                                    .map_or_else(Vec::new, |&(start, len)| {
+                                        tile_table(self.records, start, len, &mut scratch)
+                                    })
+                            })
+                            .collect()
+                    },
+                )
+            } else {
+                Vec::new()
             };
-            if trx {
-                let mut node_of = vec![NO_NODE; len];
-                let mut node_to_local = Vec::new();
-                for t in (start..end).filter(|&t| walkable(t)) {
-                    if let Some(slot) = node_of.get_mut(t - start) {
-                        *slot = node_to_local.len() as u8;
+            let mut tables = tables.into_iter();
+            for &(start, len) in batch_ranges {
+                let end = start + len;
+                vertex_ids.clear();
+                vertex_ids.extend(
+                    self.triangles
+                        .get(start..end)
+                        .unwrap_or(&[])
+                        .iter()
+                        .flatten(),
+                );
+                vertex_ids.sort_unstable();
+                vertex_ids.dedup();
+                edge_ids.clear();
+                edge_ids.extend(
+                    self.edge_slots
+                        .get(start..end)
+                        .unwrap_or(&[])
+                        .iter()
+                        .flatten(),
+                );
+                edge_ids.sort_unstable();
+                edge_ids.dedup();
+                let mut tile = Tile {
+                    vertex_count: vertex_ids.len() as u32,
+                    edge_count: edge_ids.len() as u32,
+                    triangle_count: len as u32,
+                    size: if !self.trx && len > 0 {
+                        [self.width, self.width]
+                    } else {
+                        [0.0, 0.0]
+                    },
+                    triangles_offset: start as u32,
+                    flags: self.tiles_flags,
+                    ..Tile::default()
+                };
+                if self.trx {
+                    let mut node_of = vec![NO_NODE; len];
+                    let mut node_to_local = Vec::new();
+                    for t in (start..end).filter(|&t| (self.walkable)(t)) {
+                        if let Some(slot) = node_of.get_mut(t - start) {
+                            *slot = node_to_local.len() as u8;
+                        }
+                        node_to_local.push((t - start) as u32);
                     }
-                    node_to_local.push((t - start) as u32);
+                    tile.nodes = tables.next().unwrap_or_default();
+                    tile.node_to_local = node_to_local;
+                    tile.local_to_node = node_of;
                 }
-                tile.nodes = tables.next().unwrap_or_default();
-                tile.node_to_local = node_to_local;
-                tile.local_to_node = node_of;
+                tiles.push(tile);
             }
-            tiles.push(tile);
+            if let Some(sink) = sink.as_mut() {
+                sink(crate::aswm::parts::tile_records(
+                    tiles.get(first..last).unwrap_or(&[]),
+                ));
+            }
+            first = last;
         }
-        if let Some(sink) = sink.as_mut() {
-            sink(crate::aswm::parts::tile_records(
-                tiles.get(first..last).unwrap_or(&[]),
-            ));
-        }
-        first = last;
+        tiles
     }
-    // Rows of next hops in blocks of roots, each turned into path records at once: the
-    // search's own rows (a machine word per entry) never exist for more than a block.
+}
+
+/// The island path table: the next hop and its weight from every island to every other.
+/// Rows of next hops are computed in blocks of roots, each turned into path records at once,
+/// so that the search's own rows (a machine word per entry) never exist for more than a block.
+fn island_path_table(graph: &[Vec<(usize, f32)>], threads: usize) -> Vec<IslandPath> {
+    let n = graph.len();
+    let island_edges: usize = graph.iter().map(Vec::len).sum();
     let mut island_paths = Vec::with_capacity(n * n);
     let mut block_start = 0;
     walkmesh_core::progress::phase(|| format!("baking NWN2: paths between {n} islands"));
@@ -947,7 +1105,7 @@ pub fn bake_streaming(
         let weight = block.saturating_mul(island_edges.max(n));
         island_paths.extend(parallel_chunks_on(threads, block, weight, &|roots| {
             let first = block_start + roots.start;
-            let hops = next_hop_rows(&graph, first..block_start + roots.end);
+            let hops = next_hop_rows(graph, first..block_start + roots.end);
             hops.iter()
                 .enumerate()
                 .map(|(k, &h)| {
@@ -970,27 +1128,7 @@ pub fn bake_streaming(
         }));
         block_start = block_end;
     }
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::islands(
-            input.border,
-            &islands,
-            &island_paths,
-        ));
-    }
-
-    Ok(Baked {
-        aswm: Aswm {
-            vertices: input.vertices.to_vec(),
-            edges,
-            triangles: out_triangles,
-            tiles,
-            islands,
-            island_paths,
-            ..header
-        },
-        order,
-        outside,
-    })
+    island_paths
 }
 
 /// Largest ASWM body the bake writes: the ceiling below which our reader (and its default

@@ -3,7 +3,7 @@
 
 use walkmesh_core::ReadError;
 
-use crate::bin::{Cursor, Out, le_u32};
+use crate::bin::{Out, le_u32};
 
 /// One packet as found in the file.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +47,7 @@ pub fn fourcc_text(fourcc: [u8; 4]) -> String {
 /// Parses the container. Packets may appear in any order and at any offset; each must lie
 /// inside the file and repeat its directory fourcc.
 pub fn parse(bytes: &[u8]) -> Result<Container<'_>, ReadError> {
-    let mut c = Cursor::new(bytes, 0, "");
+    let mut c = crate::bin::cursor(bytes, 0, "");
     let magic = c.fourcc("header.magic")?;
     if &magic != b"NWN2" {
         return Err(ReadError::at_offset(
@@ -81,8 +81,8 @@ pub fn parse(bytes: &[u8]) -> Result<Container<'_>, ReadError> {
                 ),
             ));
         };
-        let mut p = Cursor::new(head, u64::from(offset), "");
-        let own = p.fourcc(&format!("packets[{i}].fourcc"))?;
+        let mut p = crate::bin::cursor(head, u64::from(offset), "");
+        let own = p.fourcc(format!("packets[{i}].fourcc"))?;
         if own != fourcc {
             return Err(ReadError::at_offset(
                 u64::from(offset),
@@ -94,8 +94,8 @@ pub fn parse(bytes: &[u8]) -> Result<Container<'_>, ReadError> {
                 ),
             ));
         }
-        let size = p.u32(&format!("packets[{i}].size"))?;
-        let payload = p.array(u64::from(size), 1, &format!("packets[{i}].payload"))?;
+        let size = p.u32(format!("packets[{i}].size"))?;
+        let payload = p.array(u64::from(size), 1, format!("packets[{i}].payload"))?;
         packets.push(Packet {
             fourcc,
             offset,
@@ -143,7 +143,7 @@ pub struct Trwh {
 
 impl Trwh {
     pub fn parse(payload: &[u8], base: u64) -> Result<Trwh, ReadError> {
-        let mut c = Cursor::new(payload, base, "TRWH.");
+        let mut c = crate::bin::cursor(payload, base, "TRWH.");
         let trwh = Trwh {
             width: c.u32("width")?,
             height: c.u32("height")?,

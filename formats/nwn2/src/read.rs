@@ -13,7 +13,7 @@ use walkmesh_core::{
     ReadError, ReadOptions, Severity, Surface, TileGrid, material::MaterialProfile,
 };
 
-use crate::aswm::{Wrapper, flags};
+use crate::aswm::{Aswm, Wrapper, flags};
 use crate::container::fourcc_text;
 use crate::file::{self, TrxFile};
 
@@ -95,13 +95,72 @@ pub fn read_trx(
     to_navmesh(&file, input.bytes, options, diag)
 }
 
-/// Builds the IR of a parsed file.
+/// Builds the IR of a parsed file: the triangles with their surfaces and raw flags
+/// ([`read_triangles`]), the tile each was stored in ([`stored_tiles`]), the link hints and
+/// the grid, then the container's fields and packets as extras ([`container_extras`]).
 pub fn to_navmesh(
     file: &TrxFile<'_>,
     bytes: &[u8],
     options: &ReadOptions,
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
+    let aswm = &file.aswm;
+    let (polygons, surfaces, raw_flags) = read_triangles(file, options, diag)?;
+    let mut mesh = NavMesh {
+        kind: MeshKind::Terrain,
+        vertices: aswm.vertices.clone(),
+        polygons,
+        surfaces,
+        ..NavMesh::default()
+    };
+    mesh.face_attributes
+        .insert("nwn2:flags".into(), Attribute::Int(raw_flags));
+    mesh.face_attributes
+        .insert("nwn2:tile".into(), Attribute::Int(stored_tiles(aswm)));
+    if let Some(links) = link_hints(aswm) {
+        for (e, column) in links.into_iter().enumerate() {
+            mesh.face_attributes
+                .insert(format!("nwn2:link{e}"), Attribute::Int(column));
+        }
+    }
+    mesh.tile_grid = Some(TileGrid {
+        columns: aswm.grid_width,
+        rows: aswm.grid_height,
+        tile_width: aswm.tile_width,
+        tile_height: aswm.tile_width,
+        origin: [0.0, 0.0],
+    });
+    container_extras(file, &mut mesh.extras, diag);
+    if options.keep_provenance {
+        let mut sections: Vec<(String, Arc<[u8]>)> = vec![
+            ("file".into(), Arc::from(bytes)),
+            ("aswm.body".into(), Arc::clone(&file.body)),
+        ];
+        if let Some(stream) = file.stream {
+            sections.push(("aswm.zlib".into(), Arc::from(stream)));
+        }
+        mesh.provenance = Some(Provenance {
+            format: "trx".into(),
+            fingerprint: mesh.fingerprint(),
+            sections,
+            ..Provenance::default()
+        });
+    }
+    mesh.check()
+        .map_err(|message| ReadError::whole("aswm.triangles", message))?;
+    Ok(mesh)
+}
+
+/// The triangles as polygons (a clockwise-flagged one reversed, so that every polygon is
+/// counter-clockwise), their surfaces (walkability from flag 0x01, material from the
+/// footstep bits through the profile) and raw flags. Vertices must be finite and every
+/// corner must name one.
+#[allow(clippy::type_complexity)]
+fn read_triangles(
+    file: &TrxFile<'_>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<(Polygons, Vec<Surface>, Vec<i64>), ReadError> {
     let aswm = &file.aswm;
     let profile = profile(options.materials.as_ref());
     let vertex_count = aswm.vertices.len() as u32;
@@ -164,19 +223,14 @@ pub fn to_navmesh(
             ),
         );
     }
-    let mut mesh = NavMesh {
-        kind: MeshKind::Terrain,
-        vertices: aswm.vertices.clone(),
-        polygons,
-        surfaces,
-        ..NavMesh::default()
-    };
-    mesh.face_attributes
-        .insert("nwn2:flags".into(), Attribute::Int(raw_flags));
-    // The tile each triangle was stored in. Geometry alone cannot tell it for the vertical
-    // slivers lying exactly on a tile boundary (the toolset keeps them with the tile model
-    // they came from, on either side), so a re-bake keeps it while the centre still touches
-    // that tile.
+    Ok((polygons, surfaces, raw_flags))
+}
+
+/// The tile each triangle was stored in (−1 for none). Geometry alone cannot tell it for the
+/// vertical slivers lying exactly on a tile boundary (the toolset keeps them with the tile
+/// model they came from, on either side), so a re-bake keeps it while the centre still
+/// touches that tile.
+fn stored_tiles(aswm: &Aswm) -> Vec<i64> {
     let mut tile_of = vec![-1i64; aswm.triangles.len()];
     let mut running = 0usize;
     for (index, tile) in aswm.tiles.iter().enumerate() {
@@ -194,22 +248,18 @@ pub fn to_navmesh(
         }
         running = end;
     }
-    mesh.face_attributes
-        .insert("nwn2:tile".into(), Attribute::Int(tile_of));
-    if let Some(links) = link_hints(aswm) {
-        for (e, column) in links.into_iter().enumerate() {
-            mesh.face_attributes
-                .insert(format!("nwn2:link{e}"), Attribute::Int(column));
-        }
-    }
-    mesh.tile_grid = Some(TileGrid {
-        columns: aswm.grid_width,
-        rows: aswm.grid_height,
-        tile_width: aswm.tile_width,
-        tile_height: aswm.tile_width,
-        origin: [0.0, 0.0],
-    });
-    let extras = &mut mesh.extras;
+    tile_of
+}
+
+/// The container's versions, the ASWM's version, tile flags and border, the TRWH id (warned
+/// when TRWH is missing or disagrees with the grid), the packet list and the payloads of
+/// the packets other than TRWH and ASWM, which a bake writes back as they were.
+fn container_extras(
+    file: &TrxFile<'_>,
+    extras: &mut std::collections::BTreeMap<String, Extra>,
+    diag: &mut Diagnostics,
+) {
+    let aswm = &file.aswm;
     extras.insert(
         "nwn2:version_major".into(),
         Extra::Int(i64::from(file.container.major)),
@@ -274,22 +324,4 @@ pub fn to_navmesh(
             "the walkmesh is stored without the COMP wrapper; it is accepted, but a rebaked file is compressed",
         );
     }
-    if options.keep_provenance {
-        let mut sections: Vec<(String, Arc<[u8]>)> = vec![
-            ("file".into(), Arc::from(bytes)),
-            ("aswm.body".into(), Arc::clone(&file.body)),
-        ];
-        if let Some(stream) = file.stream {
-            sections.push(("aswm.zlib".into(), Arc::from(stream)));
-        }
-        mesh.provenance = Some(Provenance {
-            format: "trx".into(),
-            fingerprint: mesh.fingerprint(),
-            sections,
-            ..Provenance::default()
-        });
-    }
-    mesh.check()
-        .map_err(|message| ReadError::whole("aswm.triangles", message))?;
-    Ok(mesh)
 }

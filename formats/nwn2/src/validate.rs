@@ -1,4 +1,4 @@
-//! `walkmesh validate` for TRN/TRX: the invariants every reader relies on (research note
+//! `walkmesh validate` for TRN/TRX: the invariants every reader relies on (`docs/formats/nwn2.md`
 //! §5.1, as errors), the rules the official toolset's files always meet (§5.3 "strict", as
 //! errors) and the ones official files break harmlessly (§5.3 "loose", as warnings).
 //!

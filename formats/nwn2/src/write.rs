@@ -6,8 +6,8 @@
 //! packets kept from the source file or from a `nwn2:template`).
 
 use walkmesh_core::{
-    Attribute, Diagnostics, Encoded, Extra, NavMesh, Output, Position, Severity, WriteError,
-    WriteOptions,
+    Attribute, Diagnostics, Encoded, Extra, MaterialProfile, NavMesh, Output, Position, Severity,
+    WriteError, WriteOptions,
 };
 
 use crate::aswm::{self, flags};
@@ -100,7 +100,10 @@ pub fn write_trx(
     bake_mesh(mesh, options, style, diag, &config)
 }
 
-/// Bakes `mesh` into a complete file.
+/// Bakes `mesh` into a complete file: the geometry placed on the tile grid
+/// ([`place_on_grid`]), the triangles wound and flagged as NWN2 stores them
+/// ([`stored_triangles`]), the bake and its zlib stream, then the packets around it
+/// ([`container_bytes`]).
 #[doc(hidden)]
 pub fn bake_mesh(
     mesh: &NavMesh,
@@ -111,188 +114,8 @@ pub fn bake_mesh(
 ) -> Result<Output, WriteError> {
     mesh.check().map_err(|m| WriteError::new("mesh", m))?;
     report_losses(mesh, diag);
-    let profile = profile(options.materials.as_ref());
-    let raw = match mesh.face_attributes.get("nwn2:flags") {
-        Some(Attribute::Int(values)) => Some(values),
-        _ => None,
-    };
-    // Geometry, shifted onto the grid when there is none and the mesh reaches below zero.
-    let mut vertices = mesh.vertices.clone();
-    let grid = match mesh.tile_grid {
-        Some(grid) => {
-            if grid.origin != [0.0, 0.0] {
-                for v in &mut vertices {
-                    v[0] -= grid.origin[0];
-                    v[1] -= grid.origin[1];
-                }
-                diag.warn(
-                    "trx.grid_origin_moved",
-                    format!(
-                        "the tile grid starts at ({}, {}); NWN2 grids start at (0, 0), so the mesh is moved by the opposite",
-                        grid.origin[0], grid.origin[1]
-                    ),
-                );
-            }
-            if grid.tile_width != grid.tile_height {
-                diag.warn(
-                    "trx.tiles_not_square",
-                    format!(
-                        "tiles of {} x {}; NWN2 tiles are square, {} is used",
-                        grid.tile_width, grid.tile_height, grid.tile_width
-                    ),
-                );
-            }
-            (grid.columns, grid.rows, grid.tile_width)
-        }
-        None => {
-            let width = options
-                .params
-                .get("nwn2:tile_width")
-                .and_then(|w| w.parse::<f32>().ok())
-                .filter(|w| *w > 0.0)
-                .unwrap_or(DEFAULT_TILE_WIDTH);
-            // Coordinates a hair below zero (float noise of modelling tools, e.g. -1e-6 from
-            // a Blender export) are snapped to 0 rather than moving the mesh by a tile.
-            let mut snapped = 0usize;
-            let mut largest = 0.0f32;
-            for v in &mut vertices {
-                for coordinate in v.iter_mut().take(2) {
-                    if *coordinate < 0.0 && *coordinate >= -SNAP_EPSILON {
-                        largest = largest.max(-*coordinate);
-                        *coordinate = 0.0;
-                        snapped += 1;
-                    }
-                }
-            }
-            if snapped > 0 {
-                diag.warn(
-                    "trx.snapped_to_zero",
-                    format!(
-                        "{snapped} coordinate(s) within {SNAP_EPSILON} m below x or y = 0 (at most {largest}) are set to 0, where NWN2 grids start"
-                    ),
-                );
-            }
-            let (min, max) = bounds_of(&vertices);
-            let shift = [
-                if min[0] < 0.0 {
-                    -(min[0] / width).floor() * width
-                } else {
-                    0.0
-                },
-                if min[1] < 0.0 {
-                    -(min[1] / width).floor() * width
-                } else {
-                    0.0
-                },
-            ];
-            if shift != [0.0, 0.0] {
-                for v in &mut vertices {
-                    v[0] += shift[0];
-                    v[1] += shift[1];
-                }
-                diag.warn(
-                    "trx.mesh_moved",
-                    format!(
-                        "the mesh reaches below x or y = 0, where NWN2 grids start; it is moved by whole {width} m tiles, by ({}, {}, 0) (TRX has no field to record this; `walkmesh convert --translate {},{},0` moves it back)",
-                        shift[0], shift[1], -shift[0], -shift[1]
-                    ),
-                );
-            }
-            let columns = (((max[0] + shift[0]) / width).ceil().max(1.0)) as u32;
-            let rows = (((max[1] + shift[1]) / width).ceil().max(1.0)) as u32;
-            diag.push(
-                Severity::Info,
-                "trx.grid_computed",
-                Position::None,
-                None,
-                format!("tile grid {columns} x {rows} of {width} m computed from the mesh bounds"),
-            );
-            (columns, rows, width)
-        }
-    };
-
-    let mut triangles = Vec::with_capacity(mesh.polygons.len());
-    let mut tri_flags = Vec::with_capacity(mesh.polygons.len());
-    // Materials: the footstep bits of the face's material (or of its fallback, counted per
-    // material); bit 0x01 is the face's own walkability, never the profile's.
-    let mut changes = walkmesh_core::MaterialChanges::default();
-    let mut flipped = (0usize, 0.0f64);
-    for (p, polygon) in mesh.polygons.iter().enumerate() {
-        let &[a, b, c] = polygon else {
-            return Err(WriteError::new(
-                format!("polygons[{p}]"),
-                format!(
-                    "polygon {p} has {} vertices; the writer needs triangles (prepare the mesh first)",
-                    polygon.len()
-                ),
-            ));
-        };
-        let surface = mesh.surfaces.get(p).copied();
-        let from_nwn2 = raw.and_then(|r| r.get(p)).map(|&f| f as u16);
-        let (walkable, footstep) = match (from_nwn2, surface) {
-            // Came from NWN2: the IR's walkability, the footstep bits of its material (its
-            // code when the material is the one the code means).
-            (Some(f), Some(s)) => {
-                let bits = match profile.surface_for_code(u32::from(f & flags::FOOTSTEPS)) {
-                    Some(known) if known.material == s.material => f & flags::FOOTSTEPS,
-                    _ => profile
-                        .surface_for_material(s.material)
-                        .map_or(f & flags::FOOTSTEPS, |e| e.code as u16 & flags::FOOTSTEPS),
-                };
-                (s.walkable, bits)
-            }
-            (_, Some(s)) => match profile.encode(s, false) {
-                Encoded::Exact(to) => (to.walkable, to.code as u16 & flags::FOOTSTEPS),
-                Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
-                    changes.record(walkmesh_core::passes::polygon_area(mesh, p), s, to);
-                    (to.walkable, to.code as u16 & flags::FOOTSTEPS)
-                }
-                Encoded::Unknown => (s.walkable, 0),
-            },
-            (_, None) => (false, 0),
-        };
-        let mut f = footstep;
-        if walkable {
-            f |= flags::WALKABLE;
-        }
-        // The engine locates points on a triangle with the edge order flag 0x04 gives, so
-        // a walkable triangle must be stored with the XY winding its flag says. The toolset
-        // reverses every TRX triangle and sets 0x04 (its non-walkable downward pieces then
-        // disagree, harmlessly); a walkable triangle that faces down in the mesh is stored
-        // the way up instead, so it can be stood on, and reported.
-        // A triangle read from NWN2 in the target's own convention (a TRX triangle with
-        // 0x04 into a TRX, a TRN one without into a TRN) keeps the stored order (the
-        // reader's reversal is undone exactly), so a rebake matches the toolset's tables.
-        // Baking a TRN into a TRX is where the toolset would store a downward walkable
-        // triangle against its flag; ours is stored facing up and reported, as for other
-        // engines' meshes.
-        let stored_as_target =
-            from_nwn2.is_some_and(|f| (f & flags::CLOCKWISE != 0) == (style == Style::Trx));
-        let faces_down =
-            !stored_as_target && walkable && xy_area2(&vertices, [a, b, c]) < -WINDING_EPSILON;
-        if faces_down {
-            flipped.0 += 1;
-            flipped.1 += walkmesh_core::passes::polygon_area(mesh, p);
-        }
-        match (style, faces_down) {
-            (Style::Trx, false) | (Style::Trn, true) => triangles.push([a, c, b]),
-            (Style::Trx, true) | (Style::Trn, false) => triangles.push([a, b, c]),
-        }
-        if style == Style::Trx {
-            f |= flags::CLOCKWISE;
-        }
-        tri_flags.push(f);
-    }
-    if flipped.0 > 0 {
-        diag.warn(
-            "trx.walkable_winding_flipped",
-            format!(
-                "{} walkable triangle(s) ({:.3} m²) face down; they are stored facing up so that the engine can locate points on them (read back, their winding is reversed)",
-                flipped.0, flipped.1
-            ),
-        );
-    }
-    changes.report(diag, "trx", "NWN2");
+    let (vertices, grid) = place_on_grid(mesh, options, diag);
+    let (triangles, tri_flags) = stored_triangles(mesh, options, &vertices, style, diag)?;
     let link_hints = written_link_hints(mesh, &triangles);
     let border = if style == Style::Trn {
         int_extra(mesh, "nwn2:border").unwrap_or(0) as u32
@@ -348,6 +171,246 @@ pub fn bake_mesh(
             "faces are reordered so that each tile's triangles are consecutive",
         );
     }
+    let main = container_bytes(mesh, options, &aswm_payload, grid, diag)?;
+    Ok(Output {
+        main,
+        sidecars: Vec::new(),
+    })
+}
+
+/// The vertices as written and the tile grid (columns, rows, tile width). A mesh with a
+/// grid is moved so that the grid starts at (0, 0), as NWN2 grids do; without one, a grid is
+/// computed from the bounds after snapping float noise below zero to 0 and moving a mesh
+/// that reaches below zero by whole tiles (each warned).
+fn place_on_grid(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> (Vec<[f32; 3]>, (u32, u32, f32)) {
+    let mut vertices = mesh.vertices.clone();
+    let Some(grid) = mesh.tile_grid else {
+        let grid = compute_grid(&mut vertices, options, diag);
+        return (vertices, grid);
+    };
+    if grid.origin != [0.0, 0.0] {
+        for v in &mut vertices {
+            v[0] -= grid.origin[0];
+            v[1] -= grid.origin[1];
+        }
+        diag.warn(
+            "trx.grid_origin_moved",
+            format!(
+                "the tile grid starts at ({}, {}); NWN2 grids start at (0, 0), so the mesh is moved by the opposite",
+                grid.origin[0], grid.origin[1]
+            ),
+        );
+    }
+    if grid.tile_width != grid.tile_height {
+        diag.warn(
+            "trx.tiles_not_square",
+            format!(
+                "tiles of {} x {}; NWN2 tiles are square, {} is used",
+                grid.tile_width, grid.tile_height, grid.tile_width
+            ),
+        );
+    }
+    (vertices, (grid.columns, grid.rows, grid.tile_width))
+}
+
+/// The tile grid of a mesh that has none (`nwn2:tile_width`, else
+/// [`DEFAULT_TILE_WIDTH`]), the mesh shifted onto it when it reaches below zero.
+fn compute_grid(
+    vertices: &mut [[f32; 3]],
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> (u32, u32, f32) {
+    let width = options
+        .params
+        .get("nwn2:tile_width")
+        .and_then(|w| w.parse::<f32>().ok())
+        .filter(|w| *w > 0.0)
+        .unwrap_or(DEFAULT_TILE_WIDTH);
+    // Coordinates a hair below zero (float noise of modelling tools, e.g. -1e-6 from
+    // a Blender export) are snapped to 0 rather than moving the mesh by a tile.
+    let mut snapped = 0usize;
+    let mut largest = 0.0f32;
+    for v in vertices.iter_mut() {
+        for coordinate in v.iter_mut().take(2) {
+            if *coordinate < 0.0 && *coordinate >= -SNAP_EPSILON {
+                largest = largest.max(-*coordinate);
+                *coordinate = 0.0;
+                snapped += 1;
+            }
+        }
+    }
+    if snapped > 0 {
+        diag.warn(
+            "trx.snapped_to_zero",
+            format!(
+                "{snapped} coordinate(s) within {SNAP_EPSILON} m below x or y = 0 (at most {largest}) are set to 0, where NWN2 grids start"
+            ),
+        );
+    }
+    let (min, max) = bounds_of(vertices);
+    let shift = [
+        if min[0] < 0.0 {
+            -(min[0] / width).floor() * width
+        } else {
+            0.0
+        },
+        if min[1] < 0.0 {
+            -(min[1] / width).floor() * width
+        } else {
+            0.0
+        },
+    ];
+    if shift != [0.0, 0.0] {
+        for v in vertices.iter_mut() {
+            v[0] += shift[0];
+            v[1] += shift[1];
+        }
+        diag.warn(
+            "trx.mesh_moved",
+            format!(
+                "the mesh reaches below x or y = 0, where NWN2 grids start; it is moved by whole {width} m tiles, by ({}, {}, 0) (TRX has no field to record this; `walkmesh convert --translate {},{},0` moves it back)",
+                shift[0], shift[1], -shift[0], -shift[1]
+            ),
+        );
+    }
+    let columns = (((max[0] + shift[0]) / width).ceil().max(1.0)) as u32;
+    let rows = (((max[1] + shift[1]) / width).ceil().max(1.0)) as u32;
+    diag.push(
+        Severity::Info,
+        "trx.grid_computed",
+        Position::None,
+        None,
+        format!("tile grid {columns} x {rows} of {width} m computed from the mesh bounds"),
+    );
+    (columns, rows, width)
+}
+
+/// The triangles in the order and winding they are stored with, and their flags: the
+/// footstep bits of the face's material (or of its fallback, counted per material) and bit
+/// 0x01 from the face's own walkability, never the profile's. Polygons must be triangles.
+fn stored_triangles(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    vertices: &[[f32; 3]],
+    style: Style,
+    diag: &mut Diagnostics,
+) -> Result<(Vec<[u32; 3]>, Vec<u16>), WriteError> {
+    let profile = profile(options.materials.as_ref());
+    let raw = match mesh.face_attributes.get("nwn2:flags") {
+        Some(Attribute::Int(values)) => Some(values),
+        _ => None,
+    };
+    let mut triangles = Vec::with_capacity(mesh.polygons.len());
+    let mut tri_flags = Vec::with_capacity(mesh.polygons.len());
+    let mut changes = walkmesh_core::MaterialChanges::default();
+    let mut flipped = (0usize, 0.0f64);
+    for (p, polygon) in mesh.polygons.iter().enumerate() {
+        let &[a, b, c] = polygon else {
+            return Err(WriteError::new(
+                format!("polygons[{p}]"),
+                format!(
+                    "polygon {p} has {} vertices; the writer needs triangles (prepare the mesh first)",
+                    polygon.len()
+                ),
+            ));
+        };
+        let from_nwn2 = raw.and_then(|r| r.get(p)).map(|&f| f as u16);
+        let (walkable, footstep) =
+            walkability_and_footsteps(mesh, p, from_nwn2, &profile, &mut changes);
+        let mut f = footstep;
+        if walkable {
+            f |= flags::WALKABLE;
+        }
+        // The engine locates points on a triangle with the edge order flag 0x04 gives, so
+        // a walkable triangle must be stored with the XY winding its flag says. The toolset
+        // reverses every TRX triangle and sets 0x04 (its non-walkable downward pieces then
+        // disagree, harmlessly); a walkable triangle that faces down in the mesh is stored
+        // the way up instead, so it can be stood on, and reported.
+        // A triangle read from NWN2 in the target's own convention (a TRX triangle with
+        // 0x04 into a TRX, a TRN one without into a TRN) keeps the stored order (the
+        // reader's reversal is undone exactly), so a rebake matches the toolset's tables.
+        // Baking a TRN into a TRX is where the toolset would store a downward walkable
+        // triangle against its flag; ours is stored facing up and reported, as for other
+        // engines' meshes.
+        let stored_as_target =
+            from_nwn2.is_some_and(|f| (f & flags::CLOCKWISE != 0) == (style == Style::Trx));
+        let faces_down =
+            !stored_as_target && walkable && xy_area2(vertices, [a, b, c]) < -WINDING_EPSILON;
+        if faces_down {
+            flipped.0 += 1;
+            flipped.1 += walkmesh_core::passes::polygon_area(mesh, p);
+        }
+        match (style, faces_down) {
+            (Style::Trx, false) | (Style::Trn, true) => triangles.push([a, c, b]),
+            (Style::Trx, true) | (Style::Trn, false) => triangles.push([a, b, c]),
+        }
+        if style == Style::Trx {
+            f |= flags::CLOCKWISE;
+        }
+        tri_flags.push(f);
+    }
+    if flipped.0 > 0 {
+        diag.warn(
+            "trx.walkable_winding_flipped",
+            format!(
+                "{} walkable triangle(s) ({:.3} m²) face down; they are stored facing up so that the engine can locate points on them (read back, their winding is reversed)",
+                flipped.0, flipped.1
+            ),
+        );
+    }
+    changes.report(diag, "trx", "NWN2");
+    Ok((triangles, tri_flags))
+}
+
+/// Walkability and footstep bits of polygon `p` (`from_nwn2`: its flags when read from
+/// NWN2). A face from NWN2 keeps the IR's walkability and the footstep bits of its material
+/// (its code when the material is the one the code means); others are encoded through the
+/// profile, a merged material or changed walkability recorded in `changes`.
+fn walkability_and_footsteps(
+    mesh: &NavMesh,
+    p: usize,
+    from_nwn2: Option<u16>,
+    profile: &MaterialProfile,
+    changes: &mut walkmesh_core::MaterialChanges,
+) -> (bool, u16) {
+    match (from_nwn2, mesh.surfaces.get(p).copied()) {
+        // Came from NWN2: the IR's walkability, the footstep bits of its material (its
+        // code when the material is the one the code means).
+        (Some(f), Some(s)) => {
+            let bits = match profile.surface_for_code(u32::from(f & flags::FOOTSTEPS)) {
+                Some(known) if known.material == s.material => f & flags::FOOTSTEPS,
+                _ => profile
+                    .surface_for_material(s.material)
+                    .map_or(f & flags::FOOTSTEPS, |e| e.code as u16 & flags::FOOTSTEPS),
+            };
+            (s.walkable, bits)
+        }
+        (_, Some(s)) => match profile.encode(s, false) {
+            Encoded::Exact(to) => (to.walkable, to.code as u16 & flags::FOOTSTEPS),
+            Encoded::Merged(to) | Encoded::WalkabilityChanged(to) => {
+                changes.record(walkmesh_core::passes::polygon_area(mesh, p), s, to);
+                (to.walkable, to.code as u16 & flags::FOOTSTEPS)
+            }
+            Encoded::Unknown => (s.walkable, 0),
+        },
+        (_, None) => (false, 0),
+    }
+}
+
+/// The file around the ASWM payload: a template's packets (`nwn2:template`), else the
+/// source's packets in their order (`nwn2:packets`, unknown ones kept byte for byte), TRWH
+/// first and ASWM last when the source had none.
+fn container_bytes(
+    mesh: &NavMesh,
+    options: &WriteOptions,
+    aswm_payload: &[u8],
+    grid: (u32, u32, f32),
+    diag: &mut Diagnostics,
+) -> Result<Vec<u8>, WriteError> {
     let trwh = Trwh {
         width: grid.0,
         height: grid.1,
@@ -357,47 +420,42 @@ pub fn bake_mesh(
 
     let major = int_extra(mesh, "nwn2:version_major").unwrap_or(2) as u16;
     let minor = int_extra(mesh, "nwn2:version_minor").unwrap_or(3) as u16;
-    let main = if let Some(path) = options.params.get("nwn2:template") {
-        with_template(path, &trwh, &aswm_payload, grid, diag)?
-    } else {
-        let mut packets: Vec<([u8; 4], &[u8])> = Vec::new();
-        let kinds = match mesh.extras.get("nwn2:packets") {
-            Some(Extra::TextList(list)) => list.clone(),
-            _ => vec!["TRWH".into(), "ASWM".into()],
-        };
-        let mut has = (false, false);
-        for (i, kind) in kinds.iter().enumerate() {
-            match kind.as_str() {
-                "TRWH" => {
-                    packets.push((*b"TRWH", &trwh));
-                    has.0 = true;
-                }
-                "ASWM" => {
-                    packets.push((*b"ASWM", &aswm_payload));
-                    has.1 = true;
-                }
-                other => {
-                    if let (Some(Extra::Bytes(payload)), Ok(fourcc)) = (
-                        mesh.extras.get(&packet_key(i)),
-                        <[u8; 4]>::try_from(other.as_bytes()),
-                    ) {
-                        packets.push((fourcc, payload));
-                    }
+    if let Some(path) = options.params.get("nwn2:template") {
+        return with_template(path, &trwh, aswm_payload, grid, diag);
+    }
+    let mut packets: Vec<([u8; 4], &[u8])> = Vec::new();
+    let kinds = match mesh.extras.get("nwn2:packets") {
+        Some(Extra::TextList(list)) => list.clone(),
+        _ => vec!["TRWH".into(), "ASWM".into()],
+    };
+    let mut has = (false, false);
+    for (i, kind) in kinds.iter().enumerate() {
+        match kind.as_str() {
+            "TRWH" => {
+                packets.push((*b"TRWH", &trwh));
+                has.0 = true;
+            }
+            "ASWM" => {
+                packets.push((*b"ASWM", aswm_payload));
+                has.1 = true;
+            }
+            other => {
+                if let (Some(Extra::Bytes(payload)), Ok(fourcc)) = (
+                    mesh.extras.get(&packet_key(i)),
+                    <[u8; 4]>::try_from(other.as_bytes()),
+                ) {
+                    packets.push((fourcc, payload));
                 }
             }
         }
-        if !has.0 {
-            packets.insert(0, (*b"TRWH", &trwh));
-        }
-        if !has.1 {
-            packets.push((*b"ASWM", &aswm_payload));
-        }
-        container::write(major, minor, &packets)
-    };
-    Ok(Output {
-        main,
-        sidecars: Vec::new(),
-    })
+    }
+    if !has.0 {
+        packets.insert(0, (*b"TRWH", &trwh));
+    }
+    if !has.1 {
+        packets.push((*b"ASWM", aswm_payload));
+    }
+    Ok(container::write(major, minor, &packets))
 }
 
 /// Bakes and wraps the ASWM payload (`COMP`, sizes, zlib at `level`). The body is

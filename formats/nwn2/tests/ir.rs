@@ -270,7 +270,7 @@ fn a_template_keeps_its_other_packets() {
     }
 }
 
-/// Serialises `a` in an older layout (0x69, 0x6a, 0x6b), by hand from the research note.
+/// Serialises `a` in an older layout (0x69, 0x6a, 0x6b), by hand from `docs/formats/nwn2.md` §2.6.
 fn old_body(a: &Aswm, version: u32) -> Vec<u8> {
     let mut o = Vec::new();
     let u32s =

@@ -41,7 +41,9 @@ fn point(out: &mut String, keyword: &str, p: [f32; 3]) {
     let _ = writeln!(out, "{keyword} {} {} {}", p[0], p[1], p[2]);
 }
 
-/// Writes `mesh` as OBJ text plus an `.mtl` sidecar.
+/// Writes `mesh` as OBJ text plus an `.mtl` sidecar: faces grouped by surface
+/// ([`surface_groups`]), a warning for walkabilities OBJ cannot keep, the header lines and
+/// vertices ([`write_header`]), the faces ([`write_faces`]), the edge tags and the `.mtl`.
 pub fn write_obj(
     mesh: &NavMesh,
     options: &WriteOptions,
@@ -61,20 +63,7 @@ pub fn write_obj(
         .to_string();
     let mtl_name = format!("{stem}.mtl");
 
-    // Surfaces in order of first use; faces grouped by surface, each group in mesh order.
-    let mut surface_order: Vec<Surface> = Vec::new();
-    let mut group_of_surface: BTreeMap<Surface, usize> = BTreeMap::new();
-    let mut face_groups: Vec<Vec<u32>> = Vec::new();
-    for (polygon, surface) in mesh.surfaces.iter().enumerate() {
-        let group = *group_of_surface.entry(*surface).or_insert_with(|| {
-            surface_order.push(*surface);
-            face_groups.push(Vec::new());
-            face_groups.len() - 1
-        });
-        if let Some(faces) = face_groups.get_mut(group) {
-            faces.push(polygon as u32);
-        }
-    }
+    let (surface_order, face_groups) = surface_groups(mesh);
     // Materials the profile does not know cannot carry a walkability (the reader gives
     // them the default surface); the others carry it in a `walkable` directive.
     let mismatched: Vec<String> = surface_order
@@ -106,6 +95,57 @@ pub fn write_obj(
 
     let mut out =
         String::with_capacity(mesh.vertices.len() * 32 + mesh.polygons.indices().len() * 8);
+    write_header(&mut out, mesh, options, &mtl_name);
+    let new_number = write_faces(&mut out, mesh, &profile, &surface_order, &face_groups);
+    // Edge tags refer to faces by their 1-based number in this file.
+    let mut tags: Vec<(u64, u32, i32)> = mesh
+        .edge_tags
+        .iter()
+        .map(|(edge, tag)| {
+            (
+                new_number.get(edge.polygon as usize).copied().unwrap_or(0),
+                edge.edge,
+                tag.transition,
+            )
+        })
+        .collect();
+    tags.sort_unstable();
+    for (face, edge, transition) in tags {
+        let _ = writeln!(
+            out,
+            "{DIRECTIVE} edge {face} {edge} transition {transition}"
+        );
+    }
+
+    Ok(Output {
+        main: out.into_bytes(),
+        sidecars: vec![Sidecar {
+            file_name: mtl_name,
+            bytes: material_library(&surface_order).into_bytes(),
+        }],
+    })
+}
+
+/// Surfaces in order of first use, and the faces of each, in mesh order.
+fn surface_groups(mesh: &NavMesh) -> (Vec<Surface>, Vec<Vec<u32>>) {
+    let mut surface_order: Vec<Surface> = Vec::new();
+    let mut group_of_surface: BTreeMap<Surface, usize> = BTreeMap::new();
+    let mut face_groups: Vec<Vec<u32>> = Vec::new();
+    for (polygon, surface) in mesh.surfaces.iter().enumerate() {
+        let group = *group_of_surface.entry(*surface).or_insert_with(|| {
+            surface_order.push(*surface);
+            face_groups.push(Vec::new());
+            face_groups.len() - 1
+        });
+        if let Some(faces) = face_groups.get_mut(group) {
+            faces.push(polygon as u32);
+        }
+    }
+    (surface_order, face_groups)
+}
+
+/// The comment line, `mtllib`, the kind, origin and hook directives, and the vertices.
+fn write_header(out: &mut String, mesh: &NavMesh, options: &WriteOptions, mtl_name: &str) {
     let _ = writeln!(
         out,
         "# walkmesh {} — {} vertices, {} faces ({} walkable); {}",
@@ -134,9 +174,20 @@ pub fn write_obj(
         let _ = writeln!(out, "{DIRECTIVE} hook {name} {} {} {}", p[0], p[1], p[2]);
     }
     for v in &mesh.vertices {
-        point(&mut out, "v", from_ir(options.up, *v));
+        point(out, "v", from_ir(options.up, *v));
     }
+}
 
+/// The faces, one `usemtl` per surface group (with a `walkable` directive where the face's
+/// walkability is not the profile's), `o`/`g` names re-emitted where the stored value
+/// changes. Returns each polygon's 1-based number in the file.
+fn write_faces(
+    out: &mut String,
+    mesh: &NavMesh,
+    profile: &MaterialProfile,
+    surface_order: &[Surface],
+    face_groups: &[Vec<u32>],
+) -> Vec<u64> {
     let names = |key: &str| match mesh.extras.get(key) {
         Some(Extra::TextList(list)) => list.clone(),
         _ => Vec::new(),
@@ -152,7 +203,7 @@ pub fn write_obj(
     ];
     let mut new_number = vec![0u64; mesh.polygons.len()];
     let mut written = 0u64;
-    for (surface, faces) in surface_order.iter().zip(&face_groups) {
+    for (surface, faces) in surface_order.iter().zip(face_groups) {
         let _ = writeln!(out, "usemtl {}", surface.material.name());
         // The name gives the profile's walkability; a face that has the other one says so.
         if profile
@@ -185,29 +236,14 @@ pub fn write_obj(
             }
         }
     }
-    // Edge tags refer to faces by their 1-based number in this file.
-    let mut tags: Vec<(u64, u32, i32)> = mesh
-        .edge_tags
-        .iter()
-        .map(|(edge, tag)| {
-            (
-                new_number.get(edge.polygon as usize).copied().unwrap_or(0),
-                edge.edge,
-                tag.transition,
-            )
-        })
-        .collect();
-    tags.sort_unstable();
-    for (face, edge, transition) in tags {
-        let _ = writeln!(
-            out,
-            "{DIRECTIVE} edge {face} {edge} transition {transition}"
-        );
-    }
+    new_number
+}
 
+/// The `.mtl` text: one material per neutral material name, coloured.
+fn material_library(surface_order: &[Surface]) -> String {
     let mut mtl = format!("# walkmesh {} materials\n", env!("CARGO_PKG_VERSION"));
     let mut seen = Vec::new();
-    for surface in &surface_order {
+    for surface in surface_order {
         let name = surface.material.name();
         if seen.contains(&name) {
             continue;
@@ -219,13 +255,7 @@ pub fn write_obj(
         );
         seen.push(name);
     }
-    Ok(Output {
-        main: out.into_bytes(),
-        sidecars: vec![Sidecar {
-            file_name: mtl_name,
-            bytes: mtl.into_bytes(),
-        }],
-    })
+    mtl
 }
 
 /// Warns about authored data that OBJ cannot carry.

@@ -73,7 +73,7 @@ pub const DEFAULT_HEIGHT: f32 = 1.0;
 /// Default AI index mask: every AI class may use the region.
 pub const DEFAULT_INDEX_MASK: u16 = 0x00FF;
 /// Default bound on the height error a region budget may introduce: the engine lifts ground
-/// queries by 0.3 before looking for the region below (research note §5), so a point of the
+/// queries by 0.3 before looking for the region below (`docs/formats/prime.md` §5), so a point of the
 /// original surface up to 0.3 below its region's floor is still found in it.
 pub const DEFAULT_MAX_HEIGHT_ERROR: f64 = 0.3;
 /// Default vertical tolerance of every merge (see the module comment): well inside the
@@ -1297,7 +1297,10 @@ fn finish(
     })
 }
 
-/// Cooks `mesh` into a PATH file.
+/// Cooks `mesh` into a PATH file, along the steps of the module comment: the input's
+/// attributes and shapes (1, 2), the polygons classified ([`classify`]), merged within the
+/// region budget (3, 4: [`CookBudget`]), written as records (5: [`write_regions`]) and the
+/// file's tables added (6: [`finish_file`]).
 pub fn cook(
     mesh: &NavMesh,
     options: &WriteOptions,
@@ -1313,11 +1316,74 @@ pub fn cook(
     // The `prime` profile decides, by neutral material, walkability and the type mask of
     // polygons that carry no `path:type_mask`.
     let profile = profile_for(options.materials.as_ref());
-    let has_types = mesh.face_attributes.contains_key(ATTR_TYPE_MASK);
+    if !mesh.face_attributes.contains_key(ATTR_TYPE_MASK) {
+        report_profile_changes(mesh, &profile, diag);
+    }
+    let attrs_of = |mesh: &NavMesh, p: usize| -> Result<Attrs, WriteError> {
+        input_attrs(mesh, p, &settings, &profile)
+    };
+
+    // Triangulate when some cooked polygon is not convex or not flat. Regions read from PATH
+    // that are flat within the height-error bound are moved onto their plane instead.
+    let shapes: Vec<Shape> = (0..mesh.polygons.len())
+        .map(|p| polygon_shape(mesh, p, &settings, &attrs_of))
+        .collect();
+    let needs_triangles = shapes.contains(&Shape::Triangulate);
+    let mut work: Cow<'_, NavMesh> = Cow::Borrowed(mesh);
+    if needs_triangles {
+        let (triangles, _) = triangulate(mesh, diag);
+        work = Cow::Owned(triangles);
+    }
+    let work = &*work;
+    let work_polygons = work.polygons.len();
+    // Per polygon of `work`, the plane it is moved onto (none once triangulated).
+    let flat: Vec<Option<Plane>> = (0..work_polygons)
+        .map(|p| match shapes.get(p) {
+            Some(Shape::Flatten(plane)) if !needs_triangles => Some(*plane),
+            _ => None,
+        })
+        .collect();
+
+    let mut report = CookReport {
+        triangulated: needs_triangles,
+        ..CookReport::default()
+    };
+    let base = classify(mesh, work, &attrs_of, &settings, flat, &mut report, diag)?;
+    let budget = CookBudget {
+        work,
+        base: &base,
+        attrs_of: &attrs_of,
+        settings: &settings,
+    };
+    let (built, flatness) = budget.merge(&mut report)?;
+    let built = built.choose_orders();
+    report.border = built.border;
+    report.removed_vertices = built.removed;
+    let (mut file, boxes) = write_regions(
+        built,
+        flatness,
+        &base.flat,
+        work_polygons,
+        &settings,
+        &mut report,
+    )?;
+    finish_file(&mut file, &boxes, mesh, &settings, diag)?;
+    report_quality(&report, &settings, diag);
+    Ok((file, report))
+}
+
+/// Warns (when the mesh carries no type masks, so that the `prime` profile decides them)
+/// about the polygons whose walkability the profile changes, and counts the materials PATH
+/// cannot keep: a kept region reads back as the profile's material for its type mask
+/// (Stone for ground), so every other material is a counted merge.
+fn report_profile_changes(
+    mesh: &NavMesh,
+    profile: &walkmesh_core::MaterialProfile,
+    diag: &mut Diagnostics,
+) {
     let changed = (0..mesh.polygons.len())
-        .filter(|_| !has_types)
         .filter(|&p| {
-            type_from_profile(&profile, mesh, p)
+            type_from_profile(profile, mesh, p)
                 .is_ok_and(|(_, walkable)| walkable != mesh.is_walkable(p))
         })
         .count();
@@ -1327,139 +1393,135 @@ pub fn cook(
             format!("the prime material profile changes the walkability of {changed} polygon(s)"),
         );
     }
-
-    // Materials PATH cannot keep: a kept region reads back as the profile's material for
-    // its type mask (Stone for ground), so every other material is a counted merge.
-    if !has_types {
-        let mut changes = walkmesh_core::MaterialChanges::default();
-        for (p, &from) in mesh.surfaces.iter().enumerate() {
-            if let Ok((mask, true)) = type_from_profile(&profile, mesh, p) {
-                let back = crate::read::surface_for_mask(&profile, mask);
-                if back.material != from.material && from.walkable {
-                    changes.record(walkmesh_core::passes::polygon_area(mesh, p), from, back);
-                }
+    let mut changes = walkmesh_core::MaterialChanges::default();
+    for (p, &from) in mesh.surfaces.iter().enumerate() {
+        if let Ok((mask, true)) = type_from_profile(profile, mesh, p) {
+            let back = crate::read::surface_for_mask(profile, mask);
+            if back.material != from.material && from.walkable {
+                changes.record(walkmesh_core::passes::polygon_area(mesh, p), from, back);
             }
         }
-        changes.report(diag, "path", "prime");
     }
+    changes.report(diag, "path", "prime");
+}
 
-    // Attributes of the input polygons.
-    let attrs_of = |mesh: &NavMesh, p: usize| -> Result<Attrs, WriteError> {
-        let height = column_f32(mesh, ATTR_HEIGHT, p).unwrap_or(settings.height);
-        if !height.is_finite() || height <= 0.0 {
-            return Err(WriteError::new(
-                format!("{ATTR_HEIGHT}[{p}]"),
-                format!("polygon {p} has height {height}; region heights must be positive"),
-            ));
-        }
-        let type_mask = match mask(mesh, ATTR_TYPE_MASK, p)? {
-            Some(m) => m,
-            None => type_from_profile(&profile, mesh, p)?.0,
-        };
-        Ok(Attrs {
-            height,
-            index_mask: mask(mesh, ATTR_INDEX_MASK, p)?.unwrap_or(settings.index_mask),
-            type_mask,
-        })
+/// Attributes of input polygon `p`: its height (positive, else an error naming the
+/// polygon), index mask and type mask (from the face attributes, else the settings'
+/// defaults and the profile).
+fn input_attrs(
+    mesh: &NavMesh,
+    p: usize,
+    settings: &Settings,
+    profile: &walkmesh_core::MaterialProfile,
+) -> Result<Attrs, WriteError> {
+    let height = column_f32(mesh, ATTR_HEIGHT, p).unwrap_or(settings.height);
+    if !height.is_finite() || height <= 0.0 {
+        return Err(WriteError::new(
+            format!("{ATTR_HEIGHT}[{p}]"),
+            format!("polygon {p} has height {height}; region heights must be positive"),
+        ));
+    }
+    let type_mask = match mask(mesh, ATTR_TYPE_MASK, p)? {
+        Some(m) => m,
+        None => type_from_profile(profile, mesh, p)?.0,
     };
+    Ok(Attrs {
+        height,
+        index_mask: mask(mesh, ATTR_INDEX_MASK, p)?.unwrap_or(settings.index_mask),
+        type_mask,
+    })
+}
 
-    // Triangulate when some cooked polygon is not convex or not flat. Regions read from PATH
-    // that are flat within the height-error bound are moved onto their plane instead.
-    let shape = |p: usize| -> Shape {
-        let vertices = mesh.polygons.get(p);
-        if !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
-            return Shape::Fine;
-        }
-        if vertices.len() <= 3 {
-            // A kept region (from PATH) that is a sliver can come back steep when its
-            // corners were welded to neighbours cooked onto other planes: laid level (at its
-            // corners' mean height) when that is within the height-error bound.
-            let points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
-            let normal = newell(&points);
-            let len = length(normal);
-            let sliver = len > 0.0 && (normal[2] / len).abs() < MIN_NORMAL_Z && normal[2] != 0.0;
-            if settings.merge || !sliver {
-                return Shape::Fine;
-            }
-            let mean = points.iter().map(|q| q[2]).sum::<f64>() / points.len() as f64;
-            let worst = points
-                .iter()
-                .map(|q| (q[2] - mean).abs())
-                .fold(0.0, f64::max);
-            return if worst <= 2.0 * settings.max_height_error {
-                Shape::Flatten(Plane {
-                    normal: [0.0, 0.0, normal[2].signum()],
-                    origin: [points[0][0], points[0][1], mean],
-                })
-            } else {
-                Shape::Fine
-            };
-        }
-        let mut points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
+/// Step 2 for input polygon `p`: fine as it is, moved onto a plane (flat only within the
+/// height-error bound, or a steep sliver of a kept region laid level), or in need of
+/// triangulation (not convex, or not flat enough).
+fn polygon_shape(mesh: &NavMesh, p: usize, settings: &Settings, attrs_of: &AttrsOf<'_>) -> Shape {
+    let vertices = mesh.polygons.get(p);
+    if !attrs_of(mesh, p).is_ok_and(|a| a.type_mask != 0) {
+        return Shape::Fine;
+    }
+    if vertices.len() <= 3 {
+        // A kept region (from PATH) that is a sliver can come back steep when its
+        // corners were welded to neighbours cooked onto other planes: laid level (at its
+        // corners' mean height) when that is within the height-error bound.
+        let points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
         let normal = newell(&points);
-        if normal[2] < 0.0 {
-            points.reverse();
-        }
         let len = length(normal);
-        if len == 0.0 || !len.is_finite() || !convex_ccw(&points) {
-            return Shape::Triangulate;
-        }
-        let unit = normal.map(|c| c / len);
-        if flatness_error(&points, unit, false) <= PLANE_DISTANCE {
+        let sliver = len > 0.0 && (normal[2] / len).abs() < MIN_NORMAL_Z && normal[2] != 0.0;
+        if settings.merge || !sliver {
             return Shape::Fine;
         }
-        if settings.merge || unit[2].abs() < MIN_NORMAL_Z {
-            return Shape::Triangulate;
-        }
-        let mut origin = [0.0; 3];
-        for p in &points {
-            for axis in 0..3 {
-                origin[axis] += p[axis] / points.len() as f64;
-            }
-        }
-        let plane = Plane {
-            normal: if unit[2] < 0.0 {
-                unit.map(|c| -c)
-            } else {
-                unit
-            },
-            origin,
-        };
+        let mean = points.iter().map(|q| q[2]).sum::<f64>() / points.len() as f64;
         let worst = points
             .iter()
-            .map(|&q| plane.vertical(q).abs())
+            .map(|q| (q[2] - mean).abs())
             .fold(0.0, f64::max);
-        // A corner welded to a linked neighbour's takes the neighbour's height; each side was
-        // within the bound of the source surface, so the two differ by at most twice it.
-        if worst <= 2.0 * settings.max_height_error {
-            Shape::Flatten(plane)
+        return if worst <= 2.0 * settings.max_height_error {
+            Shape::Flatten(Plane {
+                normal: [0.0, 0.0, normal[2].signum()],
+                origin: [points[0][0], points[0][1], mean],
+            })
         } else {
-            Shape::Triangulate
-        }
-    };
-    let shapes: Vec<Shape> = (0..mesh.polygons.len()).map(shape).collect();
-    let needs_triangles = shapes.contains(&Shape::Triangulate);
-    let mut work: Cow<'_, NavMesh> = Cow::Borrowed(mesh);
-    if needs_triangles {
-        let (triangles, _) = triangulate(mesh, diag);
-        work = Cow::Owned(triangles);
+            Shape::Fine
+        };
     }
-    let work = &*work;
-    let polygon_count = work.polygons.len();
-    let flatten_plane = |p: usize| -> Option<Plane> {
-        match shapes.get(p) {
-            Some(Shape::Flatten(plane)) if !needs_triangles => Some(*plane),
-            _ => None,
+    let mut points: Vec<P3> = vertices.iter().map(|&v| point(mesh, v)).collect();
+    let normal = newell(&points);
+    if normal[2] < 0.0 {
+        points.reverse();
+    }
+    let len = length(normal);
+    if len == 0.0 || !len.is_finite() || !convex_ccw(&points) {
+        return Shape::Triangulate;
+    }
+    let unit = normal.map(|c| c / len);
+    if flatness_error(&points, unit, false) <= PLANE_DISTANCE {
+        return Shape::Fine;
+    }
+    if settings.merge || unit[2].abs() < MIN_NORMAL_Z {
+        return Shape::Triangulate;
+    }
+    let mut origin = [0.0; 3];
+    for p in &points {
+        for axis in 0..3 {
+            origin[axis] += p[axis] / points.len() as f64;
         }
+    }
+    let plane = Plane {
+        normal: if unit[2] < 0.0 {
+            unit.map(|c| -c)
+        } else {
+            unit
+        },
+        origin,
     };
+    let worst = points
+        .iter()
+        .map(|&q| plane.vertical(q).abs())
+        .fold(0.0, f64::max);
+    // A corner welded to a linked neighbour's takes the neighbour's height; each side was
+    // within the bound of the source surface, so the two differ by at most twice it.
+    if worst <= 2.0 * settings.max_height_error {
+        Shape::Flatten(plane)
+    } else {
+        Shape::Triangulate
+    }
+}
 
-    // Classify.
-    let mut report = CookReport {
-        triangulated: needs_triangles,
-        ..CookReport::default()
-    };
-    let flat: Vec<Option<Plane>> = (0..work.polygons.len()).map(flatten_plane).collect();
-    let mut base = stage(work, &attrs_of, settings.merge, &flat)?;
+/// Step 1: classifies the polygons of `work` (see [`stage`]; `flat` as there) and reports
+/// what the cook drops: non-walkable and degenerate polygons (warnings), nothing left to
+/// cook or a floor facing down (errors). Fills the report's dropped counts and the 3-D area
+/// and area seen from above of the cooked polygons.
+fn classify(
+    mesh: &NavMesh,
+    work: &NavMesh,
+    attrs_of: &AttrsOf<'_>,
+    settings: &Settings,
+    flat: Vec<Option<Plane>>,
+    report: &mut CookReport,
+    diag: &mut Diagnostics,
+) -> Result<Stage, WriteError> {
+    let mut base = stage(work, attrs_of, settings.merge, &flat)?;
     base.flat = flat;
     report.dropped_not_walkable = base.dropped_not_walkable;
     report.dropped_degenerate = base.dropped_degenerate;
@@ -1500,7 +1562,7 @@ pub fn cook(
     }
     refuse_downward_floor(work, &base.class)?;
     // 3-D area and area seen from above of the cooked polygons, from one Newell normal each.
-    (report.area_in, report.footprint_in) = (0..polygon_count)
+    (report.area_in, report.footprint_in) = (0..work.polygons.len())
         .filter(|&p| base.cooked.get(p).copied().unwrap_or(false))
         .map(|p| {
             let points: Vec<P3> = work
@@ -1513,30 +1575,55 @@ pub fn cook(
             (length(n) / 2.0, n[2].abs() / 2.0)
         })
         .fold((0.0, 0.0), |sum, one| (sum.0 + one.0, sum.1 + one.1));
+    Ok(base)
+}
 
-    // Merging under the default tolerance, then the budget: a wider tolerance, then the
-    // walkable border straightened.
-    let bound = settings.max_height_error;
-    let first_tolerance = settings.height_tolerance.min(bound);
-    // Regions kept as they are (from PATH, or merging off) keep their corners' heights.
-    let first = if first_tolerance > 0.0 && settings.merge {
-        Flatness::Vertical(first_tolerance)
-    } else {
-        Flatness::Exact
-    };
-    let mut flatness = first;
-    let merge = settings.merge;
-    // Corners bent by f32 rounding are straight at the default tolerance; under a widened
-    // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
-    let (default_straight, budget_straight) =
-        (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
-    progress::phase(|| {
-        format!("cooking PATH: merging {polygon_count} polygons within {first_tolerance} m")
-    });
-    let mut built =
-        build(work, &base, &attrs_of, first, merge, 0.0, default_straight)?.choose_orders();
-    report.first_regions = built.count();
-    if report.first_regions > settings.max_regions && merge {
+/// Steps 3 and 4: merging under the default height tolerance, then, over the region
+/// budget, a wider tolerance, then the walkable border straightened.
+struct CookBudget<'a> {
+    work: &'a NavMesh,
+    base: &'a Stage,
+    attrs_of: &'a AttrsOf<'a>,
+    settings: &'a Settings,
+}
+
+impl CookBudget<'_> {
+    /// The merged mesh within the budget and the flatness its regions were merged at; the
+    /// report gets the first region count and, under a budget, the tolerance and border
+    /// area used.
+    fn merge(&self, report: &mut CookReport) -> Result<(Built, Flatness), WriteError> {
+        let (work, base, settings) = (self.work, self.base, self.settings);
+        let bound = settings.max_height_error;
+        let first_tolerance = settings.height_tolerance.min(bound);
+        // Regions kept as they are (from PATH, or merging off) keep their corners' heights.
+        let first = if first_tolerance > 0.0 && settings.merge {
+            Flatness::Vertical(first_tolerance)
+        } else {
+            Flatness::Exact
+        };
+        let merge = settings.merge;
+        // Corners bent by f32 rounding are straight at the default tolerance; under a widened
+        // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
+        let (default_straight, budget_straight) =
+            (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
+        let polygon_count = work.polygons.len();
+        progress::phase(|| {
+            format!("cooking PATH: merging {polygon_count} polygons within {first_tolerance} m")
+        });
+        let built = build(
+            work,
+            base,
+            self.attrs_of,
+            first,
+            merge,
+            0.0,
+            default_straight,
+        )?
+        .choose_orders();
+        report.first_regions = built.count();
+        if report.first_regions <= settings.max_regions || !merge {
+            return Ok((built, first));
+        }
         progress::phase(|| {
             format!(
                 "cooking PATH: {} regions, over the budget of {}: merging within {bound} m",
@@ -1546,11 +1633,11 @@ pub fn cook(
         // The patches at the widest tolerance, found and decimated once: the border search
         // below finishes them for each bound it tries (finding them again each time was
         // most of a 1M-triangle cook).
-        let widest_patches = patch_up(work, &base, Flatness::Vertical(bound), merge, true);
+        let widest_patches = patch_up(work, base, Flatness::Vertical(bound), merge, true);
         let widest = finish(
             work,
-            &base,
-            &attrs_of,
+            base,
+            self.attrs_of,
             &widest_patches,
             merge,
             0.0,
@@ -1559,110 +1646,133 @@ pub fn cook(
         .choose_orders();
         let reachable = widest.count();
         if reachable > settings.max_regions {
-            // Flatness alone cannot meet the budget: the outline's reflex corners need
-            // regions of their own. Straighten the free border (see `decimate`), the
-            // smallest change first, as far as needed and within the area bound.
-            let limit = settings.max_area_change * report.footprint_in;
-            let straighten = |area: f64| {
-                finish(
-                    work,
-                    &base,
-                    &attrs_of,
-                    &widest_patches,
-                    merge,
-                    area,
-                    budget_straight,
-                )
-            };
-            let changed = |b: &Built| b.border.dropped + b.border.added;
-            progress::phase(|| {
-                format!(
-                    "cooking PATH: straightening the walkable border to meet {} regions",
-                    settings.max_regions
-                )
-            });
-            // Reachable at all: every corner up to the whole bound straightened.
-            let straightest = straighten(limit)?;
-            let straight_count = straightest.count();
-            let refuse = |count: usize, changed: f64, what: &str| {
-                WriteError::new(
-                    "regions",
-                    format!(
-                        "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within these bounds is {count}; raise --max-height-error or --max-area-change, or simplify the walkable outline",
-                        report.first_regions,
-                        100.0 * changed / report.footprint_in.max(f64::MIN_POSITIVE),
-                        100.0 * settings.max_area_change,
-                        settings.max_regions
-                    ),
-                )
-            };
-            if straight_count > settings.max_regions {
-                return Err(refuse(
-                    straight_count,
-                    changed(&straightest),
-                    "wherever it can be",
-                ));
-            }
-            // Bisection (geometric) for the smallest area per straightened corner that meets
-            // the budget; the total change must then be within the bound.
-            let mut best = straightest;
-            let (mut low, mut high) = (limit * BORDER_RANGE, limit);
-            for step in 0..BORDER_STEPS {
-                progress::step(step as u64 + 1, BORDER_STEPS as u64);
-                let mid = (low * high).sqrt();
-                if !(mid > low && mid < high) {
-                    break;
-                }
-                let b = straighten(mid)?;
-                if b.count() <= settings.max_regions {
-                    high = mid;
-                    best = b;
-                } else {
-                    low = mid;
-                }
-            }
-            if changed(&best) > limit {
-                let needed = changed(&best) / report.footprint_in.max(f64::MIN_POSITIVE);
-                return Err(WriteError::new(
-                    "regions",
-                    format!(
-                        "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height; straightening the walkable border meets the budget of {} regions only by changing {:.1} square units, {:.2}% of the walkable area seen from above, more than the bound of {}%; raise --max-area-change to at least {needed:.3} (or --max-height-error), or simplify the walkable outline",
-                        report.first_regions,
-                        settings.max_regions,
-                        changed(&best),
-                        100.0 * needed,
-                        100.0 * settings.max_area_change
-                    ),
-                ));
-            }
-            report.border_area = Some(high);
+            let built =
+                self.straighten_border(&widest_patches, first_tolerance, reachable, report)?;
             report.tolerance = Some(bound);
-            flatness = Flatness::Vertical(bound);
-            built = best;
-        } else {
-            progress::phase(|| {
-                format!(
-                    "cooking PATH: the smallest height tolerance that meets {} regions",
-                    settings.max_regions
-                )
-            });
-            let search = ToleranceSearch {
-                work,
-                base: &base,
-                attrs_of: &attrs_of,
-                straight: budget_straight,
-                max_regions: settings.max_regions,
-            };
-            let low = first_tolerance.max(MIN_TOLERANCE).min(bound);
-            let high;
-            (built, high) = search.run(widest, &widest_patches, low, bound)?;
-            flatness = Flatness::Vertical(high);
-            report.tolerance = Some(high);
+            return Ok((built, Flatness::Vertical(bound)));
         }
+        progress::phase(|| {
+            format!(
+                "cooking PATH: the smallest height tolerance that meets {} regions",
+                settings.max_regions
+            )
+        });
+        let search = ToleranceSearch {
+            work,
+            base,
+            attrs_of: self.attrs_of,
+            straight: budget_straight,
+            max_regions: settings.max_regions,
+        };
+        let low = first_tolerance.max(MIN_TOLERANCE).min(bound);
+        let (built, high) = search.run(widest, &widest_patches, low, bound)?;
+        report.tolerance = Some(high);
+        Ok((built, Flatness::Vertical(high)))
     }
-    let built = built.choose_orders();
-    report.border = built.border;
-    report.removed_vertices = built.removed;
+
+    /// Flatness alone cannot meet the budget (`reachable` regions at the widest tolerance):
+    /// the outline's reflex corners need regions of their own. Straightens the free border
+    /// (see `decimate`), the smallest change first, as far as needed and within the area
+    /// bound, or refuses naming the smallest budget reachable.
+    fn straighten_border(
+        &self,
+        widest_patches: &Patched<'_>,
+        first_tolerance: f64,
+        reachable: usize,
+        report: &mut CookReport,
+    ) -> Result<Built, WriteError> {
+        let settings = self.settings;
+        let bound = settings.max_height_error;
+        let limit = settings.max_area_change * report.footprint_in;
+        let straighten = |area: f64| {
+            finish(
+                self.work,
+                self.base,
+                self.attrs_of,
+                widest_patches,
+                settings.merge,
+                area,
+                crate::merge::TURN_EPSILON,
+            )
+        };
+        let changed = |b: &Built| b.border.dropped + b.border.added;
+        progress::phase(|| {
+            format!(
+                "cooking PATH: straightening the walkable border to meet {} regions",
+                settings.max_regions
+            )
+        });
+        // Reachable at all: every corner up to the whole bound straightened.
+        let straightest = straighten(limit)?;
+        let straight_count = straightest.count();
+        let refuse = |count: usize, changed: f64, what: &str| {
+            WriteError::new(
+                "regions",
+                format!(
+                    "cooking gives {} regions at the height tolerance {first_tolerance}, still {reachable} when merging surfaces up to {bound} apart in height, and {count} when also straightening the walkable border {what} ({changed:.1} square units, {:.2}% of the walkable area seen from above, changed; the bound is {}%), but the budget is {} regions (the engine handles at most {MAX_REGIONS}); the smallest budget reachable within these bounds is {count}; raise --max-height-error or --max-area-change, or simplify the walkable outline",
+                    report.first_regions,
+                    100.0 * changed / report.footprint_in.max(f64::MIN_POSITIVE),
+                    100.0 * settings.max_area_change,
+                    settings.max_regions
+                ),
+            )
+        };
+        if straight_count > settings.max_regions {
+            return Err(refuse(
+                straight_count,
+                changed(&straightest),
+                "wherever it can be",
+            ));
+        }
+        // Bisection (geometric) for the smallest area per straightened corner that meets
+        // the budget; the total change must then be within the bound.
+        let mut best = straightest;
+        let (mut low, mut high) = (limit * BORDER_RANGE, limit);
+        for step in 0..BORDER_STEPS {
+            progress::step(step as u64 + 1, BORDER_STEPS as u64);
+            let mid = (low * high).sqrt();
+            if !(mid > low && mid < high) {
+                break;
+            }
+            let b = straighten(mid)?;
+            if b.count() <= settings.max_regions {
+                high = mid;
+                best = b;
+            } else {
+                low = mid;
+            }
+        }
+        if changed(&best) > limit {
+            let needed = changed(&best) / report.footprint_in.max(f64::MIN_POSITIVE);
+            return Err(WriteError::new(
+                "regions",
+                format!(
+                    "cooking gives {} regions at the height tolerance {first_tolerance} and still {reachable} when merging surfaces up to {bound} apart in height; straightening the walkable border meets the budget of {} regions only by changing {:.1} square units, {:.2}% of the walkable area seen from above, more than the bound of {}%; raise --max-area-change to at least {needed:.3} (or --max-height-error), or simplify the walkable outline",
+                    report.first_regions,
+                    settings.max_regions,
+                    changed(&best),
+                    100.0 * needed,
+                    100.0 * settings.max_area_change
+                ),
+            ));
+        }
+        report.border_area = Some(high);
+        Ok(best)
+    }
+}
+
+/// Step 5: the merged mesh's regions as PATH records (nodes, links, regions), with the box
+/// of each region for the octree. `flat` is the plane each polygon of the cook's input was
+/// moved onto; `work_polygons` that input's polygon count. The report gets the written
+/// regions' measures and the region of each input polygon.
+fn write_regions(
+    built: Built,
+    flatness: Flatness,
+    flat: &[Option<Plane>],
+    work_polygons: usize,
+    settings: &Settings,
+    report: &mut CookReport,
+) -> Result<(PathFile, Vec<Aabb>), WriteError> {
     let Built {
         mesh: merged_mesh,
         source,
@@ -1672,8 +1782,6 @@ pub fn cook(
         patch_vertices,
         ..
     } = built;
-    let mut patch_measured = vec![false; patch_vertices.len()];
-    let work_polygons = polygon_count;
     let work = &merged_mesh;
     let Stage {
         attrs,
@@ -1689,8 +1797,6 @@ pub fn cook(
         convex_epsilon,
         ..
     } = current;
-    let polygon_count = work.polygons.len();
-    let indices = work.polygons.indices();
     let surface = Surface {
         mesh: work,
         adjacency: &adjacency,
@@ -1704,8 +1810,55 @@ pub fn cook(
     };
     let mut merger = Merger::new(&surface);
     merger.merge(Flatness::Given);
-    // Regions in order of the input polygon their root stands for (then of the root), so
-    // that regions keep the input's order where vertex removal appended new triangles.
+    let (region_seed, region_of) = number_regions(&mut merger, &cooked, &source);
+    let region_count = region_seed.len();
+    check_region_count(region_count, settings)?;
+
+    progress::phase(|| format!("cooking PATH: writing {region_count} regions"));
+    let outline = region_outlines(&merger, &cooked, &poly_of, &region_of, &region_seed)?;
+    let mut file = PathFile {
+        version: settings.version,
+        ..PathFile::default()
+    };
+    let mut boxes = Vec::with_capacity(region_count);
+    let mut writer = RegionWriter {
+        work,
+        settings,
+        flatness,
+        flat,
+        attrs: &attrs,
+        class: &class,
+        adjacency: &adjacency,
+        poly_of: &poly_of,
+        region_of: &region_of,
+        region_seed: &region_seed,
+        source: &source,
+        patch: &patch,
+        patch_vertices: &patch_vertices,
+        patch_measured: vec![false; patch_vertices.len()],
+        merger: &merger,
+    };
+    for (r, loop_edges) in outline.iter().enumerate() {
+        boxes.push(writer.write(r, loop_edges, &mut file, report)?);
+    }
+    report.source_of_region = region_seed
+        .iter()
+        .map(|&seed| source.get(seed).copied().unwrap_or(NONE))
+        .collect();
+    report.region_of_polygon =
+        region_of_input(&region_of, &source, &original, &patch, work_polygons);
+    Ok((file, boxes))
+}
+
+/// Numbers the merged regions in order of the input polygon their root stands for (then of
+/// the root), so that regions keep the input's order where vertex removal appended new
+/// triangles. Returns each region's root polygon and each polygon's region.
+fn number_regions(
+    merger: &mut Merger<'_>,
+    cooked: &[bool],
+    source: &[u32],
+) -> (Vec<usize>, Vec<u32>) {
+    let polygon_count = cooked.len();
     let mut region_seed: Vec<usize> = (0..polygon_count)
         .filter(|&p| cooked[p] && merger.root(p) == p)
         .collect();
@@ -1720,28 +1873,40 @@ pub fn cook(
             region_of[p] = region_of[root];
         }
     }
-    let region_count = region_seed.len();
-    if region_count > settings.max_regions {
-        return Err(WriteError::new(
-            "regions",
-            if settings.merge {
-                format!(
-                    "cooking gives {region_count} regions, but the budget is {} (the engine handles at most {MAX_REGIONS}); merge or simplify the walkable surface (coplanar neighbours with equal height and masks merge)",
-                    settings.max_regions
-                )
-            } else {
-                format!(
-                    "the mesh has {region_count} regions and they are kept as they are (they came from a PATH file, or prime:merge is off), but the budget is {} (the engine handles at most {MAX_REGIONS}); cook with prime:merge=on to merge them",
-                    settings.max_regions
-                )
-            },
-        ));
-    }
+    (region_seed, region_of)
+}
 
-    progress::phase(|| format!("cooking PATH: writing {region_count} regions"));
-    // Outlines, each starting at its smallest half-edge.
-    let mut outline: Vec<Vec<u32>> = vec![Vec::new(); region_count];
-    for h in 0..indices.len() {
+/// Refuses more regions than the budget, saying how to merge them.
+fn check_region_count(region_count: usize, settings: &Settings) -> Result<(), WriteError> {
+    if region_count <= settings.max_regions {
+        return Ok(());
+    }
+    Err(WriteError::new(
+        "regions",
+        if settings.merge {
+            format!(
+                "cooking gives {region_count} regions, but the budget is {} (the engine handles at most {MAX_REGIONS}); merge or simplify the walkable surface (coplanar neighbours with equal height and masks merge)",
+                settings.max_regions
+            )
+        } else {
+            format!(
+                "the mesh has {region_count} regions and they are kept as they are (they came from a PATH file, or prime:merge is off), but the budget is {} (the engine handles at most {MAX_REGIONS}); cook with prime:merge=on to merge them",
+                settings.max_regions
+            )
+        },
+    ))
+}
+
+/// Each region's outline as half-edges, starting at its smallest half-edge.
+fn region_outlines(
+    merger: &Merger<'_>,
+    cooked: &[bool],
+    poly_of: &[u32],
+    region_of: &[u32],
+    region_seed: &[usize],
+) -> Result<Vec<Vec<u32>>, WriteError> {
+    let mut outline: Vec<Vec<u32>> = vec![Vec::new(); region_seed.len()];
+    for h in 0..poly_of.len() {
         if !merger.on_boundary[h] || !cooked[poly_of[h] as usize] {
             continue;
         }
@@ -1765,36 +1930,43 @@ pub fn cook(
             ));
         }
     }
+    Ok(outline)
+}
 
-    // Records.
-    let mut file = PathFile {
-        version: settings.version,
-        ..PathFile::default()
-    };
-    let mut boxes = Vec::with_capacity(region_count);
-    for (r, loop_edges) in outline.iter().enumerate() {
-        let seed = region_seed[r];
-        let a = attrs[seed];
-        // Corners (input vertices) and the region on the other side of each outline edge.
-        let corners: Vec<u32> = loop_edges
-            .iter()
-            .map(|&e| indices.get(e as usize).copied().unwrap_or(0))
-            .collect();
-        let others: Vec<u32> = loop_edges
-            .iter()
-            .map(|&e| {
-                adjacency
-                    .across(e as usize)
-                    .and_then(|t| region_of.get(poly_of[t] as usize).copied())
-                    .filter(|&o| o != NONE && o as usize != r)
-                    .unwrap_or(NONE)
-            })
-            .collect();
-        let (kept, kept_others) = if settings.merge {
-            simplify_outline(work, &corners, &others)
-        } else {
-            (corners, others)
-        };
+/// What a region's records are made from: the merged mesh and its merge, the regions'
+/// numbering, and the patches against which the height error is measured (each once).
+struct RegionWriter<'a> {
+    work: &'a NavMesh,
+    settings: &'a Settings,
+    flatness: Flatness,
+    flat: &'a [Option<Plane>],
+    attrs: &'a [Attrs],
+    class: &'a [Class],
+    adjacency: &'a walkmesh_core::passes::Adjacency,
+    poly_of: &'a [u32],
+    region_of: &'a [u32],
+    region_seed: &'a [usize],
+    source: &'a [u32],
+    patch: &'a [u32],
+    patch_vertices: &'a [Vec<u32>],
+    /// Per patch, whether its input vertices were measured already.
+    patch_measured: Vec<bool>,
+    merger: &'a Merger<'a>,
+}
+
+impl RegionWriter<'_> {
+    /// Appends region `r` (outline `loop_edges`) to `file`: its nodes (clockwise from
+    /// above), links and region record; returns its box.
+    fn write(
+        &mut self,
+        r: usize,
+        loop_edges: &[u32],
+        file: &mut PathFile,
+        report: &mut CookReport,
+    ) -> Result<Aabb, WriteError> {
+        let seed = self.region_seed[r];
+        let a = self.attrs[seed];
+        let (kept, kept_others) = self.outline_corners(r, loop_edges);
         let m = kept.len();
         if m < 3 {
             return Err(WriteError::new(
@@ -1802,14 +1974,16 @@ pub fn cook(
                 "internal error: a region outline has fewer than 3 corners",
             ));
         }
-        let input = source.get(seed).copied().unwrap_or(NONE) as usize;
-        let plane = match flatness {
-            Flatness::Vertical(_) | Flatness::Given => merger.plane(seed),
-            Flatness::Exact => flatten_plane(input),
+        let input = self.source.get(seed).copied().unwrap_or(NONE) as usize;
+        let flat_plane = self.flat.get(input).copied().flatten();
+        let plane = match self.flatness {
+            Flatness::Vertical(_) | Flatness::Given => self.merger.plane(seed),
+            Flatness::Exact => flat_plane,
         };
-        if flatten_plane(input).is_some() {
+        if flat_plane.is_some() {
             report.flattened += 1;
         }
+        let work = self.work;
         let position = |v: u32| -> [f32; 3] {
             let p = work.vertex(v);
             match plane {
@@ -1822,7 +1996,7 @@ pub fn cook(
             }
         };
         // Node j and the other side of the edge node j -> j+1.
-        let down = class[seed] == Class::Down;
+        let down = self.class[seed] == Class::Down;
         let node_corner = |j: usize| -> (u32, u32) {
             if down {
                 // Already clockwise from above: node order = loop order.
@@ -1834,46 +2008,7 @@ pub fn cook(
         let positions: Vec<[f32; 3]> = (0..m).map(|j| position(node_corner(j).0)).collect();
         let node_start = file.nodes.len() as u32;
         let link_start = file.links.len() as u32;
-        for j in 0..m {
-            let this = positions[j].map(f64::from);
-            let following = positions[(j + 1) % m].map(f64::from);
-            let d = [
-                following[0] - this[0],
-                following[1] - this[1],
-                following[2] - this[2],
-            ];
-            // d × (0, 0, 1), written out so that signed zeros come out as the cross product's.
-            let c = [
-                d[1] * 1.0 - d[2] * 0.0,
-                d[2] * 0.0 - d[0] * 1.0,
-                d[0] * 0.0 - d[1] * 0.0,
-            ];
-            let len = length(c);
-            let normal = if len > 0.0 {
-                c.map(|v| (v / len) as f32)
-            } else {
-                [0.0; 3]
-            };
-            file.nodes.push(Node {
-                position: positions[j],
-                normal,
-            });
-            let other = node_corner(j).1;
-            if other != NONE {
-                let width = d[0].hypot(d[1]) as f32;
-                let inv_width = if width > 0.0 {
-                    (1.0 / f64::from(width)) as f32
-                } else {
-                    0.0
-                };
-                file.links.push(Link {
-                    node: j as u32,
-                    region: other,
-                    width,
-                    inv_width,
-                });
-            }
-        }
+        push_nodes_and_links(file, &positions, |j| node_corner(j).1);
         // Counter-clockwise order for an upward Newell normal.
         let ccw: Vec<P3> = (0..m)
             .map(|j| positions[(m - j) % m].map(f64::from))
@@ -1890,26 +2025,7 @@ pub fn cook(
             normal: unit,
             origin: ccw.first().copied().unwrap_or([0.0; 3]),
         };
-        // Regions of a patch replace all of the patch's input vertices (those inside it were
-        // removed); they share its plane, so the patch is measured once.
-        let in_patch = patch.get(input).copied().unwrap_or(NONE) as usize;
-        let replaced: &[u32] = match patch_vertices.get(in_patch) {
-            Some(vertices) if !vertices.is_empty() => {
-                if patch_measured[in_patch] {
-                    &[]
-                } else {
-                    patch_measured[in_patch] = true;
-                    vertices
-                }
-            }
-            _ => merger.vertices(seed),
-        };
-        for &v in replaced {
-            let error = written.vertical(point(work, v)).abs();
-            if error.is_finite() {
-                report.max_height_error = report.max_height_error.max(error);
-            }
-        }
+        self.measure_height_error(&written, input, seed, report);
         let mut sum = [0.0f64; 3];
         for p in &positions {
             for axis in 0..3 {
@@ -1917,20 +2033,7 @@ pub fn cook(
             }
         }
         let centroid = sum.map(|s| (s / m as f64) as f32);
-        let mut aabb = Aabb {
-            min: positions[0],
-            max: positions[0],
-        };
-        for p in &positions {
-            let top = [p[0], p[1], p[2] + a.height];
-            for q in [p, &top] {
-                for (axis, &value) in q.iter().enumerate() {
-                    aabb.min[axis] = aabb.min[axis].min(value);
-                    aabb.max[axis] = aabb.max[axis].max(value);
-                }
-            }
-        }
-        boxes.push(aabb);
+        let aabb = region_box(&positions, a.height);
         file.regions.push(Region {
             node_count: m as u32,
             node_start,
@@ -1944,16 +2047,193 @@ pub fn cook(
             centroid,
             aabb_min: aabb.min,
             aabb_max: aabb.max,
-            obstruction: (settings.version >= VERSION_MP2).then_some([0; 3]),
+            obstruction: (self.settings.version >= VERSION_MP2).then_some([0; 3]),
             scratch: r as u32,
         });
+        Ok(aabb)
     }
-    file.ground = connectivity_bits(&file, 1);
-    file.flyer = connectivity_bits(&file, 3);
+
+    /// The corners (input vertices) of region `r`'s outline and the region on the other
+    /// side of each outline edge ([`NONE`] for none), collinear corners dropped when merging
+    /// (see [`simplify_outline`]).
+    fn outline_corners(&self, r: usize, loop_edges: &[u32]) -> (Vec<u32>, Vec<u32>) {
+        let indices = self.work.polygons.indices();
+        let corners: Vec<u32> = loop_edges
+            .iter()
+            .map(|&e| indices.get(e as usize).copied().unwrap_or(0))
+            .collect();
+        let others: Vec<u32> = loop_edges
+            .iter()
+            .map(|&e| {
+                self.adjacency
+                    .across(e as usize)
+                    .and_then(|t| self.region_of.get(self.poly_of[t] as usize).copied())
+                    .filter(|&o| o != NONE && o as usize != r)
+                    .unwrap_or(NONE)
+            })
+            .collect();
+        if self.settings.merge {
+            simplify_outline(self.work, &corners, &others)
+        } else {
+            (corners, others)
+        }
+    }
+
+    /// Raises the report's height error to the largest distance of the input vertices the
+    /// region replaces from its `written` plane. Regions of a patch replace all of the
+    /// patch's input vertices (those inside it were removed); they share its plane, so the
+    /// patch is measured once.
+    fn measure_height_error(
+        &mut self,
+        written: &Plane,
+        input: usize,
+        seed: usize,
+        report: &mut CookReport,
+    ) {
+        let in_patch = self.patch.get(input).copied().unwrap_or(NONE) as usize;
+        let replaced: &[u32] = match self.patch_vertices.get(in_patch) {
+            Some(vertices) if !vertices.is_empty() => {
+                if self.patch_measured[in_patch] {
+                    &[]
+                } else {
+                    self.patch_measured[in_patch] = true;
+                    vertices
+                }
+            }
+            _ => self.merger.vertices(seed),
+        };
+        for &v in replaced {
+            let error = written.vertical(point(self.work, v)).abs();
+            if error.is_finite() {
+                report.max_height_error = report.max_height_error.max(error);
+            }
+        }
+    }
+}
+
+/// Appends a region's nodes at `positions` (clockwise from above) and a link for each edge
+/// node j → j+1 whose other side, `other(j)`, is another region.
+fn push_nodes_and_links(file: &mut PathFile, positions: &[[f32; 3]], other: impl Fn(usize) -> u32) {
+    let m = positions.len();
+    for j in 0..m {
+        let this = positions[j].map(f64::from);
+        let following = positions[(j + 1) % m].map(f64::from);
+        let d = [
+            following[0] - this[0],
+            following[1] - this[1],
+            following[2] - this[2],
+        ];
+        // d × (0, 0, 1), written out so that signed zeros come out as the cross product's.
+        let c = [
+            d[1] * 1.0 - d[2] * 0.0,
+            d[2] * 0.0 - d[0] * 1.0,
+            d[0] * 0.0 - d[1] * 0.0,
+        ];
+        let len = length(c);
+        let normal = if len > 0.0 {
+            c.map(|v| (v / len) as f32)
+        } else {
+            [0.0; 3]
+        };
+        file.nodes.push(Node {
+            position: positions[j],
+            normal,
+        });
+        let other = other(j);
+        if other != NONE {
+            let width = d[0].hypot(d[1]) as f32;
+            let inv_width = if width > 0.0 {
+                (1.0 / f64::from(width)) as f32
+            } else {
+                0.0
+            };
+            file.links.push(Link {
+                node: j as u32,
+                region: other,
+                width,
+                inv_width,
+            });
+        }
+    }
+}
+
+/// A region's box: its corners and the corners raised by its height.
+fn region_box(positions: &[[f32; 3]], height: f32) -> Aabb {
+    let first = positions.first().copied().unwrap_or([0.0; 3]);
+    let mut aabb = Aabb {
+        min: first,
+        max: first,
+    };
+    for p in positions {
+        let top = [p[0], p[1], p[2] + height];
+        for q in [p, &top] {
+            for (axis, &value) in q.iter().enumerate() {
+                aabb.min[axis] = aabb.min[axis].min(value);
+                aabb.max[axis] = aabb.max[axis].max(value);
+            }
+        }
+    }
+    aabb
+}
+
+/// Per input polygon, the region of its unchanged copy, else a region of its patch (a
+/// polygon whose inner vertex was removed is spread over its patch's regions, all of which
+/// are linked), else [`NONE`].
+fn region_of_input(
+    region_of: &[u32],
+    source: &[u32],
+    original: &[bool],
+    patch: &[u32],
+    work_polygons: usize,
+) -> Vec<u32> {
+    let mut by_input = vec![NONE; work_polygons];
+    let mut patch_region = vec![NONE; work_polygons];
+    for (q, &r) in region_of.iter().enumerate() {
+        let s = source.get(q).copied().unwrap_or(NONE) as usize;
+        if original.get(q).copied().unwrap_or(false)
+            && let Some(slot) = by_input.get_mut(s)
+        {
+            *slot = r;
+        }
+        if let Some(&root) = patch.get(s)
+            && let Some(slot) = patch_region.get_mut(root as usize)
+            && *slot == NONE
+        {
+            *slot = r;
+        }
+    }
+    (0..work_polygons)
+        .map(|p| {
+            let direct = by_input.get(p).copied().unwrap_or(NONE);
+            if direct != NONE {
+                return direct;
+            }
+            patch
+                .get(p)
+                .and_then(|&root| patch_region.get(root as usize))
+                .copied()
+                .unwrap_or(NONE)
+        })
+        .collect()
+}
+
+/// Step 6: the file's tables from its regions: ground and flyer bits, reserved words, the
+/// octree over the regions' `boxes`, an empty MP2 point graph (warned when the source had
+/// one) and the `0xFF` padding.
+fn finish_file(
+    file: &mut PathFile,
+    boxes: &[Aabb],
+    mesh: &NavMesh,
+    settings: &Settings,
+    diag: &mut Diagnostics,
+) -> Result<(), WriteError> {
+    let region_count = file.regions.len();
+    file.ground = connectivity_bits(file, 1);
+    file.flyer = connectivity_bits(file, 3);
     if has_reserved_words(settings.version) {
         file.reserved = vec![0; reserved_words(region_count as u64) as usize];
     }
-    let (octree, lookup) = build_octree(&boxes).map_err(|_| {
+    let (octree, lookup) = build_octree(boxes).map_err(|_| {
         WriteError::new(
             "octree",
             format!(
@@ -1980,44 +2260,7 @@ pub fn cook(
     }
     let len = file.encode().len();
     file.trailing = vec![0xFF; len.next_multiple_of(32) - len];
-    // Per input polygon: the region of its unchanged copy, else a region of its patch (a
-    // polygon whose inner vertex was removed is spread over its patch's regions, all of
-    // which are linked).
-    let mut by_input = vec![NONE; work_polygons];
-    let mut patch_region = vec![NONE; work_polygons];
-    for (q, &r) in region_of.iter().enumerate() {
-        let s = source.get(q).copied().unwrap_or(NONE) as usize;
-        if original.get(q).copied().unwrap_or(false)
-            && let Some(slot) = by_input.get_mut(s)
-        {
-            *slot = r;
-        }
-        if let Some(&root) = patch.get(s)
-            && let Some(slot) = patch_region.get_mut(root as usize)
-            && *slot == NONE
-        {
-            *slot = r;
-        }
-    }
-    report.source_of_region = region_seed
-        .iter()
-        .map(|&seed| source.get(seed).copied().unwrap_or(NONE))
-        .collect();
-    report.region_of_polygon = (0..work_polygons)
-        .map(|p| {
-            let direct = by_input.get(p).copied().unwrap_or(NONE);
-            if direct != NONE {
-                return direct;
-            }
-            patch
-                .get(p)
-                .and_then(|&root| patch_region.get(root as usize))
-                .copied()
-                .unwrap_or(NONE)
-        })
-        .collect();
-    report_quality(&report, &settings, diag);
-    Ok((file, report))
+    Ok(())
 }
 
 /// The cook's figures as a note, and the budget's losses as a warning.

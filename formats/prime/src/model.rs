@@ -6,6 +6,7 @@
 //! then whatever trails (cooker padding).
 
 use walkmesh_core::ReadError;
+use walkmesh_core::cursor::ByteCursor;
 
 /// Version word of Metroid Prime (MP1).
 pub const VERSION_MP1: u32 = 4;
@@ -172,95 +173,17 @@ pub struct PathFile {
     pub layout: Layout,
 }
 
-/// A big-endian cursor that checks every read against the bytes left.
-pub(crate) struct Cursor<'a> {
-    bytes: &'a [u8],
-    pub(crate) offset: u64,
-}
+/// The reader's cursor: core's bounds-checked [`ByteCursor`], big-endian.
+pub(crate) type Cursor<'a> = ByteCursor<'a>;
 
-impl<'a> Cursor<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Cursor<'a> {
-        Cursor { bytes, offset: 0 }
+/// `count` big-endian words, checked against the bytes left before allocating.
+fn words(c: &mut Cursor<'_>, field: &str, count: u64) -> Result<Vec<u32>, ReadError> {
+    c.check_room(count, 4, field)?;
+    let mut words = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        words.push(c.u32(|| format!("{field}[{i}]"))?);
     }
-
-    pub(crate) fn remaining(&self) -> u64 {
-        (self.bytes.len() as u64).saturating_sub(self.offset)
-    }
-
-    fn take<const N: usize>(&mut self, field: &dyn Fn() -> String) -> Result<[u8; N], ReadError> {
-        let start = self.offset as usize;
-        let chunk = self
-            .bytes
-            .get(start..start.saturating_add(N))
-            .and_then(|slice| <[u8; N]>::try_from(slice).ok())
-            .ok_or_else(|| {
-                ReadError::at_offset(
-                    self.offset,
-                    field(),
-                    format!(
-                        "the file ends here: {N} bytes are needed, {} remain",
-                        self.remaining()
-                    ),
-                )
-            })?;
-        self.offset += N as u64;
-        Ok(chunk)
-    }
-
-    pub(crate) fn u32(&mut self, field: &dyn Fn() -> String) -> Result<u32, ReadError> {
-        self.take::<4>(field).map(u32::from_be_bytes)
-    }
-
-    fn u16(&mut self, field: &dyn Fn() -> String) -> Result<u16, ReadError> {
-        self.take::<2>(field).map(u16::from_be_bytes)
-    }
-
-    fn f32(&mut self, field: &dyn Fn() -> String) -> Result<f32, ReadError> {
-        self.take::<4>(field).map(f32::from_be_bytes)
-    }
-
-    fn vec3(&mut self, field: &dyn Fn() -> String) -> Result<[f32; 3], ReadError> {
-        Ok([self.f32(field)?, self.f32(field)?, self.f32(field)?])
-    }
-
-    /// Reads a count and checks that `count × record` bytes remain before anything is
-    /// allocated for it.
-    fn count(&mut self, field: &str, record: u64) -> Result<usize, ReadError> {
-        let at = self.offset;
-        let count = self.u32(&|| field.to_string())?;
-        self.check_room(at, field, u64::from(count), record)?;
-        Ok(count as usize)
-    }
-
-    fn check_room(&self, at: u64, field: &str, count: u64, record: u64) -> Result<(), ReadError> {
-        let needed = count.saturating_mul(record);
-        if needed > self.remaining() {
-            return Err(ReadError::at_offset(
-                at,
-                field.to_string(),
-                format!(
-                    "count {count} needs {needed} bytes, but only {} remain",
-                    self.remaining()
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    fn words(&mut self, field: &str, count: u64) -> Result<Vec<u32>, ReadError> {
-        self.check_room(self.offset, field, count, 4)?;
-        let mut words = Vec::with_capacity(count as usize);
-        for i in 0..count {
-            words.push(self.u32(&|| format!("{field}[{i}]"))?);
-        }
-        Ok(words)
-    }
-
-    fn rest(&mut self) -> Vec<u8> {
-        let start = (self.offset as usize).min(self.bytes.len());
-        self.offset = self.bytes.len() as u64;
-        self.bytes.get(start..).unwrap_or(&[]).to_vec()
-    }
+    Ok(words)
 }
 
 impl PathFile {
@@ -268,8 +191,8 @@ impl PathFile {
     /// nothing about the contents is checked here (that is the validator's job), except what
     /// the sizes of later sections depend on.
     pub fn parse(bytes: &[u8]) -> Result<PathFile, ReadError> {
-        let mut c = Cursor::new(bytes);
-        let version = c.u32(&|| "header.version".to_string())?;
+        let mut c = ByteCursor::big(bytes);
+        let version = c.u32(|| "header.version".to_string())?;
         if !matches!(version, VERSION_MP1 | VERSION_MP2 | VERSION_MP3) {
             return Err(ReadError::at_offset(
                 0,
@@ -281,54 +204,54 @@ impl PathFile {
         }
         let mut layout = Layout::default();
 
-        let node_count = c.count("header.node_count", NODE_SIZE)?;
-        layout.nodes = c.offset;
+        let node_count = c.count(NODE_SIZE, "header.node_count")?;
+        layout.nodes = c.offset();
         let mut nodes = Vec::with_capacity(node_count);
         for i in 0..node_count {
-            let position = c.vec3(&|| format!("nodes[{i}].position"))?;
-            let normal = c.vec3(&|| format!("nodes[{i}].normal"))?;
+            let position = c.vec3(|| format!("nodes[{i}].position"))?;
+            let normal = c.vec3(|| format!("nodes[{i}].normal"))?;
             nodes.push(Node { position, normal });
         }
 
-        let link_count = c.count("links.count", LINK_SIZE)?;
-        layout.links = c.offset;
+        let link_count = c.count(LINK_SIZE, "links.count")?;
+        layout.links = c.offset();
         let mut links = Vec::with_capacity(link_count);
         for i in 0..link_count {
             links.push(Link {
-                node: c.u32(&|| format!("links[{i}].node"))?,
-                region: c.u32(&|| format!("links[{i}].region"))?,
-                width: c.f32(&|| format!("links[{i}].width_2d"))?,
-                inv_width: c.f32(&|| format!("links[{i}].inv_width_2d"))?,
+                node: c.u32(|| format!("links[{i}].node"))?,
+                region: c.u32(|| format!("links[{i}].region"))?,
+                width: c.f32(|| format!("links[{i}].width_2d"))?,
+                inv_width: c.f32(|| format!("links[{i}].inv_width_2d"))?,
             });
         }
 
-        let region_count = c.count("regions.count", region_size(version))?;
-        layout.regions = c.offset;
+        let region_count = c.count(region_size(version), "regions.count")?;
+        layout.regions = c.offset();
         let mut regions = Vec::with_capacity(region_count);
         for i in 0..region_count {
             let f = |name: &'static str| move || format!("regions[{i}].{name}");
-            let node_count = c.u32(&f("node_count"))?;
-            let node_start = c.u32(&f("node_start"))?;
-            let link_count = c.u32(&f("link_count"))?;
-            let link_start = c.u32(&f("link_start"))?;
-            let index_mask = c.u16(&f("index_mask"))?;
-            let type_mask = c.u16(&f("type_mask"))?;
-            let height = c.f32(&f("height"))?;
-            let normal = c.vec3(&f("normal"))?;
-            let index = c.u32(&f("index"))?;
-            let centroid = c.vec3(&f("centroid"))?;
-            let aabb_min = c.vec3(&f("aabb_min"))?;
-            let aabb_max = c.vec3(&f("aabb_max"))?;
+            let node_count = c.u32(f("node_count"))?;
+            let node_start = c.u32(f("node_start"))?;
+            let link_count = c.u32(f("link_count"))?;
+            let link_start = c.u32(f("link_start"))?;
+            let index_mask = c.u16(f("index_mask"))?;
+            let type_mask = c.u16(f("type_mask"))?;
+            let height = c.f32(f("height"))?;
+            let normal = c.vec3(f("normal"))?;
+            let index = c.u32(f("index"))?;
+            let centroid = c.vec3(f("centroid"))?;
+            let aabb_min = c.vec3(f("aabb_min"))?;
+            let aabb_max = c.vec3(f("aabb_max"))?;
             let obstruction = if version >= VERSION_MP2 {
                 Some([
-                    c.u32(&f("obstruction[0]"))?,
-                    c.u32(&f("obstruction[1]"))?,
-                    c.u32(&f("obstruction[2]"))?,
+                    c.u32(f("obstruction[0]"))?,
+                    c.u32(f("obstruction[1]"))?,
+                    c.u32(f("obstruction[2]"))?,
                 ])
             } else {
                 None
             };
-            let scratch = c.u32(&f("scratch"))?;
+            let scratch = c.u32(f("scratch"))?;
             regions.push(Region {
                 node_count,
                 node_start,
@@ -349,36 +272,36 @@ impl PathFile {
 
         let n = region_count as u64;
         let table = bitset_words(n);
-        layout.ground = c.offset;
-        let ground = c.words("ground", table)?;
-        layout.flyer = c.offset;
-        let flyer = c.words("flyer", table)?;
-        layout.reserved = c.offset;
+        layout.ground = c.offset();
+        let ground = words(&mut c, "ground", table)?;
+        layout.flyer = c.offset();
+        let flyer = words(&mut c, "flyer", table)?;
+        layout.reserved = c.offset();
         let reserved = if has_reserved_words(version) {
-            c.words("reserved", reserved_words(n))?
+            words(&mut c, "reserved", reserved_words(n))?
         } else {
             Vec::new()
         };
 
-        let lookup_count = c.count("octree_lookup.count", 4)?;
-        layout.lookup = c.offset;
-        let lookup = c.words("octree_lookup", lookup_count as u64)?;
+        let lookup_count = c.count(4, "octree_lookup.count")?;
+        layout.lookup = c.offset();
+        let lookup = words(&mut c, "octree_lookup", lookup_count as u64)?;
 
-        let octree_count = c.count("octree.count", OCTREE_NODE_SIZE)?;
-        layout.octree = c.offset;
+        let octree_count = c.count(OCTREE_NODE_SIZE, "octree.count")?;
+        layout.octree = c.offset();
         let mut octree = Vec::with_capacity(octree_count);
         for i in 0..octree_count {
             let f = |name: &'static str| move || format!("octree[{i}].{name}");
-            let is_leaf = c.u32(&f("is_leaf"))?;
-            let aabb_min = c.vec3(&f("aabb_min"))?;
-            let aabb_max = c.vec3(&f("aabb_max"))?;
-            let center = c.vec3(&f("center"))?;
+            let is_leaf = c.u32(f("is_leaf"))?;
+            let aabb_min = c.vec3(f("aabb_min"))?;
+            let aabb_max = c.vec3(f("aabb_max"))?;
+            let center = c.vec3(f("center"))?;
             let mut children = [0u32; 8];
             for (k, child) in children.iter_mut().enumerate() {
-                *child = c.u32(&|| format!("octree[{i}].children[{k}]"))?;
+                *child = c.u32(|| format!("octree[{i}].children[{k}]"))?;
             }
-            let region_count = c.u32(&f("region_count"))?;
-            let region_start = c.u32(&f("region_start"))?;
+            let region_count = c.u32(f("region_count"))?;
+            let region_start = c.u32(f("region_start"))?;
             octree.push(OctreeNode {
                 is_leaf,
                 aabb_min,
@@ -391,13 +314,13 @@ impl PathFile {
         }
 
         let point_graph = if version == VERSION_MP2 {
-            layout.point_graph = Some(c.offset);
+            layout.point_graph = Some(c.offset());
             Some(parse_point_graph(&mut c)?)
         } else {
             None
         };
-        layout.trailing = c.offset;
-        let trailing = c.rest();
+        layout.trailing = c.offset();
+        let trailing = c.rest().to_vec();
         Ok(PathFile {
             version,
             nodes,
@@ -516,7 +439,7 @@ impl PathFile {
 }
 
 fn parse_point_graph(c: &mut Cursor<'_>) -> Result<PointGraph, ReadError> {
-    let point_count = c.count("point_graph.point_count", POINT_SIZE)?;
+    let point_count = c.count(POINT_SIZE, "point_graph.point_count")?;
     let mut graph = PointGraph::default();
     if point_count == 0 {
         return Ok(graph);
@@ -525,18 +448,22 @@ fn parse_point_graph(c: &mut Cursor<'_>) -> Result<PointGraph, ReadError> {
     for i in 0..point_count {
         let f = |name: &'static str| move || format!("point_graph.points[{i}].{name}");
         graph.points.push(Point {
-            position: c.vec3(&f("position"))?,
-            flags: c.u32(&f("flags"))?,
-            link_count: c.u32(&f("link_count"))?,
-            link_start: c.u32(&f("link_start"))?,
-            cost_start: c.u32(&f("cost_start"))?,
+            position: c.vec3(f("position"))?,
+            flags: c.u32(f("flags"))?,
+            link_count: c.u32(f("link_count"))?,
+            link_start: c.u32(f("link_start"))?,
+            cost_start: c.u32(f("cost_start"))?,
         });
     }
-    let targets = c.count("point_graph.target_count", 4)?;
-    graph.targets = c.words("point_graph.targets", targets as u64)?;
-    let costs = c.count("point_graph.cost_count", 4)?;
-    graph.costs = c.words("point_graph.costs", costs as u64)?;
-    graph.reachability = c.words("point_graph.reachability", bitset_words(point_count as u64))?;
+    let targets = c.count(4, "point_graph.target_count")?;
+    graph.targets = words(c, "point_graph.targets", targets as u64)?;
+    let costs = c.count(4, "point_graph.cost_count")?;
+    graph.costs = words(c, "point_graph.costs", costs as u64)?;
+    graph.reachability = words(
+        c,
+        "point_graph.reachability",
+        bitset_words(point_count as u64),
+    )?;
     Ok(graph)
 }
 

@@ -1,5 +1,5 @@
 //! The region octree: the cooker's builder (metaforce's `AROTBuilder::buildPath` rules, see
-//! the research note §6.5) and the engine's point lookup.
+//! `docs/formats/prime.md` §6.5) and the engine's point lookup.
 
 use crate::model::{NO_CHILD, OctreeNode, PathFile};
 

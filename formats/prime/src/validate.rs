@@ -1,4 +1,4 @@
-//! The engine's rules for PATH files (research note §5), as findings with stable codes.
+//! The engine's rules for PATH files (`docs/formats/prime.md` §5), as findings with stable codes.
 //!
 //! | code | severity | rule |
 //! | --- | --- | --- |
