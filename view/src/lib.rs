@@ -3,7 +3,9 @@
 //! [`page`] writes a page holding everything it needs inline: a small WebGL renderer
 //! (`viewer.js`, plain JavaScript, no library), its style sheet, and the data of each mesh as
 //! JSON with the large arrays in base64 (vertex positions `f32`, corner and triangle indices
-//! `u32`, per-face colours `u8`). Nothing is fetched: the page works opened from disk, offline.
+//! `u32`, per-face colours `u8`), the whole JSON gzipped and inlined as base64 (the page
+//! unpacks it with the browser's `DecompressionStream`). Nothing is fetched: the page works
+//! opened from disk, offline.
 //!
 //! Per mesh the data carries the face layers and line layers of [`layers`] and the stored
 //! fields of every face ([`fields`]), taken from the tree the format's dumper gives to
@@ -59,7 +61,8 @@ pub enum ViewError {
     Pack(String),
 }
 
-/// The field dump of `bytes` (a file of `format`), or `None` when the format has no field dump.
+/// The full field dump of `bytes` (a file of `format`), or `None` when the format has no field
+/// dump. [`view_tree`] gives the same page from a much smaller tree.
 pub fn field_tree(
     format: &dyn Format,
     bytes: &[u8],
