@@ -83,9 +83,7 @@ pub fn field_tree(
 pub fn page(inputs: &[ViewInput<'_>], title: &str) -> Result<String, ViewError> {
     let mut packed = GzEncoder::new(Vec::new(), Compression::new(PAGE_GZIP_LEVEL));
     write_page_json(inputs, title, &mut packed)?;
-    let packed = packed
-        .finish()
-        .map_err(|e| ViewError::Pack(e.to_string()))?;
+    let packed = packed.finish().map_err(pack_error)?;
     Ok(html(title, &base64(&packed)))
 }
 
@@ -125,19 +123,20 @@ fn write_page_json(
             _ => Vec::new(),
         }
     };
-    let pack = |e: serde_json::Error| ViewError::Pack(e.to_string());
-    let title = serde_json::to_string(title).map_err(pack)?;
-    write!(out, "{{\"title\":{title},\"meshes\":[").map_err(|e| ViewError::Pack(e.to_string()))?;
+    let title = serde_json::to_string(title).map_err(pack_error)?;
+    write!(out, "{{\"title\":{title},\"meshes\":[").map_err(pack_error)?;
     for (i, input) in inputs.iter().enumerate() {
         if i > 0 {
-            out.write_all(b",")
-                .map_err(|e| ViewError::Pack(e.to_string()))?;
+            out.write_all(b",").map_err(pack_error)?;
         }
         let data = mesh_data(input, extra_layers(i));
-        serde_json::to_writer(&mut *out, &data).map_err(pack)?;
+        serde_json::to_writer(&mut *out, &data).map_err(pack_error)?;
     }
-    out.write_all(b"]}")
-        .map_err(|e| ViewError::Pack(e.to_string()))
+    out.write_all(b"]}").map_err(pack_error)
+}
+
+fn pack_error(error: impl std::fmt::Display) -> ViewError {
+    ViewError::Pack(error.to_string())
 }
 
 fn html(title: &str, packed_base64: &str) -> String {
