@@ -69,7 +69,7 @@ def grid_obj(path, columns, rows):
 
 
 def run_once(command):
-    """Wall seconds and peak resident kilobytes of one process."""
+    """Wall seconds, peak resident kilobytes and CPU seconds (user + system) of one process."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
@@ -78,7 +78,22 @@ def run_once(command):
     stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
     if child.returncode not in (0, 1):
         sys.exit(f"failed ({child.returncode}): {' '.join(map(str, command))}\n{stderr}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+
+
+def pykotor_seconds(path, runs):
+    """Median seconds of PyKotor's read_bwm + bytes_bwm of `path` in process (the peer the
+    issue compares a KotOR re-bake with), or None when PyKotor is not installed."""
+    try:
+        from pykotor.resource.formats.bwm import bytes_bwm, read_bwm
+    except ImportError:
+        return None
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        bytes_bwm(read_bwm(str(path)))
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
 
 
 def main():
@@ -120,6 +135,23 @@ def main():
     cases.append((f"obj ({2 * side * side} triangles)", obj, "wok"))
 
     rows = []
+    notes = []
+    # Start-up: the process with no work (issue 36: at most 1 ms over /bin/true).
+    startup = [("start-up", "/bin/true", [], "/bin/true"), ("start-up", "--version", ["--version"], None)]
+    if args.only:
+        startup = [s for s in startup if any(w in s[1] for w in args.only.split(","))]
+    for label, operation, arguments, program in startup:
+        samples = {name: [] for name, _ in binaries}
+        cpu = {name: [] for name, _ in binaries}
+        memory = {name: 0 for name, _ in binaries}
+        for _ in range(args.runs * 20):
+            for name, binary in binaries:
+                seconds, kilobytes, cpu_seconds = run_once([program or binary, *arguments])
+                samples[name].append(seconds)
+                cpu[name].append(cpu_seconds)
+                memory[name] = max(memory[name], kilobytes)
+        rows.append((label, operation, samples, memory, cpu))
+
     for label, path, cross in cases:
         same = path.suffix.lower().lstrip(".")
         operations = [
@@ -143,29 +175,51 @@ def main():
             operations = [op for op in operations if any(w in op[0] for w in wanted)]
         for operation, arguments in operations:
             samples = {name: [] for name, _ in binaries}
+            cpu = {name: [] for name, _ in binaries}
             memory = {name: 0 for name, _ in binaries}
             for _ in range(args.runs):
                 for name, binary in binaries:
-                    seconds, kilobytes = run_once([binary, *arguments])
+                    seconds, kilobytes, cpu_seconds = run_once([binary, *arguments])
                     samples[name].append(seconds)
+                    cpu[name].append(cpu_seconds)
                     memory[name] = max(memory[name], kilobytes)
-            rows.append((label, operation, samples, memory))
+            if operation.startswith("view"):
+                sizes = []
+                for _, binary in binaries:
+                    run_once([binary, *arguments])
+                    sizes.append(f"{(work / 'page.html').stat().st_size:,}")
+                operation += f" (page bytes {' / '.join(sizes)})"
+            rows.append((label, operation, samples, memory, cpu))
+            if label == "wok" and operation.startswith("convert --rebuild"):
+                peer = pykotor_seconds(path, args.runs)
+                if peer is not None:
+                    notes.append(
+                        f"PyKotor read_bwm + bytes_bwm of {path.name} in process: {peer * 1000:.1f} ms, "
+                        f"{peer / statistics.median(samples['this']):.0f}× this binary's whole "
+                        f"`convert --rebuild` process"
+                        + (f", {peer / statistics.median(samples['baseline']):.0f}× the baseline's"
+                           if args.baseline else "")
+                    )
 
-    header = "| file | operation | median ms | peak MiB |"
-    rule = "|---|---|---|---|"
+    header = "| file | operation | median ms | CPU ms | peak MiB |"
+    rule = "|---|---|---|---|---|"
     if args.baseline:
-        header += " baseline ms | baseline MiB | speed-up |"
-        rule += "---|---|---|"
-    print(f"{args.runs} runs per command, medians; {os.cpu_count()} cores")
+        header += " baseline ms | baseline CPU ms | baseline MiB | speed-up (wall) |"
+        rule += "---|---|---|---|"
+    print(f"{args.runs} runs per command ({args.runs * 20} for start-up), medians; CPU is user + system; {os.cpu_count()} cores")
     print(header)
     print(rule)
-    for label, operation, samples, memory in rows:
+    for label, operation, samples, memory, cpu in rows:
         this = statistics.median(samples["this"]) * 1000
-        line = f"| {label} | {operation} | {this:.1f} | {memory['this'] / 1024:.0f} |"
-        if args.baseline:
+        this_cpu = statistics.median(cpu["this"]) * 1000
+        line = f"| {label} | {operation} | {this:.1f} | {this_cpu:.1f} | {memory['this'] / 1024:.0f} |"
+        if args.baseline and operation != "/bin/true":
             base = statistics.median(samples["baseline"]) * 1000
-            line += f" {base:.1f} | {memory['baseline'] / 1024:.0f} | {base / this:.2f}× |"
+            base_cpu = statistics.median(cpu["baseline"]) * 1000
+            line += f" {base:.1f} | {base_cpu:.1f} | {memory['baseline'] / 1024:.0f} | {base / this:.2f}× |"
         print(line)
+    for note in notes:
+        print(f"\n{note}")
     shutil.rmtree(work, ignore_errors=True)
 
 

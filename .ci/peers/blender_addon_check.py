@@ -24,6 +24,8 @@
 Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
+import base64
+import gzip
 import json
 import math
 import os
@@ -511,9 +513,10 @@ def inspector_case(path):
         text = open(page, encoding="utf-8").read()
         if "http://" in text or "https://" in text:
             problems.append("the page refers to the network")
-        marker = 'type="application/json">'
+        marker = 'data-encoding="gzip+base64">'
         start = text.index(marker) + len(marker)
-        data = json.loads(text[start:text.index("</script>", start)])
+        packed = base64.b64decode(text[start:text.index("</script>", start)])
+        data = json.loads(gzip.decompress(packed))
         faces = data["meshes"][0]["faces"]
         expected = walkmesh.read(path).face_count
         if faces != expected:

@@ -389,6 +389,16 @@ fn dispatch(
     }
 }
 
+/// What `walkmesh --version` prints: clap's line for [`Cli`]. The binary answers a lone
+/// `--version` or `-V` with it before anything else, without building the command tree of
+/// every command (a test checks that it is clap's line).
+pub const VERSION_LINE: &str = concat!("walkmesh ", env!("CARGO_PKG_VERSION"), "\n");
+
+/// True when `args` (program name first) ask for the version only.
+pub fn asks_for_version_only(args: &[OsString]) -> bool {
+    matches!(args, [_, flag] if flag == "--version" || flag == "-V")
+}
+
 /// The command line's definition, with a leading minus accepted in every number-valued
 /// option (`--from -1.5,2,0`, `--tolerance -1` reaching its own check): half of every
 /// game's coordinates are negative.
@@ -466,6 +476,26 @@ fn print_json_error(stdout: &mut dyn Write, failure: &Failure) {
 /// status 128 + the signal). In-process callers of [`run`] keep their own signal handling.
 #[cfg(unix)]
 pub fn remove_temporary_files_on_signals() -> std::io::Result<()> {
+    start_signal_watcher()
+}
+
+/// For the binary: [`remove_temporary_files_on_signals`] once the first temporary output file
+/// is about to be created, not before (a process that stages no file needs no watcher, and
+/// starting its thread was most of `walkmesh --version`'s time on a busy machine). Before that
+/// the signals keep their default action, which has nothing to clean up.
+#[cfg(unix)]
+pub fn remove_temporary_files_on_signals_once_staging() {
+    output::before_first_stage(|| {
+        if let Err(error) = start_signal_watcher() {
+            eprintln!(
+                "warning: cannot watch for signals ({error}); an interrupted write may leave a .walkmesh-*.tmp file"
+            );
+        }
+    });
+}
+
+#[cfg(unix)]
+fn start_signal_watcher() -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::Builder::new()
@@ -484,6 +514,28 @@ pub fn remove_temporary_files_on_signals() -> std::io::Result<()> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
+    /// The binary's short-cut for `--version` prints what clap would.
+    #[test]
+    fn the_version_short_cut_prints_clap_s_version_line() {
+        assert_eq!(super::cli_command().render_version(), super::VERSION_LINE);
+        let args = |a: &[&str]| a.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+        assert!(super::asks_for_version_only(&args(&[
+            "walkmesh",
+            "--version"
+        ])));
+        assert!(super::asks_for_version_only(&args(&["walkmesh", "-V"])));
+        assert!(!super::asks_for_version_only(&args(&[
+            "walkmesh",
+            "info",
+            "--version"
+        ])));
+        assert!(!super::asks_for_version_only(&args(&[
+            "walkmesh",
+            "--version",
+            "x"
+        ])));
+    }
+
     /// Every option of every command whose value is a number or a list of numbers takes a
     /// value with a leading minus (whatever the option then makes of it).
     #[test]

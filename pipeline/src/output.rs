@@ -17,7 +17,7 @@ use std::io::{Read, Write};
 #[cfg(unix)]
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use walkmesh_core::Output;
 
@@ -37,6 +37,28 @@ pub struct OutputSettings {
 
 /// Temporary files and directories not yet renamed into place.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// What runs once before the first temporary file or directory is created: the binary starts
+/// its signal watcher there, so that a process that never stages a file (`--version`, `info`,
+/// a page to standard output) starts no thread and installs no handler for it. A thread
+/// started at start-up cost every process its creation and, on a busy machine, a wait at exit
+/// for that thread to be scheduled (docs/performance.md, issue 36).
+static BEFORE_FIRST_STAGE: OnceLock<fn()> = OnceLock::new();
+static STAGING_STARTED: Once = Once::new();
+
+/// Sets what runs once before the first temporary file is created (see
+/// [`BEFORE_FIRST_STAGE`]); false when it was already set.
+pub fn before_first_stage(hook: fn()) -> bool {
+    BEFORE_FIRST_STAGE.set(hook).is_ok()
+}
+
+fn staging_starts() {
+    STAGING_STARTED.call_once(|| {
+        if let Some(hook) = BEFORE_FIRST_STAGE.get() {
+            hook();
+        }
+    });
+}
 
 fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
     // A panic elsewhere while holding the lock leaves a usable list.
@@ -592,6 +614,7 @@ fn builder() -> tempfile::Builder<'static, 'static> {
 /// A new temporary file in `directory` (mode 0666 minus the umask), registered in
 /// [`PENDING`].
 fn temporary_file(directory: &Path, out: &Path) -> Result<(PathBuf, File), Failure> {
+    staging_starts();
     let mut builder = builder();
     #[cfg(unix)]
     builder.permissions(fs::Permissions::from_mode(0o666));
@@ -608,6 +631,7 @@ fn temporary_file(directory: &Path, out: &Path) -> Result<(PathBuf, File), Failu
 
 /// A new temporary directory in `directory`, registered in [`PENDING`].
 fn temporary_directory(directory: &Path, out: &Path) -> Result<PathBuf, Failure> {
+    staging_starts();
     let mut list = pending();
     let path = builder()
         .tempdir_in(directory)

@@ -1051,9 +1051,15 @@ impl Mesh {
         if again.fingerprint() != self.mesh.fingerprint() {
             return None;
         }
-        walkmesh_view::field_tree(format, &bytes, Some(path), &self.read_options)
-            .ok()
-            .flatten()
+        walkmesh_view::view_tree(
+            format,
+            &bytes,
+            Some(path),
+            &self.read_options,
+            self.mesh.polygons.len(),
+        )
+        .ok()
+        .flatten()
     }
 
     /// The name the inspector shows: the file name, or "mesh".

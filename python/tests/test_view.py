@@ -1,6 +1,8 @@
 """Mesh.view: the inspector page written from Python is the one `walkmesh view` writes (same
 fields, offsets and values for a mesh read from a file; the neutral mesh for an edited one)."""
 
+import base64
+import gzip
 import json
 
 import pytest
@@ -10,11 +12,12 @@ from conftest import FIXTURES, need_corpora, shared_corpora
 
 
 def page_data(path):
+    """The page's text and its data, unpacked as the page does (base64, then gzip)."""
     text = path.read_text(encoding="utf-8")
-    marker = 'type="application/json">'
+    marker = 'data-encoding="gzip+base64">'
     start = text.index(marker) + len(marker)
     end = text.index("</script>", start)
-    return text, json.loads(text[start:end])
+    return text, json.loads(gzip.decompress(base64.b64decode(text[start:end])))
 
 
 def column(mesh_data, label):

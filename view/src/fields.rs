@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use walkmesh_core::NavMesh;
 use walkmesh_core::dump::{DumpNode, DumpValue};
 
@@ -146,22 +146,7 @@ impl FaceFields {
 
     /// The columns as the page reads them (see `viewer.js`, `fieldRows`).
     pub fn to_json(&self) -> Value {
-        Value::Array(
-            self.columns
-                .iter()
-                .map(|c| {
-                    json!({
-                        "label": c.label,
-                        "space": c.space,
-                        "index": compact_index(&c.index),
-                        "record": compact_index(&c.record.iter().map(|r| r.map(u64::from)).collect::<Vec<_>>()),
-                        "offset": compact_offsets(&c.offset),
-                        "size": compact_sizes(&c.size),
-                        "value": c.value,
-                    })
-                })
-                .collect(),
-        )
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
     /// The value of column `label` for `face` (tests).
@@ -179,18 +164,65 @@ fn set<T>(slots: &mut [Option<T>], at: usize, value: Option<T>) {
     }
 }
 
+/// Serialised as the page reads the columns (see `viewer.js`, `fieldRows`), written straight
+/// to the page's JSON without a tree of JSON values.
+impl Serialize for FaceFields {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.columns.iter().map(ColumnJson::of))
+    }
+}
+
+#[derive(Serialize)]
+struct ColumnJson<'a> {
+    label: &'a str,
+    space: &'a Option<String>,
+    index: Compact,
+    record: Compact,
+    offset: Offsets<'a>,
+    size: Sizes<'a>,
+    value: &'a [Option<DumpValue>],
+}
+
+impl<'a> ColumnJson<'a> {
+    fn of(c: &'a Column) -> ColumnJson<'a> {
+        ColumnJson {
+            label: &c.label,
+            space: &c.space,
+            index: compact_index(c.index.iter().copied()),
+            record: compact_index(c.record.iter().map(|r| r.map(u64::from))),
+            offset: compact_offsets(&c.offset),
+            size: compact_sizes(&c.size),
+            value: &c.value,
+        }
+    }
+}
+
 /// `"face"` when every face's index is the face itself, else the list.
-fn compact_index(index: &[Option<u64>]) -> Value {
-    if index.iter().enumerate().all(|(f, i)| *i == Some(f as u64)) {
-        Value::from("face")
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Compact {
+    Word(&'static str),
+    List(Vec<Option<u64>>),
+}
+
+fn compact_index(index: impl Iterator<Item = Option<u64>> + Clone) -> Compact {
+    if index.clone().enumerate().all(|(f, i)| i == Some(f as u64)) {
+        Compact::Word("face")
     } else {
-        json!(index)
+        Compact::List(index.collect())
     }
 }
 
 /// `{base, stride}` when the offsets are `base + record * stride` for every record, else the
 /// list.
-fn compact_offsets(offsets: &[Option<u64>]) -> Value {
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Offsets<'a> {
+    Affine { base: u64, stride: u64 },
+    List(&'a [Option<u64>]),
+}
+
+fn compact_offsets(offsets: &[Option<u64>]) -> Offsets<'_> {
     if let (Some(Some(first)), Some(Some(second))) = (offsets.first(), offsets.get(1))
         && second >= first
     {
@@ -200,17 +232,24 @@ fn compact_offsets(offsets: &[Option<u64>]) -> Value {
             .enumerate()
             .all(|(r, o)| *o == Some(base + r as u64 * stride));
         if affine {
-            return json!({"base": base, "stride": stride});
+            return Offsets::Affine { base, stride };
         }
     }
-    json!(offsets)
+    Offsets::List(offsets)
 }
 
 /// One number when every record's field has the same size, else the list.
-fn compact_sizes(sizes: &[Option<u64>]) -> Value {
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Sizes<'a> {
+    One(Option<u64>),
+    List(&'a [Option<u64>]),
+}
+
+fn compact_sizes(sizes: &[Option<u64>]) -> Sizes<'_> {
     match sizes.first() {
-        Some(first) if sizes.iter().all(|s| s == first) => json!(first),
-        _ => json!(sizes),
+        Some(first) if sizes.iter().all(|s| s == first) => Sizes::One(*first),
+        _ => Sizes::List(sizes),
     }
 }
 

@@ -70,12 +70,17 @@ fn uints(text: &str) -> Vec<u32> {
         .collect()
 }
 
-/// The JSON data inlined in a page.
+/// The JSON data inlined in a page, unpacked as `viewer.js` does (base64, then gzip).
 fn page_data(page: &str) -> Value {
-    let marker = "type=\"application/json\">";
+    use std::io::Read;
+    let marker = "data-encoding=\"gzip+base64\">";
     let start = page.find(marker).unwrap() + marker.len();
     let end = start + page[start..].find("</script>").unwrap();
-    serde_json::from_str(&page[start..end]).unwrap()
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(decode_base64(&page[start..end]).as_slice())
+        .read_to_end(&mut json)
+        .unwrap();
+    serde_json::from_slice(&json).unwrap()
 }
 
 fn leaf(name: &str, offset: u64, size: u64, value: DumpValue) -> DumpNode {
@@ -444,6 +449,67 @@ mod corpus {
         at
     }
 
+    /// The page's data from the full dump tree and from the lean one `walkmesh view` builds
+    /// (no raw bytes, types or meanings; oversized tables dropped) are the same JSON.
+    #[test]
+    #[cfg_attr(
+        not(walkmesh_corpora),
+        ignore = "needs the shared corpora (shared/corpora)"
+    )]
+    fn the_lean_tree_gives_the_same_page_data_as_the_full_dump_tree() {
+        let dir = required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
+        let prime = std::fs::read_dir(dir.join("prime"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("path"))
+            });
+        let files = [
+            Some(dir.join("kotor/k1cp/tslpatchdata/m13aa_04a.wok")),
+            Some(dir.join("nwn2/Kaedrin-nwn2cc/dm_dungeon.trx")),
+            Some(dir.join("nwn2/Kaedrin-nwn2cc/abandoned house.trx")),
+            prime,
+        ];
+        let registry = walkmesh_formats::default_registry();
+        let mut dropped_somewhere = false;
+        for path in files.into_iter().flatten() {
+            let (mesh, full, format_id) = read(&path);
+            let full = full.unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            let format = registry.by_extension(&path).next().unwrap();
+            let lean = view_tree(
+                format,
+                &bytes,
+                Some(&path),
+                &ReadOptions::default(),
+                mesh.polygons.len(),
+            )
+            .unwrap()
+            .unwrap();
+            dropped_somewhere |= count_nodes(&lean) < count_nodes(&full);
+            let page_of = |tree: &DumpNode| {
+                let input = ViewInput {
+                    name: "file",
+                    format: format_id,
+                    mesh: &mesh,
+                    fields: Some(tree),
+                };
+                page_json(&[input], "file").unwrap()
+            };
+            assert!(page_of(&full) == page_of(&lean), "{}", path.display());
+        }
+        assert!(
+            dropped_somewhere,
+            "no table was dropped: the test proves nothing"
+        );
+    }
+
+    fn count_nodes(node: &DumpNode) -> usize {
+        1 + node.children.iter().map(count_nodes).sum::<usize>()
+    }
+
     #[test]
     #[cfg_attr(
         not(walkmesh_corpora),
@@ -602,4 +668,43 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
         fields: None,
     };
     assert!(page_data(&page(&[input], "strip").unwrap())["meshes"][0]["route"].is_null());
+}
+
+/// The lean tree: records of a table past the face count go (with the records before them),
+/// unless the page reads the table by name; records outside a table group stay.
+#[test]
+fn the_lean_tree_drops_only_oversized_tables_it_does_not_read() {
+    use walkmesh_core::dump::{Emitter, Label};
+    let bytes = [0u8; 64];
+    let mut sink = tree::ViewTreeSink::new(2);
+    let mut e = Emitter::new(&mut sink, &bytes);
+    e.root("file", |e| {
+        e.table("island_paths", 0, 4, &[1u32, 2, 3], |e, at, v| {
+            e.uint("next", at, 4, u64::from(*v));
+        });
+        e.table("aabb", 12, 4, &[1u32, 2, 3], |e, at, v| {
+            e.uint("face", at, 4, u64::from(*v));
+        });
+        e.table("materials", 24, 4, &[1u32, 2], |e, at, v| {
+            e.uint("id", at, 4, u64::from(*v));
+        });
+        e.group("header", Some(40), |e| {
+            e.uint(Label::Indexed("loose", 5), 40, 4, 9u32);
+        });
+    });
+    let tree = sink.finish();
+    let names = |n: &DumpNode| {
+        n.children
+            .iter()
+            .map(|c| c.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let child = |name: &str| tree.children.iter().find(|c| c.name == name).unwrap();
+    assert!(child("island_paths").children.is_empty());
+    assert_eq!(names(child("aabb")), ["aabb[0]", "aabb[1]", "aabb[2]"]);
+    assert_eq!(names(child("materials")), ["materials[0]", "materials[1]"]);
+    assert_eq!(names(child("header")), ["loose[5]"]);
+    let id = &child("materials").children[1].children[0];
+    assert_eq!(id.value, Some(DumpValue::UInt(2)));
+    assert_eq!((id.raw.as_ref(), id.kind.as_ref()), (None, None));
 }

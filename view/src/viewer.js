@@ -1,19 +1,36 @@
 // walkmesh view: a small WebGL renderer for the inspector page (no library, no network).
 // The page's data (element #walkmesh-data) is written by the walkmesh-view crate: per mesh the
 // vertices, polygons, triangles, face and line layers (base64 arrays) and the stored fields of
-// every face as columns. Z is up, as in the neutral mesh.
-(function () {
+// every face as columns. Z is up, as in the neutral mesh. The JSON is packed: gzipped, then
+// base64 (data-encoding="gzip+base64"); the browser's DecompressionStream unpacks it.
+(async function () {
   'use strict';
   const started = performance.now();
-  const data = JSON.parse(document.getElementById('walkmesh-data').textContent);
-
-  // ---- decoding -----------------------------------------------------------------------------
   function bytesOf(text) {
     const raw = atob(text);
     const out = new Uint8Array(raw.length);
     for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
     return out;
   }
+  async function readData() {
+    const element = document.getElementById('walkmesh-data');
+    if (element.dataset.encoding !== 'gzip+base64') return JSON.parse(element.textContent);
+    if (typeof DecompressionStream === 'undefined') {
+      throw new Error('this browser has no DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later have)');
+    }
+    const packed = new Blob([bytesOf(element.textContent.trim())]).stream();
+    return JSON.parse(await new Response(packed.pipeThrough(new DecompressionStream('gzip'))).text());
+  }
+  let data;
+  try {
+    data = await readData();
+  } catch (e) {
+    document.getElementById('walkmesh-selection').textContent = 'The page\'s data cannot be read: ' + e.message;
+    window.walkmeshView = { ready: false, error: String(e.message) };
+    return;
+  }
+
+  // ---- decoding -----------------------------------------------------------------------------
   // Little-endian arrays; every browser that runs WebGL today is little-endian.
   const floatsOf = (text) => { const b = bytesOf(text); return new Float32Array(b.buffer, 0, b.length >> 2); };
   const uintsOf = (text) => { const b = bytesOf(text); return new Uint32Array(b.buffer, 0, b.length >> 2); };

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
-use walkmesh_view::{ViewInput, field_tree, page};
+use walkmesh_view::{ViewInput, page, view_tree};
 
 use crate::Failure;
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
@@ -57,7 +57,7 @@ fn load(
         .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
     diag.set_file(file);
     print_diagnostics(&diag, stderr);
-    let fields = field_tree(format, &bytes, Some(file), &options)
+    let fields = view_tree(format, &bytes, Some(file), &options, mesh.polygons.len())
         .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
     let name = file
         .file_name()
