@@ -24,7 +24,7 @@ use walkmesh_pipeline as pipeline;
 
 use crate::errors::{self, Fields, Kind, raise};
 use crate::options::{self, Options};
-use crate::{Destination, json_to_python, write_mesh};
+use crate::{Destination, ToDict, json_to_python, write_mesh};
 
 /// A walkmesh: vertices, polygons with a surface each (neutral material, walkability, engine
 /// code), per-edge transitions, hooks, kind, origin and per-face attribute columns.
