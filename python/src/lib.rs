@@ -40,7 +40,7 @@ pub(crate) enum Source {
     Bytes(Vec<u8>),
 }
 
-fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
+pub(crate) fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
     if let Ok(bytes) = object.cast::<PyBytes>() {
         return Ok(Source::Bytes(bytes.as_bytes().to_vec()));
     }
@@ -519,6 +519,7 @@ fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(material_names, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(area::read_lyt, m)?)?;
     m.add_class::<Mesh>()?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;

@@ -641,3 +641,80 @@ def test_stubs_type_check(tmp_path):
                                  str(script)])
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and len(errors) == 1 and "use.py:11:" in errors[0], out + err
+
+
+# ---------------------------------------------------------------- layouts (LYT)
+
+HAND_LYT = (
+    "#MAXLAYOUT ASCII\n"
+    "filedependancy m01aa.max\n"
+    "beginlayout\n"
+    "roomcount 3\n"
+    "\tm01aa_01a 0.0 0.0 0.0\n"
+    "  m01aa_02b 12.5 -3 1.25\n"
+    "  **** 0 0 0\n"
+    "trackcount 0\n"
+    "obstaclecount 0\n"
+    "doorhookcount 1\n"
+    "  m01aa_01a door_01 0 4.0 5.0 0.0 0.0 0.0 0.0 1.0\n"
+    "donelayout\n"
+)
+
+
+def test_read_lyt_of_a_hand_written_layout(tmp_path):
+    path = tmp_path / "m01aa.lyt"
+    path.write_text(HAND_LYT)
+    for source in (path, str(path), HAND_LYT.encode()):
+        layout = walkmesh.read_lyt(source)
+        # Rooms in file order (the index is what transitions name), placeholder included.
+        assert [r["name"] for r in layout["rooms"]] == ["m01aa_01a", "m01aa_02b", "****"]
+        assert layout["rooms"][1]["position"] == [12.5, -3.0, 1.25]
+        assert layout["tracks"] == [] and layout["obstacles"] == []
+        [hook] = layout["door_hooks"]
+        assert (hook["room"], hook["door"]) == ("m01aa_01a", "door_01")
+        assert hook["position"] == [4.0, 5.0, 0.0]
+        assert hook["orientation"] == [0.0, 0.0, 0.0, 1.0]
+        assert layout["findings"] == []
+    assert walkmesh.area.read_lyt(path) == layout
+
+
+def test_read_lyt_refuses_a_broken_layout_naming_file_and_line(tmp_path):
+    path = tmp_path / "broken.lyt"
+    path.write_text("beginlayout\nroomcount 1\n  room_a 0 zero 0\ndonelayout\n")
+    with pytest.raises(walkmesh.ReadError) as raised:
+        walkmesh.read_lyt(path)
+    assert raised.value.file == str(path)
+    assert raised.value.line == 3
+    with pytest.raises(walkmesh.FileNotFound):
+        walkmesh.read_lyt(tmp_path / "missing.lyt")
+
+
+def words_after_roomcount(path):
+    """Room names read the plain way (first word of the lines after `roomcount N`), as an
+    independent check of the library's reader on real files."""
+    rooms, remaining = [], 0
+    for line in Path(path).read_text(encoding="latin-1").splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if remaining:
+            rooms.append(words[0])
+            remaining -= 1
+        elif words[0].lower() == "roomcount" and len(words) > 1:
+            remaining = int(words[1])
+    return rooms
+
+
+def test_read_lyt_on_the_shared_layouts(cli):
+    need_corpora()
+    layouts = corpus_files("lyt")
+    if not layouts:
+        pytest.skip("no .lyt in the shared corpora")
+    for path in layouts:
+        layout = walkmesh.read_lyt(path)
+        assert [r["name"] for r in layout["rooms"]] == words_after_roomcount(path), path
+        report = json.loads(cli("area", "check", path, "--json", check=False).stdout)
+        assert (len(layout["rooms"]), len(layout["door_hooks"])) == (
+            report["rooms"],
+            report["door_hooks"],
+        ), path
