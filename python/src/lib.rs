@@ -377,7 +377,7 @@ fn convert<'py>(
     let settings = output_settings(options)?;
     let keys = options::keys(&[
         options::READ_KEYS,
-        options::WRITE_KEYS,
+        &options::write_keys(),
         options::OUTPUT_KEYS,
     ]);
     let parsed = options::parse(options, &keys)?;

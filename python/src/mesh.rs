@@ -923,7 +923,7 @@ impl Mesh {
         let settings = crate::output_settings(options)?;
         let parsed = options::parse(
             options,
-            &options::keys(&[options::WRITE_KEYS, options::OUTPUT_KEYS]),
+            &options::keys(&[&options::write_keys(), options::OUTPUT_KEYS]),
         )?;
         let (report, _) = write_mesh(
             py,
@@ -982,7 +982,7 @@ impl Mesh {
         format: &str,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let parsed: Options = options::parse(options, options::WRITE_KEYS)?;
+        let parsed: Options = options::parse(options, &options::write_keys())?;
         let (_, bytes) = write_mesh(
             py,
             self,

@@ -718,3 +718,47 @@ def test_read_lyt_on_the_shared_layouts(cli):
             report["rooms"],
             report["door_hooks"],
         ), path
+
+
+# ---------------------------------------------------------------- format parameters
+
+# One value for each writer parameter the formats declare (Format::params), as a keyword
+# and as `walkmesh convert`'s flag (both are made from the one declaration).
+PARAMETERS = {
+    "path": dict(region_height=2.5, max_regions=3, max_height_error=0.1,
+                 height_tolerance=0.01, max_area_change=0.5),
+    "trx": dict(compression=1),
+}
+
+
+def test_declared_parameters_give_the_bytes_of_the_command_line_flags(cli, tmp_path):
+    src = FIXTURES / "obj" / "flat_floor.obj"
+    for ext, options in PARAMETERS.items():
+        ours = tmp_path / f"ours.{ext}"
+        theirs = tmp_path / f"theirs.{ext}"
+        walkmesh.convert(src, ours, **options)
+        flags = []
+        for name, value in options.items():
+            flags += [f"--{name.replace('_', '-')}", str(value)]
+        cli("convert", src, theirs, *flags)
+        assert ours.read_bytes() == theirs.read_bytes(), ext
+    # And the parameters change what is written (compared with the defaults).
+    walkmesh.convert(src, tmp_path / "default.trx")
+    assert (tmp_path / "default.trx").read_bytes() != (tmp_path / "ours.trx").read_bytes()
+
+
+def test_declared_parameters_are_checked_as_declared():
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    for option, message in [
+        (dict(max_regions=0), "max_regions: 0 is not within 1–512"),
+        (dict(compression=10), "compression: 10 is not within 0–9"),
+        (dict(region_height=-1.0), "region_height: -1 is not a finite number > 0"),
+        (dict(height_tolerance=float("nan")), "height_tolerance: NaN is not a finite number ≥ 0"),
+        (dict(max_area_change=1.5), "max_area_change: 1.5 is not a fraction within 0–1"),
+    ]:
+        with pytest.raises(ValueError) as caught:
+            mesh.to_bytes("path", **option)
+        assert str(caught.value) == message
+    # A parameter is a keyword of the writing calls only.
+    with pytest.raises(TypeError, match="unexpected option"):
+        walkmesh.read(FIXTURES / "obj" / "two_rooms.obj", max_regions=3)

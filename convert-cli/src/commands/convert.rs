@@ -18,7 +18,7 @@ use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
-use crate::input::{ReadArgs, from_id, load_with, non_negative_distance, positive, read_options};
+use crate::input::{ReadArgs, from_id, load_with, read_options};
 use crate::output::{self, OutputSettings};
 
 #[derive(clap::Args, Debug)]
@@ -47,35 +47,10 @@ pub struct Args {
     /// files and files this tool wrote share vertices on purpose).
     #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse, allow_hyphen_values = true)]
     pub weld: Option<WeldChoice>,
-    /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
-    /// walkmesh.
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
-    /// NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6,
-    /// zlib's own default. The game reads every level; see docs/performance.md for the time
-    /// and size of each.
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u32).range(0..=9))]
-    pub compression: Option<u32>,
-    /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
-    #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
-    pub region_height: Option<f32>,
-    /// Metroid Prime: most regions to write (1–512, default 512, the engine's limit); nearly
-    /// flat neighbours are merged when exact merging gives more.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=512))]
-    pub max_regions: Option<u32>,
-    /// Metroid Prime: largest height error that meeting --max-regions may introduce
-    /// (finite, ≥ 0; default 0.3).
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
-    pub max_height_error: Option<f32>,
-    /// Metroid Prime: vertical tolerance of every merge of neighbouring surfaces (finite,
-    /// ≥ 0; default 0.05; 0 merges exactly coplanar surfaces only).
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
-    pub height_tolerance: Option<f32>,
-    /// Metroid Prime: largest fraction of the walkable area (seen from above) that meeting
-    /// --max-regions may change by straightening the walkable border, once the height-error
-    /// bound is not enough (0–1; default 0.25).
-    #[arg(long, value_name = "FRACTION", value_parser = crate::input::fraction, allow_hyphen_values = true)]
-    pub max_area_change: Option<f64>,
+    /// The writer parameters the formats declare (`--template`, `--compression`,
+    /// `--region-height`, …), made from the registry: `crate::params`.
+    #[command(flatten)]
+    pub params: crate::params::FormatParams,
     /// Memory limit (MiB) of the steps that estimate their need before allocating (PATH
     /// cooking, NWN2 island path tables); above it they refuse with a message instead of
     /// exhausting the machine. Default 4096.
@@ -194,26 +169,8 @@ pub fn plan<'r>(
         KindArg::Terrain => MeshKind::Terrain,
     });
     let params = &mut write.write.params;
-    if let Some(template) = &args.template {
-        params.insert("nwn2:template".into(), template.display().to_string());
-    }
-    if let Some(level) = args.compression {
-        params.insert("nwn2:zlib_level".into(), level.to_string());
-    }
-    if let Some(height) = args.region_height {
-        params.insert("prime:region_height".into(), height.to_string());
-    }
-    if let Some(regions) = args.max_regions {
-        params.insert("prime:max_regions".into(), regions.to_string());
-    }
-    if let Some(error) = args.max_height_error {
-        params.insert("prime:max_height_error".into(), error.to_string());
-    }
-    if let Some(tolerance) = args.height_tolerance {
-        params.insert("prime:height_tolerance".into(), tolerance.to_string());
-    }
-    if let Some(fraction) = args.max_area_change {
-        params.insert("prime:max_area_change".into(), fraction.to_string());
+    for (key, value) in &args.params.values {
+        params.insert(key.clone(), value.clone());
     }
     if let Some(mib) = args.max_memory {
         params.insert(
@@ -237,7 +194,7 @@ pub fn plan<'r>(
         write,
         dependencies: crate::input::option_files(&args.read)
             .into_iter()
-            .chain(args.template.clone())
+            .chain(args.params.files(registry))
             .collect(),
         settings: OutputSettings {
             force: args.force,
