@@ -15,26 +15,16 @@ PROP_ROOMS = "walkmesh_lyt_rooms"
 
 
 def read_lyt_rooms(path):
-    """Room names of a LYT in order (their index is what transitions name). The package's own
-    reader is used when it offers one; the text form is simple enough to read here otherwise."""
+    """Room names of a LYT in order (their index is what transitions name), read by the
+    package's LYT reader (`walkmesh.read_lyt`, the one `walkmesh area check` runs)."""
     walkmesh = vendor.load()
-    reader = getattr(getattr(walkmesh, "area", None), "read_lyt", None)
-    if reader is not None:
-        layout = reader(path)
-        rooms = layout["rooms"] if isinstance(layout, dict) else layout.rooms
-        return [r["name"] if isinstance(r, dict) else r.name for r in rooms]
-    rooms, remaining = [], 0
-    with open(path, "r", encoding="latin-1") as handle:
-        for line in handle:
-            words = line.split()
-            if not words:
-                continue
-            if remaining:
-                rooms.append(words[0])
-                remaining -= 1
-            elif words[0].lower() == "roomcount" and len(words) > 1:
-                remaining = int(words[1])
-    return rooms
+    reader = getattr(walkmesh, "read_lyt", None)
+    if reader is None:
+        raise ImportError(
+            "the walkmesh package found has no read_lyt (it is older than this add-on): "
+            "install the add-on zip built by blender-addon/build_zip.py"
+        )
+    return [room["name"] for room in reader(path)["rooms"]]
 
 
 def find_room_file(folder, room):

@@ -219,7 +219,7 @@ mod tests {
     /// Every hint every command can print names an option that command accepts.
     #[test]
     fn every_hint_of_every_command_names_one_of_its_own_options() {
-        let root = crate::cli_command();
+        let root = crate::cli_command(&walkmesh_formats::default_registry());
         let mut all = Vec::new();
         leaves(&root, "walkmesh".into(), &mut all);
         assert!(all.len() > 20, "{} commands", all.len());

@@ -33,6 +33,7 @@ mod commands;
 mod hints;
 mod input;
 mod json;
+mod params;
 mod progress;
 mod targets;
 
@@ -262,7 +263,8 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) 
 
 fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
     let json_asked = args.iter().any(|a| a == "--json");
-    let root = cli_command();
+    let registry = walkmesh_formats::default_registry();
+    let root = cli_command(&registry);
     let parsed = root
         .clone()
         .try_get_matches_from(args)
@@ -308,7 +310,6 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
             };
         }
     };
-    let registry = walkmesh_formats::default_registry();
     hints::set_current(Some(hints::leaf(&root, &matches).clone()));
     // Standard output is text, escaped like standard error, except where a converted file is
     // written to it.
@@ -402,8 +403,9 @@ pub fn asks_for_version_only(args: &[OsString]) -> bool {
 /// The command line's definition, with a leading minus accepted in every number-valued
 /// option (`--from -1.5,2,0`, `--tolerance -1` reaching its own check): half of every
 /// game's coordinates are negative.
-fn cli_command() -> clap::Command {
-    targets::document(accept_negative_values(Cli::command()))
+fn cli_command(registry: &walkmesh_core::Registry) -> clap::Command {
+    let command = params::add_to_convert(Cli::command(), registry);
+    targets::document(accept_negative_values(command))
 }
 
 /// Walks `command` and its subcommands: options whose values are numbers (by the value
@@ -540,7 +542,8 @@ mod tests {
     /// value with a leading minus (whatever the option then makes of it).
     #[test]
     fn every_number_option_takes_a_negative_value() {
-        let root = super::cli_command();
+        let registry = walkmesh_formats::default_registry();
+        let root = super::cli_command(&registry);
         let mut checked = Vec::new();
         walk(&root, &[], &mut checked);
         for expected in [
@@ -584,7 +587,8 @@ mod tests {
             argv.extend(path.iter().cloned());
             argv.push(format!("--{long}"));
             argv.push(value.to_string());
-            if let Err(error) = super::cli_command().try_get_matches_from(&argv) {
+            let registry = walkmesh_formats::default_registry();
+            if let Err(error) = super::cli_command(&registry).try_get_matches_from(&argv) {
                 assert!(
                     !matches!(
                         error.kind(),

@@ -320,7 +320,7 @@ mod tests {
     /// The table names real options, and each one's help says what `-` means there.
     #[test]
     fn every_output_in_the_table_exists_and_documents_dash() {
-        let root = crate::cli_command();
+        let root = crate::cli_command(&walkmesh_formats::default_registry());
         for output in OUTPUTS {
             let command = find(&root, output.command);
             let arg = command
@@ -366,7 +366,7 @@ mod tests {
             }
         }
         let mut missing = Vec::new();
-        walk(&crate::cli_command(), "", &mut missing);
+        walk(&crate::cli_command(&walkmesh_formats::default_registry()), "", &mut missing);
         assert!(missing.is_empty(), "{missing:?}");
     }
 }

@@ -314,6 +314,71 @@ pub trait Format: Send + Sync {
     fn material_profile(&self) -> Option<&'static str> {
         None
     }
+    /// The writer parameters this format takes (`WriteOptions::params`), declared once: the
+    /// command line makes its `convert` flags of them and the Python package its keyword
+    /// arguments, with the same names, checks and help. None by default.
+    fn params(&self) -> &'static [Param] {
+        &[]
+    }
+}
+
+/// A writer parameter a format declares ([`Format::params`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Param {
+    /// The key in [`WriteOptions::params`] (`prime:region_height`).
+    pub key: &'static str,
+    /// The option's name, words joined by `_` (`region_height`): the command line's flag is
+    /// `--region-height`, the Python keyword `region_height`.
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// What the writer uses when the parameter is not given, as text (`1.0`); `None` when
+    /// leaving it out means "none" (no template).
+    pub default: Option<&'static str>,
+    /// The value's name in help (`HEIGHT`).
+    pub value_name: &'static str,
+    /// One paragraph of help, without a final full stop (as clap shows help lines).
+    pub help: &'static str,
+}
+
+/// What a parameter's value is, and the values it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A file read by the writer (reported as a dependency of the output).
+    File,
+    /// A whole number within `min..=max`.
+    Integer { min: u64, max: u64 },
+    /// A finite number greater than 0.
+    Positive,
+    /// A finite number of 0 or more.
+    NonNegative,
+    /// A fraction within 0 and 1.
+    Fraction,
+}
+
+impl ParamKind {
+    /// Whether a number given for a parameter of this kind is accepted.
+    pub fn accepts(self, value: f64) -> bool {
+        match self {
+            ParamKind::File => false,
+            ParamKind::Integer { min, max } => {
+                value.fract() == 0.0 && value >= min as f64 && value <= max as f64
+            }
+            ParamKind::Positive => value.is_finite() && value > 0.0,
+            ParamKind::NonNegative => value.is_finite() && value >= 0.0,
+            ParamKind::Fraction => value.is_finite() && (0.0..=1.0).contains(&value),
+        }
+    }
+
+    /// What a value must be, for messages (`VALUE is not …`).
+    pub fn expected(self) -> String {
+        match self {
+            ParamKind::File => "a file".to_string(),
+            ParamKind::Integer { min, max } => format!("within {min}–{max}"),
+            ParamKind::Positive => "a finite number > 0".to_string(),
+            ParamKind::NonNegative => "a finite number ≥ 0".to_string(),
+            ParamKind::Fraction => "a fraction within 0–1".to_string(),
+        }
+    }
 }
 
 /// Why a format could not be chosen.
@@ -364,6 +429,18 @@ impl Registry {
     /// All formats, in registration order.
     pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
         self.formats.iter().map(|f| f.as_ref())
+    }
+
+    /// The writer parameters every format declares, in registration order, each name once
+    /// (the first format declaring a name decides it).
+    pub fn params(&self) -> Vec<&'static Param> {
+        let mut all: Vec<&'static Param> = Vec::new();
+        for param in self.formats().flat_map(|f| f.params()) {
+            if !all.iter().any(|p| p.name == param.name) {
+                all.push(param);
+            }
+        }
+        all
     }
 
     /// The format with id `id` (case-insensitive).

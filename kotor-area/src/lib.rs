@@ -6,6 +6,8 @@
 //!   extract, replace or add members;
 //! - [`transitions`]: room-to-room transitions solved from geometry, with findings;
 //! - [`assemble`]: a whole area as one mesh (faces tagged with their room) and back to rooms;
+//! - [`rooms`]: an area's rooms from a folder or archive, with its layout (the single `.lyt`
+//!   rule), for the CLI and the Python package;
 //! - [`kits`]: Holocron Toolset kits and Indoor Map Builder `.indoor` maps built into rooms.
 //!
 //! A capability crate on top of `walkmesh-core` and `walkmesh-bwm`; the CLI's `area` commands
@@ -15,11 +17,13 @@ pub mod assemble;
 pub mod erf;
 pub mod kits;
 pub mod lyt;
+pub mod rooms;
 pub mod text;
 pub mod transitions;
 pub mod vis;
 
 pub use erf::{Archive, ArchiveKind, Member};
 pub use lyt::{DoorHook, Lyt, Placement, read_lyt, write_lyt};
+pub use rooms::{RoomSource, RoomsError};
 pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, Tolerance, solve};
 pub use vis::{Vis, VisRoom, read_vis, write_vis};

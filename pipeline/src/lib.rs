@@ -12,6 +12,7 @@
 use std::path::Path;
 
 pub mod batch;
+pub mod convert;
 pub mod depfile;
 pub mod failure;
 pub mod output;

@@ -17,12 +17,29 @@ pub struct OptionNames {
     pub strict: &'static str,
     /// The switch that writes invalid output anyway (`--allow-invalid`, `allow_invalid=True`).
     pub allow_invalid: &'static str,
+    /// The weld option up to its value (`--weld `, `weld=`).
+    pub weld: &'static str,
+    /// What an output kept in memory is, and that it holds (`` `-` (standard output) holds``,
+    /// `bytes hold`).
+    pub memory_holds: &'static str,
+    /// How to ask for the one-file glTF (`--to glb`, `format="glb"`).
+    pub to_glb: &'static str,
+}
+
+impl OptionNames {
+    /// The weld option with `choice` as its value, for messages.
+    pub fn weld_choice(&self, choice: walkmesh_core::WeldChoice) -> String {
+        format!("{}{choice:?}", self.weld)
+    }
 }
 
 /// The command line's names.
 pub const CLI_NAMES: OptionNames = OptionNames {
     strict: "--strict",
     allow_invalid: "--allow-invalid",
+    weld: "--weld ",
+    memory_holds: "`-` (standard output) holds",
+    to_glb: "--to glb",
 };
 
 /// The output check's findings, judged.
@@ -122,6 +139,9 @@ mod tests {
         let python = OptionNames {
             strict: "strict=True",
             allow_invalid: "allow_invalid=True",
+            weld: "weld=",
+            memory_holds: "bytes hold",
+            to_glb: "format=\"glb\"",
         };
         let refused = judge_output(checked(found.clone()), None, "bwm", false, python).unwrap_err();
         assert!(refused.message.starts_with("refusing to write the bytes"));

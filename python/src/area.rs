@@ -2,16 +2,17 @@
 //! transitions) from the `walkmesh-kotor-area` crate, as `walkmesh area list|assemble|solve`
 //! use it.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use walkmesh_core::ReadOptions;
-use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
+use walkmesh_kotor_area::rooms::ignore_reads;
 use walkmesh_kotor_area::transitions::{apply, solve};
-use walkmesh_kotor_area::{Archive, Lyt, RoomMesh, Tolerance, assemble, read_lyt, transitions};
+use walkmesh_kotor_area::{
+    Archive, Lyt, RoomMesh, RoomSource, RoomsError, Tolerance, assemble, transitions,
+};
 
 use crate::errors;
 use crate::mesh::Mesh;
@@ -33,103 +34,37 @@ fn list(py: Python<'_>, archive_path: PathBuf) -> PyResult<Vec<String>> {
     Ok(archive.members.iter().map(|m| m.file_name()).collect())
 }
 
-/// Rooms' WOKs: a folder (names matched case-insensitively) or an archive.
-enum Rooms {
-    Folder(HashMap<String, PathBuf>),
-    Archive(Archive),
+/// A failure of the library's room loading, as the package's exception: a file named where
+/// the failure has one.
+fn rooms_error(py: Python<'_>, error: RoomsError) -> PyErr {
+    match error {
+        RoomsError::Read(read) => errors::read_error(py, &read),
+        RoomsError::Io { ref path, .. } => errors::read_failure(py, error.to_string(), Some(path)),
+        RoomsError::Room { ref file, .. } => {
+            let file = PathBuf::from(file);
+            errors::read_failure(py, error.to_string(), Some(&file))
+        }
+        RoomsError::Layout { .. } | RoomsError::Write { .. } => {
+            errors::read_failure(py, error.to_string(), None)
+        }
+    }
 }
 
-impl Rooms {
-    fn open(py: Python<'_>, path: &Path) -> PyResult<Rooms> {
-        if path.is_dir() {
-            let entries = std::fs::read_dir(path).map_err(|e| {
-                errors::read_failure(
-                    py,
-                    format!("cannot list {}: {e}", path.display()),
-                    Some(path),
-                )
-            })?;
-            let files = entries
-                .flatten()
-                .filter_map(|entry| {
-                    let p = entry.path();
-                    let name = p.file_name()?.to_str()?.to_ascii_lowercase();
-                    Some((name, p))
-                })
-                .collect();
-            return Ok(Rooms::Folder(files));
-        }
-        Ok(Rooms::Archive(archive(py, path)?))
-    }
-
-    fn get(&self, file_name: &str) -> Option<Vec<u8>> {
-        match self {
-            Rooms::Folder(files) => std::fs::read(files.get(&file_name.to_ascii_lowercase())?).ok(),
-            Rooms::Archive(archive) => archive.extract(file_name).map(<[u8]>::to_vec),
-        }
-    }
-
-    /// `explicit`, else the single .lyt of the folder or archive.
-    fn layout(&self, py: Python<'_>, explicit: Option<&Path>) -> PyResult<Lyt> {
-        let bytes = match explicit {
-            Some(path) => read_all(py, path)?,
-            None => {
-                let found: Vec<Vec<u8>> = match self {
-                    Rooms::Folder(files) => files
-                        .iter()
-                        .filter(|(n, _)| n.ends_with(".lyt"))
-                        .filter_map(|(_, p)| std::fs::read(p).ok())
-                        .collect(),
-                    Rooms::Archive(archive) => archive
-                        .of_type(3000)
-                        .map(|m| archive.data(m).to_vec())
-                        .collect(),
-                };
-                match <[Vec<u8>; 1]>::try_from(found) {
-                    Ok([bytes]) => bytes,
-                    Err(found) => {
-                        return Err(errors::read_failure(
-                            py,
-                            format!(
-                                "the rooms hold {} .lyt files; name the layout with lyt=",
-                                found.len()
-                            ),
-                            None,
-                        ));
-                    }
-                }
-            }
-        };
-        read_lyt(&bytes)
-            .map(|(lyt, _)| lyt)
-            .map_err(|e| errors::read_error(py, &e))
-    }
-
-    /// Every layout room with a WOK, and the names of those without.
-    fn load(&self, py: Python<'_>, lyt: &Lyt) -> PyResult<(Vec<RoomMesh>, Vec<String>)> {
-        let mut rooms = Vec::new();
-        let mut missing = Vec::new();
-        for (index, room) in lyt.rooms.iter().enumerate() {
-            if room.name == PLACEHOLDER_ROOM {
-                continue;
-            }
-            let file = format!("{}.wok", room.name);
-            match self.get(&file) {
-                Some(bytes) => {
-                    let mesh = walkmesh_kotor_area::kits::read_wok(&bytes).map_err(|e| {
-                        errors::read_failure(py, format!("{file}: {e}"), Some(Path::new(&file)))
-                    })?;
-                    rooms.push(RoomMesh {
-                        lyt_index: index,
-                        name: room.name.clone(),
-                        mesh,
-                    });
-                }
-                None => missing.push(room.name.clone()),
-            }
-        }
-        Ok((rooms, missing))
-    }
+/// The layout (`lyt`, else the single .lyt of the rooms) and every layout room with a WOK,
+/// with the names of the rooms without one (`walkmesh_kotor_area::rooms`, as the command line
+/// loads them).
+fn load_area(
+    py: Python<'_>,
+    rooms: &Path,
+    lyt: Option<&Path>,
+) -> PyResult<(Lyt, Vec<RoomMesh>, Vec<String>)> {
+    let loaded = py.detach(|| {
+        let source = RoomSource::open(rooms, ignore_reads)?;
+        let (layout, _) = source.layout(lyt, "lyt=", ignore_reads)?;
+        let (loaded, _, missing) = source.load_rooms(&layout, ignore_reads)?;
+        Ok((layout, loaded, missing))
+    });
+    loaded.map_err(|error| rooms_error(py, error))
 }
 
 fn area_mesh(mesh: walkmesh_core::NavMesh, format: Option<&'static str>) -> Mesh {
@@ -149,9 +84,7 @@ fn area_mesh(mesh: walkmesh_core::NavMesh, format: Option<&'static str>) -> Mesh
 #[pyfunction]
 #[pyo3(signature = (rooms, lyt=None))]
 fn assemble_area(py: Python<'_>, rooms: PathBuf, lyt: Option<PathBuf>) -> PyResult<Mesh> {
-    let source = Rooms::open(py, &rooms)?;
-    let layout = source.layout(py, lyt.as_deref())?;
-    let (loaded, _) = source.load(py, &layout)?;
+    let (layout, loaded, _) = load_area(py, &rooms, lyt.as_deref())?;
     let mesh = py.detach(|| assemble::assemble(&layout, &loaded));
     Ok(area_mesh(mesh, Some("bwm")))
 }
@@ -176,9 +109,7 @@ fn solve_transitions<'py>(
     {
         return Err(PyValueError::new_err("tolerances must be finite and > 0"));
     }
-    let source = Rooms::open(py, &rooms)?;
-    let layout = source.layout(py, lyt.as_deref())?;
-    let (mut loaded, missing) = source.load(py, &layout)?;
+    let (layout, mut loaded, missing) = load_area(py, &rooms, lyt.as_deref())?;
     let tolerance = Tolerance {
         horizontal: tolerance,
         vertical: vertical_tolerance,
@@ -257,8 +188,66 @@ fn solve_mesh_transitions<'py>(
     Ok(dict)
 }
 
+/// A placement (room, track, obstacle) as a dict: name, position (x, y, z).
+fn placement<'py>(
+    py: Python<'py>,
+    item: &walkmesh_kotor_area::Placement,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("name", &item.name)?;
+    dict.set_item("position", item.position)?;
+    Ok(dict)
+}
+
+/// Reads a KotOR layout (LYT) with the library's reader (`walkmesh area check` reads it so):
+/// `source` is a path (str or os.PathLike; `area.mod:area.lyt` names an archive member) or
+/// bytes. Returns a dict: "rooms", "tracks", "obstacles" (lists of {"name", "position"} in
+/// file order: a room's index is what transitions name), "door_hooks" ({"room", "door",
+/// "position", "orientation" (x, y, z, w)}) and "findings" (what reading noticed).
+#[pyfunction]
+pub fn read_lyt<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let (bytes, path) = crate::load_bytes(py, crate::source_of(source)?)?;
+    let (layout, mut findings) = walkmesh_kotor_area::read_lyt(&bytes).map_err(|e| {
+        let e = match &path {
+            Some(path) => e.in_file(path),
+            None => e,
+        };
+        errors::read_error(py, &e)
+    })?;
+    if let Some(path) = &path {
+        for finding in &mut findings {
+            finding.location.file.get_or_insert_with(|| path.clone());
+        }
+    }
+    let dict = PyDict::new(py);
+    for (key, items) in [
+        ("rooms", &layout.rooms),
+        ("tracks", &layout.tracks),
+        ("obstacles", &layout.obstacles),
+    ] {
+        let list = PyList::empty(py);
+        for item in items {
+            list.append(placement(py, item)?)?;
+        }
+        dict.set_item(key, list)?;
+    }
+    let hooks = PyList::empty(py);
+    for hook in &layout.door_hooks {
+        let item = PyDict::new(py);
+        item.set_item("room", &hook.room)?;
+        item.set_item("door", &hook.door)?;
+        item.set_item("position", hook.position)?;
+        item.set_item("orientation", hook.orientation)?;
+        hooks.append(item)?;
+    }
+    dict.set_item("door_hooks", hooks)?;
+    dict.set_item("findings", errors::findings_list(py, &findings)?)?;
+    Ok(dict)
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(list, module)?)?;
+    module.add_function(wrap_pyfunction!(read_lyt, module)?)?;
     let assemble = wrap_pyfunction!(assemble_area, module)?;
     module.add("assemble", assemble)?;
     module.add_function(wrap_pyfunction!(solve_transitions, module)?)?;

@@ -6,17 +6,16 @@
 //! `walkmesh convert` give the same bytes, findings and errors. Heavy work runs with the
 //! interpreter released (`Python::detach`), so other Python threads keep running.
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, NavMesh, ReadOptions, Registry, Severity, passes,
-    validate as core_validate,
+    Diagnostic, Diagnostics, Format, Input, NavMesh, ReadOptions, Registry, Severity, WeldChoice,
+    passes, validate as core_validate,
 };
-use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure, WriteFailure};
+use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure};
 
 mod area;
 mod errors;
@@ -41,7 +40,7 @@ pub(crate) enum Source {
     Bytes(Vec<u8>),
 }
 
-fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
+pub(crate) fn source_of(object: &Bound<'_, PyAny>) -> PyResult<Source> {
     if let Ok(bytes) = object.cast::<PyBytes>() {
         return Ok(Source::Bytes(bytes.as_bytes().to_vec()));
     }
@@ -129,29 +128,15 @@ pub(crate) fn read_loaded(
     }
 }
 
-/// What a write produced, with the keys of `walkmesh convert --json`.
-#[derive(Debug)]
-pub struct Report {
-    pub input: Option<PathBuf>,
-    pub from: Option<&'static str>,
-    pub output: Option<PathBuf>,
-    pub to: &'static str,
-    pub read: pipeline::Counts,
-    pub written: pipeline::Counts,
-    pub bytes: usize,
-    pub sidecars: Vec<String>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub output_errors: usize,
-    pub output_warnings: usize,
-    /// The file already held these bytes and was left untouched.
-    pub unchanged: bool,
-    /// (code, allow or deny, pattern) of the warning rules that applied.
-    pub rules_applied: Vec<pipeline::warnings::Applied>,
-    /// Everything the output check found (the target validator's and the mesh checks').
-    pub output_findings: Vec<Diagnostic>,
+/// What a write produced, with the keys of `walkmesh convert --json`: the library's report.
+pub use pipeline::convert::Conversion as Report;
+
+/// The report as a dict.
+trait ToDict {
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>>;
 }
 
-impl Report {
+impl ToDict for Report {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let counts = |c: pipeline::Counts| -> PyResult<Bound<'py, PyDict>> {
             let dict = PyDict::new(py);
@@ -162,9 +147,9 @@ impl Report {
         };
         let dict = PyDict::new(py);
         dict.set_item("input", self.input.as_deref().map(errors::path_text))?;
-        dict.set_item("from", self.from)?;
+        dict.set_item("from", self.from.as_deref())?;
         dict.set_item("output", self.output.as_deref().map(errors::path_text))?;
-        dict.set_item("to", self.to)?;
+        dict.set_item("to", &self.to)?;
         dict.set_item("read", counts(self.read)?)?;
         dict.set_item("written", counts(self.written)?)?;
         dict.set_item("bytes", self.bytes)?;
@@ -262,9 +247,10 @@ pub fn check_options(source: &Mesh, parsed: &Options) -> ReadOptions {
     })
 }
 
-/// `walkmesh convert`'s sequence for a mesh in memory: translate → prepare → write →
-/// (strict) → stage → check with the target's validator and reader → rename. Returns the
-/// report and, for `Destination::Bytes`, the main file's bytes.
+/// `walkmesh convert`'s sequence for a mesh in memory (`pipeline::convert::convert`, the
+/// same function the command line calls): translate → prepare → write → warning policy →
+/// stage → check with the target's validator and reader → rename. Returns the report and,
+/// for `Destination::Bytes`, the main file's bytes.
 pub fn write_mesh(
     py: Python<'_>,
     source: &Mesh,
@@ -278,163 +264,67 @@ pub fn write_mesh(
         Destination::Bytes => None,
     };
     let target = target_format(py, format, output)?;
-    let mut write = parsed.write_options(&source.read_options);
-    write.file_name = output
-        .and_then(|p| p.file_name())
-        .and_then(|n| n.to_str())
-        .map(str::to_string);
-    let check = check_options(source, parsed);
-    let output_name = output.map(errors::path_text);
-    let input_name = source.path.as_deref().map(errors::path_text);
-    let result = py.detach(|| {
-        let mut diag = Diagnostics { items: earlier };
-        let mut mesh: Cow<'_, NavMesh> = Cow::Borrowed(&source.mesh);
-        if let Some(offset) = parsed.translate {
-            pipeline::translate(mesh.to_mut(), offset, &mut diag);
-        }
-        let written = pipeline::write_mesh(&mesh, target, &write, parsed.weld, &mut diag);
-        if let Some(path) = &source.path {
-            diag.set_file(path);
-        }
-        (written, diag, pipeline::counts(&mesh))
-    });
-    let (written, mut diag, read_counts) = result;
-    let written = written.map_err(|failure| {
-        let message = match &failure {
-            WriteFailure::NoWriter { id } => format!("the {id} format cannot be written"),
-            WriteFailure::NothingLeft { polygons } => format!(
-                "no polygon of the {polygons} read is left after preparing it for {}; nothing written",
-                target.id()
-            ),
-            WriteFailure::Write(error) => format!(
-                "cannot write {} as {}: {error}",
-                output_name.as_deref().unwrap_or("the mesh"),
-                target.id()
-            ),
-        };
-        let field = match &failure {
-            WriteFailure::Write(error) => Some(error.field.clone()),
-            _ => None,
-        };
-        raise(
-            py,
-            Kind::Write,
-            message,
-            Fields {
-                file: output_name.clone(),
-                field,
-                ..Fields::code("cli.input")
-            },
-        )
-    })?;
-    let rules_applied = pipeline::warnings::WarningPolicy::default()
-        .with_flags(parsed.strict, &parsed.allow, &parsed.deny)
-        .judge(
-            &diag,
-            input_name.as_deref().unwrap_or("the mesh"),
-            output_name.as_deref().unwrap_or("nothing"),
-            PYTHON_NAMES.strict,
-        )
-        .map_err(|failure| {
-            raise(
-                py,
-                Kind::Write,
-                failure.message,
-                Fields {
-                    file: output_name.clone(),
-                    findings: failure.diagnostics,
-                    ..Fields::code(failure.code)
-                },
-            )
-        })?;
-    let mut report = Report {
-        input: source.path.clone(),
-        from: source.source_format,
-        output: output.map(Path::to_path_buf),
-        to: target.id(),
-        read: read_counts,
-        written: Default::default(),
-        bytes: written.main.len(),
-        sidecars: written
-            .sidecars
-            .iter()
-            .map(|s| s.file_name.clone())
-            .collect(),
-        diagnostics: Vec::new(),
-        output_errors: 0,
-        output_warnings: 0,
-        unchanged: false,
-        rules_applied,
-        output_findings: Vec::new(),
+    let plan = pipeline::convert::WritePlan {
+        target,
+        write: parsed.write_options(&source.read_options),
+        check: check_options(source, parsed),
+        weld: Some(parsed.weld).filter(|w| *w != WeldChoice::Default),
+        translate: parsed.translate,
+        warnings: pipeline::warnings::WarningPolicy::default().with_flags(
+            parsed.strict,
+            &parsed.allow,
+            &parsed.deny,
+        ),
+        allow_invalid: parsed.allow_invalid,
+        names: PYTHON_NAMES,
     };
-    let cannot_check = |id: &str| {
-        raise(
-            py,
-            Kind::Write,
-            format!("the {id} format cannot be read back, so its output cannot be checked"),
-            Fields::code("cli.usage"),
-        )
+    let destination = match destination {
+        Destination::File(path, settings) => pipeline::convert::Destination::File(path, settings),
+        Destination::Bytes => pipeline::convert::Destination::Memory { name: None },
     };
-    match destination {
-        Destination::Bytes => {
-            if !written.sidecars.is_empty() {
-                return Err(raise(
-                    py,
-                    Kind::Write,
-                    format!(
-                        "bytes hold one file, but {} writes {} beside it; write to a file{}",
-                        target.id(),
-                        report.sidecars.join(", "),
-                        if target.extensions().contains(&"glb") {
-                            " (or format=\"glb\")"
-                        } else {
-                            ""
-                        }
-                    ),
-                    Fields::code("cli.usage"),
-                ));
-            }
-            let checked = py
-                .detach(|| pipeline::check_output(target, &written.main, None, &check))
-                .map_err(|e| cannot_check(e.id))?;
-            judge(py, &mut report, checked, parsed.allow_invalid, &mut diag)?;
-            report.diagnostics = diag.items;
-            Ok((report, Some(written.main)))
+    let origin = pipeline::convert::Origin {
+        path: source.path.as_deref(),
+        format: source.source_format,
+    };
+    let diag = Diagnostics { items: earlier };
+    let converted =
+        py.detach(|| pipeline::convert::convert(&source.mesh, origin, destination, &plan, diag));
+    match converted {
+        Ok(mut report) => {
+            let bytes = report.main_bytes.take();
+            Ok((report, bytes))
         }
-        Destination::File(path, settings) => {
-            let staged = pipeline::output::stage(path, &written, settings)
-                .map_err(|f| cli_failure(py, f, path))?;
-            let read_path = staged.read_path().to_path_buf();
-            let checked = py
-                .detach(|| pipeline::check_output(target, &written.main, Some(&read_path), &check));
-            let checked = match checked {
-                Ok(checked) => checked,
-                Err(e) => {
-                    staged.discard();
-                    return Err(cannot_check(e.id));
-                }
-            };
-            if let Err(error) = judge(py, &mut report, checked, parsed.allow_invalid, &mut diag) {
-                staged.discard();
-                return Err(error);
-            }
-            report.unchanged = staged.unchanged();
-            staged.commit().map_err(|f| cli_failure(py, f, path))?;
-            report.diagnostics = diag.items;
-            Ok((report, None))
-        }
+        Err(stopped) => Err(convert_error(py, stopped, output)),
     }
 }
 
-/// A failure of the command line's output module (refused target, I/O).
-fn cli_failure(py: Python<'_>, failure: pipeline::Failure, path: &Path) -> PyErr {
+/// The exception for a conversion that stopped: `InvalidOutput` when the output check
+/// refused the bytes, else `WriteError`; the output file is named except where the target
+/// itself is the problem (it cannot be checked, or bytes cannot hold its sidecars).
+fn convert_error(
+    py: Python<'_>,
+    stopped: pipeline::convert::ConvertFailure,
+    output: Option<&Path>,
+) -> PyErr {
+    use pipeline::convert::Step;
+    let kind = match stopped.step {
+        Step::Invalid => Kind::Invalid,
+        _ => Kind::Write,
+    };
+    let file = match stopped.step {
+        Step::Check => None,
+        _ => output.map(errors::path_text),
+    };
+    let failure = stopped.failure;
     raise(
         py,
-        Kind::Write,
+        kind,
         failure.message,
         Fields {
-            file: Some(errors::path_text(path)),
+            file,
+            field: stopped.field,
             code: Some(failure.code.to_string()),
+            findings: failure.diagnostics,
             ..Fields::default()
         },
     )
@@ -444,50 +334,10 @@ fn cli_failure(py: Python<'_>, failure: pipeline::Failure, path: &Path) -> PyErr
 const PYTHON_NAMES: pipeline::policy::OptionNames = pipeline::policy::OptionNames {
     strict: "strict=True",
     allow_invalid: "allow_invalid=True",
+    weld: "weld=",
+    memory_holds: "bytes hold",
+    to_glb: "format=\"glb\"",
 };
-
-/// Records the output check in `report` after the pipeline's policy has judged it: errors
-/// refuse the output unless `allow_invalid` (the same rule as `walkmesh convert`).
-fn judge(
-    py: Python<'_>,
-    report: &mut Report,
-    checked: pipeline::Checked,
-    allow_invalid: bool,
-    diag: &mut Diagnostics,
-) -> PyResult<()> {
-    let output = report.output.clone();
-    let verdict = pipeline::policy::judge_output(
-        checked,
-        output.as_deref(),
-        report.to,
-        allow_invalid,
-        PYTHON_NAMES,
-    )
-    .map_err(|failure| {
-        raise(
-            py,
-            Kind::Invalid,
-            failure.message,
-            Fields {
-                file: output.as_deref().map(errors::path_text),
-                code: Some(failure.code.into()),
-                findings: failure.diagnostics,
-                ..Fields::default()
-            },
-        )
-    })?;
-    report.written = verdict.written.unwrap_or_default();
-    report.output_errors = verdict.errors.len();
-    report.output_warnings = verdict.warnings.len();
-    report.output_findings = verdict
-        .errors
-        .iter()
-        .chain(&verdict.warnings)
-        .cloned()
-        .collect();
-    diag.items.extend(verdict.errors);
-    Ok(())
-}
 
 /// The output settings among `options` (force, create_dirs, fsync); `options::parse` checks
 /// the rest and leaves these alone.
@@ -527,7 +377,7 @@ fn convert<'py>(
     let settings = output_settings(options)?;
     let keys = options::keys(&[
         options::READ_KEYS,
-        options::WRITE_KEYS,
+        &options::write_keys(),
         options::OUTPUT_KEYS,
     ]);
     let parsed = options::parse(options, &keys)?;
@@ -669,6 +519,7 @@ fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(material_names, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(area::read_lyt, m)?)?;
     m.add_class::<Mesh>()?;
     m.add("Error", py.get_type::<errors::Error>())?;
     m.add("ReadError", py.get_type::<errors::ReadError>())?;

@@ -24,7 +24,7 @@ use walkmesh_pipeline as pipeline;
 
 use crate::errors::{self, Fields, Kind, raise};
 use crate::options::{self, Options};
-use crate::{Destination, json_to_python, write_mesh};
+use crate::{Destination, ToDict, json_to_python, write_mesh};
 
 /// A walkmesh: vertices, polygons with a surface each (neutral material, walkability, engine
 /// code), per-edge transitions, hooks, kind, origin and per-face attribute columns.
@@ -923,7 +923,7 @@ impl Mesh {
         let settings = crate::output_settings(options)?;
         let parsed = options::parse(
             options,
-            &options::keys(&[options::WRITE_KEYS, options::OUTPUT_KEYS]),
+            &options::keys(&[&options::write_keys(), options::OUTPUT_KEYS]),
         )?;
         let (report, _) = write_mesh(
             py,
@@ -982,7 +982,7 @@ impl Mesh {
         format: &str,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let parsed: Options = options::parse(options, options::WRITE_KEYS)?;
+        let parsed: Options = options::parse(options, &options::write_keys())?;
         let (_, bytes) = write_mesh(
             py,
             self,

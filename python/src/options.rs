@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use walkmesh_core::material::MaterialProfile;
-use walkmesh_core::{MeshKind, ReadOptions, UpAxis, WeldChoice, WriteOptions};
+use walkmesh_core::{MeshKind, Param, ParamKind, ReadOptions, UpAxis, WeldChoice, WriteOptions};
 
 /// Options that change how a file is read.
 pub const READ_KEYS: &[&str] = &[
@@ -19,8 +19,9 @@ pub const READ_KEYS: &[&str] = &[
     "max_decompressed",
 ];
 
-/// Options that change how a mesh is written (with `up` and `materials`, which both use).
-pub const WRITE_KEYS: &[&str] = &[
+/// Options that change how a mesh is written (with `up` and `materials`, which both use),
+/// besides the formats' declared parameters ([`write_keys`]).
+const COMMON_WRITE_KEYS: &[&str] = &[
     "up",
     "materials",
     "default_material",
@@ -28,13 +29,6 @@ pub const WRITE_KEYS: &[&str] = &[
     "rebuild",
     "kind",
     "weld",
-    "template",
-    "compression",
-    "region_height",
-    "max_regions",
-    "max_height_error",
-    "max_area_change",
-    "height_tolerance",
     "max_memory",
     "translate",
     "strict",
@@ -42,6 +36,22 @@ pub const WRITE_KEYS: &[&str] = &[
     "deny",
     "allow_invalid",
 ];
+
+/// Options that change how a mesh is written: the common ones, then every writer parameter
+/// a format of the registry declares (`template`, `compression`, `region_height`, …:
+/// `Format::params`, the declaration `walkmesh convert`'s flags are made from).
+pub fn write_keys() -> Vec<&'static str> {
+    let declared: Vec<&'static str> = crate::registry().params().iter().map(|p| p.name).collect();
+    keys(&[COMMON_WRITE_KEYS, &declared])
+}
+
+/// The declared writer parameter called `key`, if any.
+fn declared(key: &str) -> Option<&'static Param> {
+    crate::registry()
+        .params()
+        .into_iter()
+        .find(|p| p.name == key)
+}
 
 /// Options of a call that writes a file, read by `output_settings` (the others by `parse`).
 pub const OUTPUT_KEYS: &[&str] = &["force", "create_dirs", "fsync"];
@@ -64,7 +74,7 @@ pub fn keys(groups: &[&[&'static str]]) -> Vec<&'static str> {
 /// The options of `validate(mesh, format=…)`: how the mesh would be written, nothing of the
 /// verdict.
 pub fn check_keys() -> Vec<&'static str> {
-    keys(&[WRITE_KEYS])
+    write_keys()
         .into_iter()
         .filter(|key| !VERDICT_KEYS.contains(key))
         .collect()
@@ -81,13 +91,8 @@ pub struct Options {
     pub rebuild: bool,
     pub kind: Option<MeshKind>,
     pub weld: WeldChoice,
-    pub template: Option<PathBuf>,
-    pub compression: Option<u32>,
-    pub region_height: Option<f32>,
-    pub max_regions: Option<u32>,
-    pub max_height_error: Option<f32>,
-    pub max_area_change: Option<f64>,
-    pub height_tolerance: Option<f32>,
+    /// The formats' declared writer parameters given: (key in `WriteOptions::params`, value).
+    pub params: Vec<(&'static str, String)>,
     /// Memory limit in MiB of the steps that estimate their need (`--max-memory`).
     pub max_memory: Option<u64>,
     pub translate: Option<[f32; 3]>,
@@ -195,58 +200,12 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 };
                 parsed.weld = WeldChoice::parse(&text).map_err(|e| bad(&key, e))?;
             }
-            "template" => parsed.template = Some(value.extract()?),
-            "compression" => {
-                let level: u32 = value.extract()?;
-                if level > 9 {
-                    return Err(bad(&key, format!("{level} is not a zlib level 0–9")));
-                }
-                parsed.compression = Some(level);
-            }
-            "region_height" => {
-                let height: f32 = value.extract()?;
-                if !height.is_finite() || height <= 0.0 {
-                    return Err(bad(&key, format!("{height} is not a finite number > 0")));
-                }
-                parsed.region_height = Some(height);
-            }
-            "max_regions" => {
-                let regions: u32 = value.extract()?;
-                if !(1..=512).contains(&regions) {
-                    return Err(bad(&key, format!("{regions} is not within 1–512")));
-                }
-                parsed.max_regions = Some(regions);
-            }
-            "max_height_error" => {
-                let error: f32 = value.extract()?;
-                if !error.is_finite() || error < 0.0 {
-                    return Err(bad(&key, format!("{error} is not a finite number ≥ 0")));
-                }
-                parsed.max_height_error = Some(error);
-            }
-            "max_area_change" => {
-                let fraction: f64 = value.extract()?;
-                if !fraction.is_finite() || !(0.0..=1.0).contains(&fraction) {
-                    return Err(bad(
-                        &key,
-                        format!("{fraction} is not a fraction within 0–1"),
-                    ));
-                }
-                parsed.max_area_change = Some(fraction);
-            }
             "max_memory" => {
                 let mib: u64 = value.extract()?;
                 if mib == 0 {
                     return Err(bad(&key, "0 is not a memory limit (MiB, at least 1)"));
                 }
                 parsed.max_memory = Some(mib);
-            }
-            "height_tolerance" => {
-                let tolerance: f32 = value.extract()?;
-                if !tolerance.is_finite() || tolerance < 0.0 {
-                    return Err(bad(&key, format!("{tolerance} is not a finite number ≥ 0")));
-                }
-                parsed.height_tolerance = Some(tolerance);
             }
             "translate" => {
                 let offset = if let Ok(text) = value.extract::<String>() {
@@ -260,10 +219,51 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
                 };
                 parsed.translate = Some(offset);
             }
-            _ => return Err(unexpected(&key, allowed)),
+            _ => match declared(&key) {
+                Some(param) => parsed.params.push((param.key, param_value(param, &value)?)),
+                None => return Err(unexpected(&key, allowed)),
+            },
         }
     }
     Ok(parsed)
+}
+
+/// The value of a declared writer parameter, checked as its kind says and kept as the text
+/// the writer reads (what `walkmesh convert`'s flag gives it).
+fn param_value(param: &Param, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let refuse = |shown: String| {
+        bad(
+            param.name,
+            format!("{shown} is not {}", param.kind.expected()),
+        )
+    };
+    match param.kind {
+        ParamKind::File => {
+            let path: PathBuf = value.extract()?;
+            Ok(path.display().to_string())
+        }
+        ParamKind::Integer { .. } => {
+            let number: u64 = value.extract()?;
+            if !param.kind.accepts(number as f64) {
+                return Err(refuse(number.to_string()));
+            }
+            Ok(number.to_string())
+        }
+        ParamKind::Positive | ParamKind::NonNegative => {
+            let number: f32 = value.extract()?;
+            if !param.kind.accepts(f64::from(number)) {
+                return Err(refuse(number.to_string()));
+            }
+            Ok(number.to_string())
+        }
+        ParamKind::Fraction => {
+            let number: f64 = value.extract()?;
+            if !param.kind.accepts(number) {
+                return Err(refuse(number.to_string()));
+            }
+            Ok(number.to_string())
+        }
+    }
 }
 
 impl Options {
@@ -295,40 +295,8 @@ impl Options {
             file_name: None,
             params: Default::default(),
         };
-        if let Some(template) = &self.template {
-            write
-                .params
-                .insert("nwn2:template".into(), template.display().to_string());
-        }
-        if let Some(level) = self.compression {
-            write
-                .params
-                .insert("nwn2:zlib_level".into(), level.to_string());
-        }
-        if let Some(height) = self.region_height {
-            write
-                .params
-                .insert("prime:region_height".into(), height.to_string());
-        }
-        if let Some(regions) = self.max_regions {
-            write
-                .params
-                .insert("prime:max_regions".into(), regions.to_string());
-        }
-        if let Some(error) = self.max_height_error {
-            write
-                .params
-                .insert("prime:max_height_error".into(), error.to_string());
-        }
-        if let Some(fraction) = self.max_area_change {
-            write
-                .params
-                .insert("prime:max_area_change".into(), fraction.to_string());
-        }
-        if let Some(tolerance) = self.height_tolerance {
-            write
-                .params
-                .insert("prime:height_tolerance".into(), tolerance.to_string());
+        for (key, value) in &self.params {
+            write.params.insert((*key).to_string(), value.clone());
         }
         if let Some(mib) = self.max_memory {
             write.params.insert(

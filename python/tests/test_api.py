@@ -641,3 +641,124 @@ def test_stubs_type_check(tmp_path):
                                  str(script)])
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and len(errors) == 1 and "use.py:11:" in errors[0], out + err
+
+
+# ---------------------------------------------------------------- layouts (LYT)
+
+HAND_LYT = (
+    "#MAXLAYOUT ASCII\n"
+    "filedependancy m01aa.max\n"
+    "beginlayout\n"
+    "roomcount 3\n"
+    "\tm01aa_01a 0.0 0.0 0.0\n"
+    "  m01aa_02b 12.5 -3 1.25\n"
+    "  **** 0 0 0\n"
+    "trackcount 0\n"
+    "obstaclecount 0\n"
+    "doorhookcount 1\n"
+    "  m01aa_01a door_01 0 4.0 5.0 0.0 0.0 0.0 0.0 1.0\n"
+    "donelayout\n"
+)
+
+
+def test_read_lyt_of_a_hand_written_layout(tmp_path):
+    path = tmp_path / "m01aa.lyt"
+    path.write_text(HAND_LYT)
+    for source in (path, str(path), HAND_LYT.encode()):
+        layout = walkmesh.read_lyt(source)
+        # Rooms in file order (the index is what transitions name), placeholder included.
+        assert [r["name"] for r in layout["rooms"]] == ["m01aa_01a", "m01aa_02b", "****"]
+        assert layout["rooms"][1]["position"] == [12.5, -3.0, 1.25]
+        assert layout["tracks"] == [] and layout["obstacles"] == []
+        [hook] = layout["door_hooks"]
+        assert (hook["room"], hook["door"]) == ("m01aa_01a", "door_01")
+        assert hook["position"] == [4.0, 5.0, 0.0]
+        assert hook["orientation"] == [0.0, 0.0, 0.0, 1.0]
+        assert layout["findings"] == []
+    assert walkmesh.area.read_lyt(path) == layout
+
+
+def test_read_lyt_refuses_a_broken_layout_naming_file_and_line(tmp_path):
+    path = tmp_path / "broken.lyt"
+    path.write_text("beginlayout\nroomcount 1\n  room_a 0 zero 0\ndonelayout\n")
+    with pytest.raises(walkmesh.ReadError) as raised:
+        walkmesh.read_lyt(path)
+    assert raised.value.file == str(path)
+    assert raised.value.line == 3
+    with pytest.raises(walkmesh.FileNotFound):
+        walkmesh.read_lyt(tmp_path / "missing.lyt")
+
+
+def words_after_roomcount(path):
+    """Room names read the plain way (first word of the lines after `roomcount N`), as an
+    independent check of the library's reader on real files."""
+    rooms, remaining = [], 0
+    for line in Path(path).read_text(encoding="latin-1").splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if remaining:
+            rooms.append(words[0])
+            remaining -= 1
+        elif words[0].lower() == "roomcount" and len(words) > 1:
+            remaining = int(words[1])
+    return rooms
+
+
+def test_read_lyt_on_the_shared_layouts(cli):
+    need_corpora()
+    layouts = corpus_files("lyt")
+    if not layouts:
+        pytest.skip("no .lyt in the shared corpora")
+    for path in layouts:
+        layout = walkmesh.read_lyt(path)
+        assert [r["name"] for r in layout["rooms"]] == words_after_roomcount(path), path
+        report = json.loads(cli("area", "check", path, "--json", check=False).stdout)
+        assert (len(layout["rooms"]), len(layout["door_hooks"])) == (
+            report["rooms"],
+            report["door_hooks"],
+        ), path
+
+
+# ---------------------------------------------------------------- format parameters
+
+# One value for each writer parameter the formats declare (Format::params), as a keyword
+# and as `walkmesh convert`'s flag (both are made from the one declaration).
+PARAMETERS = {
+    "path": dict(region_height=2.5, max_regions=3, max_height_error=0.1,
+                 height_tolerance=0.01, max_area_change=0.5),
+    "trx": dict(compression=1),
+}
+
+
+def test_declared_parameters_give_the_bytes_of_the_command_line_flags(cli, tmp_path):
+    src = FIXTURES / "obj" / "flat_floor.obj"
+    for ext, options in PARAMETERS.items():
+        ours = tmp_path / f"ours.{ext}"
+        theirs = tmp_path / f"theirs.{ext}"
+        walkmesh.convert(src, ours, **options)
+        flags = []
+        for name, value in options.items():
+            flags += [f"--{name.replace('_', '-')}", str(value)]
+        cli("convert", src, theirs, *flags)
+        assert ours.read_bytes() == theirs.read_bytes(), ext
+    # And the parameters change what is written (compared with the defaults).
+    walkmesh.convert(src, tmp_path / "default.trx")
+    assert (tmp_path / "default.trx").read_bytes() != (tmp_path / "ours.trx").read_bytes()
+
+
+def test_declared_parameters_are_checked_as_declared():
+    mesh = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj")
+    for option, message in [
+        (dict(max_regions=0), "max_regions: 0 is not within 1–512"),
+        (dict(compression=10), "compression: 10 is not within 0–9"),
+        (dict(region_height=-1.0), "region_height: -1 is not a finite number > 0"),
+        (dict(height_tolerance=float("nan")), "height_tolerance: NaN is not a finite number ≥ 0"),
+        (dict(max_area_change=1.5), "max_area_change: 1.5 is not a fraction within 0–1"),
+    ]:
+        with pytest.raises(ValueError) as caught:
+            mesh.to_bytes("path", **option)
+        assert str(caught.value) == message
+    # A parameter is a keyword of the writing calls only.
+    with pytest.raises(TypeError, match="unexpected option"):
+        walkmesh.read(FIXTURES / "obj" / "two_rooms.obj", max_regions=3)

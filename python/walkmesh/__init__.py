@@ -8,6 +8,7 @@ the same Rust code as the ``walkmesh`` command line (same bytes, same findings, 
     mesh.vertices, mesh.faces, mesh.materials, mesh.walkable, mesh.transitions
     mesh.write("room.glb")
     walkmesh.generate("room.mdl", engine="kotor").write("room.wok")  # from the room model
+    walkmesh.read_lyt("area.lyt")["rooms"]  # a KotOR layout's rooms, in order
     print(mesh.info())
 
 See python/README.md for the whole API.
@@ -27,6 +28,7 @@ from ._walkmesh import (
     generate,
     material_names,
     read,
+    read_lyt,
     validate,
 )
 
@@ -43,6 +45,7 @@ __all__ = [
     "generate",
     "material_names",
     "read",
+    "read_lyt",
     "validate",
     "__version__",
 ]

@@ -1,5 +1,7 @@
 """KotOR areas: module archives, whole-area meshes and room-to-room transitions.
 
+- ``read_lyt(source) -> dict``: a layout's rooms, tracks, obstacles and door hooks (also
+  ``walkmesh.read_lyt``);
 - ``list(archive)``: member file names of a .mod/.erf/.rim archive (read members as
   ``walkmesh.read("area.mod:room.wok")``);
 - ``assemble(rooms, lyt=None) -> Mesh``: every room's WOK placed by the layout, as one mesh
@@ -17,8 +19,9 @@
 from ._walkmesh import area as _area
 
 list = _area.list  # noqa: A001 - the name of `walkmesh area list`
+read_lyt = _area.read_lyt
 assemble = _area.assemble
 solve_transitions = _area.solve_transitions
 solve_mesh_transitions = _area.solve_mesh_transitions
 
-__all__ = ["assemble", "list", "solve_mesh_transitions", "solve_transitions"]
+__all__ = ["assemble", "list", "read_lyt", "solve_mesh_transitions", "solve_transitions"]

@@ -7,6 +7,7 @@ from ._walkmesh import Mesh
 PathLike = Union[str, "os.PathLike[str]"]
 
 def list(archive_path: PathLike) -> List[str]: ...  # noqa: A001
+def read_lyt(source: Union[PathLike, bytes]) -> Dict[str, Any]: ...
 def assemble(rooms: PathLike, lyt: Optional[PathLike] = None) -> Mesh: ...
 def solve_transitions(
     rooms: PathLike,
@@ -21,4 +22,4 @@ def solve_mesh_transitions(
     vertical_tolerance: Optional[float] = None,
 ) -> Dict[str, Any]: ...
 
-__all__ = ["assemble", "list", "solve_mesh_transitions", "solve_transitions"]
+__all__ = ["assemble", "list", "read_lyt", "solve_mesh_transitions", "solve_transitions"]

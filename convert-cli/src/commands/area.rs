@@ -13,9 +13,9 @@ use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
 use walkmesh_core::{confine, printable};
 use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
-use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits, read_wok};
-use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, check_lyt, read_lyt, write_lyt};
-use walkmesh_kotor_area::transitions::{RoomMesh, Tolerance, apply, solve, wok_with_transitions};
+use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits};
+use walkmesh_kotor_area::lyt::{check_lyt, read_lyt, write_lyt};
+use walkmesh_kotor_area::transitions::{Tolerance, apply, solve, wok_with_transitions};
 use walkmesh_kotor_area::vis::{check_vis, read_vis};
 use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
@@ -245,10 +245,10 @@ pub fn run(
 }
 
 fn read_archive(path: &Path) -> Result<Archive, Failure> {
-    crate::output::note_read(path);
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?;
-    Archive::parse(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
+    Ok(walkmesh_kotor_area::rooms::read_archive(
+        path,
+        crate::output::note_read,
+    )?)
 }
 
 /// Lines for `walkmesh info` on an archive: members, walkmeshes and layouts first.
@@ -458,9 +458,10 @@ fn print_findings(
 }
 
 fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
-    crate::output::note_read(path);
-    let bytes = read_file_or_member(path).map_err(Failure)?;
-    read_lyt(&bytes).map_err(|e| Failure(e.in_file(path).to_string()))
+    Ok(walkmesh_kotor_area::rooms::load_lyt(
+        path,
+        crate::output::note_read,
+    )?)
 }
 
 fn check(
@@ -519,130 +520,29 @@ fn check(
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
-/// Where rooms come from: a folder of WOKs or an archive.
-pub(crate) enum RoomSource {
-    Folder(PathBuf, HashMap<String, PathBuf>),
-    Archive(PathBuf, Archive),
+/// Where rooms come from: a folder of WOKs or an archive (`walkmesh_kotor_area::rooms`).
+pub(crate) use walkmesh_kotor_area::RoomSource;
+
+/// Opens a folder of room WOKs or a module archive, recording what is read.
+pub(crate) fn open_rooms(path: &Path) -> Result<RoomSource, Failure> {
+    Ok(RoomSource::open(path, crate::output::note_read)?)
 }
 
-impl RoomSource {
-    pub(crate) fn open(path: &Path) -> Result<RoomSource, Failure> {
-        if path.is_dir() {
-            let mut files = HashMap::new();
-            let entries = std::fs::read_dir(path)
-                .map_err(|e| Failure(format!("cannot list {}: {e}", path.display())))?;
-            for entry in entries.flatten() {
-                let p = entry.path();
-                if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
-                    files.insert(name.to_ascii_lowercase(), p.clone());
-                }
-            }
-            Ok(RoomSource::Folder(path.to_path_buf(), files))
-        } else {
-            Ok(RoomSource::Archive(path.to_path_buf(), read_archive(path)?))
-        }
-    }
-
-    /// The files the walkmeshes of `rooms` were read from (the archive, for an archive).
-    fn files_of(&self, rooms: &[RoomMesh]) -> Vec<PathBuf> {
-        match self {
-            RoomSource::Folder(_, files) => rooms
-                .iter()
-                .filter_map(|room| files.get(&format!("{}.wok", room.name).to_ascii_lowercase()))
-                .cloned()
-                .collect(),
-            RoomSource::Archive(path, _) => vec![path.clone()],
-        }
-    }
-
-    /// The bytes of `<name>.<ext>`.
-    pub(crate) fn get(&self, file_name: &str) -> Option<Vec<u8>> {
-        match self {
-            RoomSource::Folder(_, files) => {
-                let path = files.get(&file_name.to_ascii_lowercase())?;
-                crate::output::note_read(path);
-                std::fs::read(path).ok()
-            }
-            RoomSource::Archive(_, archive) => archive.extract(file_name).map(<[u8]>::to_vec),
-        }
-    }
-
-    /// The layout: `explicit`, else the single `.lyt` of the source.
-    pub(crate) fn layout(&self, explicit: Option<&Path>) -> Result<(Lyt, PathBuf), Failure> {
-        if let Some(path) = explicit {
-            return Ok((load_lyt(path)?.0, path.to_path_buf()));
-        }
-        let (found, label): (Vec<(String, Vec<u8>)>, PathBuf) = match self {
-            RoomSource::Folder(dir, files) => (
-                files
-                    .iter()
-                    .filter(|(n, _)| n.ends_with(".lyt"))
-                    .filter_map(|(n, p)| {
-                        crate::output::note_read(p);
-                        Some((n.clone(), std::fs::read(p).ok()?))
-                    })
-                    .collect(),
-                dir.clone(),
-            ),
-            RoomSource::Archive(path, archive) => (
-                archive
-                    .of_type(3000)
-                    .map(|m| (m.file_name(), archive.data(m).to_vec()))
-                    .collect(),
-                path.clone(),
-            ),
-        };
-        match found.as_slice() {
-            [(name, bytes)] => {
-                let shown = match self {
-                    RoomSource::Folder(..) => label.join(name),
-                    RoomSource::Archive(..) => PathBuf::from(format!("{}:{name}", label.display())),
-                };
-                let (lyt, _) =
-                    read_lyt(bytes).map_err(|e| Failure(e.in_file(&shown).to_string()))?;
-                Ok((lyt, shown))
-            }
-            [] => Err(Failure(format!(
-                "{} holds no .lyt; name one with --lyt",
-                label.display()
-            ))),
-            _ => Err(Failure(format!(
-                "{} holds {} .lyt files; name one with --lyt",
-                label.display(),
-                found.len()
-            ))),
-        }
-    }
+/// The layout of `source`: `explicit`, else its single `.lyt` (`--lyt` otherwise).
+pub(crate) fn room_layout(
+    source: &RoomSource,
+    explicit: Option<&Path>,
+) -> Result<(Lyt, PathBuf), Failure> {
+    Ok(source.layout(explicit, "--lyt", crate::output::note_read)?)
 }
 
 /// Rooms read, their original WOK bytes (same order), and the rooms without a WOK.
-pub(crate) type LoadedRooms = (Vec<RoomMesh>, Vec<Vec<u8>>, Vec<String>);
+pub(crate) type LoadedRooms = walkmesh_kotor_area::rooms::LoadedRooms;
 
 /// Reads the WOK of every layout room the source has; returns the rooms, their original
 /// bytes, and the names of rooms without a WOK.
 pub(crate) fn load_rooms(source: &RoomSource, lyt: &Lyt) -> Result<LoadedRooms, Failure> {
-    let mut rooms = Vec::new();
-    let mut originals = Vec::new();
-    let mut missing = Vec::new();
-    for (index, room) in lyt.rooms.iter().enumerate() {
-        if room.name == PLACEHOLDER_ROOM {
-            continue;
-        }
-        let file = format!("{}.wok", room.name);
-        match source.get(&file) {
-            Some(bytes) => {
-                let mesh = read_wok(&bytes).map_err(|e| Failure(format!("{file}: {e}")))?;
-                rooms.push(RoomMesh {
-                    lyt_index: index,
-                    name: room.name.clone(),
-                    mesh,
-                });
-                originals.push(bytes);
-            }
-            None => missing.push(room.name.clone()),
-        }
-    }
-    Ok((rooms, originals, missing))
+    Ok(source.load_rooms(lyt, crate::output::note_read)?)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -655,8 +555,8 @@ fn solve_command(
     json: bool,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let source = RoomSource::open(rooms_path)?;
-    let (lyt, lyt_file) = source.layout(lyt_path)?;
+    let source = open_rooms(rooms_path)?;
+    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
     let (mut rooms, originals, missing) = load_rooms(&source, &lyt)?;
     let solution = solve(&rooms, lyt.rooms.len(), tolerance);
     let changed = solution.changed();
@@ -787,8 +687,8 @@ fn assemble_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let source = RoomSource::open(rooms_path)?;
-    let (lyt, lyt_file) = source.layout(lyt_path)?;
+    let source = open_rooms(rooms_path)?;
+    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
     let (rooms, _, missing) = load_rooms(&source, &lyt)?;
     if !missing.is_empty() {
         writeln!(
@@ -897,17 +797,10 @@ pub(crate) fn walkmesh_bwm_write(
     mesh: &walkmesh_core::NavMesh,
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {
-    let options = WriteOptions {
-        kind: Some(walkmesh_core::MeshKind::Area),
-        ..WriteOptions::default()
-    };
     let registry = walkmesh_formats::default_registry();
-    let format = registry.by_id("bwm")?;
-    let writer = format
-        .writer()
-        .ok_or_else(|| Failure("the bwm format cannot be written".into()))?;
-    let prepared = walkmesh_core::passes::prepare(mesh, &writer.requirements(&options), diag);
-    Ok(writer.write(&prepared, &options, diag)?.main)
+    Ok(walkmesh_kotor_area::rooms::write_room_wok(
+        &registry, mesh, diag,
+    )?)
 }
 
 fn indoor(
@@ -1106,8 +999,8 @@ pub fn load_area_mesh(
     lyt_path: Option<&Path>,
     stderr: &mut dyn Write,
 ) -> Result<walkmesh_core::NavMesh, Failure> {
-    let source = RoomSource::open(rooms_path)?;
-    let (lyt, _) = source.layout(lyt_path)?;
+    let source = open_rooms(rooms_path)?;
+    let (lyt, _) = room_layout(&source, lyt_path)?;
     let (rooms, _, missing) = load_rooms(&source, &lyt)?;
     if !missing.is_empty() {
         writeln!(

@@ -10,16 +10,15 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use serde::Serialize;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, WriteOptions,
-    passes, progress,
+    Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, passes, progress,
 };
-use walkmesh_pipeline::warnings::{Applied, WarningPolicy};
-use walkmesh_pipeline::{WriteFailure, policy};
+use walkmesh_pipeline::convert::{Destination, Origin, WritePlan};
+use walkmesh_pipeline::policy;
+use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
-use crate::input::{ReadArgs, from_id, load_with, non_negative_distance, positive, read_options};
+use crate::input::{ReadArgs, from_id, load_with, read_options};
 use crate::output::{self, OutputSettings};
 
 #[derive(clap::Args, Debug)]
@@ -48,35 +47,10 @@ pub struct Args {
     /// files and files this tool wrote share vertices on purpose).
     #[arg(long, value_name = "off|exact|DISTANCE", value_parser = WeldChoice::parse, allow_hyphen_values = true)]
     pub weld: Option<WeldChoice>,
-    /// NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked
-    /// walkmesh.
-    #[arg(long, value_name = "FILE")]
-    pub template: Option<PathBuf>,
-    /// NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6,
-    /// zlib's own default. The game reads every level; see docs/performance.md for the time
-    /// and size of each.
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u32).range(0..=9))]
-    pub compression: Option<u32>,
-    /// Metroid Prime: region height when the source has none (default 1.0; finite, > 0).
-    #[arg(long, value_name = "HEIGHT", value_parser = positive, allow_hyphen_values = true)]
-    pub region_height: Option<f32>,
-    /// Metroid Prime: most regions to write (1–512, default 512, the engine's limit); nearly
-    /// flat neighbours are merged when exact merging gives more.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=512))]
-    pub max_regions: Option<u32>,
-    /// Metroid Prime: largest height error that meeting --max-regions may introduce
-    /// (finite, ≥ 0; default 0.3).
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
-    pub max_height_error: Option<f32>,
-    /// Metroid Prime: vertical tolerance of every merge of neighbouring surfaces (finite,
-    /// ≥ 0; default 0.05; 0 merges exactly coplanar surfaces only).
-    #[arg(long, value_name = "DISTANCE", value_parser = non_negative_distance, allow_hyphen_values = true)]
-    pub height_tolerance: Option<f32>,
-    /// Metroid Prime: largest fraction of the walkable area (seen from above) that meeting
-    /// --max-regions may change by straightening the walkable border, once the height-error
-    /// bound is not enough (0–1; default 0.25).
-    #[arg(long, value_name = "FRACTION", value_parser = crate::input::fraction, allow_hyphen_values = true)]
-    pub max_area_change: Option<f64>,
+    /// The writer parameters the formats declare (`--template`, `--compression`,
+    /// `--region-height`, …), made from the registry: `crate::params`.
+    #[command(flatten)]
+    pub params: crate::params::FormatParams,
     /// Memory limit (MiB) of the steps that estimate their need before allocating (PATH
     /// cooking, NWN2 island path tables); above it they refuse with a message instead of
     /// exhausting the machine. Default 4096.
@@ -147,65 +121,26 @@ pub enum KindArg {
     Terrain,
 }
 
-pub use walkmesh_pipeline::Counts;
-
 /// What one conversion read and wrote (`convert --json`, one line of a batch report).
-#[derive(Serialize, Debug, Default)]
-pub struct Conversion {
-    pub input: PathBuf,
-    pub from: String,
-    pub output: PathBuf,
-    pub to: String,
-    /// The mesh as read.
-    pub read: Counts,
-    /// The file written, read back with the target's reader.
-    pub written: Counts,
-    pub bytes: usize,
-    pub sidecars: Vec<String>,
-    /// Read, prepare and write diagnostics; with --allow-invalid also the output's errors.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Errors and warnings the target's validator found in the written file.
-    pub output_errors: usize,
-    pub output_warnings: usize,
-    /// OUT (and its sidecars) already held these exact bytes and were left untouched: same
-    /// inode, same modification time, so a build system sees nothing new.
-    pub unchanged: bool,
-    /// The warning rules (--allow, --deny, walkmesh.toml) that decided a warning's fate.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rules_applied: Vec<Applied>,
-    /// The main file's bytes when OUT is `-`.
-    #[serde(skip)]
-    pub to_stdout: Option<Vec<u8>>,
-    /// Every file read to make the output (for `--depfile`).
-    #[serde(skip)]
-    pub dependencies: Vec<PathBuf>,
-}
+pub use walkmesh_pipeline::convert::Conversion;
 
 /// Everything a conversion needs besides the input and output paths; built once per run.
 pub struct Plan<'r> {
     pub registry: &'r Registry,
-    pub target: &'r dyn Format,
     pub from: Option<String>,
     pub read: ReadOptions,
-    /// Options for reading the output back: the input's axis, profile and default material,
-    /// none of the input-only settings (`--scene`), and a ceiling at least the default.
-    pub check: ReadOptions,
-    pub write: WriteOptions,
-    pub weld: Option<WeldChoice>,
-    /// `--translate`, applied right after reading.
-    pub translate: Option<[f32; 3]>,
-    /// --strict, --allow and --deny over the project file's rules.
-    pub warnings: WarningPolicy,
+    /// The library's write plan: target, writer options, weld, translation, warning policy,
+    /// output check.
+    pub write: WritePlan<'r>,
     /// Files every conversion of the run reads besides its input (--materials, --template).
     pub dependencies: Vec<PathBuf>,
-    pub allow_invalid: bool,
     pub settings: OutputSettings,
 }
 
 impl std::fmt::Debug for Plan<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plan")
-            .field("target", &self.target.id())
+            .field("target", &self.write.target.id())
             .finish_non_exhaustive()
     }
 }
@@ -224,89 +159,43 @@ pub fn plan<'r>(
     args: &Args,
     target: &'r dyn Format,
 ) -> Result<Plan<'r>, Failure> {
-    if target.writer().is_none() {
-        return Err(Failure::usage(format!(
-            "the {} format ({}) cannot be written yet",
-            target.id(),
-            target.name()
-        )));
-    }
     let read = read_options(&args.read)?;
-    let mut write = WriteOptions {
-        up: read.up,
-        materials: read.materials.clone(),
-        rebuild: args.rebuild,
-        kind: args.kind.map(|k| match k {
-            KindArg::Area => MeshKind::Area,
-            KindArg::Placeable => MeshKind::Placeable,
-            KindArg::Door => MeshKind::Door,
-            KindArg::Terrain => MeshKind::Terrain,
-        }),
-        file_name: None,
-        params: Default::default(),
-    };
-    if let Some(template) = &args.template {
-        write
-            .params
-            .insert("nwn2:template".into(), template.display().to_string());
-    }
-    if let Some(level) = args.compression {
-        write
-            .params
-            .insert("nwn2:zlib_level".into(), level.to_string());
-    }
-    if let Some(height) = args.region_height {
-        write
-            .params
-            .insert("prime:region_height".into(), height.to_string());
-    }
-    if let Some(regions) = args.max_regions {
-        write
-            .params
-            .insert("prime:max_regions".into(), regions.to_string());
-    }
-    if let Some(error) = args.max_height_error {
-        write
-            .params
-            .insert("prime:max_height_error".into(), error.to_string());
-    }
-    if let Some(tolerance) = args.height_tolerance {
-        write
-            .params
-            .insert("prime:height_tolerance".into(), tolerance.to_string());
-    }
-    if let Some(fraction) = args.max_area_change {
-        write
-            .params
-            .insert("prime:max_area_change".into(), fraction.to_string());
+    let mut write = WritePlan::new(target, &read, policy::CLI_NAMES)?;
+    write.write.rebuild = args.rebuild;
+    write.write.kind = args.kind.map(|k| match k {
+        KindArg::Area => MeshKind::Area,
+        KindArg::Placeable => MeshKind::Placeable,
+        KindArg::Door => MeshKind::Door,
+        KindArg::Terrain => MeshKind::Terrain,
+    });
+    let params = &mut write.write.params;
+    for (key, value) in &args.params.values {
+        params.insert(key.clone(), value.clone());
     }
     if let Some(mib) = args.max_memory {
-        write.params.insert(
+        params.insert(
             walkmesh_core::memory::PARAM_MAX_MEMORY.into(),
             mib.to_string(),
         );
     }
-    let check = walkmesh_pipeline::check_options(&read);
+    write.weld = args.weld;
+    write.translate = args
+        .translate
+        .as_deref()
+        .map(passes::parse_offset)
+        .transpose()
+        .map_err(|e| Failure::usage(format!("--translate: {e}")))?;
+    write.warnings = warning_policy(args)?;
+    write.allow_invalid = args.allow_invalid;
     Ok(Plan {
         registry,
-        target,
         from: from_id(&args.read).map(str::to_string),
         read,
-        check,
         write,
-        weld: args.weld,
-        translate: args
-            .translate
-            .as_deref()
-            .map(passes::parse_offset)
-            .transpose()
-            .map_err(|e| Failure::usage(format!("--translate: {e}")))?,
-        warnings: warning_policy(args)?,
         dependencies: crate::input::option_files(&args.read)
             .into_iter()
-            .chain(args.template.clone())
+            .chain(args.params.files(registry))
             .collect(),
-        allow_invalid: args.allow_invalid,
         settings: OutputSettings {
             force: args.force,
             create_dirs: args.create_dirs,
@@ -325,8 +214,9 @@ fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
 
 /// The `--depfile` rule of a conversion: the output and its sidecars, then what it read.
 pub fn dependency_rule(conversion: &Conversion) -> String {
-    let directory = conversion.output.parent().unwrap_or(Path::new(""));
-    let targets: Vec<PathBuf> = std::iter::once(conversion.output.clone())
+    let output = conversion.output.clone().unwrap_or_default();
+    let directory = output.parent().unwrap_or(Path::new("")).to_path_buf();
+    let targets: Vec<PathBuf> = std::iter::once(output)
         .chain(conversion.sidecars.iter().map(|s| directory.join(s)))
         .collect();
     walkmesh_pipeline::depfile::rule(&targets, &conversion.dependencies)
@@ -337,12 +227,12 @@ pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Converts `input` to `output` (`-`: the bytes are returned in `to_stdout`). Nothing is
+/// Converts `input` to `output` (`-`: the bytes are returned in `main_bytes`). Nothing is
 /// printed; on failure nothing new is left behind.
 pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
     let mut diag = Diagnostics::new();
     progress::phase(|| format!("reading {}", input.display()));
-    let (mut mesh, source) = load_with(
+    let (mesh, source) = load_with(
         plan.registry,
         input,
         plan.from.as_deref(),
@@ -354,15 +244,12 @@ pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conv
             .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
             .chain(plan.dependencies.iter().cloned()),
     );
-    if let Some(offset) = plan.translate {
-        walkmesh_pipeline::translate(&mut mesh, offset, &mut diag);
-    }
     write_loaded(plan, &mesh, source, dependencies, input, output, diag)
 }
 
 /// The writing half of [`convert_file`] for a mesh already in memory (`generate` writes
-/// through it too): prepare for the target, write, read back and validate, stage and rename.
-/// `input` names the source in messages; `source` is its format id.
+/// through it too): the library's conversion flow (`walkmesh_pipeline::convert`) to OUT or
+/// standard output. `input` names the source in messages; `source` is its format id.
 pub fn write_loaded(
     plan: &Plan<'_>,
     mesh: &walkmesh_core::NavMesh,
@@ -370,175 +257,21 @@ pub fn write_loaded(
     dependencies: Vec<PathBuf>,
     input: &Path,
     output: &Path,
-    mut diag: Diagnostics,
+    diag: Diagnostics,
 ) -> Result<Conversion, Failure> {
-    let target = plan.target;
-    let to_stdout = is_stdout(output);
-    let mut options = plan.write.clone();
-    options.file_name = if to_stdout {
-        None
+    let destination = if is_stdout(output) {
+        Destination::Memory { name: Some(output) }
     } else {
-        output
-            .file_name()
-            .and_then(|n| n.to_str())
-            .map(str::to_string)
+        Destination::File(output, plan.settings)
     };
-    progress::phase(|| {
-        format!(
-            "writing {} ({} polygons) as {}",
-            output.display(),
-            mesh.polygons.len(),
-            target.id()
-        )
-    });
-    let written =
-        walkmesh_pipeline::write_mesh(mesh, target, &options, plan.weld.unwrap_or_default(), &mut diag)
-            .map_err(|failure| match failure {
-                WriteFailure::NoWriter { id } => {
-                    Failure::usage(format!("the {id} format cannot be written"))
-                }
-                WriteFailure::NothingLeft { polygons } => Failure::input(format!(
-                    "{}: no polygon of the {polygons} read is left after preparing it for {}{}; nothing written",
-                    input.display(),
-                    target.id(),
-                    plan.weld
-                        .map(|w| format!(" (--weld {w:?} merged them away)"))
-                        .unwrap_or_default()
-                )),
-                WriteFailure::Write(e) => Failure::input(format!(
-                    "cannot write {} as {}: {e}",
-                    output.display(),
-                    target.id()
-                )),
-            })?;
-    diag.set_file(input);
-    let rules_applied = plan.warnings.judge(
-        &diag,
-        &input.display().to_string(),
-        &output.display().to_string(),
-        policy::CLI_NAMES.strict,
-    )?;
-    let mut conversion = Conversion {
-        input: input.to_path_buf(),
-        from: source.to_string(),
-        output: output.to_path_buf(),
-        to: target.id().to_string(),
-        read: counts(mesh),
-        rules_applied,
-        dependencies,
-        bytes: written.main.len(),
-        sidecars: written
-            .sidecars
-            .iter()
-            .map(|s| s.file_name.clone())
-            .collect(),
-        ..Conversion::default()
+    let origin = Origin {
+        path: Some(input),
+        format: Some(source),
     };
-    if to_stdout {
-        if !written.sidecars.is_empty() {
-            return Err(Failure::usage(format!(
-                "`-` (standard output) holds one file, but {} writes {} beside it; write to a file{}",
-                target.id(),
-                conversion.sidecars.join(", "),
-                if target.extensions().contains(&"glb") {
-                    " (or --to glb)"
-                } else {
-                    ""
-                }
-            )));
-        }
-        check_output(plan, &mut conversion, &written.main, None, &mut diag)?;
-        conversion.diagnostics = diag.items;
-        conversion.to_stdout = Some(written.main);
-        return Ok(conversion);
-    }
-    // Without sidecars the check reads the bytes in memory, so writing the staged file
-    // (a kernel copy of the whole output) and checking it are independent: on large outputs
-    // they overlap (1M-triangle OBJ -> WOK: 138 MB written while the validator runs).
-    let mut check = |read_path: &Path| {
-        check_output(
-            plan,
-            &mut conversion,
-            &written.main,
-            Some(read_path),
-            &mut diag,
-        )
-    };
-    let (staged, checked) = if written.sidecars.is_empty()
-        && written.main.len() >= OVERLAP_WRITE_BYTES
-        && walkmesh_core::threads::may_spawn()
-    {
-        let read_path = output::final_path(output, plan.settings)?;
-        std::thread::scope(|scope| {
-            let staging = scope.spawn(|| output::stage(output, &written, plan.settings));
-            let checked = check(&read_path);
-            let staged = staging.join().unwrap_or_else(|_| {
-                Err(Failure::output(format!(
-                    "writing {} failed (the writing thread stopped)",
-                    output.display()
-                )))
-            });
-            (staged, checked)
-        })
-    } else {
-        let staged = output::stage(output, &written, plan.settings)?;
-        let checked = check(staged.read_path());
-        (Ok(staged), checked)
-    };
-    let staged = staged?;
-    if let Err(failure) = checked {
-        staged.discard();
-        return Err(failure);
-    }
-    conversion.unchanged = staged.unchanged();
-    staged.commit()?;
-    conversion.diagnostics = diag.items;
+    let mut conversion =
+        walkmesh_pipeline::convert::convert(mesh, origin, destination, &plan.write, diag)?;
+    conversion.dependencies = dependencies;
     Ok(conversion)
-}
-
-/// Outputs at least this large are written while they are checked (below, a thread costs
-/// more than the copy).
-const OVERLAP_WRITE_BYTES: usize = 1 << 20;
-
-fn counts(mesh: &walkmesh_core::NavMesh) -> Counts {
-    walkmesh_pipeline::counts(mesh)
-}
-
-/// Reads the bytes about to be written with the target's validator and reader and judges
-/// what they find (`policy::judge_output`: errors refuse the output unless --allow-invalid);
-/// the counts of what was read back are recorded. The mesh read back is checked for errors
-/// only (`mesh_errors`): the mesh warnings were given while preparing it, and the full
-/// `mesh_findings` (adjacency, seams, loops) cost as much as the conversion on large meshes.
-fn check_output(
-    plan: &Plan<'_>,
-    conversion: &mut Conversion,
-    main: &[u8],
-    path: Option<&Path>,
-    diag: &mut Diagnostics,
-) -> Result<(), Failure> {
-    let target = plan.target;
-    progress::phase(|| format!("checking {}", conversion.output.display()));
-    let checked =
-        walkmesh_pipeline::check_output(target, main, path, &plan.check).map_err(|e| {
-            Failure::usage(format!(
-                "the {} format cannot be read back, so its output cannot be checked",
-                e.id
-            ))
-        })?;
-    let verdict = policy::judge_output(
-        checked,
-        Some(&conversion.output),
-        target.id(),
-        plan.allow_invalid,
-        policy::CLI_NAMES,
-    )?;
-    if let Some(written) = verdict.written {
-        conversion.written = written;
-    }
-    conversion.output_errors = verdict.errors.len();
-    conversion.output_warnings = verdict.warnings.len();
-    diag.items.extend(verdict.errors);
-    Ok(())
 }
 
 pub fn run(
@@ -595,7 +328,7 @@ pub fn run(
             writeln!(stderr, "{item}")?;
         }
     }
-    if let Some(bytes) = &conversion.to_stdout {
+    if let Some(bytes) = &conversion.main_bytes {
         stdout
             .write_all(bytes)
             .and_then(|()| stdout.flush())
@@ -628,8 +361,8 @@ pub fn summary_line(c: &Conversion) -> String {
         } else {
             "wrote"
         },
-        c.output.display(),
-        c.from,
+        c.output.as_deref().unwrap_or(Path::new("")).display(),
+        c.from.as_deref().unwrap_or_default(),
         c.to,
         c.written.faces,
         if c.written.faces == c.read.faces && unit == "faces" {

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, Registry, WriteOptions, passes};
+use walkmesh_core::{Diagnostics, Registry, passes};
 use walkmesh_generate::{Engine, Overrides, Params, Report};
+use walkmesh_pipeline::convert::WritePlan;
+use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
@@ -291,46 +293,28 @@ fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
 }
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
-/// the generated mesh is new).
+/// the generated mesh is new, so every table is rebuilt).
 pub(crate) fn plan<'r>(
     registry: &'r Registry,
     args: &Args,
     target: &'r dyn walkmesh_core::Format,
 ) -> Result<Plan<'r>, Failure> {
-    if target.writer().is_none() {
-        return Err(Failure::usage(format!(
-            "the {} format ({}) cannot be written yet",
-            target.id(),
-            target.name()
-        )));
-    }
     let mut read = read_options(&args.read)?;
     // Render material names reach the generator (it reads surfaces from them): the OBJ
     // reader keeps every `usemtl` name, known to the profile or not
     // (`walkmesh_obj::MATERIAL_NAMES_PARAM`; the CLI names no format crate directly).
     read.params.insert("obj:material_names".into(), "1".into());
-    let write = WriteOptions {
-        up: read.up,
-        materials: read.materials.clone(),
-        rebuild: true,
-        kind: None,
-        file_name: None,
-        params: Default::default(),
-    };
+    let mut write = WritePlan::new(target, &read, policy::CLI_NAMES)?;
+    write.write.rebuild = true;
     let start = std::env::current_dir().unwrap_or_default();
-    let (found, _) = WarningPolicy::discover(&start)?;
+    write.warnings = WarningPolicy::discover(&start)?.0;
+    write.allow_invalid = args.allow_invalid;
     Ok(Plan {
         registry,
-        target,
         from: None,
-        check: walkmesh_pipeline::check_options(&read),
         read,
         write,
-        weld: None,
-        translate: None,
-        warnings: found.with_flags(false, &[], &[]),
         dependencies: option_files(&args.read),
-        allow_invalid: args.allow_invalid,
         settings: OutputSettings {
             force: args.force,
             create_dirs: args.create_dirs,

@@ -22,7 +22,8 @@ use walkmesh_kotor_area::transitions::{
 
 use super::generate::{Args, params, plan};
 use crate::Failure;
-use crate::commands::area::{RoomSource, walkmesh_bwm_write};
+use crate::commands::area::{RoomSource, open_rooms, room_layout, walkmesh_bwm_write};
+use crate::output::note_read;
 
 /// One room of the area report.
 #[derive(Serialize, Debug)]
@@ -91,8 +92,8 @@ pub fn run(
     let target = registry.by_id("bwm")?;
     let plan = plan(registry, args, target)?;
     let params = params(args, target.id(), &plan)?;
-    let source = RoomSource::open(input)?;
-    let (lyt, lyt_file) = source.layout(args.lyt.as_deref())?;
+    let source = open_rooms(input)?;
+    let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = super::generate::show_progress(args);
     let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
         generate_rooms(&source, &lyt, &lyt_file, out_dir, args, &params)
@@ -194,8 +195,8 @@ fn generate_rooms(
             continue;
         };
         let (Some(mdl), Some(mdx)) = (
-            source.get(&format!("{}.mdl", room.name)),
-            source.get(&format!("{}.mdx", room.name)),
+            source.get(&format!("{}.mdl", room.name), note_read),
+            source.get(&format!("{}.mdx", room.name), note_read),
         ) else {
             missing.push(room.name.clone());
             continue;

@@ -14,7 +14,7 @@ use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::{Action, Rule, WarningPolicy};
 
 use crate::Failure;
-use crate::commands::area::{RoomSource, load_rooms};
+use crate::commands::area::{load_rooms, open_rooms, room_layout};
 use crate::input::{ReadArgs, load, read_options};
 
 pub(crate) mod area;
@@ -178,8 +178,8 @@ fn missing_rooms(missing: &[String]) -> Diagnostics {
 }
 
 fn load_area(args: &Args) -> Result<Linted, Failure> {
-    let source = RoomSource::open(&args.target)?;
-    let (lyt, lyt_path) = source.layout(args.lyt.as_deref())?;
+    let source = open_rooms(&args.target)?;
+    let (lyt, lyt_path) = room_layout(&source, args.lyt.as_deref())?;
     let (rooms, originals, missing) = load_rooms(&source, &lyt)?;
     Ok(Linted {
         mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),

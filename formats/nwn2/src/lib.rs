@@ -21,8 +21,8 @@ pub mod write;
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
-    Requirements, Validator, WriteError, WriteOptions, Writer,
+    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, Param, ParamKind, ReadError,
+    ReadOptions, Reader, Requirements, Validator, WriteError, WriteOptions, Writer,
 };
 
 pub use read::read_trx;
@@ -64,7 +64,31 @@ impl Format for TrxFormat {
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)
     }
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
 }
+
+/// The writer's parameters (`walkmesh convert --template/--compression`, the Python keywords
+/// `template=`, `compression=`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        key: "nwn2:template",
+        name: "template",
+        kind: ParamKind::File,
+        default: None,
+        value_name: "FILE",
+        help: "NWN2: a .trn/.trx whose other packets (terrain, water) are kept around the baked walkmesh",
+    },
+    Param {
+        key: "nwn2:zlib_level",
+        name: "compression",
+        kind: ParamKind::Integer { min: 0, max: 9 },
+        default: Some("6"),
+        value_name: "LEVEL",
+        help: "NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6, zlib's own default. The game reads every level; see docs/performance.md for the time and size of each",
+    },
+];
 
 impl Reader for TrxFormat {
     fn read(

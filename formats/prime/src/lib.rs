@@ -18,8 +18,8 @@ pub mod read;
 pub mod validate;
 
 use walkmesh_core::{
-    Diagnostics, Format, Input, NavMesh, Output, ReadError, ReadOptions, Reader, Requirements,
-    Validator, WriteError, WriteOptions, Writer,
+    Diagnostics, Format, Input, NavMesh, Output, Param, ParamKind, ReadError, ReadOptions, Reader,
+    Requirements, Validator, WriteError, WriteOptions, Writer,
 };
 
 pub use model::PathFile;
@@ -208,5 +208,76 @@ impl Format for PathFormat {
     }
     fn dumper(&self) -> Option<&dyn walkmesh_core::format::Dumper> {
         Some(&dump::PathDumper)
+    }
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+}
+
+/// The cook's parameters (`walkmesh convert --region-height …`, the Python keywords
+/// `region_height=` …); the defaults are those `cook` applies.
+pub const PARAMS: &[Param] = &[
+    Param {
+        key: "prime:region_height",
+        name: "region_height",
+        kind: ParamKind::Positive,
+        default: Some("1.0"),
+        value_name: "HEIGHT",
+        help: "Metroid Prime: region height when the source has none (default 1.0; finite, > 0)",
+    },
+    Param {
+        key: "prime:max_regions",
+        name: "max_regions",
+        kind: ParamKind::Integer { min: 1, max: 512 },
+        default: Some("512"),
+        value_name: "N",
+        help: "Metroid Prime: most regions to write (1–512, default 512, the engine's limit); nearly flat neighbours are merged when exact merging gives more",
+    },
+    Param {
+        key: "prime:max_height_error",
+        name: "max_height_error",
+        kind: ParamKind::NonNegative,
+        default: Some("0.3"),
+        value_name: "DISTANCE",
+        help: "Metroid Prime: largest height error that meeting --max-regions may introduce (finite, ≥ 0; default 0.3)",
+    },
+    Param {
+        key: "prime:height_tolerance",
+        name: "height_tolerance",
+        kind: ParamKind::NonNegative,
+        default: Some("0.05"),
+        value_name: "DISTANCE",
+        help: "Metroid Prime: vertical tolerance of every merge of neighbouring surfaces (finite, ≥ 0; default 0.05; 0 merges exactly coplanar surfaces only)",
+    },
+    Param {
+        key: "prime:max_area_change",
+        name: "max_area_change",
+        kind: ParamKind::Fraction,
+        default: Some("0.25"),
+        value_name: "FRACTION",
+        help: "Metroid Prime: largest fraction of the walkable area (seen from above) that meeting --max-regions may change by straightening the walkable border, once the height-error bound is not enough (0–1; default 0.25)",
+    },
+];
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod param_tests {
+    use super::*;
+
+    /// The defaults the declaration shows (in `--help` and the Python keywords) are those the
+    /// cook applies.
+    #[test]
+    fn declared_defaults_are_the_cooks() {
+        let default = |name: &str| -> f64 {
+            let param = PARAMS.iter().find(|p| p.name == name).unwrap();
+            param.default.unwrap().parse().unwrap()
+        };
+        assert_eq!(default("region_height"), f64::from(cook::DEFAULT_HEIGHT));
+        assert_eq!(default("max_regions"), cook::MAX_REGIONS as f64);
+        assert_eq!(default("max_height_error"), cook::DEFAULT_MAX_HEIGHT_ERROR);
+        assert_eq!(default("height_tolerance"), cook::DEFAULT_HEIGHT_TOLERANCE);
+        assert_eq!(default("max_area_change"), cook::DEFAULT_MAX_AREA_CHANGE);
+        // Every key is one the cook reads.
+        assert!(PARAMS.iter().all(|p| p.key.starts_with("prime:")));
     }
 }

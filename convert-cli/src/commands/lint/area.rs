@@ -16,7 +16,7 @@ use walkmesh_pipeline::policy;
 
 use super::{FixOutcome, RoomRepair};
 use crate::Failure;
-use crate::commands::area::{RoomSource, load_rooms, walkmesh_bwm_write};
+use crate::commands::area::{load_rooms, open_rooms, walkmesh_bwm_write};
 
 /// An area as read: its layout (and where it came from), the rooms with a walkmesh and their
 /// original WOK bytes (same order).
@@ -157,7 +157,7 @@ pub(super) fn fix_area(
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Failure::output(format!("cannot create {}: {e}", out_dir.display())))?;
     write_rooms(files, check)?;
-    let written = RoomSource::open(out_dir)?;
+    let written = open_rooms(out_dir)?;
     let (rooms, _, missing) = load_rooms(&written, &area.lyt)?;
     let mesh: NavMesh = walkmesh_kotor_area::assemble::assemble(&area.lyt, &rooms);
     Ok(FixOutcome {
