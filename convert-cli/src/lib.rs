@@ -519,7 +519,11 @@ mod tests {
     /// The binary's short-cut for `--version` prints what clap would.
     #[test]
     fn the_version_short_cut_prints_clap_s_version_line() {
-        assert_eq!(super::cli_command().render_version(), super::VERSION_LINE);
+        let registry = walkmesh_formats::default_registry();
+        assert_eq!(
+            super::cli_command(&registry).render_version(),
+            super::VERSION_LINE
+        );
         let args = |a: &[&str]| a.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
         assert!(super::asks_for_version_only(&args(&[
             "walkmesh",

@@ -366,7 +366,11 @@ mod tests {
             }
         }
         let mut missing = Vec::new();
-        walk(&crate::cli_command(&walkmesh_formats::default_registry()), "", &mut missing);
+        walk(
+            &crate::cli_command(&walkmesh_formats::default_registry()),
+            "",
+            &mut missing,
+        );
         assert!(missing.is_empty(), "{missing:?}");
     }
 }
