@@ -33,16 +33,9 @@ pub const FILL: Surface = Surface {
 /// Faces thinner than this (altitude over the longest side, plan, metres) are not added.
 const MIN_ALTITUDE: f64 = 0.001;
 
-/// What the hole filling did.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq)]
-pub struct Filled {
-    /// Holes filled and left open.
-    pub holes: usize,
-    pub left_open: usize,
-    /// Non-walkable faces added and their plan area (m²).
-    pub faces: usize,
-    pub area: f64,
-}
+// `Filled` lives in `report` (the report names it; `holes` needs `graph`, which needs
+// `report`): re-exported here where it is made.
+pub use crate::report::Filled;
 
 /// The voxel floor the mesh was made from: what stands in a hole.
 #[derive(Clone, Copy, Debug)]

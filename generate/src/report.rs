@@ -71,7 +71,7 @@ pub struct Report {
     /// NWN2: what the tile budget simplified (`simplify.rs`); None when every tile held.
     pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
     /// KotOR: holes of the walkable floor filled with non-walkable faces (`holes.rs`).
-    pub holes: Option<crate::holes::Filled>,
+    pub holes: Option<Filled>,
 }
 
 impl Report {
@@ -192,4 +192,15 @@ impl Report {
         );
         out
     }
+}
+
+/// What the hole filling did.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq)]
+pub struct Filled {
+    /// Holes filled and left open.
+    pub holes: usize,
+    pub left_open: usize,
+    /// Non-walkable faces added and their plan area (m²).
+    pub faces: usize,
+    pub area: f64,
 }
