@@ -224,7 +224,10 @@ impl Heightfield {
                         .and_then(|c| self.columns.get(c))
                         .map_or(&[][..], Vec::as_slice)
                         .iter()
-                        .filter(|o| o.walkable)
+                        // A sliver (floor reaching into the cell, its centre uncovered) is
+                        // no floor to bridge from: two slivers one cell apart are a gap of
+                        // about three cells of real floor.
+                        .filter(|o| o.walkable && !o.sliver)
                         .map(|o| o.top)
                 };
                 for (a, b) in [((1, 0), (-1, 0)), ((0, 1), (0, -1))] {
