@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics, ReadError, WriteError};
 use crate::dump::{DumpNode, FieldSink, TreeSink};
+use crate::engine::{Capabilities, Engine};
 use crate::ir::{MeshKind, NavMesh};
 use crate::material::MaterialProfile;
 
@@ -308,6 +309,16 @@ pub trait Format: Send + Sync {
     fn dumper(&self) -> Option<&dyn Dumper> {
         None
     }
+    /// The engine whose rules this format's files follow ([`Engine::Generic`] by default):
+    /// `lint` picks its levels and slope limit by it, `route` its engine tables.
+    fn engine(&self) -> Engine {
+        Engine::Generic
+    }
+    /// What this format's files store beyond the neutral mesh (none by default): `view`,
+    /// `route` and `convert` look here instead of at the format's id.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::NONE
+    }
     /// The text (RON) of the material profile embedded for this format, for users to copy
     /// and edit (`walkmesh profiles`); `None` when the format uses the neutral profile
     /// ([`crate::material::NEUTRAL_RON`]).
@@ -356,7 +367,9 @@ impl Registry {
         Registry::default()
     }
 
-    /// Adds a format.
+    /// Adds a format after those already registered. Registration order decides ties (see
+    /// [`Registry::detect`], [`Registry::by_id`], [`Registry::for_output`]) and is the order
+    /// `walkmesh formats` lists.
     pub fn register(&mut self, format: Box<dyn Format>) {
         self.formats.push(format);
     }
@@ -366,11 +379,23 @@ impl Registry {
         self.formats.iter().map(|f| f.as_ref())
     }
 
-    /// The format with id `id` (case-insensitive).
+    /// The format with id `id` (case-insensitive); the **first** registered one when two
+    /// share an id.
     pub fn by_id(&self, id: &str) -> Result<&dyn Format, DetectError> {
         self.formats()
             .find(|f| f.id().eq_ignore_ascii_case(id))
             .ok_or_else(|| DetectError::UnknownId(id.to_string()))
+    }
+
+    /// The engine of the format with id `id` ([`Engine::Generic`] when none has that id).
+    pub fn engine_of(&self, id: &str) -> Engine {
+        self.by_id(id).map_or(Engine::Generic, |f| f.engine())
+    }
+
+    /// The capabilities of the format with id `id` (none when no format has that id).
+    pub fn capabilities_of(&self, id: &str) -> Capabilities {
+        self.by_id(id)
+            .map_or(Capabilities::NONE, |f| f.capabilities())
     }
 
     /// Formats claiming `path`'s extension (case-insensitive).
@@ -383,8 +408,18 @@ impl Registry {
         })
     }
 
-    /// Detects the format of an input: a magic match wins, then the extension, then the best
-    /// content heuristic.
+    /// Detects the format of an input, in three steps:
+    ///
+    /// 1. **Magic**: among formats whose [`Format::sniff`] scores at least [`MAGIC_SCORE`],
+    ///    the highest score wins; on equal scores the format registered **last** wins
+    ///    (`Iterator::max_by_key` keeps the last maximum).
+    /// 2. **Extension**: among formats listing the path's extension (case-insensitive), the
+    ///    highest sniff score wins (0 counts: a claimed extension is enough); on equal scores
+    ///    the one registered **last** wins.
+    /// 3. **Sniff**: among all formats scoring above 0, the highest wins; ties again go to the
+    ///    one registered last.
+    ///
+    /// Otherwise [`DetectError::Undetected`].
     pub fn detect(
         &self,
         path: &Path,
@@ -415,7 +450,8 @@ impl Registry {
             .ok_or_else(|| DetectError::Undetected(path.display().to_string()))
     }
 
-    /// The writer format for an output path: by extension.
+    /// The writer format for an output path: the **first** registered format that lists
+    /// the extension and has a writer.
     pub fn for_output(&self, path: &Path) -> Result<&dyn Format, DetectError> {
         self.by_extension(path)
             .find(|f| f.writer().is_some())
@@ -510,6 +546,31 @@ mod tests {
         ));
         assert_eq!(registry.by_id("TEXT").unwrap().id(), "text");
         assert!(registry.by_id("nope").is_err());
+    }
+
+    #[test]
+    fn ties_go_to_the_format_registered_last_except_by_id_and_for_output() {
+        let mut registry = registry();
+        // A second binary format with the same magic and extension, registered later.
+        registry.register(Box::new(Fake {
+            id: "later",
+            extensions: &["wok"],
+            magic: &[Magic {
+                offset: 0,
+                bytes: b"BWM V1.0",
+                mask: None,
+            }],
+            text_score: 0,
+        }));
+        let magic = registry.detect(Path::new("a.x"), b"BWM V1.0", 8).unwrap();
+        assert_eq!(magic.id(), "later");
+        let extension = registry.detect(Path::new("a.wok"), b"zzz", 3).unwrap();
+        assert_eq!(extension.id(), "later");
+        // by_id and for_output take the first: here only "bin" has the id.
+        assert_eq!(registry.by_id("BIN").unwrap().id(), "bin");
+        assert!(registry.for_output(Path::new("a.wok")).is_err());
+        assert_eq!(registry.engine_of("bin"), Engine::Generic);
+        assert_eq!(registry.capabilities_of("nope"), Capabilities::NONE);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 pub mod confine;
 pub mod diag;
 pub mod dump;
+pub mod engine;
 pub mod fingerprint;
 pub mod flatdump;
 pub mod format;
@@ -23,6 +24,7 @@ pub mod threads;
 pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
+pub use engine::{Capabilities, Engine};
 pub use format::{
     Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar, UpAxis,
     Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,

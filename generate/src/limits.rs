@@ -18,7 +18,9 @@
 //! Not done yet: simplifying the mesh until an NWN2 tile holds (the check only reports).
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, NavMesh, WriteOptions};
+use walkmesh_core::NavMesh;
+#[cfg(feature = "prime")]
+use walkmesh_core::{Diagnostics, WriteOptions};
 
 use crate::{Engine, Params};
 
@@ -30,16 +32,23 @@ pub struct LimitFinding {
     pub message: String,
 }
 
-/// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic).
+/// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic, and none for
+/// an engine whose format crate this build leaves out: no writer for it is there either).
 pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
     match params.engine {
+        #[cfg(feature = "nwn2")]
         Engine::Nwn2 => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
+        #[cfg(feature = "prime")]
         Engine::Prime => prime_regions(mesh),
-        _ => Vec::new(),
+        _ => {
+            let _ = mesh;
+            Vec::new()
+        }
     }
 }
 
 /// Tiles (column, row) holding more walkable triangles than an NWN2 tile can.
+#[cfg(feature = "nwn2")]
 pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
     use std::collections::BTreeMap;
     let limit = walkmesh_nwn2::bake::MAX_TILE_NODES;
@@ -74,6 +83,7 @@ pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
 }
 
 /// The PATH cook's refusal (more than 512 regions at its largest height tolerance), if any.
+#[cfg(feature = "prime")]
 pub fn prime_regions(mesh: &NavMesh) -> Vec<LimitFinding> {
     let limit = walkmesh_prime::cook::MAX_REGIONS;
     if mesh.polygons.is_empty() {

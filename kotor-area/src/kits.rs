@@ -757,7 +757,15 @@ pub fn audit_component(kit: &Kit, component: &KitComponent, mesh: &NavMesh) -> V
     out
 }
 
+/// Reads a BWM area walkmesh from bytes (refused: this build leaves the BWM format out).
+#[cfg(not(feature = "bwm"))]
+pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+    let _ = bytes;
+    Err(crate::BWM_LEFT_OUT.to_string())
+}
+
 /// Reads a BWM area walkmesh from bytes.
+#[cfg(feature = "bwm")]
 pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
     let mut diag = Diagnostics::new();
     walkmesh_bwm::read_bwm(

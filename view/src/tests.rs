@@ -2,7 +2,12 @@
 
 use serde_json::Value;
 use walkmesh_core::dump::{DumpNode, DumpValue};
-use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, NavMesh, Surface};
+use walkmesh_core::{Capabilities, EdgeRef, EdgeTag, Hook, Material, NavMesh, Surface};
+
+/// The capabilities the default registry's format `id` declares.
+fn capabilities_of(id: &str) -> Capabilities {
+    walkmesh_formats::default_registry().capabilities_of(id)
+}
 
 use super::*;
 
@@ -113,6 +118,7 @@ fn page_is_self_contained_and_its_data_decodes_back_to_the_mesh() {
     let input = ViewInput {
         name: "strip.obj",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -166,6 +172,7 @@ fn a_name_cannot_close_the_data_script_early() {
     let input = ViewInput {
         name: "</script><script>alert(1)</script>",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -185,6 +192,7 @@ fn no_input_or_three_inputs_are_refused() {
     let input = ViewInput {
         name: "a",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -280,7 +288,7 @@ fn bwm_tree() -> DumpNode {
 fn face_fields_come_from_the_dump_tables_with_their_offsets() {
     let mesh = strip(0.0);
     let tree = bwm_tree();
-    let fields = fields::from_dump(&tree, "bwm", &mesh);
+    let fields = fields::from_dump(&tree, capabilities_of("bwm"), &mesh);
     let rows = fields.rows(2);
     let row = |label: &str| rows.iter().find(|r| r.label == label);
     assert_eq!(row("faces[2]").unwrap().offset, Some(124));
@@ -321,7 +329,7 @@ fn kotor_line_layers_show_transitions_and_hooks() {
         name: "door".into(),
         position: [1.0, 1.0, 0.0],
     });
-    let layers = layers::line_layers(&mesh, "bwm", None);
+    let layers = layers::line_layers(&mesh, capabilities_of("bwm"), None);
     let transitions = layers.iter().find(|l| l.name == "transitions").unwrap();
     // Edge 1 of polygon 2 runs from vertex 4 to vertex 5.
     assert_eq!(transitions.points, vec![[2.0, 0.0, 0.0], [2.0, 1.0, 0.0]]);
@@ -360,12 +368,14 @@ fn two_meshes_get_overlay_and_diff_layers() {
         ViewInput {
             name: "a",
             format: "obj",
+            capabilities: Capabilities::NONE,
             mesh: &a,
             fields: None,
         },
         ViewInput {
             name: "b",
             format: "obj",
+            capabilities: Capabilities::NONE,
             mesh: &b,
             fields: None,
         },
@@ -385,7 +395,7 @@ fn two_meshes_get_overlay_and_diff_layers() {
 #[test]
 fn aabb_depth_legend_lists_only_depths_present() {
     let mesh = strip(0.0);
-    let layers = layers::face_layers(&mesh, "obj", &fields::from_mesh(&mesh));
+    let layers = layers::face_layers(&mesh, Capabilities::NONE, &fields::from_mesh(&mesh));
     let depth = layers.iter().find(|l| l.name == "aabb-depth").unwrap();
     // Four faces in a balanced binary tree: every leaf at depth 2.
     assert_eq!(depth.legend.len(), 1);
@@ -400,7 +410,7 @@ mod corpus {
 
     use super::*;
 
-    fn read(path: &Path) -> (NavMesh, Option<DumpNode>, &'static str) {
+    fn read(path: &Path) -> (NavMesh, Option<DumpNode>, Capabilities) {
         let registry = walkmesh_formats::default_registry();
         let bytes = std::fs::read(path).unwrap();
         let format = registry.by_extension(path).next().unwrap();
@@ -418,7 +428,7 @@ mod corpus {
             )
             .unwrap();
         let tree = field_tree(format, &bytes, Some(path), &options).unwrap();
-        (mesh, tree, format.id())
+        (mesh, tree, format.capabilities())
     }
 
     fn number(value: Option<&DumpValue>) -> Option<i64> {
@@ -581,6 +591,7 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
     let input = ViewInput {
         name: "square.obj",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -598,6 +609,7 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
     let input = ViewInput {
         name: "strip",
         format: "bwm",
+        capabilities: capabilities_of("bwm"),
         mesh: &strip,
         fields: None,
     };

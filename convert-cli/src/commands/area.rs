@@ -240,7 +240,15 @@ pub fn run(
             kits,
             kit_woks,
             tolerance,
-        } => indoor(map, out, kits, kit_woks.as_deref(), tolerance.get(), stdout),
+        } => indoor(
+            registry,
+            map,
+            out,
+            kits,
+            kit_woks.as_deref(),
+            tolerance.get(),
+            stdout,
+        ),
     }
 }
 
@@ -873,7 +881,7 @@ fn split_command(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
         for item in &diag.items {
             writeln!(stderr, "{}: {item}", room.name)?;
         }
@@ -894,6 +902,7 @@ fn split_command(
 
 /// A room's WOK bytes, as `area split` writes them (also `lint AREA --fix`).
 pub(crate) fn walkmesh_bwm_write(
+    registry: &Registry,
     mesh: &walkmesh_core::NavMesh,
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {
@@ -901,8 +910,7 @@ pub(crate) fn walkmesh_bwm_write(
         kind: Some(walkmesh_core::MeshKind::Area),
         ..WriteOptions::default()
     };
-    let registry = walkmesh_formats::default_registry();
-    let format = registry.by_id("bwm")?;
+    let format = bwm_format(registry)?;
     let writer = format
         .writer()
         .ok_or_else(|| Failure("the bwm format cannot be written".into()))?;
@@ -910,7 +918,19 @@ pub(crate) fn walkmesh_bwm_write(
     Ok(writer.write(&prepared, &options, diag)?.main)
 }
 
+/// The registry's KotOR BWM format, which every room of a KotOR area is; a clear refusal when
+/// this build leaves it out (cargo feature `bwm`) or the registry does not hold it.
+pub(crate) fn bwm_format(registry: &Registry) -> Result<&dyn walkmesh_core::Format, Failure> {
+    registry.by_id("bwm").map_err(|_| {
+        Failure::usage(
+            "KotOR areas need the BWM format (rooms are .wok files), and this build leaves it \
+             out (cargo feature `bwm`); `walkmesh formats` lists what it has",
+        )
+    })
+}
+
 fn indoor(
+    registry: &Registry,
     map_path: &Path,
     out: &Path,
     kits_dir: &Path,
@@ -941,7 +961,7 @@ fn indoor(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in build.rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
         write_atomically(&target, &bytes)?;
         writeln!(
             stdout,
