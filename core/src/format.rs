@@ -340,12 +340,33 @@ pub enum DetectError {
         "no format writes the extension of {0}; name one with --to (`walkmesh formats` lists them)"
     )]
     NoWriterForExtension(String),
+    /// The format asked for (by id or by the extension of `what`) is one this build was
+    /// compiled without ([`Registry::note_left_out`]).
+    #[error(
+        "{what}: the {id} format is left out of this build (cargo feature `{feature}`); `walkmesh formats` lists what it has"
+    )]
+    LeftOut {
+        what: String,
+        id: &'static str,
+        feature: &'static str,
+    },
+}
+
+/// A format this build knows of but was compiled without (its cargo feature turned off): a
+/// request for it by id or extension is refused saying so, instead of as an unknown format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    pub id: &'static str,
+    pub extensions: &'static [&'static str],
+    /// The cargo feature that would bring it in.
+    pub feature: &'static str,
 }
 
 /// The set of known formats.
 #[derive(Default)]
 pub struct Registry {
     formats: Vec<Box<dyn Format>>,
+    left_out: Vec<LeftOut>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -374,6 +395,34 @@ impl Registry {
         self.formats.push(format);
     }
 
+    /// Notes a format this build leaves out, so that asking for it names the feature
+    /// (`walkmesh_formats::default_registry` notes every built-in format whose feature is
+    /// off). It never takes part in detection.
+    pub fn note_left_out(&mut self, left_out: LeftOut) {
+        self.left_out.push(left_out);
+    }
+
+    /// The left-out format with id `id`, or claiming `path`'s extension, as the error to give.
+    fn left_out_error(&self, id: Option<&str>, path: Option<&Path>) -> Option<DetectError> {
+        let extension = path.and_then(extension_of);
+        let found = self.left_out.iter().find(|left| {
+            id.is_some_and(|id| left.id.eq_ignore_ascii_case(id))
+                || extension
+                    .as_deref()
+                    .is_some_and(|e| left.extensions.contains(&e))
+        })?;
+        let what = match (id, path) {
+            (Some(id), _) => format!("format id '{id}'"),
+            (None, Some(path)) => path.display().to_string(),
+            (None, None) => String::new(),
+        };
+        Some(DetectError::LeftOut {
+            what,
+            id: found.id,
+            feature: found.feature,
+        })
+    }
+
     /// All formats, in registration order.
     pub fn formats(&self) -> impl Iterator<Item = &dyn Format> {
         self.formats.iter().map(|f| f.as_ref())
@@ -384,7 +433,10 @@ impl Registry {
     pub fn by_id(&self, id: &str) -> Result<&dyn Format, DetectError> {
         self.formats()
             .find(|f| f.id().eq_ignore_ascii_case(id))
-            .ok_or_else(|| DetectError::UnknownId(id.to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(Some(id), None)
+                    .unwrap_or_else(|| DetectError::UnknownId(id.to_string()))
+            })
     }
 
     /// The engine of the format with id `id` ([`Engine::Generic`] when none has that id).
@@ -447,7 +499,10 @@ impl Registry {
             .filter(|(score, _)| *score > 0)
             .max_by_key(|(score, _)| *score)
             .map(|(_, f)| f)
-            .ok_or_else(|| DetectError::Undetected(path.display().to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(None, Some(path))
+                    .unwrap_or_else(|| DetectError::Undetected(path.display().to_string()))
+            })
     }
 
     /// The writer format for an output path: the **first** registered format that lists
@@ -455,7 +510,11 @@ impl Registry {
     pub fn for_output(&self, path: &Path) -> Result<&dyn Format, DetectError> {
         self.by_extension(path)
             .find(|f| f.writer().is_some())
-            .ok_or_else(|| DetectError::NoWriterForExtension(path.display().to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(None, Some(path)).unwrap_or_else(|| {
+                    DetectError::NoWriterForExtension(path.display().to_string())
+                })
+            })
     }
 }
 
@@ -571,6 +630,43 @@ mod tests {
         assert!(registry.for_output(Path::new("a.wok")).is_err());
         assert_eq!(registry.engine_of("bin"), Engine::Generic);
         assert_eq!(registry.capabilities_of("nope"), Capabilities::NONE);
+    }
+
+    #[test]
+    fn a_format_left_out_of_the_build_is_named_with_its_feature() {
+        let mut registry = registry();
+        registry.note_left_out(LeftOut {
+            id: "trx",
+            extensions: &["trx", "trn"],
+            feature: "nwn2",
+        });
+        let by_id = registry.by_id("TRX").err().unwrap();
+        assert!(
+            by_id.to_string().contains("cargo feature `nwn2`"),
+            "{by_id}"
+        );
+        let detected = registry
+            .detect(Path::new("a.trn"), b"zzz", 3)
+            .err()
+            .unwrap();
+        assert!(matches!(detected, DetectError::LeftOut { id: "trx", .. }));
+        let output = registry.for_output(Path::new("b.TRX")).err().unwrap();
+        assert!(
+            output.to_string().starts_with("b.TRX: the trx format"),
+            "{output}"
+        );
+        // Detection of what the build has is unchanged.
+        assert_eq!(
+            registry
+                .detect(Path::new("a.trx"), b"v 1 2 3", 7)
+                .unwrap()
+                .id(),
+            "text"
+        );
+        assert!(matches!(
+            registry.by_id("nope"),
+            Err(DetectError::UnknownId(_))
+        ));
     }
 
     #[test]

@@ -26,8 +26,8 @@ pub mod validate;
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
 pub use engine::{Capabilities, Engine};
 pub use format::{
-    Format, Input, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar, UpAxis,
-    Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
+    Format, Input, LeftOut, Magic, Output, ReadOptions, Reader, Registry, Requirements, Sidecar,
+    UpAxis, Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
 };
 pub use ir::{
     Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,

@@ -22,7 +22,7 @@ use walkmesh_core::NavMesh;
 #[cfg(feature = "prime")]
 use walkmesh_core::{Diagnostics, WriteOptions};
 
-use crate::{Engine, Params};
+use crate::Params;
 
 /// One engine limit the generated mesh breaks.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -35,16 +35,16 @@ pub struct LimitFinding {
 /// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic, and none for
 /// an engine whose format crate this build leaves out: no writer for it is there either).
 pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
-    match params.engine {
-        #[cfg(feature = "nwn2")]
-        Engine::Nwn2 => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
-        #[cfg(feature = "prime")]
-        Engine::Prime => prime_regions(mesh),
-        _ => {
-            let _ = mesh;
-            Vec::new()
-        }
+    #[cfg(feature = "nwn2")]
+    if matches!(params.engine, crate::Engine::Nwn2) {
+        return nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH);
     }
+    #[cfg(feature = "prime")]
+    if matches!(params.engine, crate::Engine::Prime) {
+        return prime_regions(mesh);
+    }
+    let _ = (mesh, params);
+    Vec::new()
 }
 
 /// Tiles (column, row) holding more walkable triangles than an NWN2 tile can.
