@@ -181,6 +181,11 @@ fn render_and_view_draw_the_file() {
     assert_eq!(code, 0, "{stderr}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<html") && page.contains("floor.tmesh"));
+    // Each face's stored fields come from the dumper's `faces` table (one record per face).
+    assert!(
+        page.contains("faces[{i}]"),
+        "no per-face fields from the dump"
+    );
 }
 
 #[test]
@@ -216,6 +221,8 @@ fn lint_finds_a_face_turned_upside_down() {
     let dir = tempfile::tempdir().unwrap();
     let clean = json(&["lint", &floor(dir.path()), "--json"], 0);
     assert_eq!(clean["findings"].as_array().unwrap().len(), 0, "{clean}");
+    // The format declares no engine: lint applies the generic rules.
+    assert_eq!(clean["engine"], "generic");
     let flipped = path(dir.path(), "flipped.tmesh");
     std::fs::write(&flipped, FLOOR.replace("f 0 1 4 Stone", "f 0 4 1 Stone")).unwrap();
     let report = json(&["lint", &flipped, "--json"], 1);
