@@ -20,7 +20,7 @@ mod write;
 
 use walkmesh_core::material::MaterialProfile;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, Position, ReadError,
+    Diagnostic, Diagnostics, Format, Input, Location, Magic, NavMesh, Output, Position, ReadError,
     ReadOptions, Reader, Registry, Requirements, Severity, Surface, Validator, WriteError,
     WriteOptions, Writer, dump::FieldSink, format::Dumper,
 };
@@ -191,9 +191,16 @@ impl Writer for TextMeshFormat {
 
 /// One finding of the format's own rules, at a line.
 fn finding(severity: Severity, code: &str, line: u64, field: &str, message: String) -> Diagnostic {
-    let mut diag = Diagnostics::new();
-    diag.push(severity, code, Position::Line(line), Some(field), message);
-    diag.items.remove(0)
+    Diagnostic {
+        severity,
+        code: code.to_string(),
+        message,
+        location: Location {
+            file: None,
+            position: Position::Line(line),
+            field: Some(field.to_string()),
+        },
+    }
 }
 
 impl Validator for TextMeshFormat {
