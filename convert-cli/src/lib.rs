@@ -247,24 +247,41 @@ impl PipeAware<'_> {
     }
 }
 
-/// Runs the command line `args` (program name first); returns the exit code (see
-/// [`failure`]: 0 success, 1 findings, 2 input or usage, 3 output not written).
+/// Runs the command line `args` (program name first) with the default registry (every format
+/// this build was compiled with); returns the exit code (see [`failure`]: 0 success, 1
+/// findings, 2 input or usage, 3 output not written).
 pub fn run(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    run_with(&walkmesh_formats::default_registry(), args, stdout, stderr)
+}
+
+/// [`run`] with the formats of `registry`: every command (detection, `--from`/`--to`, area
+/// rooms, `formats`) uses this one registry. A crate that registers its own formats builds
+/// its binary on this (`examples/textmesh`, docs/extending.md).
+pub fn run_with(
+    registry: &walkmesh_core::Registry,
+    args: Vec<OsString>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
     // Names, messages and values from file data reach a person's terminal through these
     // streams: control characters in them are shown escaped (docs: "Hostile input").
     let mut stderr = Escaping::new(stderr);
     output::forget_reads();
-    let code = run_escaped(args, stdout, &mut stderr);
+    let code = run_escaped(registry, args, stdout, &mut stderr);
     output::forget_reads();
     hints::set_current(None);
     let _ = stderr.flush();
     code
 }
 
-fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+fn run_escaped(
+    registry: &walkmesh_core::Registry,
+    args: Vec<OsString>,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
     let json_asked = args.iter().any(|a| a == "--json");
-    let registry = walkmesh_formats::default_registry();
-    let root = cli_command(&registry);
+    let root = cli_command(registry);
     let parsed = root
         .clone()
         .try_get_matches_from(args)
@@ -326,7 +343,7 @@ fn run_escaped(args: Vec<OsString>, stdout: &mut dyn Write, stderr: &mut dyn Wri
         failed: None,
     };
     let result = targets::check(&root, &matches)
-        .and_then(|()| dispatch(&cli.command, &registry, &mut out, stderr));
+        .and_then(|()| dispatch(&cli.command, registry, &mut out, stderr));
     let _ = out.flush();
     if out.closed {
         return failure::EXIT_OK;

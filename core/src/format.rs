@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics, ReadError, WriteError};
 use crate::dump::{DumpNode, FieldSink, TreeSink};
+use crate::engine::{Capabilities, Engine};
 use crate::ir::{MeshKind, NavMesh};
 use crate::material::MaterialProfile;
 
@@ -308,6 +309,16 @@ pub trait Format: Send + Sync {
     fn dumper(&self) -> Option<&dyn Dumper> {
         None
     }
+    /// The engine whose rules this format's files follow ([`Engine::Generic`] by default):
+    /// `lint` picks its levels and slope limit by it, `route` its engine tables.
+    fn engine(&self) -> Engine {
+        Engine::Generic
+    }
+    /// What this format's files store beyond the neutral mesh (none by default): `view`,
+    /// `route` and `convert` look here instead of at the format's id.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::NONE
+    }
     /// The text (RON) of the material profile embedded for this format, for users to copy
     /// and edit (`walkmesh profiles`); `None` when the format uses the neutral profile
     /// ([`crate::material::NEUTRAL_RON`]).
@@ -394,12 +405,33 @@ pub enum DetectError {
         "no format writes the extension of {0}; name one with --to (`walkmesh formats` lists them)"
     )]
     NoWriterForExtension(String),
+    /// The format asked for (by id or by the extension of `what`) is one this build was
+    /// compiled without ([`Registry::note_left_out`]).
+    #[error(
+        "{what}: the {id} format is left out of this build (cargo feature `{feature}`); `walkmesh formats` lists what it has"
+    )]
+    LeftOut {
+        what: String,
+        id: &'static str,
+        feature: &'static str,
+    },
+}
+
+/// A format this build knows of but was compiled without (its cargo feature turned off): a
+/// request for it by id or extension is refused saying so, instead of as an unknown format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    pub id: &'static str,
+    pub extensions: &'static [&'static str],
+    /// The cargo feature that would bring it in.
+    pub feature: &'static str,
 }
 
 /// The set of known formats.
 #[derive(Default)]
 pub struct Registry {
     formats: Vec<Box<dyn Format>>,
+    left_out: Vec<LeftOut>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -421,9 +453,39 @@ impl Registry {
         Registry::default()
     }
 
-    /// Adds a format.
+    /// Adds a format after those already registered. Registration order decides ties (see
+    /// [`Registry::detect`], [`Registry::by_id`], [`Registry::for_output`]) and is the order
+    /// `walkmesh formats` lists.
     pub fn register(&mut self, format: Box<dyn Format>) {
         self.formats.push(format);
+    }
+
+    /// Notes a format this build leaves out, so that asking for it names the feature
+    /// (`walkmesh_formats::default_registry` notes every built-in format whose feature is
+    /// off). It never takes part in detection.
+    pub fn note_left_out(&mut self, left_out: LeftOut) {
+        self.left_out.push(left_out);
+    }
+
+    /// The left-out format with id `id`, or claiming `path`'s extension, as the error to give.
+    fn left_out_error(&self, id: Option<&str>, path: Option<&Path>) -> Option<DetectError> {
+        let extension = path.and_then(extension_of);
+        let found = self.left_out.iter().find(|left| {
+            id.is_some_and(|id| left.id.eq_ignore_ascii_case(id))
+                || extension
+                    .as_deref()
+                    .is_some_and(|e| left.extensions.contains(&e))
+        })?;
+        let what = match (id, path) {
+            (Some(id), _) => format!("format id '{id}'"),
+            (None, Some(path)) => path.display().to_string(),
+            (None, None) => String::new(),
+        };
+        Some(DetectError::LeftOut {
+            what,
+            id: found.id,
+            feature: found.feature,
+        })
     }
 
     /// All formats, in registration order.
@@ -443,11 +505,26 @@ impl Registry {
         all
     }
 
-    /// The format with id `id` (case-insensitive).
+    /// The format with id `id` (case-insensitive); the **first** registered one when two
+    /// share an id.
     pub fn by_id(&self, id: &str) -> Result<&dyn Format, DetectError> {
         self.formats()
             .find(|f| f.id().eq_ignore_ascii_case(id))
-            .ok_or_else(|| DetectError::UnknownId(id.to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(Some(id), None)
+                    .unwrap_or_else(|| DetectError::UnknownId(id.to_string()))
+            })
+    }
+
+    /// The engine of the format with id `id` ([`Engine::Generic`] when none has that id).
+    pub fn engine_of(&self, id: &str) -> Engine {
+        self.by_id(id).map_or(Engine::Generic, |f| f.engine())
+    }
+
+    /// The capabilities of the format with id `id` (none when no format has that id).
+    pub fn capabilities_of(&self, id: &str) -> Capabilities {
+        self.by_id(id)
+            .map_or(Capabilities::NONE, |f| f.capabilities())
     }
 
     /// Formats claiming `path`'s extension (case-insensitive).
@@ -460,8 +537,18 @@ impl Registry {
         })
     }
 
-    /// Detects the format of an input: a magic match wins, then the extension, then the best
-    /// content heuristic.
+    /// Detects the format of an input, in three steps:
+    ///
+    /// 1. **Magic**: among formats whose [`Format::sniff`] scores at least [`MAGIC_SCORE`],
+    ///    the highest score wins; on equal scores the format registered **last** wins
+    ///    (`Iterator::max_by_key` keeps the last maximum).
+    /// 2. **Extension**: among formats listing the path's extension (case-insensitive), the
+    ///    highest sniff score wins (0 counts: a claimed extension is enough); on equal scores
+    ///    the one registered **last** wins.
+    /// 3. **Sniff**: among all formats scoring above 0, the highest wins; ties again go to the
+    ///    one registered last.
+    ///
+    /// Otherwise [`DetectError::Undetected`].
     pub fn detect(
         &self,
         path: &Path,
@@ -489,14 +576,22 @@ impl Registry {
             .filter(|(score, _)| *score > 0)
             .max_by_key(|(score, _)| *score)
             .map(|(_, f)| f)
-            .ok_or_else(|| DetectError::Undetected(path.display().to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(None, Some(path))
+                    .unwrap_or_else(|| DetectError::Undetected(path.display().to_string()))
+            })
     }
 
-    /// The writer format for an output path: by extension.
+    /// The writer format for an output path: the **first** registered format that lists
+    /// the extension and has a writer.
     pub fn for_output(&self, path: &Path) -> Result<&dyn Format, DetectError> {
         self.by_extension(path)
             .find(|f| f.writer().is_some())
-            .ok_or_else(|| DetectError::NoWriterForExtension(path.display().to_string()))
+            .ok_or_else(|| {
+                self.left_out_error(None, Some(path)).unwrap_or_else(|| {
+                    DetectError::NoWriterForExtension(path.display().to_string())
+                })
+            })
     }
 }
 
@@ -587,6 +682,68 @@ mod tests {
         ));
         assert_eq!(registry.by_id("TEXT").unwrap().id(), "text");
         assert!(registry.by_id("nope").is_err());
+    }
+
+    #[test]
+    fn ties_go_to_the_format_registered_last_except_by_id_and_for_output() {
+        let mut registry = registry();
+        // A second binary format with the same magic and extension, registered later.
+        registry.register(Box::new(Fake {
+            id: "later",
+            extensions: &["wok"],
+            magic: &[Magic {
+                offset: 0,
+                bytes: b"BWM V1.0",
+                mask: None,
+            }],
+            text_score: 0,
+        }));
+        let magic = registry.detect(Path::new("a.x"), b"BWM V1.0", 8).unwrap();
+        assert_eq!(magic.id(), "later");
+        let extension = registry.detect(Path::new("a.wok"), b"zzz", 3).unwrap();
+        assert_eq!(extension.id(), "later");
+        // by_id and for_output take the first: here only "bin" has the id.
+        assert_eq!(registry.by_id("BIN").unwrap().id(), "bin");
+        assert!(registry.for_output(Path::new("a.wok")).is_err());
+        assert_eq!(registry.engine_of("bin"), Engine::Generic);
+        assert_eq!(registry.capabilities_of("nope"), Capabilities::NONE);
+    }
+
+    #[test]
+    fn a_format_left_out_of_the_build_is_named_with_its_feature() {
+        let mut registry = registry();
+        registry.note_left_out(LeftOut {
+            id: "trx",
+            extensions: &["trx", "trn"],
+            feature: "nwn2",
+        });
+        let by_id = registry.by_id("TRX").err().unwrap();
+        assert!(
+            by_id.to_string().contains("cargo feature `nwn2`"),
+            "{by_id}"
+        );
+        let detected = registry
+            .detect(Path::new("a.trn"), b"zzz", 3)
+            .err()
+            .unwrap();
+        assert!(matches!(detected, DetectError::LeftOut { id: "trx", .. }));
+        let output = registry.for_output(Path::new("b.TRX")).err().unwrap();
+        assert!(
+            output.to_string().starts_with("b.TRX: the trx format"),
+            "{output}"
+        );
+        // Detection of what the build has is unchanged.
+        assert_eq!(
+            registry
+                .detect(Path::new("a.trx"), b"v 1 2 3", 7)
+                .unwrap()
+                .id(),
+            "text"
+        );
+        assert!(matches!(
+            registry.by_id("nope"),
+            Err(DetectError::UnknownId(_))
+        ));
     }
 
     #[test]

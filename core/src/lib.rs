@@ -9,6 +9,7 @@ pub mod confine;
 pub mod cursor;
 pub mod diag;
 pub mod dump;
+pub mod engine;
 pub mod fingerprint;
 pub mod flatdump;
 pub mod format;
@@ -24,9 +25,10 @@ pub mod threads;
 pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
+pub use engine::{Capabilities, Engine};
 pub use format::{
-    Format, Input, Magic, Output, Param, ParamKind, ReadOptions, Reader, Registry, Requirements,
-    Sidecar, UpAxis, Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
+    Format, Input, LeftOut, Magic, Output, Param, ParamKind, ReadOptions, Reader, Registry,
+    Requirements, Sidecar, UpAxis, Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
 };
 pub use ir::{
     Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,

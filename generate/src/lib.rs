@@ -43,6 +43,8 @@ pub mod outline;
 pub mod overrides;
 pub mod params;
 pub mod report;
+// The TRX tile budget; a build without the NWN2 format has no TRX writer to budget for.
+#[cfg(feature = "nwn2")]
 pub mod simplify;
 pub mod triangulate;
 pub mod voxel;
@@ -191,6 +193,7 @@ pub fn generate_with(
         report.stage("holes", &mut clock);
     }
 
+    #[cfg(feature = "nwn2")]
     if params.engine == Engine::Nwn2 {
         progress::phase(|| "generating: NWN2 tile budget".to_string());
         report.nwn2_simplified = simplify::nwn2_tiles(

@@ -19,9 +19,11 @@
 //! ([`crate::simplify`]); a tile found here is one that could not be brought under the limit.
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, NavMesh, WriteOptions};
+use walkmesh_core::NavMesh;
+#[cfg(feature = "prime")]
+use walkmesh_core::{Diagnostics, WriteOptions};
 
-use crate::{Engine, Params};
+use crate::Params;
 
 /// One engine limit the generated mesh breaks.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -41,21 +43,28 @@ pub enum Checks {
     WriterCooks,
 }
 
-/// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic).
+/// The limits of `params.engine` that `mesh` breaks (none for KotOR and generic, and none for
+/// an engine whose format crate this build leaves out: no writer for it is there either).
 pub fn check(mesh: &NavMesh, params: &Params) -> Vec<LimitFinding> {
     check_with(mesh, params, Checks::All)
 }
 
 /// [`check`], leaving out what `checks` says the caller's writer checks itself.
 pub fn check_with(mesh: &NavMesh, params: &Params, checks: Checks) -> Vec<LimitFinding> {
-    match (params.engine, checks) {
-        (Engine::Nwn2, _) => nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH),
-        (Engine::Prime, Checks::All) => prime_regions(mesh),
-        _ => Vec::new(),
+    #[cfg(feature = "nwn2")]
+    if matches!(params.engine, crate::Engine::Nwn2) {
+        return nwn2_tiles(mesh, walkmesh_nwn2::write::DEFAULT_TILE_WIDTH);
     }
+    #[cfg(feature = "prime")]
+    if matches!(params.engine, crate::Engine::Prime) && checks == Checks::All {
+        return prime_regions(mesh);
+    }
+    let _ = (mesh, params, checks);
+    Vec::new()
 }
 
 /// Tiles (column, row) holding more walkable triangles than an NWN2 tile can.
+#[cfg(feature = "nwn2")]
 pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
     let limit = walkmesh_nwn2::bake::MAX_TILE_NODES;
     // The writer's tiles, after its shift of a mesh reaching below zero by whole tiles.
@@ -73,6 +82,7 @@ pub fn nwn2_tiles(mesh: &NavMesh, width: f32) -> Vec<LimitFinding> {
 }
 
 /// The PATH cook's refusal (more than 512 regions at its largest height tolerance), if any.
+#[cfg(feature = "prime")]
 pub fn prime_regions(mesh: &NavMesh) -> Vec<LimitFinding> {
     let limit = walkmesh_prime::cook::MAX_REGIONS;
     if mesh.polygons.is_empty() {

@@ -69,6 +69,7 @@ pub struct Report {
     /// Engine limits the output breaks (`limits.rs`).
     pub limits: Vec<crate::limits::LimitFinding>,
     /// NWN2: what the tile budget simplified (`simplify.rs`); None when every tile held.
+    #[cfg(feature = "nwn2")]
     pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
     /// KotOR: holes of the walkable floor filled with non-walkable faces (`holes.rs`).
     pub holes: Option<Filled>,
@@ -98,6 +99,7 @@ impl Report {
             stages: Vec::new(),
             total_seconds: 0.0,
             limits: Vec::new(),
+            #[cfg(feature = "nwn2")]
             nwn2_simplified: None,
             holes: None,
         }
@@ -175,6 +177,7 @@ impl Report {
                 h.holes, h.faces, h.area, h.left_open
             );
         }
+        #[cfg(feature = "nwn2")]
         if let Some(s) = &self.nwn2_simplified {
             let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
         }

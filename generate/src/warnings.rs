@@ -55,6 +55,7 @@ impl Report {
                 ),
             );
         }
+        #[cfg(feature = "nwn2")]
         if let Some(simplified) = &self.nwn2_simplified {
             diag.warn(crate::report::SIMPLIFIED, simplified.message());
         }

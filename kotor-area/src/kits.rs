@@ -18,10 +18,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use walkmesh_core::{
-    Diagnostic, Diagnostics, EdgeRef, EdgeTag, Input, Location, NavMesh, Position, ReadOptions,
-    Severity,
-};
+use walkmesh_core::{Diagnostic, EdgeRef, EdgeTag, Location, NavMesh, Position, Severity};
 
 use crate::lyt::{DoorHook, Lyt, Placement};
 use crate::transitions::{self, RoomMesh, Solution};
@@ -757,8 +754,17 @@ pub fn audit_component(kit: &Kit, component: &KitComponent, mesh: &NavMesh) -> V
     out
 }
 
-/// Reads a BWM area walkmesh from bytes.
+/// Reads a BWM area walkmesh from bytes (refused: this build leaves the BWM format out).
+#[cfg(not(feature = "bwm"))]
 pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+    let _ = bytes;
+    Err(crate::BWM_LEFT_OUT.to_string())
+}
+
+/// Reads a BWM area walkmesh from bytes.
+#[cfg(feature = "bwm")]
+pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+    use walkmesh_core::{Diagnostics, Input, ReadOptions};
     let mut diag = Diagnostics::new();
     walkmesh_bwm::read_bwm(
         Input { bytes, path: None },

@@ -27,3 +27,8 @@ pub use lyt::{DoorHook, Lyt, Placement, read_lyt, write_lyt};
 pub use rooms::{RoomSource, RoomsError};
 pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, Tolerance, solve};
 pub use vis::{Vis, VisRoom, read_vis, write_vis};
+
+/// Why a room cannot be read or written in a build without the BWM format.
+#[cfg(not(feature = "bwm"))]
+pub const BWM_LEFT_OUT: &str = "KotOR rooms are BWM walkmeshes, and this build leaves the BWM \
+     format out (cargo feature `bwm`)";

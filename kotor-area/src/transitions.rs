@@ -151,7 +151,14 @@ pub fn perimeter_edges(mesh: &NavMesh, room: usize) -> Vec<PerimeterEdge> {
     computed_perimeter(mesh, room)
 }
 
+/// No BWM reader in this build: perimeters are computed.
+#[cfg(not(feature = "bwm"))]
+fn stored_perimeter(_mesh: &NavMesh, _room: usize) -> Option<Vec<PerimeterEdge>> {
+    None
+}
+
 /// The edge table of the WOK `mesh` was read from, while `mesh` is unchanged.
+#[cfg(feature = "bwm")]
 fn stored_perimeter(mesh: &NavMesh, room: usize) -> Option<Vec<PerimeterEdge>> {
     use walkmesh_bwm::layout::{RawBwm, Table};
     let bytes = mesh.fresh_provenance("bwm")?.section("file")?;
@@ -761,6 +768,14 @@ pub fn apply(rooms: &mut [RoomMesh], solution: &Solution) -> usize {
 /// that table are rewritten, so every other byte (AABB tree, adjacency, perimeters) stays as
 /// it was; otherwise the room is written anew with every table rebuilt. `mesh` must be the
 /// mesh read from `original` with only its edge tags changed.
+#[cfg(not(feature = "bwm"))]
+pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, String> {
+    let _ = (original, mesh);
+    Err(crate::BWM_LEFT_OUT.to_string())
+}
+
+/// As above, with the BWM writer.
+#[cfg(feature = "bwm")]
 pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, String> {
     use walkmesh_bwm::layout::{RawBwm, Table};
     if let Ok(raw) = RawBwm::parse(original) {

@@ -10,7 +10,6 @@
 //! Positions (`at`) are in the tool's frame: +Z up, the mesh's own coordinates.
 
 pub mod baseline;
-pub mod engine;
 pub mod fix;
 mod geometry;
 mod grid;
@@ -25,9 +24,10 @@ use serde::Serialize;
 use walkmesh_core::passes::{Adjacency, edge_adjacency};
 use walkmesh_core::{Diagnostic, NavMesh, Severity};
 
-pub use engine::Engine;
 pub use fix::{Fixed, Repair, fix, fix_room};
 pub use level::{LEVELS, Level, level_of};
+/// The engine whose rules decide what is steep (declared by each format: `Format::engine`).
+pub use walkmesh_core::Engine;
 
 /// Walkable face whose normal points down.
 pub const DOWNWARD_WALKABLE: &str = "lint.downward_walkable";

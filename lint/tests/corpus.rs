@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use walkmesh_core::{Diagnostics, Input, ReadOptions};
-use walkmesh_lint::{Engine, Finding, LintOptions, lint};
+use walkmesh_lint::{Finding, LintOptions, lint};
 
 const EXTENSIONS: [&str; 7] = ["wok", "pwk", "dwk", "bwm", "trx", "trn", "path"];
 
@@ -29,7 +29,7 @@ fn lint_file(path: &Path) -> Vec<Finding> {
         )
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let options = LintOptions {
-        engine: Engine::of_format(format.id()),
+        engine: format.engine(),
         ..LintOptions::default()
     };
     lint(&walkmesh_lint::as_linted(&mesh), &options, None)

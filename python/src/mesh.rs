@@ -881,7 +881,7 @@ impl Mesh {
                     "engine={name:?}: expected 'kotor', 'nwn2', 'prime' or 'generic'"
                 ))
             })?,
-            None => walkmesh_lint::Engine::of_format(self.source_format.unwrap_or("")),
+            None => crate::registry().engine_of(self.source_format.unwrap_or("")),
         };
         let level = walkmesh_lint::Level::parse(level).ok_or_else(|| {
             PyValueError::new_err(format!("level={level:?}: expected 'default' or 'pedantic'"))
@@ -960,6 +960,7 @@ impl Mesh {
                 .map(|((m, tree), name)| walkmesh_view::ViewInput {
                     name,
                     format: m.source_format.unwrap_or("arrays"),
+                    capabilities: crate::registry().capabilities_of(m.source_format.unwrap_or("")),
                     mesh: &m.mesh,
                     fields: tree.as_ref(),
                 })

@@ -21,7 +21,10 @@ fn engine_of(target: &Target<'_>) -> Engine {
         .mesh
         .face_attributes
         .contains_key(walkmesh_kotor_area::assemble::ROOM_COLUMN);
-    Engine::of(target.source_format, area)
+    let format = target
+        .source_format
+        .and_then(|id| crate::registry().by_id(id).ok());
+    query::routing_engine(format, area)
 }
 
 fn method_of(method: Option<&str>) -> PyResult<Option<Method>> {

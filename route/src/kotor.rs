@@ -66,6 +66,13 @@ struct TaggedEdge {
 /// bytes are kept and nothing was changed since reading): the engine walks what the table
 /// says, also where it disagrees with the shared vertices. With the number of half-edges on
 /// which the table and the shared vertices disagree (a stale table).
+#[cfg(not(feature = "bwm"))]
+fn stored_adjacency(_mesh: &NavMesh, _geometric: &Adjacency) -> Option<(Adjacency, usize)> {
+    // No BWM reader in this build: a room's links are its shared vertices.
+    None
+}
+
+#[cfg(feature = "bwm")]
 fn stored_adjacency(mesh: &NavMesh, geometric: &Adjacency) -> Option<(Adjacency, usize)> {
     let bytes = mesh.fresh_provenance("bwm")?.section("file")?;
     let raw = walkmesh_bwm::layout::RawBwm::parse(bytes).ok()?;

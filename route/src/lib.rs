@@ -15,7 +15,9 @@ pub mod diff;
 #[cfg(any(test, feature = "testing"))]
 pub mod fixtures;
 pub mod kotor;
+#[cfg(feature = "nwn2")]
 pub mod nwn2;
+#[cfg(feature = "prime")]
 pub mod prime;
 pub mod query;
 pub mod reach;

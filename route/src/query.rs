@@ -30,26 +30,18 @@ impl Method {
     }
 }
 
-/// Which engine's rules a mesh follows, from the format it was read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// A KotOR room (BWM) or an area assembled from rooms and a layout.
-    Kotor,
-    Nwn2,
-    Prime,
-    None,
-}
+pub use walkmesh_core::Engine;
+use walkmesh_core::Format;
 
-impl Engine {
-    /// The engine of a format id (`bwm`, `trx`, `path`); `area` for an assembled KotOR area.
-    pub fn of(format: Option<&str>, area: bool) -> Engine {
-        match format {
-            _ if area => Engine::Kotor,
-            Some("bwm") => Engine::Kotor,
-            Some("trx") => Engine::Nwn2,
-            Some("path") => Engine::Prime,
-            _ => Engine::None,
-        }
+/// The engine whose tables `--method engine` follows on a mesh read by `format`: the format's
+/// declared [`Format::engine`] when it declares [`walkmesh_core::Capabilities::engine_tables`],
+/// [`Engine::Kotor`] for an area assembled from KotOR rooms (`area`), else
+/// [`Engine::Generic`] (no engine tables: the surface router only).
+pub fn routing_engine(format: Option<&dyn Format>, area: bool) -> Engine {
+    match format {
+        _ if area => Engine::Kotor,
+        Some(format) if format.capabilities().engine_tables => format.engine(),
+        _ => Engine::Generic,
     }
 }
 
@@ -73,12 +65,12 @@ impl std::fmt::Display for QueryError {
 impl std::error::Error for QueryError {}
 
 fn chosen(engine: Engine, asked: Option<Method>) -> Result<Method, QueryError> {
-    let method = asked.unwrap_or(if engine == Engine::None {
+    let method = asked.unwrap_or(if engine == Engine::Generic {
         Method::Surface
     } else {
         Method::Engine
     });
-    if method == Method::Engine && engine == Engine::None {
+    if method == Method::Engine && engine == Engine::Generic {
         return Err(QueryError::Usage(
             "--method engine needs a format with engine tables (KotOR BWM or area, NWN2 TRX, \
              Metroid Prime PATH); use --method surface"
@@ -124,28 +116,13 @@ pub fn route(
     let method = chosen(engine, asked)?;
     let (router, area) = router_for(mesh, engine, method);
     if method == Method::Engine && engine == Engine::Prime {
-        let file = crate::prime::tables(mesh).map_err(QueryError::Input)?;
-        return crate::prime::engine_report(&file, &router, from, to).map_err(QueryError::Input);
+        return prime_route(mesh, &router, from, to);
     }
     let start = located(&router, "--from", from)?;
     let end = located(&router, "--to", to)?;
     let surface = router.route(start, end);
     if method == Method::Engine && engine == Engine::Nwn2 {
-        let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
-        let mut report = crate::nwn2::engine_report(&tables, &router, start, end);
-        if report.reachable != surface.reachable {
-            report.warnings.push(format!(
-                "the stored tables say the end is {}reachable but the geometry says it is {}: \
-                 the tables are stale (re-bake the area)",
-                if report.reachable { "" } else { "un" },
-                if surface.reachable {
-                    "reachable"
-                } else {
-                    "not"
-                },
-            ));
-        }
-        return Ok(report);
+        return nwn2_route(mesh, &router, start, end, surface.reachable);
     }
     let mut report = RouteReport::from_surface(&surface);
     if let Some(area) = &area {
@@ -154,6 +131,72 @@ pub fn route(
         report.warnings.clone_from(&area.warnings);
     }
     Ok(report)
+}
+
+#[cfg(feature = "prime")]
+fn prime_route(
+    mesh: &NavMesh,
+    router: &SurfaceRouter<'_>,
+    from: Point,
+    to: Point,
+) -> Result<RouteReport, QueryError> {
+    let file = crate::prime::tables(mesh).map_err(QueryError::Input)?;
+    crate::prime::engine_report(&file, router, from, to).map_err(QueryError::Input)
+}
+
+#[cfg(not(feature = "prime"))]
+fn prime_route(
+    _mesh: &NavMesh,
+    _router: &SurfaceRouter<'_>,
+    _from: Point,
+    _to: Point,
+) -> Result<RouteReport, QueryError> {
+    Err(QueryError::Usage(left_out("Metroid Prime PATH", "prime")))
+}
+
+#[cfg(feature = "nwn2")]
+fn nwn2_route(
+    mesh: &NavMesh,
+    router: &SurfaceRouter<'_>,
+    start: crate::surface::Located,
+    end: crate::surface::Located,
+    surface_reachable: bool,
+) -> Result<RouteReport, QueryError> {
+    let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
+    let mut report = crate::nwn2::engine_report(&tables, router, start, end);
+    if report.reachable != surface_reachable {
+        report.warnings.push(format!(
+            "the stored tables say the end is {}reachable but the geometry says it is {}: \
+             the tables are stale (re-bake the area)",
+            if report.reachable { "" } else { "un" },
+            if surface_reachable {
+                "reachable"
+            } else {
+                "not"
+            },
+        ));
+    }
+    Ok(report)
+}
+
+#[cfg(not(feature = "nwn2"))]
+fn nwn2_route(
+    _mesh: &NavMesh,
+    _router: &SurfaceRouter<'_>,
+    _start: crate::surface::Located,
+    _end: crate::surface::Located,
+    _surface_reachable: bool,
+) -> Result<RouteReport, QueryError> {
+    Err(QueryError::Usage(left_out("NWN2 TRX", "nwn2")))
+}
+
+/// The message for an engine whose tables this build cannot read.
+#[cfg(not(all(feature = "nwn2", feature = "prime")))]
+fn left_out(engine: &str, feature: &str) -> String {
+    format!(
+        "--method engine on {engine} tables needs cargo feature `{feature}`, which this build \
+         leaves out; use --method surface"
+    )
 }
 
 /// Reachability (components, and what `from` reaches), with the warnings of the links.

@@ -636,3 +636,43 @@ fn diff_reach_lists_the_pairs_a_cut_separates() {
     assert_eq!(code, 0);
     assert_eq!(json["reach"]["differing"], serde_json::json!([]));
 }
+
+/// A `.trn` file (NWN2, read by the `trx` format) gets NWN2's rules in `lint` and the NWN2
+/// engine tables in `route`: both take the engine from the format's declaration. (Before,
+/// lint and route kept two engine tables keyed on id strings, and only lint knew `trn`.)
+#[test]
+fn a_trn_file_is_nwn2_for_lint_and_route_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = corridor_obj(dir.path());
+    let trn = dir.path().join("corridor.trn");
+    let (obj, trn) = (obj.to_str().unwrap(), trn.to_str().unwrap());
+    let run = walkmesh(["convert", obj, trn, "--up", "z"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_, lint, stderr) = run_json(&["lint", trn, "--json"]);
+    assert_eq!(lint["engine"], "nwn2", "{stderr}");
+    let (code, route, stderr) = run_json(&[
+        "route",
+        trn,
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "3.5,3.5,0",
+        "--json",
+    ]);
+    // The NWN2 engine method ran (it reads the stored tables; what it concludes about this
+    // freshly baked file is not this test's subject), where a generic format gets `surface`.
+    assert!(code == 0 || code == 1, "{stderr}");
+    assert_eq!(route["method"], "engine", "{route}");
+    let (_, surface, _) = run_json(&[
+        "route",
+        obj,
+        "--up",
+        "z",
+        "--from",
+        "0.5,0.5,0",
+        "--to",
+        "3.5,3.5,0",
+        "--json",
+    ]);
+    assert_eq!(surface["method"], "surface");
+}

@@ -18,36 +18,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// The JSON document inlined in a page, unpacked as the page does (base64, then gzip).
 fn page_data(page: &str) -> Value {
-    use std::io::Read;
-    let marker = "data-encoding=\"gzip+base64\">";
-    let start = page.find(marker).unwrap() + marker.len();
-    let end = start + page[start..].find("</script>").unwrap();
-    let mut json = Vec::new();
-    flate2::read::GzDecoder::new(decode_base64(&page[start..end]).as_slice())
-        .read_to_end(&mut json)
-        .unwrap();
-    serde_json::from_slice(&json).unwrap()
-}
-
-fn decode_base64(text: &str) -> Vec<u8> {
-    let digit = |c: u8| match c {
-        b'A'..=b'Z' => u32::from(c - b'A'),
-        b'a'..=b'z' => u32::from(c - b'a') + 26,
-        b'0'..=b'9' => u32::from(c - b'0') + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => 0,
-    };
-    let mut out = Vec::new();
-    for chunk in text.as_bytes().chunks(4) {
-        let n = chunk.iter().fold(0u32, |n, &c| {
-            (n << 6) | if c == b'=' { 0 } else { digit(c) }
-        });
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let keep = 3 - chunk.iter().filter(|&&c| c == b'=').count();
-        out.extend_from_slice(&bytes[..keep]);
-    }
-    out
+    walkmesh_view::unpack::page_data(page).unwrap()
 }
 
 fn info_faces(file: &Path) -> u64 {

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use walkmesh_core::NavMesh;
 use walkmesh_core::dump::{DumpNode, DumpValue};
+use walkmesh_core::{Capabilities, NavMesh};
 
 /// One field of one record kind, for every face.
 #[derive(Debug, Clone, PartialEq)]
@@ -331,14 +331,14 @@ pub(crate) fn ints_of(node: &DumpNode, name: &str) -> Option<Vec<i64>> {
 }
 
 /// The per-face columns of `tree`, the field dump of a file holding `mesh`.
-pub fn from_dump(tree: &DumpNode, format: &str, mesh: &NavMesh) -> FaceFields {
+pub fn from_dump(tree: &DumpNode, capabilities: Capabilities, mesh: &NavMesh) -> FaceFields {
     let faces = mesh.polygons.len();
     let mut fields = FaceFields::with_faces(faces);
     let mut found = Vec::new();
     tables(tree, None, &mut found);
     for &(table, node, space) in &found {
         let per_face = node.children.len() == faces
-            || (format == "bwm" && table == "adjacency" && node.children.len() <= faces);
+            || (capabilities.aabb_tree && table == "adjacency" && node.children.len() <= faces);
         if per_face {
             for (f, record) in node.children.iter().enumerate() {
                 let at = Record {
@@ -353,11 +353,11 @@ pub fn from_dump(tree: &DumpNode, format: &str, mesh: &NavMesh) -> FaceFields {
         }
     }
     for &(table, node, space) in &found {
-        match (format, table) {
-            ("bwm", "aabb") => aabb_leaves(&mut fields, node, space),
-            ("trx", "tiles") => tile_entries(&mut fields, node, space),
-            ("trx", "islands") => island_entries(&mut fields, &found, node, space),
-            ("path", "regions") => region_links(&mut fields, &found, node, space),
+        match table {
+            "aabb" if capabilities.aabb_tree => aabb_leaves(&mut fields, node, space),
+            "tiles" if capabilities.tiles => tile_entries(&mut fields, node, space),
+            "islands" if capabilities.tiles => island_entries(&mut fields, &found, node, space),
+            "regions" if capabilities.regions => region_links(&mut fields, &found, node, space),
             _ => {}
         }
     }

@@ -8,7 +8,7 @@ use walkmesh_core::dump::{DumpNode, DumpValue};
 use walkmesh_core::passes::{
     Adjacency, boundary_loops, connected_components, edge_adjacency, leaf_depths,
 };
-use walkmesh_core::{Attribute, Material, NavMesh};
+use walkmesh_core::{Attribute, Capabilities, Material, NavMesh};
 use walkmesh_render::{Rgba, palette};
 
 use crate::fields::{FaceFields, ints_of};
@@ -80,7 +80,11 @@ pub fn centroid(mesh: &NavMesh, polygon: usize) -> [f32; 3] {
 }
 
 /// The face layers of `mesh`.
-pub fn face_layers(mesh: &NavMesh, format: &str, fields: &FaceFields) -> Vec<FaceLayer> {
+pub fn face_layers(
+    mesh: &NavMesh,
+    capabilities: Capabilities,
+    fields: &FaceFields,
+) -> Vec<FaceLayer> {
     let adjacency = edge_adjacency(mesh, |p| mesh.is_walkable(p));
     let mut layers = vec![
         materials(mesh),
@@ -88,11 +92,11 @@ pub fn face_layers(mesh: &NavMesh, format: &str, fields: &FaceFields) -> Vec<Fac
         components(mesh, &adjacency),
         aabb_depth(mesh),
     ];
-    if format == "trx" || mesh.tile_grid.is_some() {
+    if capabilities.tiles || mesh.tile_grid.is_some() {
         layers.push(tiles(mesh));
         layers.push(islands(mesh, fields));
     }
-    if format == "path" {
+    if capabilities.regions {
         layers.push(labelled(
             "regions",
             (0..mesh.polygons.len()).map(|f| f as u32).collect(),
@@ -262,18 +266,22 @@ fn aabb_depth(mesh: &NavMesh) -> FaceLayer {
 }
 
 /// The line layers of `mesh`.
-pub fn line_layers(mesh: &NavMesh, format: &str, tree: Option<&DumpNode>) -> Vec<LineLayer> {
+pub fn line_layers(
+    mesh: &NavMesh,
+    capabilities: Capabilities,
+    tree: Option<&DumpNode>,
+) -> Vec<LineLayer> {
     let mut layers = vec![boundary(mesh)];
-    if format == "bwm" {
+    if capabilities.transitions {
         layers.push(transitions(mesh));
         layers.push(hooks(mesh));
     }
-    if format == "trx"
+    if capabilities.tiles
         && let Some(tree) = tree
     {
         layers.push(visible_links(mesh, tree));
     }
-    if format == "path"
+    if capabilities.regions
         && let Some(tree) = tree
     {
         layers.push(region_links(mesh, tree));

@@ -16,6 +16,7 @@
 pub mod fields;
 pub mod layers;
 pub mod tree;
+pub mod unpack;
 
 use std::borrow::Cow;
 use std::io::Write;
@@ -43,8 +44,11 @@ const VIEWER_CSS: &str = include_str!("viewer.css");
 pub struct ViewInput<'a> {
     /// The name shown (usually the file name).
     pub name: &'a str,
-    /// The format id (`bwm`, `nwn2`, `prime`, `obj`, `gltf`).
+    /// The format id (`bwm`, `trx`, `path`, `obj`, `gltf`), shown on the page.
     pub format: &'a str,
+    /// What the format stores beyond the mesh (its [`walkmesh_core::Format::capabilities`]):
+    /// which layers and per-face fields the page shows.
+    pub capabilities: walkmesh_core::Capabilities,
     pub mesh: &'a NavMesh,
     /// The field dump of the file, when the format has one and the mesh is the file's.
     pub fields: Option<&'a DumpNode>,
@@ -290,12 +294,12 @@ struct MeshData<'a> {
 fn mesh_data<'a>(input: &ViewInput<'a>, extra_layers: Vec<FaceLayer>) -> MeshData<'a> {
     let mesh = input.mesh;
     let fields = match input.fields {
-        Some(tree) => fields::from_dump(tree, input.format, mesh),
+        Some(tree) => fields::from_dump(tree, input.capabilities, mesh),
         None => fields::from_mesh(mesh),
     };
-    let mut face_layers = layers::face_layers(mesh, input.format, &fields);
+    let mut face_layers = layers::face_layers(mesh, input.capabilities, &fields);
     face_layers.extend(extra_layers);
-    let line_layers = layers::line_layers(mesh, input.format, input.fields);
+    let line_layers = layers::line_layers(mesh, input.capabilities, input.fields);
     let (corners, triangle_face) = triangles(mesh);
     // The router works on the mesh as `walkmesh route` reads it (welded when the format's
     // vertex sharing is incidental); carried only when that differs from the mesh shown.

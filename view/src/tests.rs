@@ -2,7 +2,12 @@
 
 use serde_json::Value;
 use walkmesh_core::dump::{DumpNode, DumpValue};
-use walkmesh_core::{EdgeRef, EdgeTag, Hook, Material, NavMesh, Surface};
+use walkmesh_core::{Capabilities, EdgeRef, EdgeTag, Hook, Material, NavMesh, Surface};
+
+/// The capabilities the default registry's format `id` declares.
+fn capabilities_of(id: &str) -> Capabilities {
+    walkmesh_formats::default_registry().capabilities_of(id)
+}
 
 use super::*;
 
@@ -36,24 +41,7 @@ fn strip(z: f32) -> NavMesh {
 }
 
 fn decode_base64(text: &str) -> Vec<u8> {
-    let digit = |c: u8| match c {
-        b'A'..=b'Z' => u32::from(c - b'A'),
-        b'a'..=b'z' => u32::from(c - b'a') + 26,
-        b'0'..=b'9' => u32::from(c - b'0') + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => 0,
-    };
-    let mut out = Vec::new();
-    for chunk in text.as_bytes().chunks(4) {
-        let n = chunk.iter().fold(0u32, |n, &c| {
-            (n << 6) | if c == b'=' { 0 } else { digit(c) }
-        });
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let keep = 3 - chunk.iter().filter(|&&c| c == b'=').count();
-        out.extend_from_slice(&bytes[..keep]);
-    }
-    out
+    crate::unpack::decode_base64(text).unwrap()
 }
 
 fn floats(text: &str) -> Vec<f32> {
@@ -70,17 +58,8 @@ fn uints(text: &str) -> Vec<u32> {
         .collect()
 }
 
-/// The JSON data inlined in a page, unpacked as `viewer.js` does (base64, then gzip).
 fn page_data(page: &str) -> Value {
-    use std::io::Read;
-    let marker = "data-encoding=\"gzip+base64\">";
-    let start = page.find(marker).unwrap() + marker.len();
-    let end = start + page[start..].find("</script>").unwrap();
-    let mut json = Vec::new();
-    flate2::read::GzDecoder::new(decode_base64(&page[start..end]).as_slice())
-        .read_to_end(&mut json)
-        .unwrap();
-    serde_json::from_slice(&json).unwrap()
+    crate::unpack::page_data(page).unwrap()
 }
 
 fn leaf(name: &str, offset: u64, size: u64, value: DumpValue) -> DumpNode {
@@ -94,6 +73,29 @@ fn leaf(name: &str, offset: u64, size: u64, value: DumpValue) -> DumpNode {
         meaning: None,
         children: Vec::new(),
     }
+}
+
+#[test]
+fn unpacking_refuses_what_the_page_never_writes() {
+    use crate::unpack::{UnpackError, decode_base64, page_data};
+    assert!(matches!(
+        decode_base64("Zm9v!mFy"),
+        Err(UnpackError::Base64(4))
+    ));
+    assert!(matches!(decode_base64("Zm9"), Err(UnpackError::Base64(3))));
+    assert!(matches!(
+        decode_base64("Zg==Zg=="),
+        Err(UnpackError::Base64(0))
+    ));
+    assert!(matches!(
+        page_data("<html></html>"),
+        Err(UnpackError::NoData)
+    ));
+    let not_gzip = format!(
+        "<script data-encoding=\"gzip+base64\">{}</script>",
+        base64(b"{}")
+    );
+    assert!(matches!(page_data(&not_gzip), Err(UnpackError::Inflate(_))));
 }
 
 #[test]
@@ -118,6 +120,7 @@ fn page_is_self_contained_and_its_data_decodes_back_to_the_mesh() {
     let input = ViewInput {
         name: "strip.obj",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -171,6 +174,7 @@ fn a_name_cannot_close_the_data_script_early() {
     let input = ViewInput {
         name: "</script><script>alert(1)</script>",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -190,6 +194,7 @@ fn no_input_or_three_inputs_are_refused() {
     let input = ViewInput {
         name: "a",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -285,7 +290,7 @@ fn bwm_tree() -> DumpNode {
 fn face_fields_come_from_the_dump_tables_with_their_offsets() {
     let mesh = strip(0.0);
     let tree = bwm_tree();
-    let fields = fields::from_dump(&tree, "bwm", &mesh);
+    let fields = fields::from_dump(&tree, capabilities_of("bwm"), &mesh);
     let rows = fields.rows(2);
     let row = |label: &str| rows.iter().find(|r| r.label == label);
     assert_eq!(row("faces[2]").unwrap().offset, Some(124));
@@ -326,7 +331,7 @@ fn kotor_line_layers_show_transitions_and_hooks() {
         name: "door".into(),
         position: [1.0, 1.0, 0.0],
     });
-    let layers = layers::line_layers(&mesh, "bwm", None);
+    let layers = layers::line_layers(&mesh, capabilities_of("bwm"), None);
     let transitions = layers.iter().find(|l| l.name == "transitions").unwrap();
     // Edge 1 of polygon 2 runs from vertex 4 to vertex 5.
     assert_eq!(transitions.points, vec![[2.0, 0.0, 0.0], [2.0, 1.0, 0.0]]);
@@ -365,12 +370,14 @@ fn two_meshes_get_overlay_and_diff_layers() {
         ViewInput {
             name: "a",
             format: "obj",
+            capabilities: Capabilities::NONE,
             mesh: &a,
             fields: None,
         },
         ViewInput {
             name: "b",
             format: "obj",
+            capabilities: Capabilities::NONE,
             mesh: &b,
             fields: None,
         },
@@ -390,7 +397,7 @@ fn two_meshes_get_overlay_and_diff_layers() {
 #[test]
 fn aabb_depth_legend_lists_only_depths_present() {
     let mesh = strip(0.0);
-    let layers = layers::face_layers(&mesh, "obj", &fields::from_mesh(&mesh));
+    let layers = layers::face_layers(&mesh, Capabilities::NONE, &fields::from_mesh(&mesh));
     let depth = layers.iter().find(|l| l.name == "aabb-depth").unwrap();
     // Four faces in a balanced binary tree: every leaf at depth 2.
     assert_eq!(depth.legend.len(), 1);
@@ -405,7 +412,7 @@ mod corpus {
 
     use super::*;
 
-    fn read(path: &Path) -> (NavMesh, Option<DumpNode>, &'static str) {
+    fn read(path: &Path) -> (NavMesh, Option<DumpNode>, Capabilities) {
         let registry = walkmesh_formats::default_registry();
         let bytes = std::fs::read(path).unwrap();
         let format = registry.by_extension(path).next().unwrap();
@@ -423,7 +430,7 @@ mod corpus {
             )
             .unwrap();
         let tree = field_tree(format, &bytes, Some(path), &options).unwrap();
-        (mesh, tree, format.id())
+        (mesh, tree, format.capabilities())
     }
 
     fn number(value: Option<&DumpValue>) -> Option<i64> {
@@ -475,7 +482,7 @@ mod corpus {
         let registry = walkmesh_formats::default_registry();
         let mut dropped_somewhere = false;
         for path in files.into_iter().flatten() {
-            let (mesh, full, format_id) = read(&path);
+            let (mesh, full, capabilities) = read(&path);
             let full = full.unwrap();
             let bytes = std::fs::read(&path).unwrap();
             let format = registry.by_extension(&path).next().unwrap();
@@ -492,7 +499,8 @@ mod corpus {
             let page_of = |tree: &DumpNode| {
                 let input = ViewInput {
                     name: "file",
-                    format: format_id,
+                    format: format.id(),
+                    capabilities,
                     mesh: &mesh,
                     fields: Some(tree),
                 };
@@ -647,6 +655,7 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
     let input = ViewInput {
         name: "square.obj",
         format: "obj",
+        capabilities: Capabilities::NONE,
         mesh: &mesh,
         fields: None,
     };
@@ -664,6 +673,7 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
     let input = ViewInput {
         name: "strip",
         format: "bwm",
+        capabilities: capabilities_of("bwm"),
         mesh: &strip,
         fields: None,
     };

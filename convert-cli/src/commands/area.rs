@@ -240,7 +240,15 @@ pub fn run(
             kits,
             kit_woks,
             tolerance,
-        } => indoor(map, out, kits, kit_woks.as_deref(), tolerance.get(), stdout),
+        } => indoor(
+            registry,
+            map,
+            out,
+            kits,
+            kit_woks.as_deref(),
+            tolerance.get(),
+            stdout,
+        ),
     }
 }
 
@@ -773,7 +781,7 @@ fn split_command(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
         for item in &diag.items {
             writeln!(stderr, "{}: {item}", room.name)?;
         }
@@ -794,16 +802,30 @@ fn split_command(
 
 /// A room's WOK bytes, as `area split` writes them (also `lint AREA --fix`).
 pub(crate) fn walkmesh_bwm_write(
+    registry: &Registry,
     mesh: &walkmesh_core::NavMesh,
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {
-    let registry = walkmesh_formats::default_registry();
+    // Refused first with the cargo feature named when this build leaves BWM out.
+    bwm_format(registry)?;
     Ok(walkmesh_kotor_area::rooms::write_room_wok(
-        &registry, mesh, diag,
+        registry, mesh, diag,
     )?)
 }
 
+/// The registry's KotOR BWM format, which every room of a KotOR area is; a clear refusal when
+/// this build leaves it out (cargo feature `bwm`) or the registry does not hold it.
+pub(crate) fn bwm_format(registry: &Registry) -> Result<&dyn walkmesh_core::Format, Failure> {
+    registry.by_id("bwm").map_err(|_| {
+        Failure::usage(
+            "KotOR areas need the BWM format (rooms are .wok files), and this build leaves it \
+             out (cargo feature `bwm`); `walkmesh formats` lists what it has",
+        )
+    })
+}
+
 fn indoor(
+    registry: &Registry,
     map_path: &Path,
     out: &Path,
     kits_dir: &Path,
@@ -834,7 +856,7 @@ fn indoor(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in build.rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(&room.mesh, &mut diag)?;
+        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
         write_atomically(&target, &bytes)?;
         writeln!(
             stdout,

@@ -89,14 +89,14 @@ pub fn run(
             out_dir.display()
         )));
     }
-    let target = registry.by_id("bwm")?;
+    let target = crate::commands::area::bwm_format(registry)?;
     let plan = plan(registry, args, target)?;
     let params = params(args, target.id(), &plan)?;
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = super::generate::show_progress(args);
     let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
-        generate_rooms(&source, &lyt, &lyt_file, out_dir, args, &params)
+        generate_rooms(registry, &source, &lyt, &lyt_file, out_dir, args, &params)
     })?;
     if generated.is_empty() {
         return Err(Failure::input(format!(
@@ -110,7 +110,7 @@ pub fn run(
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
-    crate::commands::lint::area::write_rooms(files, &check)?;
+    crate::commands::lint::area::write_rooms(registry, files, &check)?;
     let findings: Vec<String> = solution.findings.iter().map(|f| f.to_string()).collect();
     if args.json {
         let json = AreaGeneration {
@@ -172,6 +172,7 @@ fn print_text(
 /// coordinates, no transitions yet) and the names of rooms without a model. Every room's
 /// output name is checked before anything is generated.
 fn generate_rooms(
+    registry: &Registry,
     source: &RoomSource,
     lyt: &Lyt,
     lyt_file: &Path,
@@ -221,7 +222,7 @@ fn generate_rooms(
             }
         }
         let mut notes = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(&made.mesh, &mut notes)?;
+        let bytes = walkmesh_bwm_write(registry, &made.mesh, &mut notes)?;
         generated.push(Generated {
             lyt_index: index,
             name: room.name.clone(),

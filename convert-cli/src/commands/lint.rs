@@ -390,7 +390,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let selection = selection(args)?;
     let engine = args
         .engine
-        .unwrap_or_else(|| Engine::of_format(linted.format));
+        .unwrap_or_else(|| registry.engine_of(linted.format));
     let options = LintOptions {
         engine,
         character_width: args.character_width,
@@ -415,7 +415,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
             let outcome = match &linted.area {
                 Some(source) => {
                     let check = walkmesh_pipeline::check_options(&read_options(&args.read)?);
-                    area::fix_area(source, out, &options, &check)?
+                    area::fix_area(registry, source, out, &options, &check)?
                 }
                 None => fix_file(registry, args, out, &linted.mesh, &options)?,
             };

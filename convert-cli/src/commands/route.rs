@@ -154,7 +154,10 @@ fn load_target(
     )?;
     let mesh = passes::as_modelled(&mesh, &mut diag).into_owned();
     print_diagnostics(&diag, stderr);
-    Ok((mesh, Engine::of(Some(format), false)))
+    Ok((
+        mesh,
+        query::routing_engine(registry.by_id(format).ok(), false),
+    ))
 }
 
 fn is_area(args: &TargetArgs) -> bool {

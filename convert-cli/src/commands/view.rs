@@ -86,6 +86,7 @@ pub fn run(
         .map(|l| ViewInput {
             name: &l.name,
             format: l.format,
+            capabilities: registry.capabilities_of(l.format),
             mesh: &l.mesh,
             fields: l.fields.as_ref(),
         })

@@ -1,10 +1,9 @@
 //! The default format registry: every format crate enabled by a cargo feature (all by default).
 
-use walkmesh_core::Registry;
+use walkmesh_core::{LeftOut, Registry};
 
 /// A registry holding every enabled format, binary formats with magic first.
 pub fn default_registry() -> Registry {
-    #[allow(unused_mut)]
     let mut registry = Registry::new();
     #[cfg(feature = "bwm")]
     registry.register(Box::new(walkmesh_bwm::BwmFormat));
@@ -18,8 +17,66 @@ pub fn default_registry() -> Registry {
     registry.register(Box::new(walkmesh_mdl::MdlFormat));
     #[cfg(feature = "obj")]
     registry.register(Box::new(walkmesh_obj::ObjFormat));
+    for (built, left_out) in BUILT_IN {
+        if !built {
+            registry.note_left_out(left_out);
+        }
+    }
     registry
 }
+
+/// Every built-in format, whether this build has it, and what names it (so that asking for
+/// one the build was compiled without names the cargo feature instead of calling it unknown).
+const BUILT_IN: [(bool, LeftOut); 6] = [
+    (
+        cfg!(feature = "bwm"),
+        LeftOut {
+            id: "bwm",
+            extensions: &["wok", "pwk", "dwk", "bwm"],
+            feature: "bwm",
+        },
+    ),
+    (
+        cfg!(feature = "nwn2"),
+        LeftOut {
+            id: "trx",
+            extensions: &["trx", "trn"],
+            feature: "nwn2",
+        },
+    ),
+    (
+        cfg!(feature = "prime"),
+        LeftOut {
+            id: "path",
+            extensions: &["path"],
+            feature: "prime",
+        },
+    ),
+    (
+        cfg!(feature = "gltf"),
+        LeftOut {
+            id: "gltf",
+            extensions: &["gltf", "glb"],
+            feature: "gltf",
+        },
+    ),
+    (
+        cfg!(feature = "mdl"),
+        LeftOut {
+            id: "mdl",
+            extensions: &["mdl"],
+            feature: "mdl",
+        },
+    ),
+    (
+        cfg!(feature = "obj"),
+        LeftOut {
+            id: "obj",
+            extensions: &["obj"],
+            feature: "obj",
+        },
+    ),
+];
 
 /// The render geometry of a model file, for `walkmesh generate`: `Some` for a KotOR binary
 /// model (`.mdl`, case-insensitive; its render triangles in room coordinates, read with the
@@ -65,4 +122,60 @@ pub fn render_geometry_of_model(
         mdl.len(),
         mdx.len()
     ));
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Every built-in format's engine and capabilities, as lint, route and view use them.
+    #[test]
+    fn each_format_declares_its_engine_and_capabilities() {
+        use walkmesh_core::Engine;
+        let registry = default_registry();
+        let expected = [
+            ("bwm", Engine::Kotor, true),
+            ("mdl", Engine::Kotor, false),
+            ("trx", Engine::Nwn2, true),
+            ("path", Engine::Prime, true),
+            ("obj", Engine::Generic, false),
+            ("gltf", Engine::Generic, false),
+        ];
+        for (id, engine, tables) in expected {
+            let format = registry.by_id(id).unwrap();
+            assert_eq!(format.engine(), engine, "{id}");
+            assert_eq!(format.capabilities().engine_tables, tables, "{id}");
+        }
+        assert_eq!(registry.formats().count(), expected.len());
+        let bwm = registry.capabilities_of("bwm");
+        assert!(bwm.transitions && bwm.aabb_tree && !bwm.tiles && !bwm.regions);
+        assert!(registry.capabilities_of("trx").tiles);
+        assert!(registry.capabilities_of("path").regions);
+        assert_eq!(
+            registry.capabilities_of("obj"),
+            walkmesh_core::Capabilities::NONE
+        );
+        // A `.trn` file is read by the `trx` format: NWN2, for lint and route alike (lint
+        // once mapped the id string "trn" to NWN2 and route did not).
+        let trn = registry
+            .detect(std::path::Path::new("area.TRN"), b"", 0)
+            .unwrap();
+        assert_eq!((trn.id(), trn.engine()), ("trx", Engine::Nwn2));
+    }
+
+    /// The names noted for a left-out format are the format's own (checked for every format
+    /// this build has: the full build has them all).
+    #[test]
+    fn left_out_names_match_the_formats() {
+        let registry = default_registry();
+        for (built, left_out) in BUILT_IN {
+            if built {
+                let format = registry.by_id(left_out.id).unwrap();
+                assert_eq!(format.extensions(), left_out.extensions, "{}", left_out.id);
+            } else {
+                assert!(registry.by_id(left_out.id).is_err());
+            }
+        }
+    }
 }

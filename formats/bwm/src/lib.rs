@@ -35,6 +35,18 @@ use walkmesh_core::{
 pub struct BwmFormat;
 
 impl Format for BwmFormat {
+    fn engine(&self) -> walkmesh_core::Engine {
+        walkmesh_core::Engine::Kotor
+    }
+    fn capabilities(&self) -> walkmesh_core::Capabilities {
+        use walkmesh_core::Capabilities;
+        Capabilities {
+            transitions: true,
+            aabb_tree: true,
+            engine_tables: true,
+            ..Capabilities::NONE
+        }
+    }
     fn id(&self) -> &'static str {
         "bwm"
     }

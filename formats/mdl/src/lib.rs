@@ -52,6 +52,9 @@ pub fn looks_like_model(head: &[u8], total_len: u64) -> bool {
 }
 
 impl Format for MdlFormat {
+    fn engine(&self) -> walkmesh_core::Engine {
+        walkmesh_core::Engine::Kotor
+    }
     fn id(&self) -> &'static str {
         "mdl"
     }

@@ -33,6 +33,17 @@ pub use write::write_trx;
 pub struct TrxFormat;
 
 impl Format for TrxFormat {
+    fn engine(&self) -> walkmesh_core::Engine {
+        walkmesh_core::Engine::Nwn2
+    }
+    fn capabilities(&self) -> walkmesh_core::Capabilities {
+        use walkmesh_core::Capabilities;
+        Capabilities {
+            tiles: true,
+            engine_tables: true,
+            ..Capabilities::NONE
+        }
+    }
     fn id(&self) -> &'static str {
         "trx"
     }

@@ -182,6 +182,17 @@ fn report_component_change(
 }
 
 impl Format for PathFormat {
+    fn engine(&self) -> walkmesh_core::Engine {
+        walkmesh_core::Engine::Prime
+    }
+    fn capabilities(&self) -> walkmesh_core::Capabilities {
+        use walkmesh_core::Capabilities;
+        Capabilities {
+            regions: true,
+            engine_tables: true,
+            ..Capabilities::NONE
+        }
+    }
     fn id(&self) -> &'static str {
         "path"
     }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::ReadOptions;
-use walkmesh_core::{Diagnostics, Format, NavMesh, Output, confine};
+use walkmesh_core::{Diagnostics, Format, NavMesh, Output, Registry, confine};
 use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
 use walkmesh_kotor_area::transitions::RoomMesh;
@@ -51,6 +51,7 @@ fn room_targets(out_dir: &Path, area: &AreaSource) -> Result<Vec<Option<PathBuf>
 
 /// The bytes to write for each room, and the repairs made (with the room's name).
 fn repaired_rooms(
+    registry: &Registry,
     area: &AreaSource,
     options: &LintOptions,
 ) -> Result<(Vec<Vec<u8>>, Vec<RoomRepair>), Failure> {
@@ -61,7 +62,7 @@ fn repaired_rooms(
             Some(fixed) => {
                 // The writer's notes are not shown: the read-back check below judges the file.
                 let mut notes = Diagnostics::new();
-                bytes.push(walkmesh_bwm_write(&fixed.mesh, &mut notes)?);
+                bytes.push(walkmesh_bwm_write(registry, &fixed.mesh, &mut notes)?);
                 repairs.extend(
                     fixed
                         .repairs
@@ -110,11 +111,11 @@ fn stage_checked(
 
 /// Writes every room (all staged and checked first, then renamed into place).
 pub(crate) fn write_rooms(
+    registry: &Registry,
     files: Vec<(PathBuf, Vec<u8>)>,
     check: &ReadOptions,
 ) -> Result<(), Failure> {
-    let registry = walkmesh_formats::default_registry();
-    let format = registry.by_id("bwm")?;
+    let format = crate::commands::area::bwm_format(registry)?;
     let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
     for (target, bytes) in files {
         match stage_checked(format, &target, bytes, check) {
@@ -134,6 +135,7 @@ pub(crate) fn write_rooms(
 /// Repairs and writes the rooms of `area` to `out_dir`, then reads them back with the same
 /// layout, assembled as `lint AREA` assembles them.
 pub(super) fn fix_area(
+    registry: &Registry,
     area: &AreaSource,
     out_dir: &Path,
     options: &LintOptions,
@@ -146,7 +148,7 @@ pub(super) fn fix_area(
         )));
     }
     let targets = room_targets(out_dir, area)?;
-    let (bytes, repairs) = repaired_rooms(area, options)?;
+    let (bytes, repairs) = repaired_rooms(registry, area, options)?;
     let mut files = Vec::with_capacity(bytes.len());
     for (room, bytes) in area.rooms.iter().zip(bytes) {
         let target = targets.get(room.lyt_index).cloned().flatten();
@@ -156,7 +158,7 @@ pub(super) fn fix_area(
     }
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Failure::output(format!("cannot create {}: {e}", out_dir.display())))?;
-    write_rooms(files, check)?;
+    write_rooms(registry, files, check)?;
     let written = open_rooms(out_dir)?;
     let (rooms, _, missing) = load_rooms(&written, &area.lyt)?;
     let mesh: NavMesh = walkmesh_kotor_area::assemble::assemble(&area.lyt, &rooms);
