@@ -52,6 +52,15 @@ impl Tables {
     }
 }
 
+impl Tables {
+    /// Whether the file carries the bake's path tables: a TRX does (islands, one at least
+    /// for any walkable floor); a TRN, the toolset's unbaked terrain, has none (every
+    /// triangle's island 0 or none, no island records: all six shared TRNs).
+    pub fn has_path_tables(&self) -> bool {
+        !self.aswm.islands.is_empty()
+    }
+}
+
 /// What the tables say about one query.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Corridor {

@@ -122,7 +122,7 @@ pub fn route(
     let end = located(&router, "--to", to)?;
     let surface = router.route(start, end);
     if method == Method::Engine && engine == Engine::Nwn2 {
-        return nwn2_route(mesh, &router, start, end, surface.reachable);
+        return nwn2_route(mesh, &router, (start, end), &surface, asked.is_some());
     }
     let mut report = RouteReport::from_surface(&surface);
     if let Some(area) = &area {
@@ -154,22 +154,42 @@ fn prime_route(
     Err(QueryError::Usage(left_out("Metroid Prime PATH", "prime")))
 }
 
+/// What a TRN (the toolset's unbaked terrain) holds instead of path tables: the bake that
+/// makes them writes the TRX. Said when the engine's answer was the default, not asked for.
+const NO_PATH_TABLES: &str = "the file holds no baked path tables (a TRN is the toolset's \
+     unbaked terrain; the bake writes them into the TRX): the game has no path here until the \
+     area is baked";
+
 #[cfg(feature = "nwn2")]
 fn nwn2_route(
     mesh: &NavMesh,
     router: &SurfaceRouter<'_>,
-    start: crate::surface::Located,
-    end: crate::surface::Located,
-    surface_reachable: bool,
+    (start, end): (crate::surface::Located, crate::surface::Located),
+    surface: &crate::surface::Route,
+    engine_asked: bool,
 ) -> Result<RouteReport, QueryError> {
     let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
+    if !tables.has_path_tables() {
+        if engine_asked {
+            return Err(QueryError::Usage(format!(
+                "--method engine: {NO_PATH_TABLES}; use --method surface, or bake it with \
+                 `walkmesh convert FILE.trn FILE.trx`"
+            )));
+        }
+        // The geometry's answer, said to be that and not the game's.
+        let mut report = RouteReport::from_surface(surface);
+        report
+            .warnings
+            .push(format!("{NO_PATH_TABLES}; routed over the surface instead"));
+        return Ok(report);
+    }
     let mut report = crate::nwn2::engine_report(&tables, router, start, end);
-    if report.reachable != surface_reachable {
+    if report.reachable != surface.reachable {
         report.warnings.push(format!(
             "the stored tables say the end is {}reachable but the geometry says it is {}: \
              the tables are stale (re-bake the area)",
             if report.reachable { "" } else { "un" },
-            if surface_reachable {
+            if surface.reachable {
                 "reachable"
             } else {
                 "not"
@@ -183,10 +203,11 @@ fn nwn2_route(
 fn nwn2_route(
     _mesh: &NavMesh,
     _router: &SurfaceRouter<'_>,
-    _start: crate::surface::Located,
-    _end: crate::surface::Located,
-    _surface_reachable: bool,
+    _ends: (crate::surface::Located, crate::surface::Located),
+    _surface: &crate::surface::Route,
+    _engine_asked: bool,
 ) -> Result<RouteReport, QueryError> {
+    let _ = NO_PATH_TABLES;
     Err(QueryError::Usage(left_out("NWN2 TRX", "nwn2")))
 }
 

@@ -637,32 +637,62 @@ fn diff_reach_lists_the_pairs_a_cut_separates() {
     assert_eq!(json["reach"]["differing"], serde_json::json!([]));
 }
 
-/// A `.trn` file (NWN2, read by the `trx` format) gets NWN2's rules in `lint` and the NWN2
-/// engine tables in `route`: both take the engine from the format's declaration. (Before,
-/// lint and route kept two engine tables keyed on id strings, and only lint knew `trn`.)
+/// A `.trn` file (NWN2, read by the `trx` format) gets NWN2's rules in `lint` and in
+/// `route`: both take the engine from the format's declaration. (Before, lint and route kept
+/// two engine tables keyed on id strings, and only lint knew `trn`.) A TRN is the toolset's
+/// unbaked terrain: it has no path tables, so the engine's answer cannot be read from it.
+/// The default route says so and routes over the surface (before, it answered "unreachable"
+/// with "triangle 0 belongs to no island" on every TRN); `--method engine` is refused; the
+/// TRX of the same floor has the tables and gets the engine's answer.
 #[test]
-fn a_trn_file_is_nwn2_for_lint_and_route_alike() {
+fn a_trn_file_is_nwn2_and_routes_over_the_surface_for_want_of_path_tables() {
     let dir = tempfile::tempdir().unwrap();
     let obj = corridor_obj(dir.path());
     let trn = dir.path().join("corridor.trn");
-    let (obj, trn) = (obj.to_str().unwrap(), trn.to_str().unwrap());
-    let run = walkmesh(["convert", obj, trn, "--up", "z"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let trx = dir.path().join("corridor.trx");
+    let (obj, trn, trx) = (
+        obj.to_str().unwrap(),
+        trn.to_str().unwrap(),
+        trx.to_str().unwrap(),
+    );
+    for out in [trn, trx] {
+        let run = walkmesh(["convert", obj, out, "--up", "z"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
     let (_, lint, stderr) = run_json(&["lint", trn, "--json"]);
     assert_eq!(lint["engine"], "nwn2", "{stderr}");
-    let (code, route, stderr) = run_json(&[
-        "route",
-        trn,
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "3.5,3.5,0",
-        "--json",
-    ]);
-    // The NWN2 engine method ran (it reads the stored tables; what it concludes about this
-    // freshly baked file is not this test's subject), where a generic format gets `surface`.
-    assert!(code == 0 || code == 1, "{stderr}");
-    assert_eq!(route["method"], "engine", "{route}");
+    let ends = ["--from", "0.5,0.5,0", "--to", "3.5,3.5,0", "--json"];
+    let args = |file: &'_ str, extra: &[&str]| -> Vec<String> {
+        ["route", file]
+            .iter()
+            .chain(&ends)
+            .chain(extra)
+            .map(|a| a.to_string())
+            .collect()
+    };
+    let run_args = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_json(&args)
+    };
+    let (code, route, stderr) = run_args(args(trn, &[]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(route["method"], "surface", "{route}");
+    assert_eq!(route["reachable"], true, "{route}");
+    let warnings = route["warnings"].to_string();
+    assert!(warnings.contains("no baked path tables"), "{route}");
+    assert!(!warnings.contains("island"), "{route}");
+    let refused = walkmesh(args(trn, &["--method", "engine"]));
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("no baked path tables") && refused.stderr.contains(".trx"),
+        "{}",
+        refused.stderr
+    );
+    let (code, baked, stderr) = run_args(args(trx, &[]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(baked["method"], "engine", "{baked}");
+    assert_eq!(baked["reachable"], true, "{baked}");
+    assert_eq!(baked["warnings"], serde_json::json!([]), "{baked}");
     let (_, surface, _) = run_json(&[
         "route",
         obj,
@@ -675,4 +705,50 @@ fn a_trn_file_is_nwn2_for_lint_and_route_alike() {
         "--json",
     ]);
     assert_eq!(surface["method"], "surface");
+    assert_eq!(surface["length"], route["length"]);
+}
+
+/// The same on the toolset's own TRNs: none of the shared ones has path tables, so each
+/// routes over the surface with the note, between two of its walkable triangles.
+#[test]
+#[cfg(feature = "nwn2")]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn the_shared_trns_route_over_the_surface_for_want_of_path_tables() {
+    let root = walkmesh_tests::required_corpora().join("nwn2");
+    let files = walkmesh_core::testing::files_with_extensions(&root, &["trn"]);
+    assert!(files.len() >= 5, "{}", files.len());
+    for file in &files {
+        let mesh = read(file);
+        let tables = walkmesh_route::nwn2::tables(&mesh).unwrap();
+        assert!(!tables.has_path_tables(), "{}", file.display());
+        let point = |p: usize| {
+            let corners: Vec<[f64; 3]> = mesh
+                .polygons
+                .get(p)
+                .iter()
+                .map(|&v| mesh.vertex(v).map(f64::from))
+                .collect();
+            let c = centre(&corners);
+            format!("{},{},{}", c[0], c[1], c[2])
+        };
+        let walkable: Vec<usize> = (0..mesh.polygons.len())
+            .filter(|&p| mesh.is_walkable(p))
+            .collect();
+        let (from, to) = (point(walkable[0]), point(walkable[walkable.len() / 2]));
+        let path = file.to_str().unwrap();
+        let (code, route, stderr) =
+            run_json(&["route", path, "--from", &from, "--to", &to, "--json"]);
+        assert!(code == 0 || code == 1, "{}: {stderr}", file.display());
+        assert_eq!(route["method"], "surface", "{}: {route}", file.display());
+        assert!(
+            route["warnings"]
+                .to_string()
+                .contains("no baked path tables"),
+            "{}: {route}",
+            file.display()
+        );
+    }
 }
