@@ -29,6 +29,7 @@ impl Source {
         let nodes = face_node_names(mesh);
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
+        let mut walls = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
             let name = names.as_ref().and_then(|n| n.name(polygon));
             if name.is_some_and(is_effect)
@@ -49,13 +50,16 @@ impl Source {
                     continue;
                 }
                 let up = unit_normal(&corners).map_or(0.0, |n| n[2]);
+                let wall = name.is_some_and(is_wall);
                 triangles.push(Triangle {
                     corners,
-                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && name.is_some_and(is_wall)),
+                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && wall),
                     surface,
                 });
+                walls.push(wall);
             }
         }
+        crate::wall_foot::remove_curved_wall_feet(&mut triangles, &walls, params.max_climb);
         Source { triangles }
     }
 }

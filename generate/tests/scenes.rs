@@ -640,6 +640,61 @@ fn a_gently_sloped_wall_foot_is_no_floor() {
 }
 
 #[test]
+fn a_curved_wall_foot_is_no_floor_down_to_its_gentlest_row() {
+    // endarspire junction_2: the wall (texture LHR_wall06) bends up from the floor in rows of
+    // 7°, 11°, 16° … 42°; its 7° row, under the wall rule's 10°, was floor (28 m² of the room
+    // that BioWare leaves out). A walkway textured as wall, at 6°, whose side meets a 45° beam
+    // at a sharp bend stays floor (Kashyyyk's walkways).
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 8.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    // The wall foot out from x = 0 towards -x: rows of 7°, 16°, 30°, 45°, then a vertical wall.
+    let mut x = 0.0f32;
+    let mut z = 0.0f32;
+    for (width, degrees) in [(0.8f32, 7.0f32), (0.3, 16.0), (0.3, 30.0), (0.3, 45.0)] {
+        let (x1, z1) = (x - width, z + width * degrees.to_radians().tan());
+        scene.quad([[x1, 0.0, z1], [x, 0.0, z], [x, 6.0, z], [x1, 6.0, z1]]);
+        (x, z) = (x1, z1);
+    }
+    scene.quad([[x, 6.0, z], [x, 6.0, 3.0], [x, 0.0, 3.0], [x, 0.0, z]]);
+    // The walkway beyond x = 8: 6° up to x = 10, a 45° beam along its y = 6 side.
+    let rise = |x: f32| (x - 8.0) * 6f32.to_radians().tan();
+    scene.quad([
+        [8.0, 0.0, 0.0],
+        [10.0, 0.0, rise(10.0)],
+        [10.0, 6.0, rise(10.0)],
+        [8.0, 6.0, 0.0],
+    ]);
+    scene.quad([
+        [8.0, 6.0, 0.0],
+        [10.0, 6.0, rise(10.0)],
+        [10.0, 6.5, rise(10.0) + 0.5],
+        [8.0, 6.5, 0.5],
+    ]);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LHR_flr01".into(), "LHR_wall06".into()]),
+    );
+    check_scene(
+        "curved wall foot",
+        &scene,
+        &kotor(),
+        &[
+            ([4.0, 3.0, 0.0], Expect::Reachable),
+            ([9.0, 3.0, rise(9.0)], Expect::Reachable),
+            ([-0.4, 3.0, 0.05], Expect::Blocked),
+        ],
+    );
+}
+
+#[test]
 fn a_ramp_of_35_degrees_is_too_steep_for_the_kotor_preset() {
     // BioWare's walkable faces in the 34 shared rooms are all but 0.1 % under 20° (and none
     // of their non-walkable faces' slopes between 10° and 40° are rare), so the preset's
