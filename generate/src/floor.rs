@@ -6,6 +6,7 @@ use walkmesh_core::ir::{Attribute, Extra};
 use walkmesh_core::material::{Material, Surface};
 
 use crate::Params;
+use crate::wall_foot;
 
 /// One source triangle.
 #[derive(Clone, Copy, Debug)]
@@ -59,8 +60,31 @@ impl Source {
                 walls.push(wall);
             }
         }
-        crate::wall_foot::remove_curved_wall_feet(&mut triangles, &walls, params.max_climb);
+        curved_wall_feet(&mut triangles, &walls, params.max_climb);
         Source { triangles }
+    }
+}
+
+/// The gentlest rows of curved walls are no floor ([`crate::wall_foot`]): runs over the
+/// wall-textured triangles (`walls[i]`) only.
+fn curved_wall_feet(triangles: &mut [Triangle], walls: &[bool], max_climb: f32) {
+    let wall_faces: Vec<usize> = (0..triangles.len())
+        .filter(|&i| walls.get(i).copied().unwrap_or(false))
+        .collect();
+    let mut faces: Vec<wall_foot::Face> = wall_faces
+        .iter()
+        .filter_map(|&i| triangles.get(i))
+        .map(|t| wall_foot::Face {
+            corners: t.corners,
+            normal: unit_normal(&t.corners),
+            walkable: t.walkable,
+        })
+        .collect();
+    wall_foot::remove_curved_wall_feet(&mut faces, max_climb);
+    for (&i, face) in wall_faces.iter().zip(&faces) {
+        if let Some(t) = triangles.get_mut(i) {
+            t.walkable = face.walkable;
+        }
     }
 }
 
