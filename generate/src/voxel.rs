@@ -159,7 +159,7 @@ impl Heightfield {
     }
 
     /// A non-walkable span one cell wide between two walkable floors within a climb of its
-    /// top, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
+    /// top and of each other, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
     /// floor modelled under it: m50aa_01a's catwalks were cut in pieces by them) becomes
     /// walkable. Opposite sides only: the foot of a wall skirt has floor on one side and the
     /// skirt on the other, and stays out.
@@ -177,17 +177,23 @@ impl Heightfield {
                     if span.walkable {
                         continue;
                     }
-                    let floor_beside = |dx: i64, dy: i64| {
+                    let floors_beside = |dx: i64, dy: i64| {
                         self.column(x + dx, y + dy)
                             .and_then(|c| self.columns.get(c))
-                            .is_some_and(|other| {
-                                other
-                                    .iter()
-                                    .any(|o| o.walkable && (o.top - span.top).abs() <= climb)
-                            })
+                            .map_or(&[][..], Vec::as_slice)
+                            .iter()
+                            .filter(|o| o.walkable && (o.top - span.top).abs() <= climb)
+                            .map(|o| o.top)
                     };
-                    let across = (floor_beside(1, 0) && floor_beside(-1, 0))
-                        || (floor_beside(0, 1) && floor_beside(0, -1));
+                    // The floors on the two sides within a climb of each other too: crossing
+                    // the bevel climbs no more than a step (the steep front of hall_6's seats,
+                    // one cell wide between the floor at 0.1 m and the seat at 0.56 m, within
+                    // a climb of each, is no way up onto the seat).
+                    let level_across = |a: (i64, i64), b: (i64, i64)| {
+                        floors_beside(a.0, a.1)
+                            .any(|l| floors_beside(b.0, b.1).any(|r| (l - r).abs() <= climb))
+                    };
+                    let across = level_across((1, 0), (-1, 0)) || level_across((0, 1), (0, -1));
                     if across {
                         raise.push((column, i));
                     }

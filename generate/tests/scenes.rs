@@ -598,6 +598,40 @@ fn a_trim_bar_with_steep_bevels_across_a_walkway_is_crossed() {
 }
 
 #[test]
+fn a_steep_front_one_cell_wide_is_no_way_up_onto_a_seat() {
+    // sithbase hall_6 and enclavesurface generic_1: a seat 0.5 m above the floor whose front
+    // is steep and one cell wide, its top within a climb of the floor and of the seat. The
+    // bevel rule (a steep span one cell wide between floors within a climb of its top, on
+    // opposite sides, is crossed) made it a way up: two climbs in one cell. The two floors
+    // must be within a climb of each other too.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.0, 6.0, 0.0);
+    // The front: 70° from the floor at x = 2.0 to 0.28 m at x = 2.1, then a riser to the seat.
+    scene.quad([
+        [2.0, 0.0, 0.0],
+        [2.1, 0.0, 0.28],
+        [2.1, 6.0, 0.28],
+        [2.0, 6.0, 0.0],
+    ]);
+    scene.quad([
+        [2.1, 0.0, 0.28],
+        [2.1, 0.0, 0.5],
+        [2.1, 6.0, 0.5],
+        [2.1, 6.0, 0.28],
+    ]);
+    scene.floor(2.1, 0.0, 3.5, 6.0, 0.5);
+    check_scene(
+        "seat front",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.5], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
 fn a_gently_sloped_wall_foot_is_no_floor() {
     // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
     // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
