@@ -14,6 +14,11 @@ pub struct Span {
     /// The walkable top comes only from floor triangles that do not cover the column's
     /// centre: the floor's edge runs through the column (see `graph::trim_slivers`).
     pub sliver: bool,
+    /// The floor level a character stands on to reach this top: the top itself, except for a
+    /// riser (a steep face rising within a climb from a floor in the same cell, which the
+    /// merge makes walkable as Recast does): the floor it rises from. A riser is a step up
+    /// from its base, not a floor to step up again from (see `graph::Graph::link`).
+    pub base: i32,
 }
 
 /// Columns of spans over a plan grid; column `(x, y)` covers
@@ -131,6 +136,7 @@ impl Heightfield {
                         top,
                         walkable,
                         sliver: walkable && !covers(&local, centre),
+                        base: top,
                     };
                     add_span(spans, span, merge);
                 }
@@ -259,6 +265,7 @@ impl Heightfield {
                     top: level,
                     walkable: true,
                     sliver: false,
+                    base: level,
                 };
                 add_span(spans, span, 0);
             }
@@ -294,23 +301,31 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             i += 1;
             continue;
         }
-        let (walkable, sliver) = if (s.top - new.top).abs() <= merge {
+        let (high, low) = if s.top > new.top { (s, new) } else { (new, s) };
+        let (walkable, sliver, base) = if (s.top - new.top).abs() <= merge {
             // A sliver only when every floor giving the top is one.
             let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
+            // A steep top made walkable by a floor within a climb below it is a riser: a
+            // character stands on that floor to step up.
+            let base = if high.walkable || !low.walkable {
+                high.base
+            } else {
+                low.base
+            };
             (
                 s.walkable || new.walkable,
                 sliver && (s.walkable || new.walkable),
+                base,
             )
-        } else if s.top > new.top {
-            (s.walkable, s.sliver)
         } else {
-            (new.walkable, new.sliver)
+            (high.walkable, high.sliver, high.base)
         };
         new = Span {
             bottom: new.bottom.min(s.bottom),
             top: new.top.max(s.top),
             walkable,
             sliver,
+            base,
         };
         spans.remove(i);
     }
@@ -385,6 +400,7 @@ mod tests {
             Span {
                 bottom: 0,
                 top: 1,
+                base: 1,
                 walkable: true,
                 sliver: false,
             },
@@ -395,6 +411,7 @@ mod tests {
             Span {
                 bottom: 5,
                 top: 6,
+                base: 6,
                 walkable: true,
                 sliver: false,
             },
@@ -406,6 +423,7 @@ mod tests {
             Span {
                 bottom: 1,
                 top: 20,
+                base: 20,
                 walkable: false,
                 sliver: false,
             },
@@ -416,6 +434,7 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 20,
+                base: 20,
                 walkable: false,
                 sliver: false,
             }]
@@ -426,6 +445,7 @@ mod tests {
             Span {
                 bottom: 0,
                 top: 10,
+                base: 10,
                 walkable: false,
                 sliver: false,
             },
@@ -436,6 +456,7 @@ mod tests {
             Span {
                 bottom: 9,
                 top: 11,
+                base: 11,
                 walkable: true,
                 sliver: false,
             },
@@ -446,6 +467,7 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 11,
+                base: 11,
                 walkable: true,
                 sliver: false,
             }]

@@ -632,6 +632,33 @@ fn a_steep_front_one_cell_wide_is_no_way_up_onto_a_seat() {
 }
 
 #[test]
+fn a_riser_is_one_step_from_its_floor_not_a_floor_to_step_up_from() {
+    // sithbase hall_6's benches: a steep front rising from the floor to a seat 0.45 m up,
+    // across two cells. In the first cell the front's top (0.225 m) merges with the floor
+    // under it and is walkable (a riser, as Recast makes stair risers); from there the seat
+    // was one more step of 0.225 m: two climbs over two cells. A riser leads on only to
+    // floors within a climb of the floor it rises from.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.05, 6.0, 0.0);
+    scene.quad([
+        [2.05, 0.0, 0.0],
+        [2.15, 0.0, 0.45],
+        [2.15, 6.0, 0.45],
+        [2.05, 6.0, 0.0],
+    ]);
+    scene.floor(2.15, 0.0, 3.5, 6.0, 0.45);
+    check_scene(
+        "riser",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.45], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
 fn a_gently_sloped_wall_foot_is_no_floor() {
     // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
     // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
