@@ -145,7 +145,8 @@ impl Heightfield {
     }
 
     /// A non-walkable span whose top is within a climb of the walkable span below it becomes
-    /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter).
+    /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter): a riser, whose
+    /// base is that floor (see [`Span::base`]).
     fn filter_low_obstacles(&mut self, climb: i32) {
         for spans in &mut self.columns {
             let mut below: Option<Span> = None;
@@ -158,6 +159,7 @@ impl Heightfield {
                 {
                     span.walkable = true;
                     span.sliver = false;
+                    span.base = b.top;
                 }
                 below = Some(original);
             }

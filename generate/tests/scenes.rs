@@ -659,6 +659,31 @@ fn a_riser_is_one_step_from_its_floor_not_a_floor_to_step_up_from() {
 }
 
 #[test]
+fn a_riser_over_a_gap_is_one_step_from_its_floor_too() {
+    // The same as the riser above, the front standing 0.1 m clear of the floor (a separate
+    // span, made walkable by the low-obstacle filter rather than by the merge): still one
+    // step from the floor under it, no way up onto a seat 0.4 m up.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.05, 6.0, 0.0);
+    scene.quad([
+        [2.05, 0.0, 0.1],
+        [2.15, 0.0, 0.4],
+        [2.15, 6.0, 0.4],
+        [2.05, 6.0, 0.1],
+    ]);
+    scene.floor(2.15, 0.0, 3.5, 6.0, 0.4);
+    check_scene(
+        "riser over a gap",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.4], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
 fn a_gently_sloped_wall_foot_is_no_floor() {
     // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
     // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
