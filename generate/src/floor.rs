@@ -6,6 +6,7 @@ use walkmesh_core::ir::{Attribute, Extra};
 use walkmesh_core::material::{Material, Surface};
 
 use crate::Params;
+use crate::wall_foot;
 
 /// One source triangle.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +30,7 @@ impl Source {
         let nodes = face_node_names(mesh);
         let min_up = params.max_slope.to_radians().cos();
         let mut triangles = Vec::with_capacity(mesh.polygons.len());
+        let mut walls = Vec::with_capacity(mesh.polygons.len());
         for (polygon, corners) in mesh.polygons.iter().enumerate() {
             let name = names.as_ref().and_then(|n| n.name(polygon));
             if name.is_some_and(is_effect)
@@ -49,14 +51,40 @@ impl Source {
                     continue;
                 }
                 let up = unit_normal(&corners).map_or(0.0, |n| n[2]);
+                let wall = name.is_some_and(is_wall);
                 triangles.push(Triangle {
                     corners,
-                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && name.is_some_and(is_wall)),
+                    walkable: up >= min_up && !(up < WALL_FLOOR_UP && wall),
                     surface,
                 });
+                walls.push(wall);
             }
         }
+        curved_wall_feet(&mut triangles, &walls, params.max_climb);
         Source { triangles }
+    }
+}
+
+/// The gentlest rows of curved walls are no floor ([`crate::wall_foot`]): runs over the
+/// wall-textured triangles (`walls[i]`) only.
+fn curved_wall_feet(triangles: &mut [Triangle], walls: &[bool], max_climb: f32) {
+    let wall_faces: Vec<usize> = (0..triangles.len())
+        .filter(|&i| walls.get(i).copied().unwrap_or(false))
+        .collect();
+    let mut faces: Vec<wall_foot::Face> = wall_faces
+        .iter()
+        .filter_map(|&i| triangles.get(i))
+        .map(|t| wall_foot::Face {
+            corners: t.corners,
+            normal: unit_normal(&t.corners),
+            walkable: t.walkable,
+        })
+        .collect();
+    wall_foot::remove_curved_wall_feet(&mut faces, max_climb);
+    for (&i, face) in wall_faces.iter().zip(&faces) {
+        if let Some(t) = triangles.get_mut(i) {
+            t.walkable = face.walkable;
+        }
     }
 }
 

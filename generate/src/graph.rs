@@ -21,6 +21,9 @@ pub struct Node {
     /// Floor level (the span's top) and the level of the solid above (i32::MAX: open sky).
     pub floor: i32,
     pub ceiling: i32,
+    /// The level a character steps up from to stand here (the floor, or a riser's base: see
+    /// [`crate::voxel::Span::base`]).
+    pub base: i32,
     /// Neighbour nodes in [`DIRECTIONS`] order, or [`NONE`].
     pub links: [u32; 4],
     /// Removed by erosion.
@@ -49,6 +52,7 @@ impl Graph {
                     x: (c % field.width) as u32,
                     y: (c / field.width) as u32,
                     floor: span.top,
+                    base: span.base,
                     ceiling,
                     links: [NONE; 4],
                     removed: false,
@@ -86,7 +90,13 @@ impl Graph {
                     let Some(other) = self.nodes.get(m) else {
                         continue;
                     };
-                    let step = (other.floor - node.floor).abs();
+                    // A riser is reached from its base and leads on to floors within a
+                    // climb of that base: a steep face one cell wide is one step, not two
+                    // (hall_6's bench fronts: floor 0.15 m, riser top 0.45 m, seat 0.55 m).
+                    let step = (other.floor - node.floor)
+                        .abs()
+                        .max((other.floor - node.base).abs())
+                        .max((node.floor - other.base).abs());
                     let room = other.ceiling.min(node.ceiling) - other.floor.max(node.floor);
                     if step <= climb && room >= agent && best.is_none_or(|(s, _)| step < s) {
                         best = Some((step, m));

@@ -48,6 +48,7 @@ pub mod report;
 pub mod simplify;
 pub mod triangulate;
 pub mod voxel;
+mod wall_foot;
 mod warnings;
 
 use std::time::Instant;

@@ -14,6 +14,11 @@ pub struct Span {
     /// The walkable top comes only from floor triangles that do not cover the column's
     /// centre: the floor's edge runs through the column (see `graph::trim_slivers`).
     pub sliver: bool,
+    /// The floor level a character stands on to reach this top: the top itself, except for a
+    /// riser (a steep face rising within a climb from a floor in the same cell, which the
+    /// merge makes walkable as Recast does): the floor it rises from. A riser is a step up
+    /// from its base, not a floor to step up again from (see `graph::Graph::link`).
+    pub base: i32,
 }
 
 /// Columns of spans over a plan grid; column `(x, y)` covers
@@ -131,6 +136,7 @@ impl Heightfield {
                         top,
                         walkable,
                         sliver: walkable && !covers(&local, centre),
+                        base: top,
                     };
                     add_span(spans, span, merge);
                 }
@@ -139,7 +145,8 @@ impl Heightfield {
     }
 
     /// A non-walkable span whose top is within a climb of the walkable span below it becomes
-    /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter).
+    /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter): a riser, whose
+    /// base is that floor (see [`Span::base`]).
     fn filter_low_obstacles(&mut self, climb: i32) {
         for spans in &mut self.columns {
             let mut below: Option<Span> = None;
@@ -152,6 +159,7 @@ impl Heightfield {
                 {
                     span.walkable = true;
                     span.sliver = false;
+                    span.base = b.top;
                 }
                 below = Some(original);
             }
@@ -159,7 +167,7 @@ impl Heightfield {
     }
 
     /// A non-walkable span one cell wide between two walkable floors within a climb of its
-    /// top, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
+    /// top and of each other, on opposite sides (the steep bevel of a trim bar laid across a walkway, with no
     /// floor modelled under it: m50aa_01a's catwalks were cut in pieces by them) becomes
     /// walkable. Opposite sides only: the foot of a wall skirt has floor on one side and the
     /// skirt on the other, and stays out.
@@ -177,17 +185,23 @@ impl Heightfield {
                     if span.walkable {
                         continue;
                     }
-                    let floor_beside = |dx: i64, dy: i64| {
+                    let floors_beside = |dx: i64, dy: i64| {
                         self.column(x + dx, y + dy)
                             .and_then(|c| self.columns.get(c))
-                            .is_some_and(|other| {
-                                other
-                                    .iter()
-                                    .any(|o| o.walkable && (o.top - span.top).abs() <= climb)
-                            })
+                            .map_or(&[][..], Vec::as_slice)
+                            .iter()
+                            .filter(|o| o.walkable && (o.top - span.top).abs() <= climb)
+                            .map(|o| o.top)
                     };
-                    let across = (floor_beside(1, 0) && floor_beside(-1, 0))
-                        || (floor_beside(0, 1) && floor_beside(0, -1));
+                    // The floors on the two sides within a climb of each other too: crossing
+                    // the bevel climbs no more than a step (the steep front of hall_6's seats,
+                    // one cell wide between the floor at 0.1 m and the seat at 0.56 m, within
+                    // a climb of each, is no way up onto the seat).
+                    let level_across = |a: (i64, i64), b: (i64, i64)| {
+                        floors_beside(a.0, a.1)
+                            .any(|l| floors_beside(b.0, b.1).any(|r| (l - r).abs() <= climb))
+                    };
+                    let across = level_across((1, 0), (-1, 0)) || level_across((0, 1), (0, -1));
                     if across {
                         raise.push((column, i));
                     }
@@ -253,6 +267,7 @@ impl Heightfield {
                     top: level,
                     walkable: true,
                     sliver: false,
+                    base: level,
                 };
                 add_span(spans, span, 0);
             }
@@ -288,23 +303,31 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             i += 1;
             continue;
         }
-        let (walkable, sliver) = if (s.top - new.top).abs() <= merge {
+        let (high, low) = if s.top > new.top { (s, new) } else { (new, s) };
+        let (walkable, sliver, base) = if (s.top - new.top).abs() <= merge {
             // A sliver only when every floor giving the top is one.
             let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
+            // A steep top made walkable by a floor within a climb below it is a riser: a
+            // character stands on that floor to step up.
+            let base = if high.walkable || !low.walkable {
+                high.base
+            } else {
+                low.base
+            };
             (
                 s.walkable || new.walkable,
                 sliver && (s.walkable || new.walkable),
+                base,
             )
-        } else if s.top > new.top {
-            (s.walkable, s.sliver)
         } else {
-            (new.walkable, new.sliver)
+            (high.walkable, high.sliver, high.base)
         };
         new = Span {
             bottom: new.bottom.min(s.bottom),
             top: new.top.max(s.top),
             walkable,
             sliver,
+            base,
         };
         spans.remove(i);
     }
@@ -379,6 +402,7 @@ mod tests {
             Span {
                 bottom: 0,
                 top: 1,
+                base: 1,
                 walkable: true,
                 sliver: false,
             },
@@ -389,6 +413,7 @@ mod tests {
             Span {
                 bottom: 5,
                 top: 6,
+                base: 6,
                 walkable: true,
                 sliver: false,
             },
@@ -400,6 +425,7 @@ mod tests {
             Span {
                 bottom: 1,
                 top: 20,
+                base: 20,
                 walkable: false,
                 sliver: false,
             },
@@ -410,6 +436,7 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 20,
+                base: 20,
                 walkable: false,
                 sliver: false,
             }]
@@ -420,6 +447,7 @@ mod tests {
             Span {
                 bottom: 0,
                 top: 10,
+                base: 10,
                 walkable: false,
                 sliver: false,
             },
@@ -430,6 +458,7 @@ mod tests {
             Span {
                 bottom: 9,
                 top: 11,
+                base: 11,
                 walkable: true,
                 sliver: false,
             },
@@ -440,6 +469,7 @@ mod tests {
             vec![Span {
                 bottom: 0,
                 top: 11,
+                base: 11,
                 walkable: true,
                 sliver: false,
             }]

@@ -598,6 +598,92 @@ fn a_trim_bar_with_steep_bevels_across_a_walkway_is_crossed() {
 }
 
 #[test]
+fn a_steep_front_one_cell_wide_is_no_way_up_onto_a_seat() {
+    // sithbase hall_6 and enclavesurface generic_1: a seat 0.5 m above the floor whose front
+    // is steep and one cell wide, its top within a climb of the floor and of the seat. The
+    // bevel rule (a steep span one cell wide between floors within a climb of its top, on
+    // opposite sides, is crossed) made it a way up: two climbs in one cell. The two floors
+    // must be within a climb of each other too.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.0, 6.0, 0.0);
+    // The front: 70° from the floor at x = 2.0 to 0.28 m at x = 2.1, then a riser to the seat.
+    scene.quad([
+        [2.0, 0.0, 0.0],
+        [2.1, 0.0, 0.28],
+        [2.1, 6.0, 0.28],
+        [2.0, 6.0, 0.0],
+    ]);
+    scene.quad([
+        [2.1, 0.0, 0.28],
+        [2.1, 0.0, 0.5],
+        [2.1, 6.0, 0.5],
+        [2.1, 6.0, 0.28],
+    ]);
+    scene.floor(2.1, 0.0, 3.5, 6.0, 0.5);
+    check_scene(
+        "seat front",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.5], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
+fn a_riser_is_one_step_from_its_floor_not_a_floor_to_step_up_from() {
+    // sithbase hall_6's benches: a steep front rising from the floor to a seat 0.45 m up,
+    // across two cells. In the first cell the front's top (0.225 m) merges with the floor
+    // under it and is walkable (a riser, as Recast makes stair risers); from there the seat
+    // was one more step of 0.225 m: two climbs over two cells. A riser leads on only to
+    // floors within a climb of the floor it rises from.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.05, 6.0, 0.0);
+    scene.quad([
+        [2.05, 0.0, 0.0],
+        [2.15, 0.0, 0.45],
+        [2.15, 6.0, 0.45],
+        [2.05, 6.0, 0.0],
+    ]);
+    scene.floor(2.15, 0.0, 3.5, 6.0, 0.45);
+    check_scene(
+        "riser",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.45], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
+fn a_riser_over_a_gap_is_one_step_from_its_floor_too() {
+    // The same as the riser above, the front standing 0.1 m clear of the floor (a separate
+    // span, made walkable by the low-obstacle filter rather than by the merge): still one
+    // step from the floor under it, no way up onto a seat 0.4 m up.
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 2.05, 6.0, 0.0);
+    scene.quad([
+        [2.05, 0.0, 0.1],
+        [2.15, 0.0, 0.4],
+        [2.15, 6.0, 0.4],
+        [2.05, 6.0, 0.1],
+    ]);
+    scene.floor(2.15, 0.0, 3.5, 6.0, 0.4);
+    check_scene(
+        "riser over a gap",
+        &scene,
+        &kotor(),
+        &[
+            ([1.0, 3.0, 0.0], Expect::Reachable),
+            ([3.0, 3.0, 0.4], Expect::Unreachable),
+        ],
+    );
+}
+
+#[test]
 fn a_gently_sloped_wall_foot_is_no_floor() {
     // escape_pods: the curved foot of the wall (texture LHR_wall03) rises at 19°, within the
     // slope limit, along the whole room; BioWare's walkmesh stops where the floor texture
@@ -635,6 +721,61 @@ fn a_gently_sloped_wall_foot_is_no_floor() {
             ([4.0, 3.0, 0.0], Expect::Reachable),
             ([9.0, 3.0, 0.0], Expect::Reachable),
             ([-0.9, 3.0, 0.31], Expect::Blocked),
+        ],
+    );
+}
+
+#[test]
+fn a_curved_wall_foot_is_no_floor_down_to_its_gentlest_row() {
+    // endarspire junction_2: the wall (texture LHR_wall06) bends up from the floor in rows of
+    // 7°, 11°, 16° … 42°; its 7° row, under the wall rule's 10°, was floor (28 m² of the room
+    // that BioWare leaves out). A walkway textured as wall, at 6°, whose side meets a 45° beam
+    // at a sharp bend stays floor (Kashyyyk's walkways).
+    use walkmesh_core::ir::{Attribute, Extra};
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 8.0, 6.0, 0.0);
+    let floor_faces = scene.mesh.polygons.len();
+    // The wall foot out from x = 0 towards -x: rows of 7°, 16°, 30°, 45°, then a vertical wall.
+    let mut x = 0.0f32;
+    let mut z = 0.0f32;
+    for (width, degrees) in [(0.8f32, 7.0f32), (0.3, 16.0), (0.3, 30.0), (0.3, 45.0)] {
+        let (x1, z1) = (x - width, z + width * degrees.to_radians().tan());
+        scene.quad([[x1, 0.0, z1], [x, 0.0, z], [x, 6.0, z], [x1, 6.0, z1]]);
+        (x, z) = (x1, z1);
+    }
+    scene.quad([[x, 6.0, z], [x, 6.0, 3.0], [x, 0.0, 3.0], [x, 0.0, z]]);
+    // The walkway beyond x = 8: 6° up to x = 10, a 45° beam along its y = 6 side.
+    let rise = |x: f32| (x - 8.0) * 6f32.to_radians().tan();
+    scene.quad([
+        [8.0, 0.0, 0.0],
+        [10.0, 0.0, rise(10.0)],
+        [10.0, 6.0, rise(10.0)],
+        [8.0, 6.0, 0.0],
+    ]);
+    scene.quad([
+        [8.0, 6.0, 0.0],
+        [10.0, 6.0, rise(10.0)],
+        [10.0, 6.5, rise(10.0) + 0.5],
+        [8.0, 6.5, 0.5],
+    ]);
+    let mut column = vec![0i64; floor_faces];
+    column.resize(scene.mesh.polygons.len(), 1);
+    scene
+        .mesh
+        .face_attributes
+        .insert("render:material".into(), Attribute::Int(column));
+    scene.mesh.extras.insert(
+        "render:materials".into(),
+        Extra::TextList(vec!["LHR_flr01".into(), "LHR_wall06".into()]),
+    );
+    check_scene(
+        "curved wall foot",
+        &scene,
+        &kotor(),
+        &[
+            ([4.0, 3.0, 0.0], Expect::Reachable),
+            ([9.0, 3.0, rise(9.0)], Expect::Reachable),
+            ([-0.4, 3.0, 0.05], Expect::Blocked),
         ],
     );
 }
