@@ -15,6 +15,10 @@ Needs only Python 3 and a built binary:
     git worktree add /tmp/walkmesh-prev main~1 && (cd /tmp/walkmesh-prev && cargo build --release -p walkmesh-cli)
     python3 scripts/bench_processes.py --baseline /tmp/walkmesh-prev/target/release/walkmesh
 
+With NWN_TRN=/path/to/nwn-trn (nwn-lib-d's tool, built as docs/performance.md says) the
+dm_dungeon re-bake is also timed against `nwn-trn aswm-bake`, interleaved with ours; without
+it the table says that the peer was skipped.
+
 The shared corpora are found as the tests find them ($WALKMESH_CORPORA, else shared/corpora
 beside an ancestor of the checkout); without them only the generated OBJ is timed.
 """
@@ -96,6 +100,36 @@ def pykotor_seconds(path, runs):
     return statistics.median(samples)
 
 
+def nwn_trn_command(path, work):
+    """The issue-36 peer of the NWN2 re-bake: nwn-lib-d's `nwn-trn aswm-bake IN -o OUT`
+    (built with `ldc2 -O3 -release`, see docs/performance.md), found through $NWN_TRN; None
+    when it is not set or names no file."""
+    peer = os.environ.get("NWN_TRN")
+    if not peer or not Path(peer).is_file():
+        return None
+    return [peer, "aswm-bake", str(path), "-o", str(work / "peer.trx")]
+
+
+def nwn_trn_note(path, samples, memory, cpu, baseline):
+    """The peer's median, CPU and peak memory beside ours (its runs were interleaved with
+    ours), and how many times faster each walkmesh binary is."""
+    def figures(name):
+        ms = statistics.median(samples[name]) * 1000
+        return ms, statistics.median(cpu[name]) * 1000, memory[name] / 1024
+
+    peer_ms, peer_cpu, peer_mib = figures("nwn-trn")
+    this_ms, this_cpu, this_mib = figures("this")
+    line = (
+        f"nwn-trn aswm-bake {path.name} (nwn-lib-d, the peer): {peer_ms:.1f} ms, {peer_cpu:.1f} ms "
+        f"CPU, {peer_mib:.0f} MiB peak. This binary's `convert --rebuild`: {this_ms:.1f} ms, "
+        f"{this_mib:.0f} MiB, **{peer_ms / this_ms:.2f}×** the peer's speed"
+    )
+    if baseline:
+        base_ms, _, base_mib = figures("baseline")
+        line += f"; the baseline: {base_ms:.1f} ms, {base_mib:.0f} MiB, {peer_ms / base_ms:.2f}×"
+    return line + " (issue 36's goal: ≥ 10× and peak memory ≤ the peer's)"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=str(ROOT / "target/release/walkmesh"))
@@ -174,15 +208,28 @@ def main():
             wanted = args.only.split(",")
             operations = [op for op in operations if any(w in op[0] for w in wanted)]
         for operation, arguments in operations:
-            samples = {name: [] for name, _ in binaries}
-            cpu = {name: [] for name, _ in binaries}
-            memory = {name: 0 for name, _ in binaries}
+            commands = [(name, [binary, *arguments]) for name, binary in binaries]
+            peer = None
+            if label == "trx (dm_dungeon)" and operation.startswith("convert --rebuild"):
+                peer = nwn_trn_command(path, work)
+                if peer is None:
+                    notes.append(
+                        "nwn-trn (nwn-lib-d) not timed: set NWN_TRN=/path/to/nwn-trn to compare "
+                        "the dm_dungeon re-bake with `nwn-trn aswm-bake` (docs/performance.md)"
+                    )
+                else:
+                    commands.append(("nwn-trn", peer))
+            samples = {name: [] for name, _ in commands}
+            cpu = {name: [] for name, _ in commands}
+            memory = {name: 0 for name, _ in commands}
             for _ in range(args.runs):
-                for name, binary in binaries:
-                    seconds, kilobytes, cpu_seconds = run_once([binary, *arguments])
+                for name, command in commands:
+                    seconds, kilobytes, cpu_seconds = run_once(command)
                     samples[name].append(seconds)
                     cpu[name].append(cpu_seconds)
                     memory[name] = max(memory[name], kilobytes)
+            if peer is not None:
+                notes.append(nwn_trn_note(path, samples, memory, cpu, args.baseline))
             if operation.startswith("view"):
                 sizes = []
                 for _, binary in binaries:

@@ -1173,10 +1173,6 @@ const TILE_BATCH: usize = 32;
 /// and the searches run without bounds checks or allocation.
 const SLOTS: usize = MAX_TILE_NODES + 1;
 
-/// Most entries the search heap holds: the root plus one per improvement, at most one per link
-/// (three per node).
-const HEAP_SLOTS: usize = 4 * SLOTS;
-
 /// Buffers of [`tile_table`], reused from tile to tile.
 struct TableScratch {
     node_of: Vec<u8>,
@@ -1187,7 +1183,8 @@ struct TableScratch {
     /// Cost bits per node (f32 costs are ≥ 0, where the bits order like the values).
     cost: [u32; SLOTS],
     row: [u8; SLOTS],
-    heap: MinHeap,
+    /// The nodes reached but not yet settled, one bit per node.
+    open: OpenSet,
 }
 
 impl Default for TableScratch {
@@ -1199,70 +1196,46 @@ impl Default for TableScratch {
             link_count: [0; SLOTS],
             cost: [0; SLOTS],
             row: [NO_NODE; SLOTS],
-            heap: MinHeap {
-                keys: [0; HEAP_SLOTS],
-                len: 0,
-            },
+            open: OpenSet::default(),
         }
     }
 }
 
-/// A binary min-heap of `cost bits << 8 | node` keys: pops by cost, then by node index.
-struct MinHeap {
-    keys: [u64; HEAP_SLOTS],
-    len: usize,
+/// The frontier of a tile search: the nodes (below [`SLOTS`]) reached but not yet settled.
+///
+/// A tile has at most 127 nodes of at most three links each, so the frontier is a handful of
+/// nodes: scanning its bits for the cheapest settles nodes in the same order as a heap of
+/// `cost bits << 8 | node` keys, without stale entries or sift loops (a small gain: `perf`
+/// samples in `tile_table` 1564 → 1502 over ten dm_dungeon re-bakes).
+#[derive(Default)]
+struct OpenSet {
+    bits: [u64; 2],
 }
 
-impl MinHeap {
-    fn push(&mut self, key: u64) {
-        let mut i = self.len;
-        if i >= HEAP_SLOTS {
-            // Cannot happen (see HEAP_SLOTS); dropping a key would only lose a stale entry.
-            return;
-        }
-        self.len += 1;
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            let above = self.keys[parent % HEAP_SLOTS];
-            if above <= key {
-                break;
-            }
-            self.keys[i % HEAP_SLOTS] = above;
-            i = parent;
-        }
-        self.keys[i % HEAP_SLOTS] = key;
+impl OpenSet {
+    fn insert(&mut self, node: usize) {
+        self.bits[(node >> 6) & 1] |= 1 << (node & 63);
     }
 
-    fn pop(&mut self) -> Option<u64> {
-        if self.len == 0 {
-            return None;
-        }
-        let top = self.keys[0];
-        self.len -= 1;
-        let last = self.keys[self.len % HEAP_SLOTS];
-        let len = self.len;
-        let mut i = 0;
-        loop {
-            let left = 2 * i + 1;
-            if left >= len {
-                break;
+    /// Removes and returns the open node of least `cost`, the lowest index among equal costs
+    /// (the order a heap of `cost bits << 8 | node` keys pops them in).
+    fn pop_cheapest(&mut self, cost: &[u32; SLOTS]) -> Option<usize> {
+        let mut best: Option<(u32, usize)> = None;
+        for (word, &bits) in self.bits.iter().enumerate() {
+            let mut rest = bits;
+            while rest != 0 {
+                let node = word * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let c = cost[node % SLOTS];
+                // Ascending node order: only a strictly smaller cost replaces the best.
+                if best.is_none_or(|(b, _)| c < b) {
+                    best = Some((c, node));
+                }
             }
-            let right = left + 1;
-            let mut child = left;
-            if right < len && self.keys[right % HEAP_SLOTS] < self.keys[left % HEAP_SLOTS] {
-                child = right;
-            }
-            let below = self.keys[child % HEAP_SLOTS];
-            if last <= below {
-                break;
-            }
-            self.keys[i % HEAP_SLOTS] = below;
-            i = child;
         }
-        if len > 0 {
-            self.keys[i % HEAP_SLOTS] = last;
-        }
-        Some(top)
+        let (_, node) = best?;
+        self.bits[(node >> 6) & 1] &= !(1 << (node & 63));
+        Some(node)
     }
 }
 
@@ -1325,15 +1298,11 @@ fn tile_table(triangles: &[Triangle], start: usize, len: usize, s: &mut TableScr
         s.cost[..n].fill(INFINITE);
         s.row[..n].fill(NO_NODE);
         s.cost[root % SLOTS] = 0;
-        s.heap.len = 0;
-        s.heap.push(root as u64);
-        while let Some(key) = s.heap.pop() {
-            let bits = (key >> 8) as u32;
-            let node = (key & 0x7F) as usize;
-            if bits > s.cost[node] {
-                continue;
-            }
-            let c = f32::from_bits(bits);
+        s.open = OpenSet::default();
+        s.open.insert(root);
+        while let Some(node) = s.open.pop_cheapest(&s.cost) {
+            let node = node % SLOTS;
+            let c = f32::from_bits(s.cost[node]);
             let hop_here = s.row[node];
             let count = usize::from(s.link_count[node]).min(3);
             for k in 0..count {
@@ -1344,7 +1313,9 @@ fn tile_table(triangles: &[Triangle], start: usize, len: usize, s: &mut TableScr
                 if candidate < *slot {
                     *slot = candidate;
                     s.row[usize::from(next) % SLOTS] = if node == root { next } else { hop_here };
-                    s.heap.push((u64::from(candidate) << 8) | u64::from(next));
+                    // A settled node is never improved (its cost is at most `c`, and the
+                    // links are not negative), so only the frontier grows here.
+                    s.open.insert(usize::from(next));
                 }
             }
         }

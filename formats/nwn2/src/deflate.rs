@@ -227,11 +227,26 @@ fn deflate_chunk(
     (out, adler32(input), input.len())
 }
 
-/// Adler-32 of `data` (RFC 1950), summed in blocks short enough that the sums cannot overflow.
+/// Adler-32 of `data` (RFC 1950), 32 bytes at a time: over a run x₀…x₃₁ the sum `a` grows by
+/// Σxᵢ and `b` by 32·a + Σ(32−i)·xᵢ, the same as adding byte by byte, but without the
+/// one-byte dependency chain (the compiler vectorises the sums; a byte-wise loop was about 1 %
+/// of a re-bake's CPU). Blocks stay under zlib's NMAX (5552) so the sums cannot overflow.
 fn adler32(data: &[u8]) -> u32 {
+    const RUN: usize = 32;
+    const BLOCK: usize = 5552 / RUN * RUN;
     let (mut a, mut b) = (1u32, 0u32);
-    for block in data.chunks(5552) {
-        for &byte in block {
+    for block in data.chunks(BLOCK) {
+        let mut runs = block.chunks_exact(RUN);
+        for run in &mut runs {
+            let (mut sum, mut weighted) = (0u32, 0u32);
+            for (i, &byte) in run.iter().enumerate() {
+                sum += u32::from(byte);
+                weighted += (RUN - i) as u32 * u32::from(byte);
+            }
+            b += RUN as u32 * a + weighted;
+            a += sum;
+        }
+        for &byte in runs.remainder() {
             a += u32::from(byte);
             b += a;
         }
@@ -289,6 +304,22 @@ mod tests {
         // RFC 1950's example string, checksum from the definition.
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
         assert_eq!(adler32(b""), 1);
+        // Against the byte-by-byte definition, on lengths around the run and block sizes and
+        // on all-0xFF bytes (the largest sums).
+        let bytewise = |data: &[u8]| {
+            let (mut a, mut b) = (1u64, 0u64);
+            for &byte in data {
+                a = (a + u64::from(byte)) % u64::from(BASE);
+                b = (b + a) % u64::from(BASE);
+            }
+            (b << 16 | a) as u32
+        };
+        for length in [1usize, 31, 32, 33, 5535, 5536, 5537, 5552, 5553, 20_000] {
+            let noisy = sample(length, length as u32);
+            assert_eq!(adler32(&noisy), bytewise(&noisy), "length {length}");
+            let full = vec![0xFFu8; length];
+            assert_eq!(adler32(&full), bytewise(&full), "length {length}, all 0xFF");
+        }
         let data = sample(200_000, 3);
         for cut in [0, 1, 5551, 5552, 65_521, 65_522, 199_999, 200_000] {
             let (x, y) = data.split_at(cut);
