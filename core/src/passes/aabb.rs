@@ -36,6 +36,60 @@ impl AabbNode {
     }
 }
 
+/// A node the tree builder fills in place: [`AabbNode`], or a file format's own node, so
+/// that a writer gets its table straight from the builder, without a second array of
+/// nodes to convert into (a million faces make two million nodes).
+pub trait TreeNode: Copy + Send + Sync {
+    /// Makes the node a leaf holding `item` with the box `min`–`max` (padding included).
+    fn set_leaf(&mut self, min: [f32; 3], max: [f32; 3], item: u32);
+    /// Makes the node an inner node with children `first` and `second` (node indices of the
+    /// whole tree), split along `axis` (0 = x, 1 = y, 2 = z). Its box is set later by
+    /// [`TreeNode::close_inner`], once both children are complete.
+    fn set_inner(&mut self, first: u32, second: u32, axis: u8);
+    /// True for a leaf (after [`TreeNode::set_leaf`]).
+    fn is_leaf(&self) -> bool;
+    /// The children given to [`TreeNode::set_inner`].
+    fn children(&self) -> (u32, u32);
+    /// The node's box.
+    fn bounds(&self) -> Bounds;
+    /// Completes an inner node from its two finished children: its box is their union
+    /// (and a format may derive more from them, e.g. which side the second child lies on).
+    fn close_inner(&mut self, first: &Self, second: &Self);
+}
+
+/// The union of two boxes.
+pub fn union(a: Bounds, b: Bounds) -> Bounds {
+    (
+        [0, 1, 2].map(|k| a.0[k].min(b.0[k])),
+        [0, 1, 2].map(|k| a.1[k].max(b.1[k])),
+    )
+}
+
+impl TreeNode for AabbNode {
+    fn set_leaf(&mut self, min: [f32; 3], max: [f32; 3], item: u32) {
+        self.min = min;
+        self.max = max;
+        self.item = Some(item);
+    }
+    fn set_inner(&mut self, first: u32, second: u32, axis: u8) {
+        self.first = first;
+        self.second = second;
+        self.split_axis = axis;
+    }
+    fn is_leaf(&self) -> bool {
+        self.item.is_some()
+    }
+    fn children(&self) -> (u32, u32) {
+        (self.first, self.second)
+    }
+    fn bounds(&self) -> Bounds {
+        (self.min, self.max)
+    }
+    fn close_inner(&mut self, first: &Self, second: &Self) {
+        (self.min, self.max) = union(first.bounds(), second.bounds());
+    }
+}
+
 /// Builds the tree over items with the given bounding boxes and centroids (equal lengths;
 /// extra entries of the longer slice are ignored). Leaf boxes are the item's box grown by
 /// `leaf_padding` on every side; inner boxes are the union of their children. An empty
@@ -45,21 +99,42 @@ pub fn balanced_aabb_tree(
     centroids: &[[f32; 3]],
     leaf_padding: f32,
 ) -> Vec<AabbNode> {
+    let empty = AabbNode {
+        min: [0.0; 3],
+        max: [0.0; 3],
+        item: None,
+        first: NO_CHILD,
+        second: NO_CHILD,
+        split_axis: 0,
+    };
+    balanced_tree_of(boxes, centroids, leaf_padding, empty)
+}
+
+/// [`balanced_aabb_tree`] built in nodes of the caller's type: every node starts as
+/// `unplaced` (which should have [`NO_CHILD`] children: leaves keep them) and is then made a
+/// leaf or an inner node. The same tree, node for node, as [`balanced_aabb_tree`].
+pub fn balanced_tree_of<N: TreeNode>(
+    boxes: &[Bounds],
+    centroids: &[[f32; 3]],
+    leaf_padding: f32,
+    unplaced: N,
+) -> Vec<N> {
     let threads = crate::threads::available();
     // Each split hands one half to a new thread while this one builds the other, down to
     // `threads` subtrees.
     let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
-    tree_with_threads_depth(boxes, centroids, leaf_padding, depth)
+    tree_with_threads_depth(boxes, centroids, leaf_padding, depth, unplaced)
 }
 
-/// [`balanced_aabb_tree`] with threads down to `threads_depth` levels (0: one thread); the
+/// [`balanced_tree_of`] with threads down to `threads_depth` levels (0: one thread); the
 /// tree is the same for every depth.
-fn tree_with_threads_depth(
+fn tree_with_threads_depth<N: TreeNode>(
     boxes: &[Bounds],
     centroids: &[[f32; 3]],
     leaf_padding: f32,
     threads_depth: u32,
-) -> Vec<AabbNode> {
+    unplaced: N,
+) -> Vec<N> {
     let count = boxes.len().min(centroids.len());
     if count == 0 {
         return Vec::new();
@@ -71,15 +146,7 @@ fn tree_with_threads_depth(
         .enumerate()
         .map(|(i, c)| (*c, i as u32))
         .collect();
-    let empty = AabbNode {
-        min: [0.0; 3],
-        max: [0.0; 3],
-        item: None,
-        first: NO_CHILD,
-        second: NO_CHILD,
-        split_axis: 0,
-    };
-    let mut nodes = vec![empty; 2 * count - 1];
+    let mut nodes = vec![unplaced; 2 * count - 1];
     let tree = Subtree {
         boxes,
         leaf_padding,
@@ -102,9 +169,9 @@ impl Subtree<'_> {
     /// the first at index `base` of the whole tree): the same tree whatever `threads_depth`,
     /// since a subtree depends only on its own items. With `threads_depth` > 0 and enough
     /// items, the second half is built on another thread.
-    fn build(
+    fn build<N: TreeNode>(
         &self,
-        nodes: &mut [AabbNode],
+        nodes: &mut [N],
         base: usize,
         items: &mut [([f32; 3], u32)],
         threads_depth: u32,
@@ -131,16 +198,13 @@ impl Subtree<'_> {
         if let (Some(slot), Some(a), Some(b)) =
             (root.first_mut(), first_nodes.first(), second_nodes.first())
         {
-            slot.first = (base + 1) as u32;
-            slot.second = (base + 2 * half) as u32;
-            slot.split_axis = axis as u8;
-            slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
-            slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+            slot.set_inner((base + 1) as u32, (base + 2 * half) as u32, axis as u8);
+            slot.close_inner(a, b);
         }
     }
 
     /// [`Subtree::build`] on this thread.
-    fn build_here(&self, nodes: &mut [AabbNode], base: usize, items: &mut [([f32; 3], u32)]) {
+    fn build_here<N: TreeNode>(&self, nodes: &mut [N], base: usize, items: &mut [([f32; 3], u32)]) {
         let count = items.len();
         // (node index within `nodes`, start, end) of ranges of `items` still to place.
         let mut stack = vec![(0usize, 0usize, count)];
@@ -155,9 +219,11 @@ impl Subtree<'_> {
                     .copied()
                     .unwrap_or(([0.0; 3], [0.0; 3]));
                 if let Some(slot) = nodes.get_mut(node) {
-                    slot.min = min.map(|v| v - self.leaf_padding);
-                    slot.max = max.map(|v| v + self.leaf_padding);
-                    slot.item = Some(*item);
+                    slot.set_leaf(
+                        min.map(|v| v - self.leaf_padding),
+                        max.map(|v| v + self.leaf_padding),
+                        *item,
+                    );
                 }
                 continue;
             }
@@ -165,9 +231,7 @@ impl Subtree<'_> {
             let first = node + 1;
             let second = node + 2 * half;
             if let Some(slot) = nodes.get_mut(node) {
-                slot.first = (base + first) as u32;
-                slot.second = (base + second) as u32;
-                slot.split_axis = axis as u8;
+                slot.set_inner((base + first) as u32, (base + second) as u32, axis as u8);
             }
             stack.push((second, start + half, end));
             stack.push((first, start, start + half));
@@ -180,15 +244,15 @@ impl Subtree<'_> {
             if current.is_leaf() {
                 continue;
             }
+            let (first, second) = current.children();
             let (Some(&a), Some(&b)) = (
-                nodes.get((current.first as usize).wrapping_sub(base)),
-                nodes.get((current.second as usize).wrapping_sub(base)),
+                nodes.get((first as usize).wrapping_sub(base)),
+                nodes.get((second as usize).wrapping_sub(base)),
             ) else {
                 continue;
             };
             if let Some(slot) = nodes.get_mut(node) {
-                slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
-                slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+                slot.close_inner(&a, &b);
             }
         }
     }
@@ -468,9 +532,17 @@ mod tests {
             .map(|c| (c.map(|v| v - 0.5), c.map(|v| v + 0.5)))
             .collect();
         let threaded = balanced_aabb_tree(&boxes, &centroids, 0.01);
-        let single = tree_with_threads_depth(&boxes, &centroids, 0.01, 0);
+        let empty = AabbNode {
+            min: [0.0; 3],
+            max: [0.0; 3],
+            item: None,
+            first: NO_CHILD,
+            second: NO_CHILD,
+            split_axis: 0,
+        };
+        let single = tree_with_threads_depth(&boxes, &centroids, 0.01, 0, empty);
         for depth in [1, 2, 3] {
-            let nodes = tree_with_threads_depth(&boxes, &centroids, 0.01, depth);
+            let nodes = tree_with_threads_depth(&boxes, &centroids, 0.01, depth, empty);
             assert!(nodes == single, "depth {depth}");
         }
         assert!(threaded == single);

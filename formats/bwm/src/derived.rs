@@ -2,14 +2,15 @@
 //! them: normals and plane distances, adjacency by shared vertex indices among walkable
 //! faces, edges and perimeters by the boundary walk, and a balanced AABB tree.
 
+use walkmesh_core::passes::aabb::{Bounds, union};
 use walkmesh_core::passes::adjacency::{DEGENERATE, NO_NEIGHBOUR, NON_MANIFOLD};
 use walkmesh_core::passes::{
-    Adjacency, balanced_aabb_tree, boundary_loops, edge_adjacency, plane_distance, polygon_boxes,
-    triangle_normal,
+    Adjacency, TreeNode, balanced_tree_of, boundary_loops, edge_adjacency, plane_distance,
+    polygon_boxes, triangle_normal,
 };
 use walkmesh_core::{EdgeRef, NavMesh};
 
-use crate::layout::{AABB_UNKNOWN, AabbNode};
+use crate::layout::{AABB_UNKNOWN, AabbNode, NONE};
 
 /// Padding added on every side of a leaf box. BioWare's and K1CP's files pad leaves by about
 /// 0.01 so that flat (e.g. horizontal) faces never get a zero-thickness box.
@@ -89,38 +90,140 @@ pub fn edges_and_perimeters(
 /// boxes are the union of their children. The plane field carries the game's bit flags: +X 1,
 /// +Y 2, +Z 4 when the second child lies on the positive side along the split axis, −X 8,
 /// −Y 16, −Z 32 when the first does. Iterative, O(n log n) (selection, not sorting, per level).
+/// The nodes are built in place by the core builder ([`balanced_tree_of`]).
 pub fn aabb_tree(mesh: &NavMesh) -> Vec<AabbNode> {
     let (boxes, centroids) = polygon_boxes(mesh);
-    let tree = balanced_aabb_tree(&boxes, &centroids, LEAF_PADDING);
-    tree.iter()
-        .map(|node| {
-            let plane = match (
-                node.item,
-                tree.get(node.first as usize),
-                tree.get(node.second as usize),
-            ) {
-                (None, Some(a), Some(b)) => {
-                    let axis = usize::from(node.split_axis).min(2);
-                    let centre = |n: &walkmesh_core::passes::AabbNode| {
-                        f64::from(n.min[axis]) + f64::from(n.max[axis])
-                    };
-                    if centre(b) >= centre(a) {
-                        1u32 << axis
-                    } else {
-                        8u32 << axis
+    let unplaced = AabbNode {
+        min: [0.0; 3],
+        max: [0.0; 3],
+        face: -1,
+        unknown: AABB_UNKNOWN,
+        plane: 0,
+        first: NONE,
+        second: NONE,
+    };
+    balanced_tree_of(&boxes, &centroids, LEAF_PADDING, unplaced)
+}
+
+/// The BWM node as the tree builder fills it. Between [`TreeNode::set_inner`] and
+/// [`TreeNode::close_inner`] an inner node's `plane` holds its split axis; closing turns it
+/// into the flag of the side its second child lies on.
+impl TreeNode for AabbNode {
+    fn set_leaf(&mut self, min: [f32; 3], max: [f32; 3], item: u32) {
+        self.min = min;
+        self.max = max;
+        // A face index beyond i32 cannot come from a file (BWM counts are checked against
+        // the 32-bit offsets first); −1 would make it an inner node, so saturate instead.
+        self.face = i32::try_from(item).unwrap_or(i32::MAX);
+        self.plane = 0;
+        self.first = NONE;
+        self.second = NONE;
+    }
+    fn set_inner(&mut self, first: u32, second: u32, axis: u8) {
+        self.face = -1;
+        self.plane = u32::from(axis);
+        self.first = first;
+        self.second = second;
+    }
+    fn is_leaf(&self) -> bool {
+        self.face >= 0
+    }
+    fn children(&self) -> (u32, u32) {
+        (self.first, self.second)
+    }
+    fn bounds(&self) -> Bounds {
+        (self.min, self.max)
+    }
+    fn close_inner(&mut self, first: &Self, second: &Self) {
+        (self.min, self.max) = union(first.bounds(), second.bounds());
+        let axis = (self.plane as usize).min(2);
+        let centre = |n: &AabbNode| f64::from(n.min[axis]) + f64::from(n.max[axis]);
+        self.plane = if centre(second) >= centre(first) {
+            1u32 << axis
+        } else {
+            8u32 << axis
+        };
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use walkmesh_core::passes::balanced_aabb_tree;
+    use walkmesh_core::{Material, Surface};
+
+    /// The table as it was made before the nodes were built in place: the core tree, then
+    /// each node converted with its plane flag from its children's final boxes.
+    fn converted_tree(mesh: &NavMesh) -> Vec<AabbNode> {
+        let (boxes, centroids) = polygon_boxes(mesh);
+        let tree = balanced_aabb_tree(&boxes, &centroids, LEAF_PADDING);
+        tree.iter()
+            .map(|node| {
+                let plane = match node.item {
+                    None => {
+                        let (a, b) = (&tree[node.first as usize], &tree[node.second as usize]);
+                        let axis = usize::from(node.split_axis);
+                        let centre = |n: &walkmesh_core::passes::AabbNode| {
+                            f64::from(n.min[axis]) + f64::from(n.max[axis])
+                        };
+                        if centre(b) >= centre(a) {
+                            1u32 << axis
+                        } else {
+                            8u32 << axis
+                        }
                     }
+                    Some(_) => 0,
+                };
+                AabbNode {
+                    min: node.min,
+                    max: node.max,
+                    face: node.item.map_or(-1, |item| item as i32),
+                    unknown: AABB_UNKNOWN,
+                    plane,
+                    first: node.first,
+                    second: node.second,
                 }
-                _ => 0,
-            };
-            AabbNode {
-                min: node.min,
-                max: node.max,
-                face: node.item.map_or(-1, |item| item as i32),
-                unknown: AABB_UNKNOWN,
-                plane,
-                first: node.first,
-                second: node.second,
-            }
-        })
-        .collect()
+            })
+            .collect()
+    }
+
+    /// Scattered triangles of varied size and slope, enough of them for the threaded build,
+    /// with repeated positions so that ties are broken by face index.
+    fn scattered(count: u32) -> NavMesh {
+        let mut mesh = NavMesh::default();
+        let mut state = 0x2545_f491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 4000) as f32 / 16.0 - 120.0
+        };
+        let surface = Surface {
+            material: Material(4),
+            walkable: true,
+            code: 4,
+        };
+        for _ in 0..count {
+            let base = mesh.vertices.len() as u32;
+            let (x, y, z) = (next(), next(), next() / 20.0);
+            let size = 0.5 + next().abs() / 60.0;
+            mesh.vertices.push([x, y, z]);
+            mesh.vertices.push([x + size, y, z + next() / 100.0]);
+            mesh.vertices.push([x, y - size, z]);
+            mesh.push_polygon(&[base, base + 1, base + 2], surface);
+        }
+        mesh
+    }
+
+    #[test]
+    fn the_tree_built_in_place_equals_the_converted_core_tree() {
+        for count in [1, 2, 3, 7, 100, 70_001] {
+            let mesh = scattered(count);
+            let built = aabb_tree(&mesh);
+            assert_eq!(built.len(), 2 * count as usize - 1);
+            assert!(built == converted_tree(&mesh), "{count} faces");
+        }
+        assert!(aabb_tree(&NavMesh::default()).is_empty());
+    }
 }
