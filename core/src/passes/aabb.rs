@@ -36,25 +36,25 @@ impl AabbNode {
     }
 }
 
-/// A node the tree builder fills in place: [`AabbNode`], or a file format's own node, so
-/// that a writer gets its table straight from the builder, without a second array of
-/// nodes to convert into (a million faces make two million nodes).
-pub trait TreeNode: Copy + Send + Sync {
-    /// Makes the node a leaf holding `item` with the box `min`–`max` (padding included).
-    fn set_leaf(&mut self, min: [f32; 3], max: [f32; 3], item: u32);
-    /// Makes the node an inner node with children `first` and `second` (node indices of the
+/// How the tree builder fills nodes in place: the core [`AabbNode`], or a file format's
+/// own record (a BWM writer builds its AABB table straight into the bytes of the file, so
+/// that a million faces do not make two million nodes in a second array first).
+pub trait TreeNodes {
+    /// One node as stored.
+    type Node: Copy + Send + Sync;
+    /// Makes `node` a leaf holding `item` with the box `min`–`max` (padding included).
+    fn set_leaf(node: &mut Self::Node, min: [f32; 3], max: [f32; 3], item: u32);
+    /// Makes `node` an inner node with children `first` and `second` (node indices of the
     /// whole tree), split along `axis` (0 = x, 1 = y, 2 = z). Its box is set later by
-    /// [`TreeNode::close_inner`], once both children are complete.
-    fn set_inner(&mut self, first: u32, second: u32, axis: u8);
-    /// True for a leaf (after [`TreeNode::set_leaf`]).
-    fn is_leaf(&self) -> bool;
-    /// The children given to [`TreeNode::set_inner`].
-    fn children(&self) -> (u32, u32);
-    /// The node's box.
-    fn bounds(&self) -> Bounds;
+    /// [`TreeNodes::close_inner`], once both children are complete.
+    fn set_inner(node: &mut Self::Node, first: u32, second: u32, axis: u8);
+    /// True for a leaf (after [`TreeNodes::set_leaf`]).
+    fn is_leaf(node: &Self::Node) -> bool;
+    /// The children given to [`TreeNodes::set_inner`].
+    fn children(node: &Self::Node) -> (u32, u32);
     /// Completes an inner node from its two finished children: its box is their union
     /// (and a format may derive more from them, e.g. which side the second child lies on).
-    fn close_inner(&mut self, first: &Self, second: &Self);
+    fn close_inner(node: &mut Self::Node, first: &Self::Node, second: &Self::Node);
 }
 
 /// The union of two boxes.
@@ -65,28 +65,26 @@ pub fn union(a: Bounds, b: Bounds) -> Bounds {
     )
 }
 
-impl TreeNode for AabbNode {
-    fn set_leaf(&mut self, min: [f32; 3], max: [f32; 3], item: u32) {
-        self.min = min;
-        self.max = max;
-        self.item = Some(item);
+impl TreeNodes for AabbNode {
+    type Node = AabbNode;
+    fn set_leaf(node: &mut AabbNode, min: [f32; 3], max: [f32; 3], item: u32) {
+        node.min = min;
+        node.max = max;
+        node.item = Some(item);
     }
-    fn set_inner(&mut self, first: u32, second: u32, axis: u8) {
-        self.first = first;
-        self.second = second;
-        self.split_axis = axis;
+    fn set_inner(node: &mut AabbNode, first: u32, second: u32, axis: u8) {
+        node.first = first;
+        node.second = second;
+        node.split_axis = axis;
     }
-    fn is_leaf(&self) -> bool {
-        self.item.is_some()
+    fn is_leaf(node: &AabbNode) -> bool {
+        node.item.is_some()
     }
-    fn children(&self) -> (u32, u32) {
-        (self.first, self.second)
+    fn children(node: &AabbNode) -> (u32, u32) {
+        (node.first, node.second)
     }
-    fn bounds(&self) -> Bounds {
-        (self.min, self.max)
-    }
-    fn close_inner(&mut self, first: &Self, second: &Self) {
-        (self.min, self.max) = union(first.bounds(), second.bounds());
+    fn close_inner(node: &mut AabbNode, first: &AabbNode, second: &AabbNode) {
+        (node.min, node.max) = union((first.min, first.max), (second.min, second.max));
     }
 }
 
@@ -99,6 +97,7 @@ pub fn balanced_aabb_tree(
     centroids: &[[f32; 3]],
     leaf_padding: f32,
 ) -> Vec<AabbNode> {
+    let count = boxes.len().min(centroids.len());
     let empty = AabbNode {
         min: [0.0; 3],
         max: [0.0; 3],
@@ -107,37 +106,43 @@ pub fn balanced_aabb_tree(
         second: NO_CHILD,
         split_axis: 0,
     };
-    balanced_tree_of(boxes, centroids, leaf_padding, empty)
+    let mut nodes = vec![empty; (2 * count).saturating_sub(1)];
+    build_tree_in::<AabbNode>(boxes, centroids, leaf_padding, &mut nodes);
+    nodes
 }
 
-/// [`balanced_aabb_tree`] built in nodes of the caller's type: every node starts as
-/// `unplaced` (which should have [`NO_CHILD`] children: leaves keep them) and is then made a
-/// leaf or an inner node. The same tree, node for node, as [`balanced_aabb_tree`].
-pub fn balanced_tree_of<N: TreeNode>(
+/// [`balanced_aabb_tree`] built into `nodes`, which must hold exactly `2n − 1` nodes for
+/// `n` items (else nothing is built and `false` is returned). Every node is made a leaf or
+/// an inner node; nodes are not read before they are set. The same tree, node for node,
+/// as [`balanced_aabb_tree`].
+pub fn build_tree_in<K: TreeNodes>(
     boxes: &[Bounds],
     centroids: &[[f32; 3]],
     leaf_padding: f32,
-    unplaced: N,
-) -> Vec<N> {
+    nodes: &mut [K::Node],
+) -> bool {
     let threads = crate::threads::available();
     // Each split hands one half to a new thread while this one builds the other, down to
     // `threads` subtrees.
     let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
-    tree_with_threads_depth(boxes, centroids, leaf_padding, depth, unplaced)
+    tree_with_threads_depth::<K>(boxes, centroids, leaf_padding, depth, nodes)
 }
 
-/// [`balanced_tree_of`] with threads down to `threads_depth` levels (0: one thread); the
+/// [`build_tree_in`] with threads down to `threads_depth` levels (0: one thread); the
 /// tree is the same for every depth.
-fn tree_with_threads_depth<N: TreeNode>(
+fn tree_with_threads_depth<K: TreeNodes>(
     boxes: &[Bounds],
     centroids: &[[f32; 3]],
     leaf_padding: f32,
     threads_depth: u32,
-    unplaced: N,
-) -> Vec<N> {
+    nodes: &mut [K::Node],
+) -> bool {
     let count = boxes.len().min(centroids.len());
+    if nodes.len() != (2 * count).saturating_sub(1) {
+        return false;
+    }
     if count == 0 {
-        return Vec::new();
+        return true;
     }
     // (centroid, item): selected in place, contiguous, so each level is one linear pass.
     let mut items: Vec<([f32; 3], u32)> = centroids
@@ -146,13 +151,12 @@ fn tree_with_threads_depth<N: TreeNode>(
         .enumerate()
         .map(|(i, c)| (*c, i as u32))
         .collect();
-    let mut nodes = vec![unplaced; 2 * count - 1];
     let tree = Subtree {
         boxes,
         leaf_padding,
     };
-    tree.build(&mut nodes, 0, &mut items, threads_depth);
-    nodes
+    tree.build::<K>(nodes, 0, &mut items, threads_depth);
+    true
 }
 
 /// Smallest subtree worth a thread of its own (items).
@@ -169,15 +173,15 @@ impl Subtree<'_> {
     /// the first at index `base` of the whole tree): the same tree whatever `threads_depth`,
     /// since a subtree depends only on its own items. With `threads_depth` > 0 and enough
     /// items, the second half is built on another thread.
-    fn build<N: TreeNode>(
+    fn build<K: TreeNodes>(
         &self,
-        nodes: &mut [N],
+        nodes: &mut [K::Node],
         base: usize,
         items: &mut [([f32; 3], u32)],
         threads_depth: u32,
     ) {
         if threads_depth == 0 || items.len() < PARALLEL_SUBTREE {
-            self.build_here(nodes, base, items);
+            self.build_here::<K>(nodes, base, items);
             return;
         }
         let (axis, half) = split(items);
@@ -186,25 +190,35 @@ impl Subtree<'_> {
         let (first_items, second_items) = items.split_at_mut(half);
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                self.build(
+                self.build::<K>(
                     second_nodes,
                     base + 2 * half,
                     second_items,
                     threads_depth - 1,
                 )
             });
-            self.build(first_nodes, base + 1, first_items, threads_depth - 1);
+            self.build::<K>(first_nodes, base + 1, first_items, threads_depth - 1);
         });
         if let (Some(slot), Some(a), Some(b)) =
             (root.first_mut(), first_nodes.first(), second_nodes.first())
         {
-            slot.set_inner((base + 1) as u32, (base + 2 * half) as u32, axis as u8);
-            slot.close_inner(a, b);
+            K::set_inner(
+                slot,
+                (base + 1) as u32,
+                (base + 2 * half) as u32,
+                axis as u8,
+            );
+            K::close_inner(slot, a, b);
         }
     }
 
     /// [`Subtree::build`] on this thread.
-    fn build_here<N: TreeNode>(&self, nodes: &mut [N], base: usize, items: &mut [([f32; 3], u32)]) {
+    fn build_here<K: TreeNodes>(
+        &self,
+        nodes: &mut [K::Node],
+        base: usize,
+        items: &mut [([f32; 3], u32)],
+    ) {
         let count = items.len();
         // (node index within `nodes`, start, end) of ranges of `items` still to place.
         let mut stack = vec![(0usize, 0usize, count)];
@@ -219,7 +233,8 @@ impl Subtree<'_> {
                     .copied()
                     .unwrap_or(([0.0; 3], [0.0; 3]));
                 if let Some(slot) = nodes.get_mut(node) {
-                    slot.set_leaf(
+                    K::set_leaf(
+                        slot,
                         min.map(|v| v - self.leaf_padding),
                         max.map(|v| v + self.leaf_padding),
                         *item,
@@ -231,7 +246,12 @@ impl Subtree<'_> {
             let first = node + 1;
             let second = node + 2 * half;
             if let Some(slot) = nodes.get_mut(node) {
-                slot.set_inner((base + first) as u32, (base + second) as u32, axis as u8);
+                K::set_inner(
+                    slot,
+                    (base + first) as u32,
+                    (base + second) as u32,
+                    axis as u8,
+                );
             }
             stack.push((second, start + half, end));
             stack.push((first, start, start + half));
@@ -241,10 +261,10 @@ impl Subtree<'_> {
             let Some(&current) = nodes.get(node) else {
                 continue;
             };
-            if current.is_leaf() {
+            if K::is_leaf(&current) {
                 continue;
             }
-            let (first, second) = current.children();
+            let (first, second) = K::children(&current);
             let (Some(&a), Some(&b)) = (
                 nodes.get((first as usize).wrapping_sub(base)),
                 nodes.get((second as usize).wrapping_sub(base)),
@@ -252,7 +272,7 @@ impl Subtree<'_> {
                 continue;
             };
             if let Some(slot) = nodes.get_mut(node) {
-                slot.close_inner(&a, &b);
+                K::close_inner(slot, &a, &b);
             }
         }
     }
@@ -540,9 +560,19 @@ mod tests {
             second: NO_CHILD,
             split_axis: 0,
         };
-        let single = tree_with_threads_depth(&boxes, &centroids, 0.01, 0, empty);
+        let mut single = vec![empty; 2 * count - 1];
+        assert!(tree_with_threads_depth::<AabbNode>(
+            &boxes,
+            &centroids,
+            0.01,
+            0,
+            &mut single
+        ));
         for depth in [1, 2, 3] {
-            let nodes = tree_with_threads_depth(&boxes, &centroids, 0.01, depth, empty);
+            let mut nodes = vec![empty; 2 * count - 1];
+            assert!(tree_with_threads_depth::<AabbNode>(
+                &boxes, &centroids, 0.01, depth, &mut nodes
+            ));
             assert!(nodes == single, "depth {depth}");
         }
         assert!(threaded == single);

@@ -16,7 +16,7 @@ pub mod triangulate;
 pub mod weld;
 
 pub use aabb::{
-    AabbNode, TreeNode, balanced_aabb_tree, balanced_tree_of, leaf_depths, polygon_boxes,
+    AabbNode, TreeNodes, balanced_aabb_tree, build_tree_in, leaf_depths, polygon_boxes,
     polygons_at_xy,
 };
 pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
