@@ -36,6 +36,58 @@ impl AabbNode {
     }
 }
 
+/// How the tree builder fills nodes in place: the core [`AabbNode`], or a file format's
+/// own record (a BWM writer builds its AABB table straight into the bytes of the file, so
+/// that a million faces do not make two million nodes in a second array first).
+pub trait TreeNodes {
+    /// One node as stored.
+    type Node: Copy + Send + Sync;
+    /// Makes `node` a leaf holding `item` with the box `min`–`max` (padding included).
+    fn set_leaf(node: &mut Self::Node, min: [f32; 3], max: [f32; 3], item: u32);
+    /// Makes `node` an inner node with children `first` and `second` (node indices of the
+    /// whole tree), split along `axis` (0 = x, 1 = y, 2 = z). Its box is set later by
+    /// [`TreeNodes::close_inner`], once both children are complete.
+    fn set_inner(node: &mut Self::Node, first: u32, second: u32, axis: u8);
+    /// True for a leaf (after [`TreeNodes::set_leaf`]).
+    fn is_leaf(node: &Self::Node) -> bool;
+    /// The children given to [`TreeNodes::set_inner`].
+    fn children(node: &Self::Node) -> (u32, u32);
+    /// Completes an inner node from its two finished children: its box is their union
+    /// (and a format may derive more from them, e.g. which side the second child lies on).
+    fn close_inner(node: &mut Self::Node, first: &Self::Node, second: &Self::Node);
+}
+
+/// The union of two boxes.
+pub fn union(a: Bounds, b: Bounds) -> Bounds {
+    (
+        [0, 1, 2].map(|k| a.0[k].min(b.0[k])),
+        [0, 1, 2].map(|k| a.1[k].max(b.1[k])),
+    )
+}
+
+impl TreeNodes for AabbNode {
+    type Node = AabbNode;
+    fn set_leaf(node: &mut AabbNode, min: [f32; 3], max: [f32; 3], item: u32) {
+        node.min = min;
+        node.max = max;
+        node.item = Some(item);
+    }
+    fn set_inner(node: &mut AabbNode, first: u32, second: u32, axis: u8) {
+        node.first = first;
+        node.second = second;
+        node.split_axis = axis;
+    }
+    fn is_leaf(node: &AabbNode) -> bool {
+        node.item.is_some()
+    }
+    fn children(node: &AabbNode) -> (u32, u32) {
+        (node.first, node.second)
+    }
+    fn close_inner(node: &mut AabbNode, first: &AabbNode, second: &AabbNode) {
+        (node.min, node.max) = union((first.min, first.max), (second.min, second.max));
+    }
+}
+
 /// Builds the tree over items with the given bounding boxes and centroids (equal lengths;
 /// extra entries of the longer slice are ignored). Leaf boxes are the item's box grown by
 /// `leaf_padding` on every side; inner boxes are the union of their children. An empty
@@ -45,32 +97,7 @@ pub fn balanced_aabb_tree(
     centroids: &[[f32; 3]],
     leaf_padding: f32,
 ) -> Vec<AabbNode> {
-    let threads = crate::threads::available();
-    // Each split hands one half to a new thread while this one builds the other, down to
-    // `threads` subtrees.
-    let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
-    tree_with_threads_depth(boxes, centroids, leaf_padding, depth)
-}
-
-/// [`balanced_aabb_tree`] with threads down to `threads_depth` levels (0: one thread); the
-/// tree is the same for every depth.
-fn tree_with_threads_depth(
-    boxes: &[Bounds],
-    centroids: &[[f32; 3]],
-    leaf_padding: f32,
-    threads_depth: u32,
-) -> Vec<AabbNode> {
     let count = boxes.len().min(centroids.len());
-    if count == 0 {
-        return Vec::new();
-    }
-    // (centroid, item): selected in place, contiguous, so each level is one linear pass.
-    let mut items: Vec<([f32; 3], u32)> = centroids
-        .iter()
-        .take(count)
-        .enumerate()
-        .map(|(i, c)| (*c, i as u32))
-        .collect();
     let empty = AabbNode {
         min: [0.0; 3],
         max: [0.0; 3],
@@ -79,13 +106,57 @@ fn tree_with_threads_depth(
         second: NO_CHILD,
         split_axis: 0,
     };
-    let mut nodes = vec![empty; 2 * count - 1];
+    let mut nodes = vec![empty; (2 * count).saturating_sub(1)];
+    build_tree_in::<AabbNode>(boxes, centroids, leaf_padding, &mut nodes);
+    nodes
+}
+
+/// [`balanced_aabb_tree`] built into `nodes`, which must hold exactly `2n − 1` nodes for
+/// `n` items (else nothing is built and `false` is returned). Every node is made a leaf or
+/// an inner node; nodes are not read before they are set. The same tree, node for node,
+/// as [`balanced_aabb_tree`].
+pub fn build_tree_in<K: TreeNodes>(
+    boxes: &[Bounds],
+    centroids: &[[f32; 3]],
+    leaf_padding: f32,
+    nodes: &mut [K::Node],
+) -> bool {
+    let threads = crate::threads::available();
+    // Each split hands one half to a new thread while this one builds the other, down to
+    // `threads` subtrees.
+    let depth = usize::BITS - threads.saturating_sub(1).leading_zeros();
+    tree_with_threads_depth::<K>(boxes, centroids, leaf_padding, depth, nodes)
+}
+
+/// [`build_tree_in`] with threads down to `threads_depth` levels (0: one thread); the
+/// tree is the same for every depth.
+fn tree_with_threads_depth<K: TreeNodes>(
+    boxes: &[Bounds],
+    centroids: &[[f32; 3]],
+    leaf_padding: f32,
+    threads_depth: u32,
+    nodes: &mut [K::Node],
+) -> bool {
+    let count = boxes.len().min(centroids.len());
+    if nodes.len() != (2 * count).saturating_sub(1) {
+        return false;
+    }
+    if count == 0 {
+        return true;
+    }
+    // (centroid, item): selected in place, contiguous, so each level is one linear pass.
+    let mut items: Vec<([f32; 3], u32)> = centroids
+        .iter()
+        .take(count)
+        .enumerate()
+        .map(|(i, c)| (*c, i as u32))
+        .collect();
     let tree = Subtree {
         boxes,
         leaf_padding,
     };
-    tree.build(&mut nodes, 0, &mut items, threads_depth);
-    nodes
+    tree.build::<K>(nodes, 0, &mut items, threads_depth);
+    true
 }
 
 /// Smallest subtree worth a thread of its own (items).
@@ -102,15 +173,15 @@ impl Subtree<'_> {
     /// the first at index `base` of the whole tree): the same tree whatever `threads_depth`,
     /// since a subtree depends only on its own items. With `threads_depth` > 0 and enough
     /// items, the second half is built on another thread.
-    fn build(
+    fn build<K: TreeNodes>(
         &self,
-        nodes: &mut [AabbNode],
+        nodes: &mut [K::Node],
         base: usize,
         items: &mut [([f32; 3], u32)],
         threads_depth: u32,
     ) {
         if threads_depth == 0 || items.len() < PARALLEL_SUBTREE {
-            self.build_here(nodes, base, items);
+            self.build_here::<K>(nodes, base, items);
             return;
         }
         let (axis, half) = split(items);
@@ -119,28 +190,35 @@ impl Subtree<'_> {
         let (first_items, second_items) = items.split_at_mut(half);
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                self.build(
+                self.build::<K>(
                     second_nodes,
                     base + 2 * half,
                     second_items,
                     threads_depth - 1,
                 )
             });
-            self.build(first_nodes, base + 1, first_items, threads_depth - 1);
+            self.build::<K>(first_nodes, base + 1, first_items, threads_depth - 1);
         });
         if let (Some(slot), Some(a), Some(b)) =
             (root.first_mut(), first_nodes.first(), second_nodes.first())
         {
-            slot.first = (base + 1) as u32;
-            slot.second = (base + 2 * half) as u32;
-            slot.split_axis = axis as u8;
-            slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
-            slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+            K::set_inner(
+                slot,
+                (base + 1) as u32,
+                (base + 2 * half) as u32,
+                axis as u8,
+            );
+            K::close_inner(slot, a, b);
         }
     }
 
     /// [`Subtree::build`] on this thread.
-    fn build_here(&self, nodes: &mut [AabbNode], base: usize, items: &mut [([f32; 3], u32)]) {
+    fn build_here<K: TreeNodes>(
+        &self,
+        nodes: &mut [K::Node],
+        base: usize,
+        items: &mut [([f32; 3], u32)],
+    ) {
         let count = items.len();
         // (node index within `nodes`, start, end) of ranges of `items` still to place.
         let mut stack = vec![(0usize, 0usize, count)];
@@ -155,9 +233,12 @@ impl Subtree<'_> {
                     .copied()
                     .unwrap_or(([0.0; 3], [0.0; 3]));
                 if let Some(slot) = nodes.get_mut(node) {
-                    slot.min = min.map(|v| v - self.leaf_padding);
-                    slot.max = max.map(|v| v + self.leaf_padding);
-                    slot.item = Some(*item);
+                    K::set_leaf(
+                        slot,
+                        min.map(|v| v - self.leaf_padding),
+                        max.map(|v| v + self.leaf_padding),
+                        *item,
+                    );
                 }
                 continue;
             }
@@ -165,9 +246,12 @@ impl Subtree<'_> {
             let first = node + 1;
             let second = node + 2 * half;
             if let Some(slot) = nodes.get_mut(node) {
-                slot.first = (base + first) as u32;
-                slot.second = (base + second) as u32;
-                slot.split_axis = axis as u8;
+                K::set_inner(
+                    slot,
+                    (base + first) as u32,
+                    (base + second) as u32,
+                    axis as u8,
+                );
             }
             stack.push((second, start + half, end));
             stack.push((first, start, start + half));
@@ -177,18 +261,18 @@ impl Subtree<'_> {
             let Some(&current) = nodes.get(node) else {
                 continue;
             };
-            if current.is_leaf() {
+            if K::is_leaf(&current) {
                 continue;
             }
+            let (first, second) = K::children(&current);
             let (Some(&a), Some(&b)) = (
-                nodes.get((current.first as usize).wrapping_sub(base)),
-                nodes.get((current.second as usize).wrapping_sub(base)),
+                nodes.get((first as usize).wrapping_sub(base)),
+                nodes.get((second as usize).wrapping_sub(base)),
             ) else {
                 continue;
             };
             if let Some(slot) = nodes.get_mut(node) {
-                slot.min = [0, 1, 2].map(|k| a.min[k].min(b.min[k]));
-                slot.max = [0, 1, 2].map(|k| a.max[k].max(b.max[k]));
+                K::close_inner(slot, &a, &b);
             }
         }
     }
@@ -468,9 +552,27 @@ mod tests {
             .map(|c| (c.map(|v| v - 0.5), c.map(|v| v + 0.5)))
             .collect();
         let threaded = balanced_aabb_tree(&boxes, &centroids, 0.01);
-        let single = tree_with_threads_depth(&boxes, &centroids, 0.01, 0);
+        let empty = AabbNode {
+            min: [0.0; 3],
+            max: [0.0; 3],
+            item: None,
+            first: NO_CHILD,
+            second: NO_CHILD,
+            split_axis: 0,
+        };
+        let mut single = vec![empty; 2 * count - 1];
+        assert!(tree_with_threads_depth::<AabbNode>(
+            &boxes,
+            &centroids,
+            0.01,
+            0,
+            &mut single
+        ));
         for depth in [1, 2, 3] {
-            let nodes = tree_with_threads_depth(&boxes, &centroids, 0.01, depth);
+            let mut nodes = vec![empty; 2 * count - 1];
+            assert!(tree_with_threads_depth::<AabbNode>(
+                &boxes, &centroids, 0.01, depth, &mut nodes
+            ));
             assert!(nodes == single, "depth {depth}");
         }
         assert!(threaded == single);

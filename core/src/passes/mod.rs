@@ -15,7 +15,10 @@ pub mod translate;
 pub mod triangulate;
 pub mod weld;
 
-pub use aabb::{AabbNode, balanced_aabb_tree, leaf_depths, polygon_boxes, polygons_at_xy};
+pub use aabb::{
+    AabbNode, TreeNodes, balanced_aabb_tree, build_tree_in, leaf_depths, polygon_boxes,
+    polygons_at_xy,
+};
 pub use adjacency::{Adjacency, NonManifoldEdge, edge_adjacency};
 pub use boundary::{BoundaryLoop, boundary_loops};
 pub use components::{Components, connected_components};

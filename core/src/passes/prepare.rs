@@ -31,29 +31,29 @@ fn prepare_with<'a>(
     diag: &mut Diagnostics,
 ) -> Cow<'a, NavMesh> {
     let mut current = Cow::Borrowed(mesh);
-    if let Some(tolerance) = requirements.weld {
-        let (welded, report) = weld::weld(&current, tolerance, diag);
-        if report.merged_vertices > 0 || report.dropped_polygons > 0 {
-            let message = if current.vertex_identity() == VertexIdentity::Incidental {
-                format!(
-                    "modelling-tool input (no walkmesh metadata): {} vertices duplicated where materials, primitives or objects meet were welded at equal positions (within {tolerance}); --weld off keeps them apart",
-                    report.merged_vertices
-                )
-            } else {
-                format!(
-                    "welding within {tolerance} merged {} vertices",
-                    report.merged_vertices
-                )
-            };
-            diag.push(
-                Severity::Info,
-                "prepare.welded",
-                Position::None,
-                None,
-                message,
-            );
-            current = Cow::Owned(welded);
-        }
+    if let Some(tolerance) = requirements.weld
+        && let Some((welded, report)) = weld::weld_if_changed(&current, tolerance, diag)
+        && (report.merged_vertices > 0 || report.dropped_polygons > 0)
+    {
+        let message = if current.vertex_identity() == VertexIdentity::Incidental {
+            format!(
+                "modelling-tool input (no walkmesh metadata): {} vertices duplicated where materials, primitives or objects meet were welded at equal positions (within {tolerance}); --weld off keeps them apart",
+                report.merged_vertices
+            )
+        } else {
+            format!(
+                "welding within {tolerance} merged {} vertices",
+                report.merged_vertices
+            )
+        };
+        diag.push(
+            Severity::Info,
+            "prepare.welded",
+            Position::None,
+            None,
+            message,
+        );
+        current = Cow::Owned(welded);
     }
     // A triangle that repeats a vertex has no area (game files and OBJ `f 1 2 1` carry
     // them): no writer can keep it and every validator rejects it, so it is dropped and

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostics;
@@ -64,54 +66,153 @@ pub fn weld_positions(points: &[[f32; 3]], tolerance: f32) -> (Vec<u32>, Vec<[f3
     let reach = tol * (1.0 + 1e-6);
     let limit = tol * tol;
     // Cell → (first, last) kept position in it; `next` chains a cell's positions in
-    // increasing index order, so the first match in a cell is that cell's earliest.
+    // increasing index order, so the first match in a cell is that cell's earliest. Sized
+    // for the usual case of few merges, so the table is never grown and rehashed.
     let mut cells: FxHashMap<[i64; 3], (u32, u32)> = FxHashMap::default();
-    let mut next: Vec<u32> = Vec::new();
+    cells.reserve(points.len());
+    let mut next: Vec<u32> = Vec::with_capacity(points.len());
+    kept.reserve(points.len());
     for &p in points {
         let c = p.map(f64::from);
         let low = [0, 1, 2].map(|a| cell_of(c[a] - reach, size));
         let high = [0, 1, 2].map(|a| cell_of(c[a] + reach, size));
-        let mut found = END;
-        for x in low[0]..=high[0] {
-            for y in low[1]..=high[1] {
-                for z in low[2]..=high[2] {
-                    let Some(&(first, _)) = cells.get(&[x, y, z]) else {
-                        continue;
-                    };
-                    let mut candidate = first;
-                    // Later positions in this cell cannot beat an earlier match.
-                    while candidate != END && candidate < found {
-                        let q = kept.get(candidate as usize).copied().unwrap_or(p);
-                        let d: f64 = (0..3).map(|a| (c[a] - f64::from(q[a])).powi(2)).sum();
-                        if d <= limit {
-                            found = candidate;
-                            break;
-                        }
-                        candidate = next.get(candidate as usize).copied().unwrap_or(END);
-                    }
-                }
+        let home = c.map(|v| cell_of(v, size));
+        // `cell_of` is monotonic, so low ≤ home ≤ high: when the ball stays in one cell
+        // (most positions, with cells 16 tolerances wide) that cell is home, and one probe
+        // of the table both searches it and files the position there.
+        let found = if low == high {
+            weld_in_home_cell(&mut cells, home, p, &mut kept, &mut next, limit)
+        } else {
+            let found = earliest_within(&cells, low, high, p, &kept, &next, limit);
+            if found == END {
+                file_new(&mut cells, home, p, &mut kept, &mut next)
+            } else {
+                found
             }
-        }
-        if found == END {
-            found = kept.len() as u32;
-            kept.push(p);
-            next.push(END);
-            let home = c.map(|v| cell_of(v, size));
-            match cells.get_mut(&home) {
-                Some((_, last)) => {
-                    if let Some(link) = next.get_mut(*last as usize) {
-                        *link = found;
-                    }
-                    *last = found;
-                }
-                None => {
-                    cells.insert(home, (found, found));
-                }
-            }
-        }
+        };
         map.push(found);
     }
     (map, kept)
+}
+
+/// Squared distance between `c` (a position in f64) and `q`.
+fn squared_distance(c: [f64; 3], q: [f32; 3]) -> f64 {
+    (0..3).map(|a| (c[a] - f64::from(q[a])).powi(2)).sum()
+}
+
+/// The earliest kept position within `limit` (squared) of `p` in the cells `low..=high`,
+/// or [`END`].
+fn earliest_within(
+    cells: &FxHashMap<[i64; 3], (u32, u32)>,
+    low: [i64; 3],
+    high: [i64; 3],
+    p: [f32; 3],
+    kept: &[[f32; 3]],
+    next: &[u32],
+    limit: f64,
+) -> u32 {
+    let c = p.map(f64::from);
+    let mut found = END;
+    for x in low[0]..=high[0] {
+        for y in low[1]..=high[1] {
+            for z in low[2]..=high[2] {
+                let Some(&(first, _)) = cells.get(&[x, y, z]) else {
+                    continue;
+                };
+                let mut candidate = first;
+                // Later positions in this cell cannot beat an earlier match.
+                while candidate != END && candidate < found {
+                    let q = kept.get(candidate as usize).copied().unwrap_or(p);
+                    if squared_distance(c, q) <= limit {
+                        found = candidate;
+                        break;
+                    }
+                    candidate = next.get(candidate as usize).copied().unwrap_or(END);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Keeps `p` as a new position filed last in cell `home`; returns its index.
+fn file_new(
+    cells: &mut FxHashMap<[i64; 3], (u32, u32)>,
+    home: [i64; 3],
+    p: [f32; 3],
+    kept: &mut Vec<[f32; 3]>,
+    next: &mut Vec<u32>,
+) -> u32 {
+    let found = kept.len() as u32;
+    kept.push(p);
+    next.push(END);
+    match cells.entry(home) {
+        Entry::Occupied(mut cell) => {
+            let (_, last) = cell.get_mut();
+            if let Some(link) = next.get_mut(*last as usize) {
+                *link = found;
+            }
+            *last = found;
+        }
+        Entry::Vacant(cell) => {
+            cell.insert((found, found));
+        }
+    }
+    found
+}
+
+/// [`earliest_within`] and [`file_new`] for a position whose tolerance ball lies in its
+/// home cell alone, with one probe of the table.
+fn weld_in_home_cell(
+    cells: &mut FxHashMap<[i64; 3], (u32, u32)>,
+    home: [i64; 3],
+    p: [f32; 3],
+    kept: &mut Vec<[f32; 3]>,
+    next: &mut Vec<u32>,
+    limit: f64,
+) -> u32 {
+    let c = p.map(f64::from);
+    let found = kept.len() as u32;
+    match cells.entry(home) {
+        Entry::Occupied(mut cell) => {
+            let (first, last) = cell.get_mut();
+            let mut candidate = *first;
+            while candidate != END {
+                let q = kept.get(candidate as usize).copied().unwrap_or(p);
+                if squared_distance(c, q) <= limit {
+                    return candidate;
+                }
+                candidate = next.get(candidate as usize).copied().unwrap_or(END);
+            }
+            kept.push(p);
+            next.push(END);
+            if let Some(link) = next.get_mut(*last as usize) {
+                *link = found;
+            }
+            *last = found;
+        }
+        Entry::Vacant(cell) => {
+            kept.push(p);
+            next.push(END);
+            cell.insert((found, found));
+        }
+    }
+    found
+}
+
+/// Welds `mesh` as [`weld`] does, or `None` when that would change nothing: no position
+/// merged and no polygon repeating a corner, so [`weld`]'s mesh would have the same
+/// polygons, drop nothing and report nothing. Spares a large mesh's rebuild.
+pub fn weld_if_changed(
+    mesh: &NavMesh,
+    tolerance: f32,
+    diag: &mut Diagnostics,
+) -> Option<(NavMesh, WeldReport)> {
+    let (vertex_map, vertices) = weld_positions(&mesh.vertices, tolerance);
+    if vertices.len() == mesh.vertices.len() && !has_repeated_corners(mesh) {
+        return None;
+    }
+    Some(weld_with_map(mesh, vertex_map, vertices, diag))
 }
 
 /// Welds vertices: each vertex is merged into the earliest kept vertex within `tolerance`
@@ -120,7 +221,16 @@ pub fn weld_positions(points: &[[f32; 3]], tolerance: f32) -> (Vec<u32>, Vec<[f3
 /// fewer than three corners are dropped, and the drop is reported.
 pub fn weld(mesh: &NavMesh, tolerance: f32, diag: &mut Diagnostics) -> (NavMesh, WeldReport) {
     let (vertex_map, vertices) = weld_positions(&mesh.vertices, tolerance);
+    weld_with_map(mesh, vertex_map, vertices, diag)
+}
 
+/// [`weld`] once the positions are grouped.
+fn weld_with_map(
+    mesh: &NavMesh,
+    vertex_map: Vec<u32>,
+    vertices: Vec<[f32; 3]>,
+    diag: &mut Diagnostics,
+) -> (NavMesh, WeldReport) {
     let merged_vertices = mesh.vertices.len() - vertices.len();
     let (welded, collapse) = rebuild_polygons(mesh, &vertex_map, vertices);
     let dropped_polygons = collapse.dropped_polygons;
@@ -300,6 +410,56 @@ mod tests {
     use super::*;
     use crate::ir::{EdgeTag, Surface};
     use crate::material::Material;
+
+    /// The definition, by brute force: each position maps to the earliest kept position
+    /// within the tolerance, or is kept itself.
+    fn brute_force_weld(points: &[[f32; 3]], tolerance: f32) -> (Vec<u32>, Vec<[f32; 3]>) {
+        let limit = f64::from(tolerance).powi(2);
+        let mut kept: Vec<[f32; 3]> = Vec::new();
+        let mut map = Vec::new();
+        for &p in points {
+            let close = kept.iter().position(|q| {
+                (0..3)
+                    .map(|a| (f64::from(p[a]) - f64::from(q[a])).powi(2))
+                    .sum::<f64>()
+                    <= limit
+            });
+            map.push(match close {
+                Some(index) => index as u32,
+                None => {
+                    kept.push(p);
+                    (kept.len() - 1) as u32
+                }
+            });
+        }
+        (map, kept)
+    }
+
+    /// Clusters of near positions straddling cell borders (so both the one-cell and the
+    /// several-cell searches run) weld as the definition says.
+    #[test]
+    fn grid_weld_equals_the_brute_force_definition() {
+        let mut state = 0x51f1_5eedu32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let tolerance = 0.01f32;
+        let mut points = Vec::new();
+        for _ in 0..3000 {
+            // Centres on a lattice of cell-sized steps (16 tolerances), offsets of up to
+            // two tolerances either way.
+            let centre = [0, 1, 2].map(|_| (next() % 8) as f32 * 0.16);
+            let offset = [0, 1, 2].map(|_| ((next() % 41) as f32 - 20.0) * 0.001);
+            points.push([0, 1, 2].map(|a| centre[a] + offset[a]));
+        }
+        assert_eq!(
+            weld_positions(&points, tolerance),
+            brute_force_weld(&points, tolerance)
+        );
+    }
 
     fn surface() -> Surface {
         Surface {

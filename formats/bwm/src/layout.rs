@@ -329,8 +329,32 @@ impl<'a> RawBwm<'a> {
 
     /// The span of `table`.
     pub fn span(&self, table: Table) -> Span {
-        let index = Table::ALL.iter().position(|&t| t == table).unwrap_or(0);
-        self.spans.get(index).copied().unwrap_or_default()
+        // The variants are declared in `Table::ALL` order (`spans_are_in_table_order`).
+        self.spans.get(table as usize).copied().unwrap_or_default()
+    }
+
+    /// The `N` words of entry `i` of `table`, read from one slice (zeros past the table;
+    /// spans are checked, so only a bad `i` gets there). The accessors below go through
+    /// here: the output check reads every entry of a million-face file.
+    fn words<const N: usize>(&self, table: Table, i: usize) -> [u32; N] {
+        let mut out = [0u32; N];
+        let span = self.span(table);
+        if i >= span.count {
+            return out;
+        }
+        let at = span.entry(table, i);
+        let Some(bytes) = at
+            .checked_add(4 * N)
+            .and_then(|end| self.bytes.get(at..end))
+        else {
+            return out;
+        };
+        for (word, chunk) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            if let Ok(four) = <[u8; 4]>::try_from(chunk) {
+                *word = u32::from_le_bytes(four);
+            }
+        }
+        out
     }
 
     /// Number of vertices.
@@ -349,33 +373,22 @@ impl<'a> RawBwm<'a> {
     }
 
     fn vec3(&self, table: Table, i: usize) -> [f32; 3] {
-        let span = self.span(table);
-        if i >= span.count {
-            return [0.0; 3];
-        }
-        vec3_at(self.bytes, span.entry(table, i)).unwrap_or([0.0; 3])
+        self.words::<3>(table, i).map(f32::from_bits)
     }
 
-    fn word(&self, table: Table, i: usize, field: usize) -> u32 {
-        let span = self.span(table);
-        if i >= span.count {
-            return 0;
-        }
-        u32_at(self.bytes, span.entry(table, i) + field * 4).unwrap_or(0)
+    fn word(&self, table: Table, i: usize) -> u32 {
+        let [word] = self.words::<1>(table, i);
+        word
     }
 
     /// Vertex indices of face `i`.
     pub fn face(&self, i: usize) -> [u32; 3] {
-        [
-            self.word(Table::Faces, i, 0),
-            self.word(Table::Faces, i, 1),
-            self.word(Table::Faces, i, 2),
-        ]
+        self.words::<3>(Table::Faces, i)
     }
 
     /// Material code of face `i`.
     pub fn material(&self, i: usize) -> u32 {
-        self.word(Table::Materials, i, 0)
+        self.word(Table::Materials, i)
     }
 
     /// Stored normal of face `i`.
@@ -385,58 +398,50 @@ impl<'a> RawBwm<'a> {
 
     /// Stored plane distance of face `i`.
     pub fn distance(&self, i: usize) -> f32 {
-        f32::from_bits(self.word(Table::Distances, i, 0))
+        f32::from_bits(self.word(Table::Distances, i))
     }
 
     /// AABB node `i`.
     pub fn aabb(&self, i: usize) -> AabbNode {
-        let span = self.span(Table::Aabb);
-        let at = span.entry(Table::Aabb, i.min(span.count.saturating_sub(1)));
-        let w = |k: usize| {
-            if i < span.count {
-                u32_at(self.bytes, at + k * 4).unwrap_or(0)
-            } else {
-                0
-            }
-        };
+        let [x0, y0, z0, x1, y1, z1, face, unknown, plane, first, second] =
+            self.words::<11>(Table::Aabb, i);
         AabbNode {
-            min: [
-                f32::from_bits(w(0)),
-                f32::from_bits(w(1)),
-                f32::from_bits(w(2)),
-            ],
-            max: [
-                f32::from_bits(w(3)),
-                f32::from_bits(w(4)),
-                f32::from_bits(w(5)),
-            ],
-            face: w(6) as i32,
-            unknown: w(7),
-            plane: w(8),
-            first: w(9),
-            second: w(10),
+            min: [x0, y0, z0].map(f32::from_bits),
+            max: [x1, y1, z1].map(f32::from_bits),
+            face: face as i32,
+            unknown,
+            plane,
+            first,
+            second,
         }
     }
 
     /// Adjacency row `i`.
     pub fn adjacency(&self, i: usize) -> [i32; 3] {
-        [
-            self.word(Table::Adjacency, i, 0) as i32,
-            self.word(Table::Adjacency, i, 1) as i32,
-            self.word(Table::Adjacency, i, 2) as i32,
-        ]
+        self.words::<3>(Table::Adjacency, i).map(|w| w as i32)
     }
 
     /// Edge entry `i`: (3·face + edge, transition).
     pub fn edge(&self, i: usize) -> (u32, i32) {
-        (
-            self.word(Table::Edges, i, 0),
-            self.word(Table::Edges, i, 1) as i32,
-        )
+        let [index, transition] = self.words::<2>(Table::Edges, i);
+        (index, transition as i32)
     }
 
     /// Perimeter entry `i` (cumulative loop end).
     pub fn perimeter(&self, i: usize) -> u32 {
-        self.word(Table::Perimeters, i, 0)
+        self.word(Table::Perimeters, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `RawBwm::span` indexes `spans` by the variant's number.
+    #[test]
+    fn spans_are_in_table_order() {
+        for (index, table) in Table::ALL.into_iter().enumerate() {
+            assert_eq!(table as usize, index, "{}", table.name());
+        }
     }
 }

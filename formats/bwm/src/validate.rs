@@ -720,8 +720,12 @@ fn aabb_checks(raw: &RawBwm<'_>, faces_ok: bool, f: &mut Findings) {
         if ![1, 2, 4, 8, 16, 32].contains(&node.plane) {
             f.warn("bwm.aabb_plane_value", Some(at + 0x20), field("plane"), format!("inner node {i} has plane {}; game files use the flags 1, 2, 4 (+X, +Y, +Z) and 8, 16, 32 (−X, −Y, −Z)", node.plane));
         }
-        let mut children = Vec::with_capacity(2);
-        for (slot, child) in [(0x24, node.first), (0x28, node.second)] {
+        // At most two children; an array, not a `Vec` (a million inner nodes in big files).
+        let mut children = [None; 2];
+        for ((slot, child), valid) in [(0x24, node.first), (0x28, node.second)]
+            .into_iter()
+            .zip(children.iter_mut())
+        {
             let name = if slot == 0x24 { "first" } else { "second" };
             if child as usize >= span.count {
                 f.error(
@@ -744,10 +748,10 @@ fn aabb_checks(raw: &RawBwm<'_>, faces_ok: bool, f: &mut Findings) {
                     format!("node {i}'s box does not contain its {name} child {child}"),
                 );
             }
-            children.push(child as usize);
+            *valid = Some(child as usize);
         }
         // Second pushed first so the first child is visited next (pre-order).
-        stack.extend(children.into_iter().rev());
+        stack.extend(children.into_iter().rev().flatten());
     }
     let unreachable = visited.iter().filter(|v| !**v).count();
     if unreachable > 0 {

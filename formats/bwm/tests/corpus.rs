@@ -202,6 +202,29 @@ fn rebuild_reproduces_the_stored_tables_of_every_genuine_area_file() {
         )
         .unwrap();
         assert!(findings.is_empty(), "{name}: {findings:#?}");
+        // The writer lays the tables straight into the file (no `Tables`); the bytes are
+        // the ones `serialize` makes of `rebuild_tables`, as an area and as a placeable.
+        let written = write_bwm(&mesh, &options, &mut Diagnostics::new()).unwrap();
+        assert!(
+            written.main == out,
+            "{name}: direct writer differs from serialize"
+        );
+        let placeable = WriteOptions {
+            kind: Some(walkmesh_core::MeshKind::Placeable),
+            ..options.clone()
+        };
+        let tables = rebuild_tables(
+            &mesh,
+            walkmesh_core::MeshKind::Placeable,
+            &placeable,
+            &mut diag,
+        )
+        .unwrap();
+        let written = write_bwm(&mesh, &placeable, &mut Diagnostics::new()).unwrap();
+        assert!(
+            written.main == walkmesh_bwm::serialize(&tables).unwrap(),
+            "{name}: direct placeable writer differs from serialize"
+        );
         checked += 1;
         *by_family.entry(family.clone()).or_default() += 1;
     }

@@ -52,9 +52,13 @@ pub(crate) fn eligible(bytes: &[u8], min_bytes: usize) -> Option<&str> {
     if bytes.len() < min_bytes {
         return None;
     }
-    let continued = bytes.windows(2).any(|w| w == b"\\\n") || bytes.ends_with(b"\\");
-    if continued || bytes.windows(3).any(|w| w == b"\\\r\n") {
-        return None;
+    // Every continuation has a backslash: without one (a vectorised search) the byte
+    // pairs need not be looked at.
+    if bytes.contains(&b'\\') {
+        let continued = bytes.windows(2).any(|w| w == b"\\\n") || bytes.ends_with(b"\\");
+        if continued || bytes.windows(3).any(|w| w == b"\\\r\n") {
+            return None;
+        }
     }
     std::str::from_utf8(bytes).ok()
 }
