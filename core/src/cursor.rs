@@ -266,6 +266,39 @@ impl<'a> ByteCursor<'a> {
         }
     }
 
+    /// [`ByteCursor::table_room`] for interleaved records: `count` elements of `element`
+    /// bytes, `stride` bytes apart, from buffer position `start` (the last element needs only
+    /// its own `element` bytes, as glTF's accessors count). Returns the byte range from the
+    /// first element's start to the last one's end.
+    pub fn strided_room(
+        &self,
+        start: u64,
+        count: u64,
+        stride: u64,
+        element: u64,
+    ) -> Result<Range<usize>, NoRoom> {
+        if count == 0 {
+            return self.table_room(start, 0, element);
+        }
+        let span = (count - 1)
+            .checked_mul(stride)
+            .and_then(|n| n.checked_add(element));
+        match span {
+            Some(span) => self.table_room(start, 1, span),
+            None => {
+                let len = self.data.len() as u64;
+                if start > len {
+                    Err(NoRoom::StartPastEnd)
+                } else {
+                    Err(NoRoom::TooLong {
+                        needed: None,
+                        left: len - start,
+                    })
+                }
+            }
+        }
+    }
+
     /// [`ByteCursor::table_room`] as a cursor over the table (its offsets still reported as
     /// the data's, its byte order and prefix this cursor's), or an error at the current
     /// position (where the table's offset or count is stored) naming `field`.
@@ -490,6 +523,24 @@ mod tests {
         assert!(error.message.contains("only 16 remain"), "{error}");
         let error = c.table(100, 1, 1, "header.offset").unwrap_err();
         assert!(error.message.contains("starts at byte 112"), "{error}");
+        // Interleaved elements: the last needs only its own bytes.
+        assert_eq!(c.strided_room(4, 3, 8, 4), Ok(4..24));
+        assert_eq!(
+            c.strided_room(4, 3, 8, 5),
+            Err(NoRoom::TooLong {
+                needed: Some(21),
+                left: 20
+            })
+        );
+        assert_eq!(c.strided_room(24, 0, 8, 4), Ok(24..24));
+        assert_eq!(c.strided_room(25, 0, 8, 4), Err(NoRoom::StartPastEnd));
+        assert_eq!(
+            c.strided_room(0, u64::MAX, u64::MAX, 1),
+            Err(NoRoom::TooLong {
+                needed: None,
+                left: 24
+            })
+        );
         let error = c.at(30).u32("past").unwrap_err();
         assert_eq!(error.position, Position::Offset(42));
         assert!(error.message.contains("only 0 remain"), "{error}");
