@@ -14,6 +14,8 @@
 //! name only when an error needs it (`|| format!("regions[{i}].height")`), so that the
 //! success path formats nothing.
 
+use std::ops::Range;
+
 use crate::ReadError;
 
 /// Byte order of the values a cursor reads.
@@ -50,6 +52,17 @@ impl<F: Fn() -> String> FieldName for F {
     fn field_name(&self) -> String {
         self()
     }
+}
+
+/// Why a table that an offset points to does not lie inside the data
+/// ([`ByteCursor::table_room`]); readers that word the refusal their own way match on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoRoom {
+    /// The table starts past the end of the data.
+    StartPastEnd,
+    /// The table starts inside the data, but its `needed` bytes (`None`: more than 2^64) are
+    /// more than the `left` bytes from its start to the end.
+    TooLong { needed: Option<u64>, left: u64 },
 }
 
 /// A read position in a byte buffer (see the module comment).
@@ -237,6 +250,101 @@ impl<'a> ByteCursor<'a> {
         }
     }
 
+    /// Checks that `count` records of `size` bytes from buffer position `start` (a table
+    /// that an offset points to) lie inside the data, before anything is allocated for them,
+    /// and returns their byte range. The cursor does not move.
+    pub fn table_room(&self, start: u64, count: u64, size: u64) -> Result<Range<usize>, NoRoom> {
+        let len = self.data.len() as u64;
+        if start > len {
+            return Err(NoRoom::StartPastEnd);
+        }
+        let left = len - start;
+        match count.checked_mul(size) {
+            // Both fit in the data's length, so in usize too.
+            Some(needed) if needed <= left => Ok(start as usize..(start + needed) as usize),
+            needed => Err(NoRoom::TooLong { needed, left }),
+        }
+    }
+
+    /// [`ByteCursor::table_room`] for interleaved records: `count` elements of `element`
+    /// bytes, `stride` bytes apart, from buffer position `start` (the last element needs only
+    /// its own `element` bytes, as glTF's accessors count). Returns the byte range from the
+    /// first element's start to the last one's end.
+    pub fn strided_room(
+        &self,
+        start: u64,
+        count: u64,
+        stride: u64,
+        element: u64,
+    ) -> Result<Range<usize>, NoRoom> {
+        if count == 0 {
+            return self.table_room(start, 0, element);
+        }
+        let span = (count - 1)
+            .checked_mul(stride)
+            .and_then(|n| n.checked_add(element));
+        match span {
+            Some(span) => self.table_room(start, 1, span),
+            None => {
+                let len = self.data.len() as u64;
+                if start > len {
+                    Err(NoRoom::StartPastEnd)
+                } else {
+                    Err(NoRoom::TooLong {
+                        needed: None,
+                        left: len - start,
+                    })
+                }
+            }
+        }
+    }
+
+    /// [`ByteCursor::table_room`] as a cursor over the table (its offsets still reported as
+    /// the data's, its byte order and prefix this cursor's), or an error at the current
+    /// position (where the table's offset or count is stored) naming `field`.
+    pub fn table(
+        &self,
+        start: u64,
+        count: u64,
+        size: u64,
+        field: impl FieldName,
+    ) -> Result<ByteCursor<'a>, ReadError> {
+        match self.table_room(start, count, size) {
+            Ok(range) => Ok(ByteCursor {
+                data: self.data.get(range.clone()).unwrap_or_default(),
+                pos: 0,
+                base: self.base + range.start as u64,
+                endian: self.endian,
+                prefix: self.prefix,
+            }),
+            Err(NoRoom::StartPastEnd) => Err(self.error(
+                field,
+                format!(
+                    "the table starts at byte {}, past the end of the data ({} bytes)",
+                    self.base + start,
+                    self.base + self.data.len() as u64
+                ),
+            )),
+            Err(NoRoom::TooLong { needed, left }) => Err(self.error(
+                field,
+                format!(
+                    "{count} records of {size} bytes from byte {} need {} bytes, but only {left} remain",
+                    self.base + start,
+                    needed.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+                ),
+            )),
+        }
+    }
+
+    /// A copy of this cursor moved to buffer position `pos`, for a field read out of
+    /// sequence. `pos` may lie past the end: a read there is then an error at `pos`.
+    pub fn at(&self, pos: usize) -> ByteCursor<'a> {
+        ByteCursor {
+            pos,
+            ..self.clone()
+        }
+    }
+
     /// `count` records of `size` bytes, checked against the bytes left first.
     pub fn array(
         &mut self,
@@ -371,6 +479,71 @@ mod tests {
         let mut c = ByteCursor::little(&data);
         assert_eq!(c.array(2, 4, "table").unwrap().len(), 8);
         assert_eq!(c.remaining(), 0);
+    }
+
+    #[test]
+    fn tables_are_checked_before_anything_is_allocated() {
+        let data = [0u8; 24];
+        let c = ByteCursor::little(&data).with_base(12);
+        assert_eq!(c.table_room(8, 4, 4), Ok(8..24));
+        assert_eq!(c.table_room(24, 0, 4), Ok(24..24));
+        assert_eq!(c.table_room(25, 0, 4), Err(NoRoom::StartPastEnd));
+        assert_eq!(
+            c.table_room(8, 5, 4),
+            Err(NoRoom::TooLong {
+                needed: Some(20),
+                left: 16
+            })
+        );
+        assert_eq!(
+            c.table_room(0, u64::MAX, 2),
+            Err(NoRoom::TooLong {
+                needed: None,
+                left: 24
+            })
+        );
+        // The table as a cursor: offsets stay the file's.
+        let mut table = c.table(8, 2, 8, "keys").unwrap();
+        assert_eq!(table.remaining(), 16);
+        assert_eq!(table.offset(), 20);
+        table.skip(16, "keys").unwrap();
+        let error = table.u8("keys[2]").unwrap_err();
+        assert_eq!(error.position, Position::Offset(36));
+        // Refusals are at the cursor's position (where the count is stored), by field.
+        let c = c.at(4);
+        let error = c.table(8, 0xFFFF_FFFF, 32, "header.count").unwrap_err();
+        assert_eq!(error.position, Position::Offset(16));
+        assert_eq!(error.field, "header.count");
+        assert!(
+            error
+                .message
+                .contains("4294967295 records of 32 bytes from byte 20 need 137438953440 bytes"),
+            "{error}"
+        );
+        assert!(error.message.contains("only 16 remain"), "{error}");
+        let error = c.table(100, 1, 1, "header.offset").unwrap_err();
+        assert!(error.message.contains("starts at byte 112"), "{error}");
+        // Interleaved elements: the last needs only its own bytes.
+        assert_eq!(c.strided_room(4, 3, 8, 4), Ok(4..24));
+        assert_eq!(
+            c.strided_room(4, 3, 8, 5),
+            Err(NoRoom::TooLong {
+                needed: Some(21),
+                left: 20
+            })
+        );
+        assert_eq!(c.strided_room(24, 0, 8, 4), Ok(24..24));
+        assert_eq!(c.strided_room(25, 0, 8, 4), Err(NoRoom::StartPastEnd));
+        assert_eq!(
+            c.strided_room(0, u64::MAX, u64::MAX, 1),
+            Err(NoRoom::TooLong {
+                needed: None,
+                left: 24
+            })
+        );
+        let error = c.at(30).u32("past").unwrap_err();
+        assert_eq!(error.position, Position::Offset(42));
+        assert!(error.message.contains("only 0 remain"), "{error}");
     }
 
     #[test]

@@ -293,6 +293,36 @@ pub fn report_page(
         walkmesh_render::to_svg(&overlay_scene(report, a, name_a, b, name_b, PICTURE_WIDTH)?);
     let heat_map = walkmesh_render::to_svg(&heat_map_scene(report, a, name_a, b, PICTURE_WIDTH)?);
     let mut out = String::with_capacity(picture_a.len() + picture_b.len() + overlay.len() + 16384);
+    page_head(&mut out, name_a, name_b);
+    verdict_section(&mut out, report);
+    counts_section(&mut out, report);
+    placement_section(&mut out, report);
+    walkable_area_section(&mut out, report);
+    footprint_section(&mut out, report);
+    surface_distance_section(&mut out, report);
+    pictures_section(
+        &mut out,
+        [
+            (
+                "overlay",
+                "A and B overlaid (differences outlined)",
+                &overlay,
+            ),
+            (
+                "heat-map",
+                "Distance from each walkable face of A to B's walkable surface",
+                &heat_map,
+            ),
+            ("picture-a", "A", &picture_a),
+            ("picture-b", "B", &picture_b),
+        ],
+    );
+    out.push_str("</body></html>\n");
+    Ok(out)
+}
+
+/// The document head with its style sheet, the title and the two names.
+fn page_head(out: &mut String, name_a: &str, name_b: &str) {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n\
@@ -318,6 +348,10 @@ figcaption {{ font-weight: bold; }}\n\
         escape(name_a),
         escape(name_b)
     );
+}
+
+/// Equal or different, then every difference and note.
+fn verdict_section(out: &mut String, report: &DiffReport) {
     let (class, verdict) = if report.equal {
         ("equal", "equal")
     } else {
@@ -343,20 +377,27 @@ figcaption {{ font-weight: bold; }}\n\
         }
         out.push_str("</ul>\n");
     }
+}
+
+/// Counts, connectivity of the footprint and of the mesh, and face changes.
+fn counts_section(out: &mut String, report: &DiffReport) {
     out.push_str("<h2>Counts and connectivity</h2>\n");
-    count_table(&mut out, "counts", &report.counts);
+    count_table(out, "counts", &report.counts);
     count_table(
-        &mut out,
+        out,
         "connectivity (walkable footprint)",
         &report.connectivity,
     );
     count_table(
-        &mut out,
+        out,
         "mesh connectivity (faces joined by shared edges)",
         &report.mesh_connectivity,
     );
-    face_change_table(&mut out, &report.face_changes);
+    face_change_table(out, &report.face_changes);
+}
 
+/// Each side's bounds and the translation between them.
+fn placement_section(out: &mut String, report: &DiffReport) {
     out.push_str("<h2>Placement</h2>\n<table><tr><th></th><th>min</th><th>max</th></tr>\n");
     for (name, bounds) in [("A", report.placement.a), ("B", report.placement.b)] {
         match bounds {
@@ -385,7 +426,10 @@ figcaption {{ font-weight: bold; }}\n\
             ""
         }
     );
+}
 
+/// Walkable area per material, rows beyond the area tolerance marked.
+fn walkable_area_section(out: &mut String, report: &DiffReport) {
     out.push_str("<h2>Walkable area per material</h2>\n<table><tr><th></th><th>A</th><th>B</th><th>delta</th></tr>\n");
     for row in &report.walkable_area {
         let class = if row.delta.abs() > report.area_tolerance {
@@ -403,7 +447,10 @@ figcaption {{ font-weight: bold; }}\n\
         );
     }
     out.push_str("</table>\n");
+}
 
+/// Footprint areas and the largest pieces only one side has.
+fn footprint_section(out: &mut String, report: &DiffReport) {
     let f = &report.footprint;
     let _ = writeln!(
         out,
@@ -435,7 +482,10 @@ figcaption {{ font-weight: bold; }}\n\
         }
         out.push_str("</table>\n");
     }
+}
 
+/// Sampled surface distances both ways and the Hausdorff distance.
+fn surface_distance_section(out: &mut String, report: &DiffReport) {
     let d = &report.surface_distance;
     let _ = writeln!(
         out,
@@ -451,29 +501,17 @@ figcaption {{ font-weight: bold; }}\n\
         d.b_to_a.samples,
         d.hausdorff
     );
+}
 
+/// The pictures, each a figure with its id and caption.
+fn pictures_section(out: &mut String, pictures: [(&str, &str, &String); 4]) {
     out.push_str("<h2>Pictures</h2>\n");
-    for (id, caption, svg) in [
-        (
-            "overlay",
-            "A and B overlaid (differences outlined)",
-            &overlay,
-        ),
-        (
-            "heat-map",
-            "Distance from each walkable face of A to B's walkable surface",
-            &heat_map,
-        ),
-        ("picture-a", "A", &picture_a),
-        ("picture-b", "B", &picture_b),
-    ] {
+    for (id, caption, svg) in pictures {
         let _ = writeln!(
             out,
             "<figure id=\"{id}\"><figcaption>{caption}</figcaption>\n{svg}</figure>"
         );
     }
-    out.push_str("</body></html>\n");
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use walkmesh_core::ReadError;
+use walkmesh_core::cursor::{ByteCursor, FieldName};
 
 /// Resource type ids and their extensions, as the games and the community tools use them.
 pub const RESOURCE_TYPES: &[(u16, &str)] = &[
@@ -154,38 +155,9 @@ const RIM_HEADER: usize = 120;
 const RIM_KEY: usize = 32;
 const RESREF_LEN: usize = 16;
 
-fn u32_at(bytes: &[u8], offset: usize, field: &str) -> Result<u32, ReadError> {
-    bytes
-        .get(offset..offset + 4)
-        .and_then(|b| <[u8; 4]>::try_from(b).ok())
-        .map(u32::from_le_bytes)
-        .ok_or_else(|| {
-            ReadError::at_offset(
-                offset as u64,
-                field,
-                format!("the file ends at byte {} inside this field", bytes.len()),
-            )
-        })
-}
-
-fn u16_at(bytes: &[u8], offset: usize, field: &str) -> Result<u16, ReadError> {
-    bytes
-        .get(offset..offset + 2)
-        .and_then(|b| <[u8; 2]>::try_from(b).ok())
-        .map(u16::from_le_bytes)
-        .ok_or_else(|| {
-            ReadError::at_offset(
-                offset as u64,
-                field,
-                format!("the file ends at byte {} inside this field", bytes.len()),
-            )
-        })
-}
-
-fn resref_at(bytes: &[u8], offset: usize, field: &str) -> Result<String, ReadError> {
-    let raw = bytes.get(offset..offset + RESREF_LEN).ok_or_else(|| {
-        ReadError::at_offset(offset as u64, field, "the file ends inside this name")
-    })?;
+/// A ResRef: 16 bytes, NUL-padded.
+fn resref(c: &mut ByteCursor<'_>, field: impl FieldName) -> Result<String, ReadError> {
+    let raw = c.take(RESREF_LEN, field)?;
     let end = raw.iter().position(|&b| b == 0).unwrap_or(RESREF_LEN);
     Ok(raw
         .get(..end)
@@ -195,44 +167,48 @@ fn resref_at(bytes: &[u8], offset: usize, field: &str) -> Result<String, ReadErr
         .collect())
 }
 
-/// Checks that `count` entries of `size` bytes fit at `offset`.
-fn table_fits(
-    bytes: &[u8],
+/// The `count` entries of `size` bytes at `offset` as a cursor over them, checked (before
+/// anything is allocated) to lie inside the file; refused at `offset`, naming `field`.
+fn table<'a>(
+    file: &ByteCursor<'a>,
     offset: usize,
     count: usize,
     size: usize,
     field: &str,
-) -> Result<(), ReadError> {
-    let end = count.checked_mul(size).and_then(|n| n.checked_add(offset));
-    match end {
-        Some(end) if end <= bytes.len() => Ok(()),
-        _ => Err(ReadError::at_offset(
+) -> Result<ByteCursor<'a>, ReadError> {
+    match file.table_room(offset as u64, count as u64, size as u64) {
+        Ok(range) => Ok(file.at(range.start)),
+        Err(_) => Err(ReadError::at_offset(
             offset as u64,
             field,
             format!(
                 "{count} entries of {size} bytes at byte {offset} do not fit in the {} bytes of the file",
-                bytes.len()
+                file.data().len()
             ),
         )),
     }
 }
 
-fn data_fits(
-    bytes: &[u8],
+/// A member's data range, checked to lie inside the file; refused at `at` (where the
+/// member's offset is stored), naming `field`.
+fn member_data(
+    file: &ByteCursor<'_>,
     offset: u32,
     size: u32,
     at: usize,
     field: String,
 ) -> Result<Data, ReadError> {
-    let (offset, size) = (offset as usize, size as usize);
-    match offset.checked_add(size) {
-        Some(end) if end <= bytes.len() => Ok(Data::Source { offset, size }),
-        _ => Err(ReadError::at_offset(
+    match file.table_room(u64::from(offset), u64::from(size), 1) {
+        Ok(range) => Ok(Data::Source {
+            offset: range.start,
+            size: range.len(),
+        }),
+        Err(_) => Err(ReadError::at_offset(
             at as u64,
             field,
             format!(
                 "the member's {size} bytes at byte {offset} run past the end of the file ({} bytes)",
-                bytes.len()
+                file.data().len()
             ),
         )),
     }
@@ -289,12 +265,13 @@ impl Archive {
                 ),
             ));
         }
-        let count = u32_at(bytes, 16, "header.entry_count")? as usize;
-        let key_offset = u32_at(bytes, 24, "header.key_list_offset")? as usize;
-        let resource_offset = u32_at(bytes, 28, "header.resource_list_offset")? as usize;
-        table_fits(bytes, key_offset, count, ERF_KEY, "header.key_list_offset")?;
-        table_fits(
-            bytes,
+        let file = ByteCursor::little(bytes);
+        let count = file.at(16).u32("header.entry_count")? as usize;
+        let key_offset = file.at(24).u32("header.key_list_offset")? as usize;
+        let resource_offset = file.at(28).u32("header.resource_list_offset")? as usize;
+        let mut keys = table(&file, key_offset, count, ERF_KEY, "header.key_list_offset")?;
+        let mut resources = table(
+            &file,
             resource_offset,
             count,
             ERF_RESOURCE,
@@ -302,14 +279,14 @@ impl Archive {
         )?;
         let mut members = Vec::with_capacity(count);
         for i in 0..count {
-            let key = key_offset + i * ERF_KEY;
-            let entry = resource_offset + i * ERF_RESOURCE;
-            let name = resref_at(bytes, key, &format!("keys[{i}].resref"))?;
-            let resource_id = u32_at(bytes, key + 16, &format!("keys[{i}].resource_id"))?;
-            let type_id = u16_at(bytes, key + 20, &format!("keys[{i}].type"))?;
-            let offset = u32_at(bytes, entry, &format!("resources[{i}].offset"))?;
-            let size = u32_at(bytes, entry + 4, &format!("resources[{i}].size"))?;
-            let data = data_fits(bytes, offset, size, entry, format!("resources[{i}]"))?;
+            let name = resref(&mut keys, || format!("keys[{i}].resref"))?;
+            let resource_id = keys.u32(|| format!("keys[{i}].resource_id"))?;
+            let type_id = keys.u16(|| format!("keys[{i}].type"))?;
+            keys.skip(2, || format!("keys[{i}].unused"))?;
+            let entry = resources.pos();
+            let offset = resources.u32(|| format!("resources[{i}].offset"))?;
+            let size = resources.u32(|| format!("resources[{i}].size"))?;
+            let data = member_data(&file, offset, size, entry, format!("resources[{i}]"))?;
             members.push(Member {
                 name,
                 type_id,
@@ -326,29 +303,31 @@ impl Archive {
     }
 
     fn parse_rim(bytes: &[u8]) -> Result<Archive, ReadError> {
-        let count = u32_at(bytes, 12, "header.entry_count")? as usize;
-        let mut key_offset = u32_at(bytes, 16, "header.key_list_offset")? as usize;
+        let file = ByteCursor::little(bytes);
+        let count = file.at(12).u32("header.entry_count")? as usize;
+        let mut key_offset = file.at(16).u32("header.key_list_offset")? as usize;
         // Game RIMs may leave the key offset 0: the keys then follow the 120-byte header.
         if key_offset == 0 {
             key_offset = RIM_HEADER;
         }
-        table_fits(bytes, key_offset, count, RIM_KEY, "header.key_list_offset")?;
+        let mut keys = table(&file, key_offset, count, RIM_KEY, "header.key_list_offset")?;
         let mut members = Vec::with_capacity(count);
         for i in 0..count {
-            let key = key_offset + i * RIM_KEY;
-            let name = resref_at(bytes, key, &format!("keys[{i}].resref"))?;
-            let type_raw = u32_at(bytes, key + 16, &format!("keys[{i}].type"))?;
+            let name = resref(&mut keys, || format!("keys[{i}].resref"))?;
+            let type_at = keys.offset();
+            let type_raw = keys.u32(|| format!("keys[{i}].type"))?;
             let type_id = u16::try_from(type_raw).map_err(|_| {
                 ReadError::at_offset(
-                    (key + 16) as u64,
+                    type_at,
                     format!("keys[{i}].type"),
                     format!("resource type {type_raw} is out of range"),
                 )
             })?;
-            let resource_id = u32_at(bytes, key + 20, &format!("keys[{i}].resource_id"))?;
-            let offset = u32_at(bytes, key + 24, &format!("keys[{i}].offset"))?;
-            let size = u32_at(bytes, key + 28, &format!("keys[{i}].size"))?;
-            let data = data_fits(bytes, offset, size, key + 24, format!("keys[{i}]"))?;
+            let resource_id = keys.u32(|| format!("keys[{i}].resource_id"))?;
+            let entry = keys.pos();
+            let offset = keys.u32(|| format!("keys[{i}].offset"))?;
+            let size = keys.u32(|| format!("keys[{i}].size"))?;
+            let data = member_data(&file, offset, size, entry, format!("keys[{i}]"))?;
             members.push(Member {
                 name,
                 type_id,
@@ -451,9 +430,10 @@ impl Archive {
         // Header fields we do not lay out (languages, build date, description) are kept, and
         // so is the localized-string block, which follows the header in every file we know.
         let header = self.source.get(..ERF_HEADER).unwrap_or_default();
-        let language_count = u32_at(&self.source, 8, "").unwrap_or(0);
-        let strings_size = u32_at(&self.source, 12, "").unwrap_or(0) as usize;
-        let strings_offset = u32_at(&self.source, 20, "").unwrap_or(0) as usize;
+        let source = ByteCursor::little(&self.source);
+        let language_count = source.at(8).u32("header.language_count").unwrap_or(0);
+        let strings_size = source.at(12).u32("header.strings_size").unwrap_or(0) as usize;
+        let strings_offset = source.at(20).u32("header.strings_offset").unwrap_or(0) as usize;
         let strings = self
             .source
             .get(strings_offset..strings_offset + strings_size)

@@ -450,28 +450,7 @@ pub fn build_indoor(
         let component = kit.and_then(|k| k.kit.component(&room.component));
         components.push(component);
         hooks.push(component.map_or_else(Vec::new, |c| hook_positions(c, &transform)));
-        let base = match &room.walkmesh_override {
-            Some(text) => decode_base64(text).and_then(|bytes| read_wok(&bytes)),
-            None => match (kit, component) {
-                (Some(kit), Some(component)) => walkmesh_core::confine::join(
-                    &kit.wok_dir,
-                    &format!("{}.wok", component.id),
-                    "kit component id",
-                    &kit.wok_dir,
-                )
-                .map_err(|e| e.to_string())
-                .and_then(|path| {
-                    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-                })
-                .and_then(|bytes| read_wok(&bytes)),
-                (None, _) => Err(format!("kit '{}' was not found", room.kit)),
-                (Some(_), None) => Err(format!(
-                    "kit '{}' has no component '{}'",
-                    room.kit, room.component
-                )),
-            },
-        };
-        match base {
+        match room_walkmesh(room, kit, component) {
             Ok(mesh) => {
                 // Kit defects that break the builder's own rule; the geometric solve below
                 // repairs what it can, and the findings say where.
@@ -505,41 +484,16 @@ pub fn build_indoor(
                 ),
             ));
         }
-        for (k, hook) in component
-            .map(|c| c.doorhooks.as_slice())
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            let p = hooks
-                .get(index)
-                .and_then(|h| h.get(k))
-                .copied()
-                .unwrap_or_default();
-            let angle = transform.hook_rotation(hook.rotation).to_radians() / 2.0;
-            lyt.door_hooks.push(DoorHook {
-                room: name.clone(),
-                door: format!("door{k}"),
-                flag: Some(0),
-                position: p.map(|c| c as f32),
-                orientation: [0.0, 0.0, angle.sin() as f32, angle.cos() as f32],
-                extra: Vec::new(),
-            });
-        }
+        push_door_hooks(
+            &mut lyt,
+            &name,
+            component,
+            hooks.get(index).map(Vec::as_slice).unwrap_or_default(),
+            &transform,
+        );
     }
     let links = link_hooks(&hooks);
-    for (index, mesh) in meshes.iter_mut().enumerate() {
-        let (Some(mesh), Some(Some(component))) = (mesh.as_mut(), components.get(index)) else {
-            continue;
-        };
-        let mut connected = vec![None; component.doorhooks.len()];
-        for link in links.iter().filter(|l| l.room == index) {
-            if let Some(slot) = connected.get_mut(link.hook) {
-                *slot = Some(link.other_room);
-            }
-        }
-        resolve_placeholders(mesh, component, &connected);
-    }
+    resolve_hooked_placeholders(&mut meshes, &components, &links);
     let mut rooms: Vec<RoomMesh> = meshes
         .into_iter()
         .enumerate()
@@ -553,7 +507,101 @@ pub fn build_indoor(
         .collect();
     let solution = transitions::solve(&rooms, lyt.rooms.len(), tolerance);
     transitions::apply(&mut rooms, &solution);
-    // Hooked doors whose edges do not meet: the builder would link them, geometry does not.
+    report_unmet_hooks(&links, &rooms, &solution, &mut findings);
+    IndoorBuild {
+        lyt,
+        rooms,
+        links,
+        solution,
+        findings,
+    }
+}
+
+/// The walkmesh of a map's room, in the kit's coordinates: its override, else its kit
+/// component's WOK (the component id confined to the kit's folder).
+fn room_walkmesh(
+    room: &IndoorRoom,
+    kit: Option<&LoadedKit>,
+    component: Option<&KitComponent>,
+) -> Result<NavMesh, String> {
+    match &room.walkmesh_override {
+        Some(text) => decode_base64(text).and_then(|bytes| read_wok(&bytes)),
+        None => match (kit, component) {
+            (Some(kit), Some(component)) => walkmesh_core::confine::join(
+                &kit.wok_dir,
+                &format!("{}.wok", component.id),
+                "kit component id",
+                &kit.wok_dir,
+            )
+            .map_err(|e| e.to_string())
+            .and_then(|path| {
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+            })
+            .and_then(|bytes| read_wok(&bytes)),
+            (None, _) => Err(format!("kit '{}' was not found", room.kit)),
+            (Some(_), None) => Err(format!(
+                "kit '{}' has no component '{}'",
+                room.kit, room.component
+            )),
+        },
+    }
+}
+
+/// The LYT door hooks of room `name`: one per hook of its component, at `positions` (the
+/// hooks placed with the room), turned with the room.
+fn push_door_hooks(
+    lyt: &mut Lyt,
+    name: &str,
+    component: Option<&KitComponent>,
+    positions: &[[f64; 3]],
+    transform: &Transform,
+) {
+    for (k, hook) in component
+        .map(|c| c.doorhooks.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let p = positions.get(k).copied().unwrap_or_default();
+        let angle = transform.hook_rotation(hook.rotation).to_radians() / 2.0;
+        lyt.door_hooks.push(DoorHook {
+            room: name.to_string(),
+            door: format!("door{k}"),
+            flag: Some(0),
+            position: p.map(|c| c as f32),
+            orientation: [0.0, 0.0, angle.sin() as f32, angle.cos() as f32],
+            extra: Vec::new(),
+        });
+    }
+}
+
+/// Replaces the kit rooms' placeholder transitions by the rooms their door hooks connect to.
+fn resolve_hooked_placeholders(
+    meshes: &mut [Option<NavMesh>],
+    components: &[Option<&KitComponent>],
+    links: &[HookLink],
+) {
+    for (index, mesh) in meshes.iter_mut().enumerate() {
+        let (Some(mesh), Some(Some(component))) = (mesh.as_mut(), components.get(index)) else {
+            continue;
+        };
+        let mut connected = vec![None; component.doorhooks.len()];
+        for link in links.iter().filter(|l| l.room == index) {
+            if let Some(slot) = connected.get_mut(link.hook) {
+                *slot = Some(link.other_room);
+            }
+        }
+        resolve_placeholders(mesh, component, &connected);
+    }
+}
+
+/// Hooked doors whose edges do not meet: the builder would link them, geometry does not.
+fn report_unmet_hooks(
+    links: &[HookLink],
+    rooms: &[RoomMesh],
+    solution: &transitions::Solution,
+    findings: &mut Vec<Diagnostic>,
+) {
     for link in links.iter().filter(|l| l.room < l.other_room) {
         let slot_of = |lyt_index: usize| rooms.iter().position(|r| r.lyt_index == lyt_index);
         let (Some(a), Some(b)) = (slot_of(link.room), slot_of(link.other_room)) else {
@@ -576,13 +624,6 @@ pub fn build_indoor(
                 ),
             ));
         }
-    }
-    IndoorBuild {
-        lyt,
-        rooms,
-        links,
-        solution,
-        findings,
     }
 }
 

@@ -283,6 +283,46 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
     for (slot, room) in rooms.iter().enumerate() {
         edges.extend(perimeter_edges(&room.mesh, slot));
     }
+    let Matches {
+        mut partners,
+        mut overlapping,
+        mut pairs,
+    } = coinciding_edges(&edges, tolerance);
+    let mut findings = Vec::new();
+    link_partial_overlaps(
+        rooms,
+        &edges,
+        tolerance,
+        (&mut partners, &mut pairs),
+        &mut findings,
+    );
+    pairs.sort_unstable();
+    overlapping.dedup();
+    report_same_direction(rooms, &edges, &overlapping, &mut findings);
+    let solved = solved_transitions(rooms, &edges, &partners, room_count, &mut findings);
+    check_stored_pairs(rooms, &edges, &pairs, &mut findings);
+    reachability(rooms, &edges, &pairs, &mut findings);
+    Solution {
+        edges,
+        solved,
+        pairs,
+        findings,
+    }
+}
+
+/// Perimeter edges of different rooms that coincide (see [`coinciding_edges`]).
+struct Matches {
+    /// `partners[i]`: edges of other rooms that meet edge `i` across a seam.
+    partners: Vec<Vec<u32>>,
+    /// Pairs that coincide running the same way (overlapping rooms), maybe repeated.
+    overlapping: Vec<(u32, u32)>,
+    /// Every seam pair `(i, j)` (`i < j` for exact matches), in the order found.
+    pairs: Vec<(u32, u32)>,
+}
+
+/// Matches perimeter edges through a hash grid on their start points: a partner starts near
+/// an edge's end (a seam) or near its start (the same direction).
+fn coinciding_edges(edges: &[PerimeterEdge], tolerance: Tolerance) -> Matches {
     let mut grid: CellMap<Cell, Vec<u32>> = CellMap::default();
     grid.reserve(edges.len());
     for (i, edge) in edges.iter().enumerate() {
@@ -344,16 +384,29 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
             }
         }
     }
-    // Edges without an exact partner that share at least half of the shorter one's length
-    // with a collinear edge of another room (door edges of different widths, seams not split
-    // at the same points) are partners too: the engine only needs each side's crossing edge to
-    // name the other room. They are reported, since part of such an edge leads nowhere.
-    let mut findings = Vec::new();
+    Matches {
+        partners,
+        overlapping,
+        pairs,
+    }
+}
+
+/// Edges without an exact partner that share at least half of the shorter one's length
+/// with a collinear edge of another room (door edges of different widths, seams not split
+/// at the same points) are partners too: the engine only needs each side's crossing edge to
+/// name the other room. They are reported, since part of such an edge leads nowhere.
+fn link_partial_overlaps(
+    rooms: &[RoomMesh],
+    edges: &[PerimeterEdge],
+    tolerance: Tolerance,
+    (partners, pairs): (&mut [Vec<u32>], &mut Vec<(u32, u32)>),
+    findings: &mut Vec<Diagnostic>,
+) {
     let length = |e: &PerimeterEdge| {
         let (dx, dy) = (e.end[0] - e.start[0], e.end[1] - e.start[1]);
         (dx * dx + dy * dy).sqrt()
     };
-    for (i, j, overlap) in partial_overlaps(&edges, &partners, tolerance) {
+    for (i, j, overlap) in partial_overlaps(edges, partners, tolerance) {
         let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
             continue;
         };
@@ -382,9 +435,17 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
             pairs.push((i, j));
         }
     }
-    pairs.sort_unstable();
-    overlapping.dedup();
-    for &(i, j) in &overlapping {
+}
+
+/// Edges that coincide running the same way: the rooms overlap there (or one is wound
+/// clockwise), and no transition is set.
+fn report_same_direction(
+    rooms: &[RoomMesh],
+    edges: &[PerimeterEdge],
+    overlapping: &[(u32, u32)],
+    findings: &mut Vec<Diagnostic>,
+) {
+    for &(i, j) in overlapping {
         let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
             continue;
         };
@@ -398,7 +459,17 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
             ),
         ));
     }
+}
 
+/// The room each perimeter edge should name: its partner's (the lowest layout index among
+/// several, reported), or -1; stored transitions that lead nowhere are reported.
+fn solved_transitions(
+    rooms: &[RoomMesh],
+    edges: &[PerimeterEdge],
+    partners: &[Vec<u32>],
+    room_count: usize,
+    findings: &mut Vec<Diagnostic>,
+) -> Vec<i32> {
     let describe = |e: &PerimeterEdge| describe_edge(rooms, e);
     let lyt_of = |slot: usize| rooms.get(slot).map_or(-1, |r| r.lyt_index as i32);
     let mut solved = vec![-1i32; edges.len()];
@@ -449,8 +520,21 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
             }
         }
     }
+    solved
+}
+
+/// Checks the transitions stored on both sides of every seam pair: conflicting, one-sided,
+/// and missing ones (counted per pair of rooms).
+fn check_stored_pairs(
+    rooms: &[RoomMesh],
+    edges: &[PerimeterEdge],
+    pairs: &[(u32, u32)],
+    findings: &mut Vec<Diagnostic>,
+) {
+    let describe = |e: &PerimeterEdge| describe_edge(rooms, e);
+    let lyt_of = |slot: usize| rooms.get(slot).map_or(-1, |r| r.lyt_index as i32);
     let mut missing: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    for &(i, j) in &pairs {
+    for &(i, j) in pairs {
         let (Some(a), Some(b)) = (edges.get(i as usize), edges.get(j as usize)) else {
             continue;
         };
@@ -512,13 +596,6 @@ pub fn solve(rooms: &[RoomMesh], room_count: usize, tolerance: Tolerance) -> Sol
                 name(rb)
             ),
         ));
-    }
-    reachability(rooms, &edges, &pairs, &mut findings);
-    Solution {
-        edges,
-        solved,
-        pairs,
-        findings,
     }
 }
 

@@ -110,6 +110,44 @@ fn small_archive(kind: ArchiveKind) -> Vec<u8> {
     archive.write().unwrap()
 }
 
+/// An archive whose counts claim more than the file holds is refused by field and offset
+/// before anything is allocated (the reader's tables go through core's `ByteCursor`).
+#[test]
+fn archive_tables_past_the_end_name_their_field() {
+    use walkmesh_core::Position;
+    let erf = small_archive(ArchiveKind::Erf(*b"MOD "));
+    let mut m = erf.clone();
+    m[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+    let error = Archive::parse(&m).unwrap_err();
+    assert_eq!(error.field, "header.key_list_offset");
+    let key_offset = u32::from_le_bytes(erf[24..28].try_into().unwrap());
+    assert_eq!(error.position, Position::Offset(u64::from(key_offset)));
+    assert!(
+        error.message.contains("4294967295 entries of 24 bytes"),
+        "{error}"
+    );
+    // A member whose data runs past the end: named by its resource entry.
+    let mut m = erf.clone();
+    let resources = u32::from_le_bytes(erf[28..32].try_into().unwrap()) as usize;
+    m[resources + 4..resources + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let error = Archive::parse(&m).unwrap_err();
+    assert_eq!(error.field, "resources[0]");
+    assert_eq!(error.position, Position::Offset(resources as u64));
+    // A file cut inside the header's fields: the field and its own offset.
+    let rim = small_archive(ArchiveKind::Rim);
+    let error = Archive::parse(&rim[..14]).unwrap_err();
+    assert_eq!(error.field, "header.entry_count");
+    assert_eq!(error.position, Position::Offset(12));
+    let mut m = rim.clone();
+    m[12..16].copy_from_slice(&(1u32 << 28).to_le_bytes());
+    let error = Archive::parse(&m).unwrap_err();
+    assert_eq!(error.field, "header.key_list_offset");
+    assert!(
+        error.message.contains("268435456 entries of 32 bytes"),
+        "{error}"
+    );
+}
+
 #[test]
 fn truncated_and_mutated_archives_never_panic() {
     for kind in [

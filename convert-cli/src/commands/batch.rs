@@ -59,44 +59,10 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let started = Instant::now();
-    let Some(out_dir) = &args.out_dir else {
-        return Err(Failure::usage("batch conversion needs --out-dir"));
-    };
-    let Some(to) = &args.to else {
-        return Err(Failure::usage(
-            "--out-dir needs --to FORMAT (an id or extension: glb, wok, trx, obj, …)",
-        ));
-    };
-    if args.paths.iter().any(|p| is_stdout(p)) {
-        return Err(Failure::usage("`-` is not an input of a batch"));
-    }
-    if args.json && args.report.as_deref().is_some_and(is_stdout) {
-        return Err(Failure::usage(
-            "--json and --report - would both print to standard output",
-        ));
-    }
+    let (out_dir, to) = batch_arguments(args)?;
     let (target, extension) = target_for(registry, to)?;
     let plan = plan(registry, args, target)?;
-    match std::fs::metadata(out_dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => {
-            return Err(Failure::output(format!(
-                "--out-dir {} is not a directory",
-                out_dir.display()
-            )));
-        }
-        Err(_) if args.create_dirs => {
-            std::fs::create_dir_all(out_dir).map_err(|e| {
-                Failure::output(format!("cannot create {}: {e}", out_dir.display()))
-            })?;
-        }
-        Err(_) => {
-            return Err(Failure::output(format!(
-                "the output directory {} does not exist (create it, or pass --create-dirs)",
-                out_dir.display()
-            )));
-        }
-    }
+    ensure_out_dir(out_dir, args.create_dirs)?;
     let jobs = collect_jobs(registry, &args.paths, out_dir, &extension)?;
     // Subdirectories of --out-dir mirror the inputs' tree and are created as needed.
     let job_plan = Plan {
@@ -127,11 +93,101 @@ pub fn run(
     );
     progress.finish_and_clear();
 
+    let Tally {
+        warnings,
+        failures,
+        exit_code,
+        report,
+    } = tally(&jobs, &results, args, stderr)?;
+    write_depfile_and_report(args, &results, report, plan.settings, stdout)?;
+    let converted = results.iter().filter(|r| r.is_ok()).count();
+    let unchanged = results
+        .iter()
+        .filter(|r| r.as_ref().is_ok_and(|c| c.unchanged))
+        .count();
+    let summary = Summary {
+        files: jobs.len(),
+        converted,
+        unchanged,
+        failed: jobs.len() - converted,
+        to: target.id().to_string(),
+        out_dir: out_dir.clone(),
+        warnings,
+        failures,
+        exit_code,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    print_summary(&summary, args, stdout, stderr)?;
+    Ok(exit_code)
+}
+
+/// `--out-dir` and `--to` of a batch, after the checks on the arguments that need no file.
+fn batch_arguments(args: &Args) -> Result<(&PathBuf, &String), Failure> {
+    let Some(out_dir) = &args.out_dir else {
+        return Err(Failure::usage("batch conversion needs --out-dir"));
+    };
+    let Some(to) = &args.to else {
+        return Err(Failure::usage(
+            "--out-dir needs --to FORMAT (an id or extension: glb, wok, trx, obj, …)",
+        ));
+    };
+    if args.paths.iter().any(|p| is_stdout(p)) {
+        return Err(Failure::usage("`-` is not an input of a batch"));
+    }
+    if args.json && args.report.as_deref().is_some_and(is_stdout) {
+        return Err(Failure::usage(
+            "--json and --report - would both print to standard output",
+        ));
+    }
+    Ok((out_dir, to))
+}
+
+/// `--out-dir` is a directory, created with `--create-dirs` when missing.
+fn ensure_out_dir(out_dir: &Path, create_dirs: bool) -> Result<(), Failure> {
+    match std::fs::metadata(out_dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Failure::output(format!(
+                "--out-dir {} is not a directory",
+                out_dir.display()
+            )));
+        }
+        Err(_) if create_dirs => {
+            std::fs::create_dir_all(out_dir).map_err(|e| {
+                Failure::output(format!("cannot create {}: {e}", out_dir.display()))
+            })?;
+        }
+        Err(_) => {
+            return Err(Failure::output(format!(
+                "the output directory {} does not exist (create it, or pass --create-dirs)",
+                out_dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What the batch's results add up to: warnings per code, failures, the exit code and the
+/// `--report` lines (built only when asked).
+struct Tally {
+    warnings: BTreeMap<String, usize>,
+    failures: Vec<(PathBuf, String)>,
+    exit_code: i32,
+    report: String,
+}
+
+/// Goes through the results in the jobs' order, printing each failure (unless `--json`).
+fn tally(
+    jobs: &[walkmesh_pipeline::batch::Job],
+    results: &[Result<Conversion, Failure>],
+    args: &Args,
+    stderr: &mut dyn Write,
+) -> Result<Tally, Failure> {
     let mut warnings: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut exit_code = EXIT_OK;
     let mut report = String::new();
-    for (job, result) in jobs.iter().zip(&results) {
+    for (job, result) in jobs.iter().zip(results) {
         let line = match result {
             Ok(conversion) => {
                 for item in &conversion.diagnostics {
@@ -175,6 +231,22 @@ pub fn run(
             report.push('\n');
         }
     }
+    Ok(Tally {
+        warnings,
+        failures,
+        exit_code,
+        report,
+    })
+}
+
+/// Writes `--depfile` and `--report` (to a file, staged, or to standard output).
+fn write_depfile_and_report(
+    args: &Args,
+    results: &[Result<Conversion, Failure>],
+    report: String,
+    settings: OutputSettings,
+    stdout: &mut dyn Write,
+) -> Result<(), Failure> {
     if let Some(depfile) = &args.depfile {
         let rules: String = results
             .iter()
@@ -193,30 +265,24 @@ pub fn run(
                     main: report.into_bytes(),
                     sidecars: Vec::new(),
                 },
-                plan.settings,
+                settings,
             )?;
             staged.commit()?;
         }
     }
-    let converted = results.iter().filter(|r| r.is_ok()).count();
-    let unchanged = results
-        .iter()
-        .filter(|r| r.as_ref().is_ok_and(|c| c.unchanged))
-        .count();
-    let summary = Summary {
-        files: jobs.len(),
-        converted,
-        unchanged,
-        failed: jobs.len() - converted,
-        to: target.id().to_string(),
-        out_dir: out_dir.clone(),
-        warnings,
-        failures,
-        exit_code,
-        seconds: started.elapsed().as_secs_f64(),
-    };
+    Ok(())
+}
+
+/// The summary: JSON with `--json`, else (unless `--quiet`) warnings per code and one line,
+/// on standard error when the report goes to standard output.
+fn print_summary(
+    summary: &Summary,
+    args: &Args,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Failure> {
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&summary)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(summary)?)?;
     } else if !args.quiet {
         let out: &mut dyn Write = if args.report.as_deref().is_some_and(is_stdout) {
             stderr
@@ -232,7 +298,7 @@ pub fn run(
             summary.converted,
             summary.files,
             summary.to,
-            out_dir.display(),
+            summary.out_dir.display(),
             summary.seconds,
             if summary.unchanged > 0 {
                 format!(
@@ -249,7 +315,7 @@ pub fn run(
             }
         )?;
     }
-    Ok(exit_code)
+    Ok(())
 }
 
 /// Whether a job's output is its input (`convert rooms/a.wok --out-dir rooms --to wok`): by

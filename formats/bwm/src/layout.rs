@@ -6,7 +6,7 @@
 //! the reader (what the IR needs) and the validator (everything).
 
 use walkmesh_core::ReadError;
-use walkmesh_core::cursor::ByteCursor;
+use walkmesh_core::cursor::{ByteCursor, NoRoom};
 
 /// Size of the header.
 pub const HEADER_SIZE: usize = 0x88;
@@ -142,29 +142,6 @@ impl Table {
     }
 }
 
-/// Reads a little-endian u32 at `at`; `None` past the end.
-pub fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
-    let end = at.checked_add(4)?;
-    let slice = bytes.get(at..end)?;
-    let mut word = [0u8; 4];
-    word.copy_from_slice(slice);
-    Some(u32::from_le_bytes(word))
-}
-
-/// Reads a little-endian f32 at `at`.
-pub fn f32_at(bytes: &[u8], at: usize) -> Option<f32> {
-    u32_at(bytes, at).map(f32::from_bits)
-}
-
-/// Reads three f32 at `at`.
-pub fn vec3_at(bytes: &[u8], at: usize) -> Option<[f32; 3]> {
-    Some([
-        f32_at(bytes, at)?,
-        f32_at(bytes, at.checked_add(4)?)?,
-        f32_at(bytes, at.checked_add(8)?)?,
-    ])
-}
-
 /// A table's place in the file, already checked to lie inside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Span {
@@ -207,6 +184,48 @@ pub struct AabbNode {
     pub plane: u32,
     pub first: u32,
     pub second: u32,
+}
+
+/// The span of `table`, `count` entries from byte `offset`, checked through core's cursor to
+/// lie inside the file before anything is read from it or allocated for it; refused at the
+/// header field that is wrong (the offset when the table starts past the end, else the count).
+fn table_span(
+    file: &ByteCursor<'_>,
+    table: Table,
+    count: u32,
+    offset: u32,
+) -> Result<Span, ReadError> {
+    let (count_name, offset_name) = table.header_names();
+    let (count_at, offset_at) = table.header_fields();
+    let len = file.data().len();
+    match file.table_room(
+        u64::from(offset),
+        u64::from(count),
+        table.entry_size() as u64,
+    ) {
+        Ok(range) => Ok(Span {
+            count: count as usize,
+            offset: range.start,
+        }),
+        Err(NoRoom::StartPastEnd) => Err(ReadError::at_offset(
+            offset_at as u64,
+            offset_name,
+            format!(
+                "the {} table starts at byte {offset}, past the end of the {len}-byte file",
+                table.name()
+            ),
+        )),
+        Err(NoRoom::TooLong { left, .. }) => Err(ReadError::at_offset(
+            count_at as u64,
+            count_name,
+            format!(
+                "{count} {} entries of {} bytes from byte {offset} need {} bytes, but only {left} remain",
+                table.name(),
+                table.entry_size(),
+                u64::from(count) * table.entry_size() as u64
+            ),
+        )),
+    }
 }
 
 /// A parsed file: the header and the checked place of every table.
@@ -288,37 +307,7 @@ impl<'a> RawBwm<'a> {
                 };
                 continue;
             }
-            let (count_name, offset_name) = table.header_names();
-            let (count_at, offset_at) = table.header_fields();
-            let size = u64::from(count) * table.entry_size() as u64;
-            let end = u64::from(offset) + size;
-            if u64::from(offset) > bytes.len() as u64 {
-                return Err(ReadError::at_offset(
-                    offset_at as u64,
-                    offset_name,
-                    format!(
-                        "the {} table starts at byte {offset}, past the end of the {}-byte file",
-                        table.name(),
-                        bytes.len()
-                    ),
-                ));
-            }
-            if end > bytes.len() as u64 {
-                return Err(ReadError::at_offset(
-                    count_at as u64,
-                    count_name,
-                    format!(
-                        "{count} {} entries of {} bytes from byte {offset} need {size} bytes, but only {} remain",
-                        table.name(),
-                        table.entry_size(),
-                        bytes.len() as u64 - u64::from(offset)
-                    ),
-                ));
-            }
-            *span = Span {
-                count: count as usize,
-                offset: offset as usize,
-            };
+            *span = table_span(&c, table, count, offset)?;
         }
         Ok(RawBwm {
             bytes,

@@ -168,3 +168,48 @@ fn huge_counts_are_rejected_before_allocating() {
     assert_eq!(findings[0].code, "bwm.table_out_of_bounds");
     assert!(dump_bwm(&bytes).is_err());
 }
+
+/// A table cut short, or starting past the end, is refused at the header field that is wrong,
+/// with the table named (the spans go through core's `ByteCursor::table_room`).
+#[test]
+fn tables_past_the_end_name_their_header_field() {
+    let header = |vertex_count: u32, face_offset: u32| {
+        let mut bytes = b"BWM V1.0".to_vec();
+        bytes.resize(0x88, 0);
+        bytes[0x48..0x4C].copy_from_slice(&vertex_count.to_le_bytes());
+        bytes[0x4C..0x50].copy_from_slice(&0x88u32.to_le_bytes());
+        bytes[0x50..0x54].copy_from_slice(&1u32.to_le_bytes());
+        bytes[0x54..0x58].copy_from_slice(&face_offset.to_le_bytes());
+        // One vertex's 12 bytes, then one face's.
+        bytes.extend([0u8; 24]);
+        bytes
+    };
+    let read = |bytes: &[u8]| {
+        read_bwm(
+            Input { bytes, path: None },
+            &ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap_err()
+    };
+    // Three vertices where the file has room for two.
+    let error = read(&header(3, 0x88 + 12));
+    assert_eq!(error.field, "header.vertex_count");
+    assert_eq!(error.position, Position::Offset(0x48));
+    assert!(
+        error.message.contains(
+            "3 vertices entries of 12 bytes from byte 136 need 36 bytes, but only 24 remain"
+        ),
+        "{error}"
+    );
+    // The face table placed past the end of the 160-byte file.
+    let error = read(&header(1, 0x1000));
+    assert_eq!(error.field, "header.face_offset");
+    assert_eq!(error.position, Position::Offset(0x54));
+    assert!(
+        error
+            .message
+            .contains("the faces table starts at byte 4096, past the end of the 160-byte file"),
+        "{error}"
+    );
+}

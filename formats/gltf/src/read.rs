@@ -526,18 +526,21 @@ fn view_layout<'b>(
     let buffer = buffers.get(view.buffer.value());
     let view_offset = view.byte_offset.map_or(0, |o| o.0);
     let view_length = view.byte_length.0;
-    let view_end = view_offset.checked_add(view_length);
-    if view_end.is_none_or(|end| end > buffer.len() as u64) {
-        return Err(ReadError::whole(
-            view_field,
-            format!(
-                "the view covers bytes {view_offset}..{} of buffer {}, which has {} bytes",
-                view_offset.saturating_add(view_length),
-                view.buffer.value(),
-                buffer.len()
-            ),
-        ));
-    }
+    // Bounds through core's cursor: the view inside its buffer, the elements inside the view.
+    let view_bytes = match ByteCursor::little(buffer).table_room(view_offset, view_length, 1) {
+        Ok(range) => buffer.get(range).unwrap_or(&[]),
+        Err(_) => {
+            return Err(ReadError::whole(
+                view_field,
+                format!(
+                    "the view covers bytes {view_offset}..{} of buffer {}, which has {} bytes",
+                    view_offset.saturating_add(view_length),
+                    view.buffer.value(),
+                    buffer.len()
+                ),
+            ));
+        }
+    };
     let stride = match view.byte_stride {
         Some(stride) if !packed => stride.0,
         _ => element,
@@ -549,29 +552,18 @@ fn view_layout<'b>(
         ));
     }
     // Needed: offset + stride * (count - 1) + element <= view length.
-    let needed = if count == 0 {
-        Some(offset)
-    } else {
-        (count - 1)
-            .checked_mul(stride as u64)
-            .and_then(|n| n.checked_add(element as u64))
-            .and_then(|n| n.checked_add(offset))
+    let Ok(elements) =
+        ByteCursor::little(view_bytes).strided_room(offset, count, stride as u64, element as u64)
+    else {
+        return Err(ReadError::whole(
+            field,
+            format!(
+                "{count} elements of {element} bytes with stride {stride} from offset {offset} do not fit in buffer view {view_index} of {view_length} bytes"
+            ),
+        ));
     };
-    match needed {
-        Some(needed) if needed <= view_length => {}
-        _ => {
-            return Err(ReadError::whole(
-                field,
-                format!(
-                    "{count} elements of {element} bytes with stride {stride} from offset {offset} do not fit in buffer view {view_index} of {view_length} bytes"
-                ),
-            ));
-        }
-    }
-    let start = (view_offset + offset) as usize;
-    let end = (view_offset + view_length) as usize;
     Ok(Layout {
-        bytes: buffer.get(start..end).unwrap_or(&[]),
+        bytes: view_bytes.get(elements.start..).unwrap_or(&[]),
         stride,
         element,
         count: count as usize,

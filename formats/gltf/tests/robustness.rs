@@ -365,3 +365,39 @@ fn non_gltf_and_bad_containers() {
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     assert!(read_bytes(deep.as_bytes()).is_err());
 }
+
+/// Interleaved elements are checked against their view through core's cursor: the last one
+/// needs only its own bytes, one byte more is refused naming the accessor, with the count,
+/// the stride and the view.
+#[test]
+fn strided_accessors_are_checked_against_their_view() {
+    let (_, doc) = triangle_doc();
+    let accessor = doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
+    let view = doc["accessors"][accessor]["bufferView"].as_u64().unwrap() as usize;
+    let length = doc["bufferViews"][view]["byteLength"].as_u64().unwrap();
+    assert_eq!(length, 36);
+    // Two elements 24 bytes apart: the second ends exactly at the view's end.
+    let mut fits = doc.clone();
+    fits["bufferViews"][view]["byteStride"] = json!(24);
+    fits["accessors"][accessor]["count"] = json!(2);
+    fits["accessors"][accessor]["min"] = json!([0.0, 0.0, -1.0]);
+    fits["accessors"][accessor]["max"] = json!([0.0, 0.0, 0.0]);
+    fits["meshes"][0]["primitives"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("indices");
+    let error = error_of(&fits);
+    assert!(!error.contains("do not fit"), "{error}");
+    let mut overruns = doc.clone();
+    overruns["bufferViews"][view]["byteStride"] = json!(16);
+    let error = error_of(&overruns);
+    assert!(
+        error.contains(&format!("accessors[{accessor}]"))
+            && error.contains(&format!(
+                "3 elements of 12 bytes with stride 16 from offset 0 do not fit in buffer view {view} of 36 bytes"
+            )),
+        "{error}"
+    );
+}

@@ -1,5 +1,8 @@
-//! Little-endian reads at checked offsets. Every read names its field; a failure reports the
-//! offset in the file (a blob offset plus the 12-byte wrapper for the `.mdl`).
+//! Little-endian reads at checked offsets, through core's [`ByteCursor`]. Every read names its
+//! field; a failure reports the offset in the file (a blob offset plus the 12-byte wrapper for
+//! the `.mdl`) as an [`MdlError`] of kind `Truncated`, worded for the model's two files.
+
+use walkmesh_core::cursor::ByteCursor;
 
 use crate::error::{MdlError, MdlErrorKind};
 
@@ -31,34 +34,42 @@ impl<'a> Bytes<'a> {
         if self.mdx { error.in_mdx() } else { error }
     }
 
+    /// A cursor at `offset` of this slice, reporting file offsets.
+    fn cursor(&self, offset: usize) -> ByteCursor<'a> {
+        ByteCursor::little(self.data)
+            .with_base(self.base)
+            .at(offset)
+    }
+
+    /// The `Truncated` error for `len` bytes at `offset`.
+    fn truncated(&self, offset: usize, len: usize, field: &str) -> MdlError {
+        self.error(
+            MdlErrorKind::Truncated,
+            offset,
+            field,
+            format!(
+                "{len} byte(s) are needed here, but the {} has {} byte(s) after the offset",
+                if self.mdx { ".mdx" } else { "model data" },
+                self.data.len().saturating_sub(offset)
+            ),
+        )
+    }
+
     /// `len` bytes at `offset`, or a `Truncated` error naming `field`.
     pub fn slice(&self, offset: usize, len: usize, field: &str) -> Result<&'a [u8], MdlError> {
-        offset
-            .checked_add(len)
-            .and_then(|end| self.data.get(offset..end))
-            .ok_or_else(|| {
-                self.error(
-                    MdlErrorKind::Truncated,
-                    offset,
-                    field,
-                    format!(
-                        "{len} byte(s) are needed here, but the {} has {} byte(s) after the offset",
-                        if self.mdx { ".mdx" } else { "model data" },
-                        self.data.len().saturating_sub(offset)
-                    ),
-                )
-            })
+        self.cursor(offset)
+            .take(len, field)
+            .map_err(|_| self.truncated(offset, len, field))
     }
 
     fn array<const N: usize>(&self, offset: usize, field: &str) -> Result<[u8; N], MdlError> {
-        let bytes = self.slice(offset, N, field)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(bytes);
-        Ok(out)
+        self.cursor(offset)
+            .bytes::<N>(field)
+            .map_err(|_| self.truncated(offset, N, field))
     }
 
     pub fn u8(&self, offset: usize, field: &str) -> Result<u8, MdlError> {
-        Ok(self.array::<1>(offset, field)?[0])
+        self.array::<1>(offset, field).map(|[b]| b)
     }
 
     pub fn u16(&self, offset: usize, field: &str) -> Result<u16, MdlError> {
@@ -132,11 +143,11 @@ impl<'a> Bytes<'a> {
         stored_at: usize,
     ) -> Result<usize, MdlError> {
         let start = offset as usize;
-        let needed = (count as usize).checked_mul(size);
-        let fits = needed
-            .and_then(|n| start.checked_add(n))
-            .is_some_and(|end| end <= self.data.len());
-        if fits {
+        if self
+            .cursor(stored_at)
+            .table_room(u64::from(offset), u64::from(count), size as u64)
+            .is_ok()
+        {
             return Ok(start);
         }
         Err(self.error(
@@ -166,5 +177,60 @@ impl<'a> Bytes<'a> {
         let bytes = self.slice(offset, available, field)?;
         let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
         Ok(String::from_utf8_lossy(bytes.get(..end).unwrap_or_default()).into_owned())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::error::Part;
+
+    #[test]
+    fn reads_past_the_end_are_truncated_errors_at_the_file_offset() {
+        let blob = Bytes {
+            data: &[1, 0, 0, 0, 2, 0],
+            base: 12,
+            mdx: false,
+        };
+        assert_eq!(blob.u32(0, "a").unwrap(), 1);
+        assert_eq!(blob.u16(4, "b").unwrap(), 2);
+        let error = blob.u32(4, "node.count").unwrap_err();
+        assert_eq!(error.kind, MdlErrorKind::Truncated);
+        assert_eq!(error.offset, Some(16));
+        assert_eq!(error.field, "node.count");
+        assert_eq!(error.part, Part::Mdl);
+        assert!(
+            error
+                .message
+                .contains("4 byte(s) are needed here, but the model data has 2 byte(s)"),
+            "{error}"
+        );
+        // Far past the end, and in the .mdx.
+        let mdx = Bytes { mdx: true, ..blob };
+        let error = mdx.slice(usize::MAX, 8, "rows").unwrap_err();
+        assert_eq!(error.part, Part::Mdx);
+        assert!(error.message.contains("the .mdx has 0 byte(s)"), "{error}");
+    }
+
+    #[test]
+    fn record_counts_are_checked_before_allocating() {
+        let blob = Bytes {
+            data: &[0; 64],
+            base: 12,
+            mdx: false,
+        };
+        assert_eq!(blob.check_records(16, 3, 16, "mesh.faces", 8).unwrap(), 16);
+        let error = blob
+            .check_records(16, u32::MAX, 32, "mesh.faces", 8)
+            .unwrap_err();
+        assert_eq!(error.kind, MdlErrorKind::Truncated);
+        assert_eq!(error.offset, Some(20));
+        assert_eq!(error.field, "mesh.faces");
+        assert!(
+            error.message.contains("4294967295 record(s) of 32 bytes"),
+            "{error}"
+        );
+        assert!(blob.check_records(65, 0, 4, "past", 0).is_err());
     }
 }

@@ -37,11 +37,8 @@ pub struct MdlFormat;
 /// four zero bytes, then the model data's size = length − 12, then (when present) a known
 /// geometry-header pointer (KotOR 1 or 2, PC or Xbox).
 pub fn looks_like_model(head: &[u8], total_len: u64) -> bool {
-    let word = |at: usize| {
-        head.get(at..at + 4)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(u32::from_le_bytes)
-    };
+    let head = walkmesh_core::cursor::ByteCursor::little(head);
+    let word = |at: usize| head.at(at).u32("wrapper").ok();
     let (Some(0), Some(size), Some(pointer)) = (word(0), word(4), word(12)) else {
         return false;
     };
