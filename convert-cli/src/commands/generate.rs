@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, Registry, passes};
+use walkmesh_generate::area::{Placement, room_placement};
 use walkmesh_generate::{Engine, Overrides, Params, Report};
 use walkmesh_pipeline::convert::WritePlan;
 use walkmesh_pipeline::policy;
@@ -244,10 +245,7 @@ pub(crate) fn show_progress(args: &Args) -> bool {
     !args.quiet && !args.json && std::io::stderr().is_terminal()
 }
 
-/// The room's position in the layout and its door hooks in room coordinates.
-type Placement = ([f32; 3], Vec<[f32; 3]>);
-
-/// With --lyt: where the layout places the room.
+/// With --lyt: where the layout places the room, and its door hooks in room coordinates.
 fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
     let Some(path) = &args.lyt else {
         return Ok(None);
@@ -265,31 +263,14 @@ fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
-    let room = lyt
-        .rooms
-        .iter()
-        .find(|r| r.name.eq_ignore_ascii_case(&name))
-        .ok_or_else(|| {
-            Failure::usage(format!(
-                "room '{}' is not in {} (give its name with --room)",
-                walkmesh_core::printable::escape(&name),
-                path.display()
-            ))
-        })?;
-    let p = room.position;
-    let hooks = lyt
-        .door_hooks
-        .iter()
-        .filter(|h| h.room.eq_ignore_ascii_case(&room.name))
-        .map(|h| {
-            [
-                h.position[0] - p[0],
-                h.position[1] - p[1],
-                h.position[2] - p[2],
-            ]
-        })
-        .collect();
-    Ok(Some((p, hooks)))
+    let placement = room_placement(&lyt, &name).ok_or_else(|| {
+        Failure::usage(format!(
+            "room '{}' is not in {} (give its name with --room)",
+            walkmesh_core::printable::escape(&name),
+            path.display()
+        ))
+    })?;
+    Ok(Some(placement))
 }
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
