@@ -190,11 +190,11 @@ pub fn room_params(params: &Params, lyt: &Lyt, index: usize, from_hooks: bool) -
 }
 
 /// The room's position in the layout and its door hooks in room coordinates.
-pub type Placement = ([f32; 3], Vec<[f32; 3]>);
+pub type RoomPlacement = ([f32; 3], Vec<[f32; 3]>);
 
 /// Where `lyt` places the room `name` (matched case-insensitively), with its door hooks in
 /// room coordinates (`generate --lyt` for one room); `None` when the layout has no such room.
-pub fn room_placement(lyt: &Lyt, name: &str) -> Option<Placement> {
+pub fn room_placement(lyt: &Lyt, name: &str) -> Option<RoomPlacement> {
     let room = lyt
         .rooms
         .iter()

@@ -57,7 +57,7 @@ pub fn run(
     }
     let target = crate::commands::area::bwm_format(registry)?;
     let plan = plan(registry, args, target)?;
-    let params = params(args, target.id(), &plan)?;
+    let params = params(args, target, &plan)?;
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = super::generate::show_progress(args);
