@@ -214,7 +214,7 @@ pub fn run(
             writeln!(stderr, "{item}")?;
         }
         write!(stdout, "{}", generated.report.text())?;
-        writeln!(stdout, "{}", convert::summary_line(&conversion))?;
+        writeln!(stdout, "{}", convert::summary_line(&conversion, registry))?;
     }
     Ok(0)
 }

@@ -149,12 +149,7 @@ struct FixOutcome {
 }
 
 fn is_area(args: &Args) -> bool {
-    let archive = args
-        .target
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
-    args.lyt.is_some() || args.target.is_dir() || archive
+    walkmesh_kotor_area::contents::is_area_target(&args.target, args.lyt.is_some())
 }
 
 /// The note on layout rooms the folder or archive has no WOK for.
