@@ -16,10 +16,15 @@
 //! - `route` and `reach`: a route over the walkable surface, and what can be reached;
 //! - `generate`: a walkmesh made from render geometry (`generate_area` for a whole area).
 //!
-//! Thin on purpose: it parses arguments, picks formats from the registry, runs the
-//! conversion pipeline (`walkmesh-pipeline`: read → prepare → write → check → commit) and
-//! prints. `input` holds the reading options every command shares; output staging and
-//! failures are the pipeline's. Exit codes: 0 success; 1 a finding (`validate` errors,
+//! Thin on purpose: it parses arguments, dispatches to the library crates and prints. The
+//! work of each command is a library's: the conversion flow and batches in `walkmesh-pipeline`
+//! (read → prepare → write → check → commit, output staging, failures, warning rules, and
+//! which lint findings a run reports: `lint_rules`), areas in `walkmesh-kotor-area` (rooms,
+//! transitions and their write-back, archives), `walkmesh-lint`, `walkmesh-route`,
+//! `walkmesh-generate` (a whole area: `walkmesh_generate::area`), `walkmesh-render`,
+//! `walkmesh-diff`, `walkmesh-view` and `walkmesh-research`; a format is asked for its
+//! declared engine and capabilities, never matched by id (docs/architecture.md, "The command
+//! line"). `input` holds the reading options every command shares. Exit codes: 0 success; 1 a finding (`validate` errors,
 //! `convert --strict` warnings, `diff` differences, `lint` findings, `route` unreachable);
 //! 2 unreadable input or bad usage; 3 the output could not be written.
 

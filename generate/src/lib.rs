@@ -34,6 +34,8 @@
 //! come from a per-face name column (`<ns>:material` indices into the `<ns>:materials` text
 //! list, as the MDL and OBJ readers keep them) or from the face's neutral material.
 
+#[cfg(feature = "kotor-area")]
+pub mod area;
 pub mod floor;
 pub mod footprint;
 pub mod graph;

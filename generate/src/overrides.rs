@@ -36,6 +36,20 @@ impl Engine {
     }
 }
 
+/// The preset of the engine a format declares (`Format::engine`), so a caller holding the
+/// target format needs no format id: KotOR for BWM, NWN2 for TRX, Prime for PATH, generic for
+/// the modelling formats and formats of no engine.
+impl From<walkmesh_core::Engine> for Engine {
+    fn from(engine: walkmesh_core::Engine) -> Engine {
+        match engine {
+            walkmesh_core::Engine::Kotor => Engine::Kotor,
+            walkmesh_core::Engine::Nwn2 => Engine::Nwn2,
+            walkmesh_core::Engine::Prime => Engine::Prime,
+            walkmesh_core::Engine::Generic => Engine::Generic,
+        }
+    }
+}
+
 impl Params {
     /// `engine`'s preset with `overrides` over it, checked.
     pub fn with_overrides(engine: Engine, overrides: &Overrides) -> Result<Params, GenerateError> {

@@ -2,22 +2,26 @@
 //!
 //! - [`lyt`] and [`vis`]: the layout and visibility text files, read and written back byte for
 //!   byte while unchanged, canonical once changed, with checks;
+//! - [`contents`]: an archive's kind and its walkmesh, layout and visibility members;
 //! - [`erf`]: module archives (ERF family `.mod`/`.erf`/`.sav`/`.hak`, and `.rim`): list,
 //!   extract, replace or add members;
 //! - [`transitions`]: room-to-room transitions solved from geometry, with findings;
 //! - [`assemble`]: a whole area as one mesh (faces tagged with their room) and back to rooms;
 //! - [`rooms`]: an area's rooms from a folder or archive, with its layout (the single `.lyt`
 //!   rule), for the CLI and the Python package;
+//! - [`solved`]: the files `area solve` writes back (rooms whose transitions changed);
 //! - [`kits`]: Holocron Toolset kits and Indoor Map Builder `.indoor` maps built into rooms.
 //!
 //! A capability crate on top of `walkmesh-core` and `walkmesh-bwm`; the CLI's `area` commands
 //! are thin wrappers around it.
 
 pub mod assemble;
+pub mod contents;
 pub mod erf;
 pub mod kits;
 pub mod lyt;
 pub mod rooms;
+pub mod solved;
 pub mod text;
 pub mod transitions;
 pub mod vis;

@@ -158,6 +158,77 @@ pub fn compare(findings: &[&Finding], known: &[Known]) -> Comparison {
     }
 }
 
+/// Why a baseline could not be read: the text is not what `walkmesh lint --json` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BaselineError {
+    /// Not JSON at all (serde_json's message, with line and column).
+    NotJson(String),
+    /// Neither an object with a `findings` list nor a bare list.
+    NoFindings,
+    /// `findings[index]` lacks a field of a finding or has one of the wrong type.
+    NotAFinding { index: usize },
+}
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaselineError::NotJson(why) => {
+                write!(f, "not the JSON `walkmesh lint --json` prints: {why}")
+            }
+            BaselineError::NoFindings => write!(f, "no \"findings\" list"),
+            BaselineError::NotAFinding { index } => write!(
+                f,
+                "findings[{index}] is not a finding (code, faces, at, message)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BaselineError {}
+
+/// The findings of an earlier `lint --json` output (its `findings`, or a bare list as
+/// Python's `Mesh.lint()` returns).
+pub fn parse_known(text: &str) -> Result<Vec<Known>, BaselineError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| BaselineError::NotJson(e.to_string()))?;
+    let list = value
+        .get("findings")
+        .unwrap_or(&value)
+        .as_array()
+        .ok_or(BaselineError::NoFindings)?;
+    list.iter()
+        .enumerate()
+        .map(|(index, item)| known_of(item).ok_or(BaselineError::NotAFinding { index }))
+        .collect()
+}
+
+/// One finding of a `lint --json` report (`code`, `faces`, `at`, `message`).
+fn known_of(item: &serde_json::Value) -> Option<Known> {
+    let faces = item
+        .get("faces")?
+        .as_array()?
+        .iter()
+        .map(|f| f.as_u64().and_then(|f| u32::try_from(f).ok()))
+        .collect::<Option<Vec<u32>>>()?;
+    let at = match item.get("at")? {
+        serde_json::Value::Null => None,
+        value => {
+            let xyz: Vec<f32> = value
+                .as_array()?
+                .iter()
+                .map(|c| c.as_f64().map(|c| c as f32))
+                .collect::<Option<_>>()?;
+            Some(<[f32; 3]>::try_from(xyz).ok()?)
+        }
+    };
+    Some(Known {
+        code: item.get("code")?.as_str()?.to_string(),
+        faces,
+        at,
+        message: item.get("message")?.as_str()?.to_string(),
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -203,5 +274,23 @@ mod tests {
             ..note.clone()
         };
         assert_eq!(compare(&[&note, &other], &known).new, vec![false, true]);
+    }
+
+    #[test]
+    fn parse_known_reads_a_report_or_a_bare_list_and_names_what_is_wrong() {
+        let found = finding("lint.island", &[3, 4], [1.0, 2.0, 0.0]);
+        let list = serde_json::to_string(&[&found]).unwrap();
+        let report = format!("{{\"target\": \"a.wok\", \"findings\": {list}}}");
+        assert_eq!(parse_known(&report).unwrap(), vec![Known::of(&found)]);
+        assert_eq!(parse_known(&list).unwrap(), vec![Known::of(&found)]);
+        let no_place = r#"[{"code": "x", "faces": [], "at": null, "message": "m"}]"#;
+        assert_eq!(parse_known(no_place).unwrap()[0].at, None);
+        assert!(matches!(parse_known("{"), Err(BaselineError::NotJson(_))));
+        assert_eq!(parse_known("{}"), Err(BaselineError::NoFindings));
+        let bad = r#"[{"code": "x", "faces": [1], "at": [1, 2], "message": "m"}]"#;
+        assert_eq!(
+            parse_known(bad).unwrap_err().to_string(),
+            "findings[0] is not a finding (code, faces, at, message)"
+        );
     }
 }

@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
 use walkmesh_core::{confine, printable};
+use walkmesh_kotor_area::contents;
 use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
 use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits};
 use walkmesh_kotor_area::lyt::{check_lyt, read_lyt, write_lyt};
-use walkmesh_kotor_area::transitions::{Tolerance, apply, solve, wok_with_transitions};
+use walkmesh_kotor_area::solved::{changed_rooms, solved_files};
+use walkmesh_kotor_area::transitions::{Tolerance, apply, solve};
 use walkmesh_kotor_area::vis::{check_vis, read_vis};
 use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
@@ -262,25 +264,17 @@ fn read_archive(path: &Path) -> Result<Archive, Failure> {
 /// Lines for `walkmesh info` on an archive: members, walkmeshes and layouts first.
 pub fn archive_summary(archive: &Archive) -> Vec<String> {
     let mut lines = Vec::new();
-    let kind = match archive.kind {
-        walkmesh_kotor_area::ArchiveKind::Erf(sig) => {
-            String::from_utf8_lossy(&sig).trim().to_string()
-        }
-        walkmesh_kotor_area::ArchiveKind::Rim => "RIM".into(),
-    };
+    let kind = contents::kind_name(archive.kind);
     lines.push(format!(
         "archive:        {kind} V1.0, {} members",
         archive.members.len()
     ));
     for (label, types) in [
-        ("walkmeshes", &[2016u16, 2052, 2053][..]),
-        ("layouts", &[3000u16][..]),
-        ("visibility", &[3001u16][..]),
+        ("walkmeshes", &contents::WALKMESH_TYPES[..]),
+        ("layouts", &[contents::LAYOUT_TYPE][..]),
+        ("visibility", &[contents::VISIBILITY_TYPE][..]),
     ] {
-        let names: Vec<String> = archive
-            .members
-            .iter()
-            .filter(|m| types.contains(&m.type_id))
+        let names: Vec<String> = contents::members_of(archive, types)
             .map(|m| printable::escape(&m.file_name()).into_owned())
             .collect();
         lines.push(format!(
@@ -608,76 +602,20 @@ fn solve_command(
         });
     }
     apply(&mut rooms, &solution);
-    let changed_rooms: Vec<usize> = (0..rooms.len())
-        .filter(|&slot| {
-            solution
-                .edges
-                .iter()
-                .zip(&solution.solved)
-                .any(|(e, s)| e.room == slot && e.stored != *s)
-        })
-        .collect();
+    let changed_rooms = changed_rooms(&rooms, &solution);
+    let solved = solved_files(&source, &rooms, &originals, &changed_rooms, out, &lyt_file)?;
+    if let Some(dir) = &solved.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    if out.is_none() {
+        // In place, on purpose: the rooms or the archive read are the files replaced.
+        crate::output::forget_reads();
+    }
     let mut written = Vec::new();
-    match &source {
-        RoomSource::Folder(dir, files) => {
-            let target_dir = out.unwrap_or(dir);
-            // Every room's file name is checked (and every WOK made) before anything is
-            // written.
-            let mut pending = Vec::new();
-            for &slot in &changed_rooms {
-                let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
-                    continue;
-                };
-                let file_name = format!("{}.wok", room.name);
-                let confined = confine::join(target_dir, &file_name, "layout room", &lyt_file)?;
-                let target = match out {
-                    Some(_) => confined,
-                    None => files
-                        .get(&file_name.to_ascii_lowercase())
-                        .cloned()
-                        .unwrap_or(confined),
-                };
-                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
-                pending.push((target, bytes));
-            }
-            std::fs::create_dir_all(target_dir)
-                .map_err(|e| Failure(format!("cannot create {}: {e}", target_dir.display())))?;
-            if out.is_none() {
-                // In place, on purpose: the rooms read are the files replaced.
-                crate::output::forget_reads();
-            }
-            for (target, bytes) in pending {
-                write_atomically(&target, &bytes)?;
-                written.push(target);
-            }
-        }
-        RoomSource::Archive(path, archive) => {
-            let mut archive = archive.clone();
-            for &slot in &changed_rooms {
-                let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
-                    continue;
-                };
-                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
-                // A member is a file once extracted: its name passes the same check.
-                let member = format!("{}.wok", room.name);
-                confine::check(&member).map_err(|reason| confine::UnsafeName {
-                    what: "layout room".into(),
-                    name: member.clone(),
-                    source: lyt_file.clone(),
-                    reason,
-                })?;
-                archive.put(&member, bytes).map_err(Failure)?;
-            }
-            if !changed_rooms.is_empty() {
-                let target = out.unwrap_or(path);
-                if out.is_none() {
-                    // In place, on purpose: the archive read is the file replaced.
-                    crate::output::forget_reads();
-                }
-                write_atomically(target, &archive.write().map_err(Failure)?)?;
-                written.push(target.to_path_buf());
-            }
-        }
+    for (target, bytes) in solved.files {
+        write_atomically(&target, &bytes)?;
+        written.push(target);
     }
     if !json {
         for path in written {
@@ -940,12 +878,7 @@ pub fn info_for_archive(
 /// file, or with the reason it cannot be read), layouts (room and door-hook counts) and
 /// visibility files, each with its byte range in the archive.
 fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_json::Value {
-    let kind = match archive.kind {
-        walkmesh_kotor_area::ArchiveKind::Erf(sig) => {
-            String::from_utf8_lossy(&sig).trim().to_string()
-        }
-        walkmesh_kotor_area::ArchiveKind::Rim => "RIM".into(),
-    };
+    let kind = contents::kind_name(archive.kind);
     let entry = |m: &walkmesh_kotor_area::erf::Member| {
         let range = m.source_range().unwrap_or(0..0);
         serde_json::json!({
@@ -955,36 +888,31 @@ fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_js
             "size": archive.data(m).len(),
         })
     };
-    let walkmeshes: Vec<serde_json::Value> = archive
-        .members
-        .iter()
-        .filter(|m| matches!(m.type_id, 2016 | 2052 | 2053))
-        .map(|m| {
-            let mut value = entry(m);
-            let member = PathBuf::from(format!("{}:{}", path.display(), m.file_name()));
-            let mut diag = Diagnostics::new();
-            let read = crate::input::load_with(
-                registry,
-                &member,
-                None,
-                &walkmesh_core::ReadOptions::default(),
-                &mut diag,
-            );
-            match read {
-                Ok((mesh, format)) => {
-                    value["summary"] =
-                        serde_json::to_value(walkmesh_core::summary::summarize(&mesh, format))
-                            .unwrap_or_default();
+    let walkmeshes: Vec<serde_json::Value> =
+        contents::members_of(archive, &contents::WALKMESH_TYPES)
+            .map(|m| {
+                let mut value = entry(m);
+                let member = PathBuf::from(format!("{}:{}", path.display(), m.file_name()));
+                let mut diag = Diagnostics::new();
+                let read = crate::input::load_with(
+                    registry,
+                    &member,
+                    None,
+                    &walkmesh_core::ReadOptions::default(),
+                    &mut diag,
+                );
+                match read {
+                    Ok((mesh, format)) => {
+                        value["summary"] =
+                            serde_json::to_value(walkmesh_core::summary::summarize(&mesh, format))
+                                .unwrap_or_default();
+                    }
+                    Err(e) => value["error"] = e.message.into(),
                 }
-                Err(e) => value["error"] = e.message.into(),
-            }
-            value
-        })
-        .collect();
-    let layouts: Vec<serde_json::Value> = archive
-        .members
-        .iter()
-        .filter(|m| m.type_id == 3000)
+                value
+            })
+            .collect();
+    let layouts: Vec<serde_json::Value> = contents::members_of(archive, &[contents::LAYOUT_TYPE])
         .map(|m| {
             let mut value = entry(m);
             match read_lyt(archive.data(m)) {
@@ -997,12 +925,10 @@ fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_js
             value
         })
         .collect();
-    let visibility: Vec<serde_json::Value> = archive
-        .members
-        .iter()
-        .filter(|m| m.type_id == 3001)
-        .map(entry)
-        .collect();
+    let visibility: Vec<serde_json::Value> =
+        contents::members_of(archive, &[contents::VISIBILITY_TYPE])
+            .map(entry)
+            .collect();
     serde_json::json!({
         "file": path.display().to_string(),
         "archive": kind,

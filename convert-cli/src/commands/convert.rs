@@ -334,7 +334,7 @@ pub fn run(
             .and_then(|()| stdout.flush())
             .map_err(|e| Failure::output(format!("cannot write to standard output: {e}")))?;
         if !args.quiet {
-            writeln!(stderr, "{}", summary_line(&conversion))?;
+            writeln!(stderr, "{}", summary_line(&conversion, registry))?;
         }
         return Ok(0);
     }
@@ -344,16 +344,18 @@ pub fn run(
     if args.json {
         writeln!(stdout, "{}", crate::json::pretty(&conversion)?)?;
     } else if !args.quiet {
-        writeln!(stdout, "{}", summary_line(&conversion))?;
+        writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }
     Ok(0)
 }
 
 /// `wrote OUT (from → to): N faces, W walkable, B bytes (+ sidecars)`, counted in the file
 /// written; `unchanged (same bytes, left untouched) OUT …` when OUT already held them.
-pub fn summary_line(c: &Conversion) -> String {
-    // What the target stores: PATH files hold regions (each the union of many faces).
-    let unit = if c.to == "path" { "regions" } else { "faces" };
+pub fn summary_line(c: &Conversion, registry: &Registry) -> String {
+    // What the target stores: a format of regions (PATH) holds regions, each the union of
+    // many faces, as its declared capabilities say.
+    let regions = registry.capabilities_of(&c.to).regions;
+    let unit = if regions { "regions" } else { "faces" };
     format!(
         "{} {} ({} → {}): {} {unit}{}, {} walkable, {} bytes{}",
         if c.unchanged {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, Registry, passes};
+use walkmesh_generate::area::{RoomPlacement, room_placement};
 use walkmesh_generate::{Engine, Overrides, Params, Report};
 use walkmesh_pipeline::convert::WritePlan;
 use walkmesh_pipeline::policy;
@@ -143,7 +144,7 @@ pub fn run(
         None => registry.for_output(out)?,
     };
     let plan = plan(registry, args, target)?;
-    let mut params = params(args, target.id(), &plan)?;
+    let mut params = params(args, target, &plan)?;
     let placement = layout_placement(args)?;
     if let Some((_, hooks)) = &placement
         && params.seeds.is_empty()
@@ -166,7 +167,7 @@ pub fn run(
     let show = show_progress(args);
     // The PATH writer cooks the mesh and refuses what the cook refuses: the limit check
     // need not cook it first (a second cook of a large mesh is seconds).
-    let checks = if target.id() == "path" {
+    let checks = if target.capabilities().regions {
         walkmesh_generate::limits::Checks::WriterCooks
     } else {
         walkmesh_generate::limits::Checks::All
@@ -188,7 +189,7 @@ pub fn run(
             generated.report.text()
         )));
     }
-    refuse_over_full_tiles(target.id(), &generated.report)?;
+    refuse_over_full_tiles(target.capabilities().tiles, &generated.report)?;
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
@@ -213,22 +214,22 @@ pub fn run(
             writeln!(stderr, "{item}")?;
         }
         write!(stdout, "{}", generated.report.text())?;
-        writeln!(stdout, "{}", convert::summary_line(&conversion))?;
+        writeln!(stdout, "{}", convert::summary_line(&conversion, registry))?;
     }
     Ok(0)
 }
 
-/// A TRX whose tile still holds more walkable triangles than the path table can number after
+/// A tiled target (TRX) whose tile still holds more walkable triangles than the path table can number after
 /// the tile simplification: refused here, naming the tile, before anything is written (the
 /// TRX writer would refuse it too, with the tile's index only).
-fn refuse_over_full_tiles(target: &str, report: &Report) -> Result<(), Failure> {
+fn refuse_over_full_tiles(tiled: bool, report: &Report) -> Result<(), Failure> {
     let over: Vec<&str> = report
         .limits
         .iter()
         .filter(|l| l.code == "generate.nwn2_tile_over_limit")
         .map(|l| l.message.as_str())
         .collect();
-    if target != "trx" || over.is_empty() {
+    if !tiled || over.is_empty() {
         return Ok(());
     }
     Err(Failure::input(format!(
@@ -244,11 +245,8 @@ pub(crate) fn show_progress(args: &Args) -> bool {
     !args.quiet && !args.json && std::io::stderr().is_terminal()
 }
 
-/// The room's position in the layout and its door hooks in room coordinates.
-type Placement = ([f32; 3], Vec<[f32; 3]>);
-
-/// With --lyt: where the layout places the room.
-fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
+/// With --lyt: where the layout places the room, and its door hooks in room coordinates.
+fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
     let Some(path) = &args.lyt else {
         return Ok(None);
     };
@@ -265,31 +263,14 @@ fn layout_placement(args: &Args) -> Result<Option<Placement>, Failure> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
-    let room = lyt
-        .rooms
-        .iter()
-        .find(|r| r.name.eq_ignore_ascii_case(&name))
-        .ok_or_else(|| {
-            Failure::usage(format!(
-                "room '{}' is not in {} (give its name with --room)",
-                walkmesh_core::printable::escape(&name),
-                path.display()
-            ))
-        })?;
-    let p = room.position;
-    let hooks = lyt
-        .door_hooks
-        .iter()
-        .filter(|h| h.room.eq_ignore_ascii_case(&room.name))
-        .map(|h| {
-            [
-                h.position[0] - p[0],
-                h.position[1] - p[1],
-                h.position[2] - p[2],
-            ]
-        })
-        .collect();
-    Ok(Some((p, hooks)))
+    let placement = room_placement(&lyt, &name).ok_or_else(|| {
+        Failure::usage(format!(
+            "room '{}' is not in {} (give its name with --room)",
+            walkmesh_core::printable::escape(&name),
+            path.display()
+        ))
+    })?;
+    Ok(Some(placement))
 }
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
@@ -325,13 +306,17 @@ pub(crate) fn plan<'r>(
 
 /// The preset of the engine asked for (or OUT's format's), with the options over it
 /// (`walkmesh_generate::Overrides`, which the Python package fills from its keywords).
-pub(crate) fn params(args: &Args, target: &str, plan: &Plan<'_>) -> Result<Params, Failure> {
+pub(crate) fn params(
+    args: &Args,
+    target: &dyn walkmesh_core::Format,
+    plan: &Plan<'_>,
+) -> Result<Params, Failure> {
     let engine = match args.engine {
         Some(EngineArg::Kotor) => Engine::Kotor,
         Some(EngineArg::Nwn2) => Engine::Nwn2,
         Some(EngineArg::Prime) => Engine::Prime,
         Some(EngineArg::Generic) => Engine::Generic,
-        None => Engine::for_format(target),
+        None => Engine::from(target.engine()),
     };
     let overrides = Overrides {
         agent_height: args.agent_height,

@@ -1,47 +1,22 @@
 //! `walkmesh generate DIR_OR_MODULE --lyt AREA.lyt --out-dir OUT`: a whole KotOR area.
 //!
-//! Every layout room's WOK is generated from its model (`ROOM.mdl` + `ROOM.mdx` in the folder or
-//! the module archive, loaded as `area solve` loads rooms), moved into area coordinates (the LYT
-//! position added, as KotOR stores room WOKs), and written to WOK bytes. The bytes are read back
-//! and the room transitions are solved across rooms with `area solve`'s solver, then every room
-//! is staged and read back by the validator before any is renamed into OUT (as
-//! `lint AREA --fix OUTDIR` writes rooms), so a refused room leaves OUT as it was.
+//! The rooms are generated and their transitions solved by `walkmesh_generate::area` (every
+//! layout room's WOK from its model, in area coordinates, transitions solved across rooms);
+//! this checks the options, writes every room staged and read back by the validator before
+//! any is renamed into OUT (as `lint AREA --fix OUTDIR` writes rooms, so a refused room leaves
+//! OUT as it was), and prints.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, Registry, confine, printable};
-use walkmesh_generate::{Params, Report};
-use walkmesh_kotor_area::Lyt;
-use walkmesh_kotor_area::kits::read_wok;
-use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
-use walkmesh_kotor_area::transitions::{
-    DEFAULT_TOLERANCE, RoomMesh, Solution, apply, solve, wok_with_transitions,
-};
+use walkmesh_core::{Registry, printable};
+use walkmesh_generate::area::{Area, RoomResult, generate_rooms, solve_transitions};
 
 use super::generate::{Args, params, plan};
 use crate::Failure;
-use crate::commands::area::{RoomSource, open_rooms, room_layout, walkmesh_bwm_write};
+use crate::commands::area::{open_rooms, room_layout};
 use crate::output::note_read;
-
-/// One room of the area report.
-#[derive(Serialize, Debug)]
-pub struct RoomResult {
-    pub room: String,
-    /// The WOK written (in OUT).
-    pub file: PathBuf,
-    pub faces: usize,
-    /// Walkable area (m²).
-    pub walkable_area: f64,
-    /// Floor left out as unreachable or small (m²).
-    pub dropped_area: f64,
-    /// Perimeter edges of this room that lead into another room.
-    pub transitions: usize,
-    /// The rooms (by layout name) this room's transitions lead to.
-    pub leads_to: Vec<String>,
-    pub report: Report,
-}
 
 /// What `--json` prints in area mode.
 #[derive(Serialize, Debug)]
@@ -51,15 +26,6 @@ struct AreaGeneration<'a> {
     /// Layout rooms whose model is not in the input (nothing written for them).
     rooms_without_model: &'a [String],
     findings: Vec<String>,
-}
-
-/// A room generated, before the transitions are solved.
-struct Generated {
-    lyt_index: usize,
-    name: String,
-    target: PathBuf,
-    bytes: Vec<u8>,
-    report: Report,
 }
 
 pub fn run(
@@ -91,12 +57,21 @@ pub fn run(
     }
     let target = crate::commands::area::bwm_format(registry)?;
     let plan = plan(registry, args, target)?;
-    let params = params(args, target.id(), &plan)?;
+    let params = params(args, target, &plan)?;
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = super::generate::show_progress(args);
     let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
-        generate_rooms(registry, &source, &lyt, &lyt_file, out_dir, args, &params)
+        let area = Area {
+            source: &source,
+            lyt: &lyt,
+            lyt_file: &lyt_file,
+        };
+        let from_hooks = args.seed.is_empty();
+        let read_model = &walkmesh_formats::render_geometry_of_model;
+        generate_rooms(
+            registry, area, out_dir, &params, from_hooks, note_read, read_model,
+        )
     })?;
     if generated.is_empty() {
         return Err(Failure::input(format!(
@@ -166,142 +141,4 @@ fn print_text(
         writeln!(stdout, "rooms without a model: {}", names.join(", "))?;
     }
     Ok(())
-}
-
-/// Generates every layout room that has a model; returns the rooms (WOK bytes in area
-/// coordinates, no transitions yet) and the names of rooms without a model. Every room's
-/// output name is checked before anything is generated.
-fn generate_rooms(
-    registry: &Registry,
-    source: &RoomSource,
-    lyt: &Lyt,
-    lyt_file: &Path,
-    out_dir: &Path,
-    args: &Args,
-    params: &Params,
-) -> Result<(Vec<Generated>, Vec<String>), Failure> {
-    let mut targets = Vec::new();
-    for (index, room) in lyt.rooms.iter().enumerate() {
-        if room.name == PLACEHOLDER_ROOM {
-            continue;
-        }
-        let file_name = format!("{}.wok", room.name);
-        let target = confine::join(out_dir, &file_name, "layout room", lyt_file)?;
-        targets.push((index, target));
-    }
-    let mut generated = Vec::new();
-    let mut missing = Vec::new();
-    for (index, target) in targets {
-        let Some(room) = lyt.rooms.get(index) else {
-            continue;
-        };
-        let (Some(mdl), Some(mdx)) = (
-            source.get(&format!("{}.mdl", room.name), note_read),
-            source.get(&format!("{}.mdx", room.name), note_read),
-        ) else {
-            missing.push(room.name.clone());
-            continue;
-        };
-        let label = format!("{}.mdl", room.name);
-        let model = walkmesh_formats::render_geometry_of_model(&mdl, &mdx, &label)
-            .map_err(Failure::input)?;
-        walkmesh_core::progress::phase(|| format!("generating room {}", room.name));
-        let room_params = room_params(params, lyt, index, args.seed.is_empty());
-        let mut made = walkmesh_generate::generate(&model, &room_params)
-            .map_err(|e| Failure::input(format!("generate: room {label}: {e}")))?;
-        if made.mesh.polygons.is_empty() {
-            return Err(Failure::input(format!(
-                "generate: room {}: no walkable floor was found, nothing written\n{}",
-                printable::escape(&room.name),
-                made.report.text()
-            )));
-        }
-        for v in &mut made.mesh.vertices {
-            for (c, p) in v.iter_mut().zip(room.position) {
-                *c += p;
-            }
-        }
-        let mut notes = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(registry, &made.mesh, &mut notes)?;
-        generated.push(Generated {
-            lyt_index: index,
-            name: room.name.clone(),
-            target,
-            bytes,
-            report: made.report,
-        });
-    }
-    Ok((generated, missing))
-}
-
-/// The parameters for layout room `index`: seeds given on the command line are in area
-/// coordinates and moved into the room's; without them, the room's door hooks are its seeds.
-fn room_params(params: &Params, lyt: &Lyt, index: usize, from_hooks: bool) -> Params {
-    let mut room_params = params.clone();
-    let Some(room) = lyt.rooms.get(index) else {
-        return room_params;
-    };
-    let p = room.position;
-    let local = |q: [f32; 3]| [q[0] - p[0], q[1] - p[1], q[2] - p[2]];
-    room_params.seeds = if from_hooks {
-        lyt.door_hooks
-            .iter()
-            .filter(|h| h.room.eq_ignore_ascii_case(&room.name))
-            .map(|h| local(h.position))
-            .collect()
-    } else {
-        params.seeds.iter().map(|&s| local(s)).collect()
-    };
-    room_params
-}
-
-/// Files to write (target, bytes), the solution, and the per-room results.
-type Solved = (Vec<(PathBuf, Vec<u8>)>, Solution, Vec<RoomResult>);
-
-/// Reads every generated WOK back (so edge references are the file's own face order), solves
-/// the transitions across rooms and writes them into the bytes.
-fn solve_transitions(generated: Vec<Generated>, lyt: &Lyt) -> Result<Solved, Failure> {
-    let mut rooms = Vec::with_capacity(generated.len());
-    for room in &generated {
-        let mesh = read_wok(&room.bytes)
-            .map_err(|e| Failure(format!("generated {}.wok: {e}", room.name)))?;
-        rooms.push(RoomMesh {
-            lyt_index: room.lyt_index,
-            name: room.name.clone(),
-            mesh,
-        });
-    }
-    let solution = solve(&rooms, lyt.rooms.len(), DEFAULT_TOLERANCE);
-    apply(&mut rooms, &solution);
-    // The findings shown are those of the area as written (a first solve reports every seam
-    // as a missing transition, which `apply` has just written).
-    let written = solve(&rooms, lyt.rooms.len(), DEFAULT_TOLERANCE);
-    let mut files = Vec::with_capacity(generated.len());
-    let mut results = Vec::with_capacity(generated.len());
-    for (slot, (made, room)) in generated.into_iter().zip(&rooms).enumerate() {
-        let bytes = wok_with_transitions(&made.bytes, &room.mesh).map_err(Failure)?;
-        let leads: Vec<i32> = written
-            .room_transitions(slot)
-            .into_values()
-            .filter(|&t| t >= 0)
-            .collect();
-        let mut leads_to: Vec<String> = leads
-            .iter()
-            .filter_map(|&t| lyt.rooms.get(t as usize).map(|r| r.name.clone()))
-            .collect();
-        leads_to.sort();
-        leads_to.dedup();
-        results.push(RoomResult {
-            room: made.name,
-            file: made.target.clone(),
-            faces: made.report.faces_written,
-            walkable_area: made.report.walkable_area,
-            dropped_area: made.report.dropped_area,
-            transitions: leads.len(),
-            leads_to,
-            report: made.report,
-        });
-        files.push((made.target, bytes));
-    }
-    Ok((files, written, results))
 }

@@ -1,6 +1,7 @@
 //! `walkmesh lint`: the defects players report (walkmesh-lint's checks) on a file or a KotOR
 //! area, and `--fix OUT` for the mechanical ones. The checks and repairs live in the
-//! `walkmesh-lint` crate; this module reads, prints and writes.
+//! `walkmesh-lint` crate, which findings a run reports and fails on (level, rules, baseline) in
+//! `walkmesh_pipeline::lint_rules`; this module reads, prints and writes.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,9 +10,10 @@ use serde::Serialize;
 use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice, WriteOptions};
 use walkmesh_lint::baseline::Known;
 use walkmesh_lint::{Engine, Finding, Level, LintOptions, Repair};
+use walkmesh_pipeline::lint_rules::{Selection, Shown, judge};
 use walkmesh_pipeline::output::{self, OutputSettings};
 use walkmesh_pipeline::policy;
-use walkmesh_pipeline::warnings::{Action, Rule, WarningPolicy};
+use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
 use crate::commands::area::{load_rooms, open_rooms, room_layout};
@@ -76,16 +78,6 @@ fn parse_level(text: &str) -> Result<Level, String> {
 
 fn parse_engine(text: &str) -> Result<Engine, String> {
     Engine::parse(text).ok_or_else(|| format!("{text:?} is not kotor, nwn2, prime or generic"))
-}
-
-/// A finding with the rule that decided it, as printed.
-#[derive(Serialize)]
-struct Shown<'a> {
-    #[serde(flatten)]
-    finding: &'a Finding,
-    /// `allow`/`deny` and where the rule came from, when one matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -157,12 +149,7 @@ struct FixOutcome {
 }
 
 fn is_area(args: &Args) -> bool {
-    let archive = args
-        .target
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
-    args.lyt.is_some() || args.target.is_dir() || archive
+    walkmesh_kotor_area::contents::is_area_target(&args.target, args.lyt.is_some())
 }
 
 /// The note on layout rooms the folder or archive has no WOK for.
@@ -207,14 +194,6 @@ fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
     })
 }
 
-/// How findings are chosen and judged: the rules (warnings fail unless allowed: lint is
-/// strict by nature), the level, and the baseline's findings.
-struct Selection {
-    policy: WarningPolicy,
-    level: Level,
-    baseline: Option<(PathBuf, Vec<Known>)>,
-}
-
 fn selection(args: &Args) -> Result<Selection, Failure> {
     let start = std::env::current_dir().unwrap_or_default();
     let (found, project_file) = WarningPolicy::discover(&start)?;
@@ -242,143 +221,12 @@ fn selection(args: &Args) -> Result<Selection, Failure> {
     })
 }
 
-/// The findings of an earlier `lint --json` output (its `findings`, or a bare list as
-/// Python's `Mesh.lint()` returns).
+/// The findings of an earlier `lint --json` output (`walkmesh_lint::baseline::parse_known`).
 fn read_baseline(path: &Path) -> Result<Vec<Known>, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
-    let bad = |why: String| Failure::usage(format!("baseline {}: {why}", path.display()));
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| bad(format!("not the JSON `walkmesh lint --json` prints: {e}")))?;
-    let list = value
-        .get("findings")
-        .unwrap_or(&value)
-        .as_array()
-        .ok_or_else(|| bad("no \"findings\" list".to_string()))?;
-    list.iter()
-        .enumerate()
-        .map(|(i, item)| {
-            known_of(item).ok_or_else(|| {
-                bad(format!(
-                    "findings[{i}] is not a finding (code, faces, at, message)"
-                ))
-            })
-        })
-        .collect()
-}
-
-fn known_of(item: &serde_json::Value) -> Option<Known> {
-    let faces = item
-        .get("faces")?
-        .as_array()?
-        .iter()
-        .map(|f| f.as_u64().and_then(|f| u32::try_from(f).ok()))
-        .collect::<Option<Vec<u32>>>()?;
-    let at = match item.get("at")? {
-        serde_json::Value::Null => None,
-        value => {
-            let xyz: Vec<f32> = value
-                .as_array()?
-                .iter()
-                .map(|c| c.as_f64().map(|c| c as f32))
-                .collect::<Option<_>>()?;
-            Some(<[f32; 3]>::try_from(xyz).ok()?)
-        }
-    };
-    Some(Known {
-        code: item.get("code")?.as_str()?.to_string(),
-        faces,
-        at,
-        message: item.get("message")?.as_str()?.to_string(),
-    })
-}
-
-/// Whether `rule` names `finding`: its code (with `*` for any run), or its group.
-fn names(rule: &Rule, finding: &Finding) -> bool {
-    match Level::of_group(&rule.pattern) {
-        Some(group) => group == finding.level,
-        None => walkmesh_pipeline::warnings::matches(&rule.pattern, &finding.code),
-    }
-}
-
-/// The rule that decides `finding`: a matching deny rule first, else the last matching allow.
-fn rule_for<'p>(policy: &'p WarningPolicy, finding: &Finding) -> Option<&'p Rule> {
-    let matching = |action| {
-        policy
-            .rules
-            .iter()
-            .rev()
-            .find(move |r| r.action == action && names(r, finding))
-    };
-    matching(Action::Deny).or_else(|| matching(Action::Allow))
-}
-
-/// Whether the run reports `finding`: its group is at or below the level, or a deny rule
-/// names its group or its exact code (as clippy's `-D clippy::pedantic` turns lints on; a
-/// pattern with `*` does not, so `deny = ["lint.*"]` keeps the level's meaning).
-fn reported(selection: &Selection, finding: &Finding) -> bool {
-    finding.level <= selection.level
-        || selection.policy.rules.iter().any(|rule| {
-            rule.action == Action::Deny
-                && (Level::of_group(&rule.pattern) == Some(finding.level)
-                    || rule.pattern == finding.code)
-        })
-}
-
-/// The findings a run shows, with their rules, and what it left out.
-struct Judged<'a> {
-    shown: Vec<Shown<'a>>,
-    /// Any shown finding fails (warning or above, not allowed).
-    failed: bool,
-    /// Findings of groups above the level.
-    below_level: usize,
-    /// Findings the baseline holds, and baseline findings no longer found.
-    known: usize,
-    gone: usize,
-}
-
-/// Findings chosen by level and baseline, with their rules, and whether any fails.
-fn judge<'a>(findings: &'a [Finding], selection: &Selection) -> Judged<'a> {
-    let reported: Vec<&Finding> = findings.iter().filter(|f| reported(selection, f)).collect();
-    let below_level = findings.len() - reported.len();
-    let (new, gone) = match &selection.baseline {
-        Some((_, known)) => {
-            let comparison = walkmesh_lint::baseline::compare(&reported, known);
-            (comparison.new, comparison.gone)
-        }
-        None => (vec![true; reported.len()], 0),
-    };
-    let mut failed = false;
-    let shown: Vec<Shown<'a>> = reported
-        .iter()
-        .zip(&new)
-        .filter(|(_, new)| **new)
-        .map(|(finding, _)| {
-            let rule = rule_for(&selection.policy, finding);
-            let allowed = rule.is_some_and(|r| r.action == Action::Allow);
-            if finding.severity >= Severity::Warning && !allowed {
-                failed = true;
-            }
-            Shown {
-                finding,
-                rule: rule.map(|r| {
-                    let action = if r.action == Action::Allow {
-                        "allow"
-                    } else {
-                        "deny"
-                    };
-                    format!("{action} ({} {})", r.from, r.pattern)
-                }),
-            }
-        })
-        .collect();
-    Judged {
-        known: reported.len() - shown.len(),
-        shown,
-        failed,
-        below_level,
-        gone,
-    }
+    walkmesh_lint::baseline::parse_known(&text)
+        .map_err(|why| Failure::usage(format!("baseline {}: {why}", path.display())))
 }
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {

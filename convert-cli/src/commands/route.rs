@@ -161,12 +161,7 @@ fn load_target(
 }
 
 fn is_area(args: &TargetArgs) -> bool {
-    let archive = args
-        .target
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["mod", "erf", "rim"].contains(&e.to_ascii_lowercase().as_str()));
-    args.lyt.is_some() || args.target.is_dir() || archive
+    walkmesh_kotor_area::contents::is_area_target(&args.target, args.lyt.is_some())
 }
 
 fn method_of(method: Option<Method>) -> Option<query::Method> {
