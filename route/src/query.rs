@@ -140,8 +140,9 @@ fn prime_route(
     from: Point,
     to: Point,
 ) -> Result<RouteReport, QueryError> {
-    let file = crate::prime::tables(mesh).map_err(QueryError::Input)?;
-    crate::prime::engine_report(&file, router, from, to).map_err(QueryError::Input)
+    let file = crate::prime::tables(mesh).map_err(|e| QueryError::Input(e.to_string()))?;
+    crate::prime::engine_report(&file, router, from, to)
+        .map_err(|e| QueryError::Input(e.to_string()))
 }
 
 #[cfg(not(feature = "prime"))]
@@ -162,7 +163,7 @@ fn nwn2_route(
     end: crate::surface::Located,
     surface_reachable: bool,
 ) -> Result<RouteReport, QueryError> {
-    let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
+    let tables = crate::nwn2::tables(mesh).map_err(|e| QueryError::Input(e.to_string()))?;
     let mut report = crate::nwn2::engine_report(&tables, router, start, end);
     if report.reachable != surface_reachable {
         report.warnings.push(format!(

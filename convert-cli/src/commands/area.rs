@@ -436,13 +436,19 @@ fn replace(
         crate::output::note_read(file);
         let bytes = std::fs::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
-        let replaced = archive.put(name, bytes).map_err(Failure)?;
+        let replaced = archive
+            .put(name, bytes)
+            .map_err(|e| Failure(e.to_string()))?;
         report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
         ));
     }
-    write_file(out, &archive.write().map_err(Failure)?, stdout)?;
+    write_file(
+        out,
+        &archive.write().map_err(|e| Failure(e.to_string()))?,
+        stdout,
+    )?;
     let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
     for line in report {
         writeln!(report_to, "{line}")?;
@@ -486,7 +492,7 @@ fn check(
         .collect();
     if let Some(vis_path) = vis_path {
         crate::output::note_read(vis_path);
-        let bytes = read_file_or_member(vis_path).map_err(Failure)?;
+        let bytes = read_file_or_member(vis_path).map_err(|e| Failure(e.to_string()))?;
         let (vis, mut found) =
             read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
         found.extend(check_vis(&vis, Some(&lyt)));
@@ -637,7 +643,8 @@ fn solve_command(
                         .cloned()
                         .unwrap_or(confined),
                 };
-                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
+                let bytes = wok_with_transitions(original, &room.mesh)
+                    .map_err(|e| Failure(e.to_string()))?;
                 pending.push((target, bytes));
             }
             std::fs::create_dir_all(target_dir)
@@ -657,7 +664,8 @@ fn solve_command(
                 let (Some(room), Some(original)) = (rooms.get(slot), originals.get(slot)) else {
                     continue;
                 };
-                let bytes = wok_with_transitions(original, &room.mesh).map_err(Failure)?;
+                let bytes = wok_with_transitions(original, &room.mesh)
+                    .map_err(|e| Failure(e.to_string()))?;
                 // A member is a file once extracted: its name passes the same check.
                 let member = format!("{}.wok", room.name);
                 confine::check(&member).map_err(|reason| confine::UnsafeName {
@@ -666,7 +674,9 @@ fn solve_command(
                     source: lyt_file.clone(),
                     reason,
                 })?;
-                archive.put(&member, bytes).map_err(Failure)?;
+                archive
+                    .put(&member, bytes)
+                    .map_err(|e| Failure(e.to_string()))?;
             }
             if !changed_rooms.is_empty() {
                 let target = out.unwrap_or(path);
@@ -674,7 +684,10 @@ fn solve_command(
                     // In place, on purpose: the archive read is the file replaced.
                     crate::output::forget_reads();
                 }
-                write_atomically(target, &archive.write().map_err(Failure)?)?;
+                write_atomically(
+                    target,
+                    &archive.write().map_err(|e| Failure(e.to_string()))?,
+                )?;
                 written.push(target.to_path_buf());
             }
         }
@@ -838,7 +851,8 @@ fn indoor(
         .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
     let map =
         IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
-    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure)?;
+    let kits =
+        load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(|e| Failure(e.to_string()))?;
     // The module id names every file written: checked before anything is built or written.
     let lyt_target = confine::join(
         out,

@@ -279,7 +279,8 @@ fn solve_transitions(generated: Vec<Generated>, lyt: &Lyt) -> Result<Solved, Fai
     let mut files = Vec::with_capacity(generated.len());
     let mut results = Vec::with_capacity(generated.len());
     for (slot, (made, room)) in generated.into_iter().zip(&rooms).enumerate() {
-        let bytes = wok_with_transitions(&made.bytes, &room.mesh).map_err(Failure)?;
+        let bytes =
+            wok_with_transitions(&made.bytes, &room.mesh).map_err(|e| Failure(e.to_string()))?;
         let leads: Vec<i32> = written
             .room_transitions(slot)
             .into_values()
