@@ -654,19 +654,34 @@ impl<'a> SectionBytes<'a> {
     }
 
     /// The bytes, or why there are none.
-    pub fn finish(self) -> Result<Vec<u8>, String> {
+    pub fn finish(self) -> Result<Vec<u8>, SectionError> {
         match self.found {
             Some(Some(bytes)) => Ok(bytes),
-            Some(None) => Err(format!(
-                "section '{}' is not one range of bytes, so it cannot be extracted",
-                self.wanted
-            )),
-            None => Err(format!(
-                "the file has no section '{}'; its sections are: {}",
-                self.wanted,
-                self.names.list().join(", ")
-            )),
+            Some(None) => Err(SectionError::NotOneRange {
+                section: self.wanted.to_string(),
+            }),
+            None => Err(SectionError::Missing {
+                section: self.wanted.to_string(),
+                sections: self.names.list().join(", "),
+            }),
         }
+    }
+}
+
+/// Why a section's bytes ([`SectionBytes::finish`]) cannot be had.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SectionError {
+    /// The section is there but spans more than one byte range (or none).
+    #[error("section '{section}' is not one range of bytes, so it cannot be extracted")]
+    NotOneRange { section: String },
+    /// No section of that name; `sections` lists the file's, comma separated.
+    #[error("the file has no section '{section}'; its sections are: {sections}")]
+    Missing { section: String, sections: String },
+}
+
+impl From<SectionError> for String {
+    fn from(error: SectionError) -> String {
+        error.to_string()
     }
 }
 
@@ -877,12 +892,24 @@ mod tests {
         sample(&mut keep, &bytes);
         let error = keep.finish().unwrap_err();
         assert!(
-            error.ends_with("are: header, records, unclaimed"),
+            error
+                .to_string()
+                .ends_with("are: header, records, unclaimed"),
             "{error}"
+        );
+        assert_eq!(
+            error,
+            SectionError::Missing {
+                section: "nothing".into(),
+                sections: "header, records, unclaimed".into()
+            }
         );
         let mut keep = SectionBytes::new("unclaimed");
         sample(&mut keep, &bytes);
-        assert!(keep.finish().is_err());
+        assert!(matches!(
+            keep.finish(),
+            Err(SectionError::NotOneRange { section }) if section == "unclaimed"
+        ));
         assert!(section_matches("trrn[3]", "trrn"));
         assert!(!section_matches("trrnx", "trrn"));
         let mut names = SectionNames::default();

@@ -160,17 +160,31 @@ pub enum WeldChoice {
     Within(f32),
 }
 
+/// Why a weld setting ([`WeldChoice::parse`]) was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WeldParseError {
+    /// Neither `off`, `exact` nor a finite distance of 0 or more.
+    #[error("'{text}' is not a weld setting: use off, exact, or a finite distance of 0 or more")]
+    Invalid { text: String },
+}
+
+impl From<WeldParseError> for String {
+    fn from(error: WeldParseError) -> String {
+        error.to_string()
+    }
+}
+
 impl WeldChoice {
     /// Parses `off`, `exact` or a finite distance ≥ 0.
-    pub fn parse(text: &str) -> Result<WeldChoice, String> {
+    pub fn parse(text: &str) -> Result<WeldChoice, WeldParseError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "off" => Ok(WeldChoice::Off),
             "exact" => Ok(WeldChoice::Exact),
             other => match other.parse::<f32>() {
                 Ok(d) if d.is_finite() && d >= 0.0 => Ok(WeldChoice::Within(d)),
-                _ => Err(format!(
-                    "'{text}' is not a weld setting: use off, exact, or a finite distance of 0 or more"
-                )),
+                _ => Err(WeldParseError::Invalid {
+                    text: text.to_string(),
+                }),
             },
         }
     }
@@ -774,6 +788,17 @@ mod weld_tests {
         for bad in ["-1", "nan", "inf", "", "weld"] {
             assert!(WeldChoice::parse(bad).is_err(), "{bad}");
         }
+        let refused = WeldChoice::parse("weld").unwrap_err();
+        assert_eq!(
+            refused,
+            WeldParseError::Invalid {
+                text: "weld".into()
+            }
+        );
+        assert_eq!(
+            refused.to_string(),
+            "'weld' is not a weld setting: use off, exact, or a finite distance of 0 or more"
+        );
         let mut mesh = NavMesh {
             vertices: vec![[8.0, -3.0, 0.0], [0.5, 0.0, 0.0]],
             ..NavMesh::default()

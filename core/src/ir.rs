@@ -365,6 +365,42 @@ pub struct NavMesh {
     pub provenance: Option<Provenance>,
 }
 
+/// Which structural invariant ([`NavMesh::check`]) a mesh breaks.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeshCheckError {
+    /// A polygon with fewer than three corners.
+    #[error("polygon {polygon} has {corners} vertices; at least 3 are needed")]
+    TooFewCorners { polygon: usize, corners: usize },
+    /// A polygon corner past the vertex list.
+    #[error(
+        "polygon {polygon} refers to vertex {vertex}, but there are only {vertex_count} vertices"
+    )]
+    VertexOutOfRange {
+        polygon: usize,
+        vertex: u32,
+        vertex_count: usize,
+    },
+    /// Not one surface per polygon.
+    #[error("{surfaces} surfaces for {polygons} polygons")]
+    SurfaceCount { surfaces: usize, polygons: usize },
+    /// A face attribute column not one entry per polygon.
+    #[error("face attribute {name} has {entries} entries for {polygons} polygons")]
+    ColumnLength {
+        name: String,
+        entries: usize,
+        polygons: usize,
+    },
+    /// An edge tag on an edge the polygon does not have.
+    #[error("edge tag on polygon {polygon} edge {edge}, which does not exist")]
+    MissingTaggedEdge { polygon: u32, edge: u32 },
+}
+
+impl From<MeshCheckError> for String {
+    fn from(error: MeshCheckError) -> String {
+        error.to_string()
+    }
+}
+
 impl NavMesh {
     /// Appends a polygon with its surface.
     pub fn push_polygon(&mut self, vertices: &[u32], surface: Surface) {
@@ -393,44 +429,45 @@ impl NavMesh {
     /// Checks the structural invariants every reader must establish: indices in range,
     /// polygons of at least three vertices, one surface per polygon, attribute columns and edge
     /// tags matching the polygons. Passes rely on these.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MeshCheckError> {
         let vertex_count = self.vertices.len();
         for (polygon, indices) in self.polygons.iter().enumerate() {
             if indices.len() < 3 {
-                return Err(format!(
-                    "polygon {polygon} has {} vertices; at least 3 are needed",
-                    indices.len()
-                ));
+                return Err(MeshCheckError::TooFewCorners {
+                    polygon,
+                    corners: indices.len(),
+                });
             }
             if let Some(&bad) = indices.iter().find(|&&i| i as usize >= vertex_count) {
-                return Err(format!(
-                    "polygon {polygon} refers to vertex {bad}, but there are only {vertex_count} vertices"
-                ));
+                return Err(MeshCheckError::VertexOutOfRange {
+                    polygon,
+                    vertex: bad,
+                    vertex_count,
+                });
             }
         }
         if self.surfaces.len() != self.polygons.len() {
-            return Err(format!(
-                "{} surfaces for {} polygons",
-                self.surfaces.len(),
-                self.polygons.len()
-            ));
+            return Err(MeshCheckError::SurfaceCount {
+                surfaces: self.surfaces.len(),
+                polygons: self.polygons.len(),
+            });
         }
         for (name, column) in &self.face_attributes {
             if column.len() != self.polygons.len() {
-                return Err(format!(
-                    "face attribute {name} has {} entries for {} polygons",
-                    column.len(),
-                    self.polygons.len()
-                ));
+                return Err(MeshCheckError::ColumnLength {
+                    name: name.clone(),
+                    entries: column.len(),
+                    polygons: self.polygons.len(),
+                });
             }
         }
         for edge in self.edge_tags.keys() {
             let len = self.polygons.get(edge.polygon as usize).len();
             if edge.edge as usize >= len {
-                return Err(format!(
-                    "edge tag on polygon {} edge {}, which does not exist",
-                    edge.polygon, edge.edge
-                ));
+                return Err(MeshCheckError::MissingTaggedEdge {
+                    polygon: edge.polygon,
+                    edge: edge.edge,
+                });
             }
         }
         Ok(())
@@ -577,7 +614,11 @@ mod tests {
             ..NavMesh::default()
         };
         mesh.push_polygon(&[0, 1, 3], surface(true));
-        assert!(mesh.check().unwrap_err().contains("vertex 3"));
+        assert!(mesh.check().unwrap_err().to_string().contains("vertex 3"));
+        assert!(matches!(
+            mesh.check(),
+            Err(MeshCheckError::VertexOutOfRange { vertex: 3, .. })
+        ));
         let mut mesh = NavMesh {
             vertices: vec![[0.0; 3]; 3],
             ..NavMesh::default()

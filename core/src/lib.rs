@@ -28,11 +28,12 @@ pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity,
 pub use engine::{Capabilities, Engine};
 pub use format::{
     Format, Input, LeftOut, Magic, Output, Param, ParamKind, ReadOptions, Reader, Registry,
-    Requirements, Sidecar, UpAxis, Validator, WeldChoice, WriteOptions, Writer, rounding_tolerance,
+    Requirements, Sidecar, UpAxis, Validator, WeldChoice, WeldParseError, WriteOptions, Writer,
+    rounding_tolerance,
 };
 pub use ir::{
-    Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshKind, NavMesh, Polygons, Provenance, Surface,
-    TileGrid, VertexIdentity,
+    Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshCheckError, MeshKind, NavMesh, Polygons,
+    Provenance, Surface, TileGrid, VertexIdentity,
 };
 pub use material::{Encoded, Material, MaterialChanges, MaterialProfile, ProfileEntry};
 pub mod testing;

@@ -121,15 +121,16 @@ pub fn point_triangle_distance_sq(p: [f64; 3], t: &Triangle) -> f64 {
     dot(d, d)
 }
 
-/// Nearest-distance queries against a set of triangles.
+/// Nearest-distance queries against a set of triangles (the walkable triangles of a mesh,
+/// [`walkable_triangles`]) through a bounding-box tree over them.
 #[derive(Debug)]
-pub struct Surface<'a> {
+pub struct TriangleDistanceIndex<'a> {
     triangles: &'a [Triangle],
     tree: Vec<AabbNode>,
 }
 
-impl<'a> Surface<'a> {
-    pub fn new(triangles: &'a [Triangle]) -> Surface<'a> {
+impl<'a> TriangleDistanceIndex<'a> {
+    pub fn new(triangles: &'a [Triangle]) -> TriangleDistanceIndex<'a> {
         let mut boxes = Vec::with_capacity(triangles.len());
         let mut centroids = Vec::with_capacity(triangles.len());
         for t in triangles {
@@ -152,7 +153,7 @@ impl<'a> Surface<'a> {
             boxes.push((min, max));
             centroids.push([0, 1, 2].map(|k| ((t[0][k] + t[1][k] + t[2][k]) / 3.0) as f32));
         }
-        Surface {
+        TriangleDistanceIndex {
             triangles,
             tree: balanced_aabb_tree(&boxes, &centroids, 0.0),
         }
@@ -308,7 +309,7 @@ fn resolution(a: &[Triangle], b: &[Triangle]) -> f64 {
     largest * f64::from(f32::EPSILON) / 2.0
 }
 
-fn one_way(from: &[Triangle], to: &Surface<'_>, resolution: f64) -> OneWay {
+fn one_way(from: &[Triangle], to: &TriangleDistanceIndex<'_>, resolution: f64) -> OneWay {
     let points = samples(from);
     let mut stack = Vec::with_capacity(64);
     let mut max = 0.0f64;
@@ -342,7 +343,10 @@ fn one_way(from: &[Triangle], to: &Surface<'_>, resolution: f64) -> OneWay {
 pub fn surface_distance(a: &NavMesh, b: &NavMesh, shift_b: [f64; 3]) -> SurfaceDistance {
     let ta = walkable_triangles(a, [0.0; 3]);
     let tb = walkable_triangles(b, shift_b);
-    let (sa, sb) = (Surface::new(&ta), Surface::new(&tb));
+    let (sa, sb) = (
+        TriangleDistanceIndex::new(&ta),
+        TriangleDistanceIndex::new(&tb),
+    );
     let resolution = resolution(&ta, &tb);
     let a_to_b = one_way(&ta, &sb, resolution);
     let b_to_a = one_way(&tb, &sa, resolution);
@@ -385,7 +389,7 @@ mod tests {
                 triangles.push([[x, y, z], [x + 1.0, y, z], [x, y + 1.0, z + 0.5]]);
             }
         }
-        let surface = Surface::new(&triangles);
+        let surface = TriangleDistanceIndex::new(&triangles);
         let mut stack = Vec::new();
         let mut seed = 12345u64;
         for _ in 0..300 {
@@ -404,7 +408,7 @@ mod tests {
             assert!((surface.distance(p, &mut stack) - brute).abs() < 1e-9);
         }
         assert_eq!(
-            Surface::new(&[]).distance([0.0; 3], &mut stack),
+            TriangleDistanceIndex::new(&[]).distance([0.0; 3], &mut stack),
             f64::INFINITY
         );
     }
@@ -424,14 +428,14 @@ mod tests {
 
     #[test]
     fn lifted_surface_is_at_its_height() {
-        use walkmesh_core::{Material, Surface as Face};
+        use walkmesh_core::{Material, Surface};
         let mut a = NavMesh {
             vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
             ..NavMesh::default()
         };
         a.push_polygon(
             &[0, 1, 2],
-            Face {
+            Surface {
                 material: Material(4),
                 walkable: true,
                 code: 4,

@@ -149,7 +149,7 @@ pub fn face_distances(report: &DiffReport, a: &NavMesh, b: &NavMesh) -> Vec<f64>
         [0.0; 3]
     };
     let triangles = crate::distance::walkable_triangles(b, shift);
-    let surface = crate::distance::Surface::new(&triangles);
+    let surface = crate::distance::TriangleDistanceIndex::new(&triangles);
     let mut stack = Vec::new();
     let mut out = Vec::with_capacity(a.polygons.len());
     for (p, polygon) in a.polygons.iter().enumerate() {

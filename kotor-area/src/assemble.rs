@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use walkmesh_core::{Attribute, EdgeRef, Extra, Hook, MeshKind, NavMesh, Polygons};
 
+use crate::error::AreaError;
+
 use crate::lyt::Lyt;
 use crate::transitions::RoomMesh;
 
@@ -95,7 +97,7 @@ pub fn assemble(lyt: &Lyt, rooms: &[RoomMesh]) -> NavMesh {
 /// matched to the layout's room names. Each room keeps its vertices (area coordinates, as game
 /// rooms store them), surfaces and transitions; its origin is the stored walkmesh position, else
 /// the room's LYT position.
-pub fn split(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<RoomMesh>, String> {
+pub fn split(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<RoomMesh>, AreaError> {
     mesh.check()?;
     let rooms_of_faces = face_rooms(mesh, lyt)?;
     let origins = match mesh.extras.get(ROOM_ORIGINS) {
@@ -189,7 +191,7 @@ pub fn split(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<RoomMesh>, String> {
 }
 
 /// The LYT room index of every face.
-fn face_rooms(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<usize>, String> {
+fn face_rooms(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<usize>, AreaError> {
     let faces = mesh.polygons.len();
     if let Some(Attribute::Int(values)) = mesh.face_attributes.get(ROOM_COLUMN) {
         return values
@@ -199,11 +201,10 @@ fn face_rooms(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<usize>, String> {
                 usize::try_from(room)
                     .ok()
                     .filter(|&r| r < lyt.rooms.len())
-                    .ok_or_else(|| {
-                        format!(
-                            "face {face} belongs to room {room}, but the layout has {} rooms",
-                            lyt.rooms.len()
-                        )
+                    .ok_or(AreaError::RoomOutOfRange {
+                        face,
+                        room,
+                        rooms: lyt.rooms.len(),
                     })
             })
             .collect();
@@ -219,16 +220,15 @@ fn face_rooms(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<usize>, String> {
                 let name = usize::try_from(group)
                     .ok()
                     .and_then(|g| names.get(g))
-                    .ok_or_else(|| format!("face {face} is in no group"))?;
-                lyt.room_index(name).ok_or_else(|| {
-                    format!("face {face} is in group '{name}', which is not a room of the layout")
+                    .ok_or(AreaError::NoGroup { face })?;
+                lyt.room_index(name).ok_or_else(|| AreaError::UnknownGroup {
+                    face,
+                    group: name.clone(),
                 })
             })
             .collect();
     }
-    Err(format!(
-        "the mesh's {faces} faces carry no room: neither an '{ROOM_COLUMN}' column nor OBJ groups named after the layout's rooms"
-    ))
+    Err(AreaError::NoRooms { faces })
 }
 
 #[cfg(test)]
@@ -310,5 +310,9 @@ mod tests {
         assert_eq!(back[1].mesh.origin, [5.0, 0.0, 0.0]);
         obj_like.face_attributes.remove("obj:group");
         assert!(split(&obj_like, &lyt).is_err());
+        assert!(matches!(
+            split(&obj_like, &lyt),
+            Err(AreaError::NoRooms { faces }) if faces == obj_like.polygons.len()
+        ));
     }
 }

@@ -12,6 +12,8 @@ use std::sync::Arc;
 use walkmesh_core::ReadError;
 use walkmesh_core::cursor::{ByteCursor, FieldName};
 
+use crate::error::AreaError;
+
 /// Resource type ids and their extensions, as the games and the community tools use them.
 pub const RESOURCE_TYPES: &[(u16, &str)] = &[
     (0, "res"),
@@ -373,14 +375,16 @@ impl Archive {
 
     /// Replaces the member named `file_name`, or adds it at the end. Returns true when a
     /// member was replaced. Fails for an unknown extension or a name over 16 characters.
-    pub fn put(&mut self, file_name: &str, bytes: Vec<u8>) -> Result<bool, String> {
-        let (name, type_id) = split_file_name(file_name).ok_or_else(|| {
-            format!("'{file_name}' has no known resource type extension (.wok, .lyt, .vis, …)")
-        })?;
+    pub fn put(&mut self, file_name: &str, bytes: Vec<u8>) -> Result<bool, AreaError> {
+        let (name, type_id) =
+            split_file_name(file_name).ok_or_else(|| AreaError::UnknownResourceType {
+                file_name: file_name.to_string(),
+            })?;
         if name.is_empty() || name.len() > RESREF_LEN || !name.is_ascii() {
-            return Err(format!(
-                "'{name}' is not a ResRef (1 to {RESREF_LEN} ASCII characters)"
-            ));
+            return Err(AreaError::NotAResRef {
+                name: name.to_string(),
+                max: RESREF_LEN,
+            });
         }
         self.changed = true;
         let data = Data::Owned(Arc::from(bytes));
@@ -408,7 +412,7 @@ impl Archive {
     }
 
     /// The archive as bytes: the input while nothing changed; otherwise laid out again.
-    pub fn write(&self) -> Result<Vec<u8>, String> {
+    pub fn write(&self) -> Result<Vec<u8>, AreaError> {
         if !self.changed {
             return Ok(self.source.to_vec());
         }
@@ -422,11 +426,11 @@ impl Archive {
         self.members.iter().map(|m| self.data(m).len()).sum()
     }
 
-    fn to_u32(value: usize, what: &str) -> Result<u32, String> {
-        u32::try_from(value).map_err(|_| format!("{what} ({value}) does not fit in 32 bits"))
+    fn to_u32(value: usize, what: &'static str) -> Result<u32, AreaError> {
+        u32::try_from(value).map_err(|_| AreaError::Limit { what, value })
     }
 
-    fn write_erf(&self, signature: [u8; 4]) -> Result<Vec<u8>, String> {
+    fn write_erf(&self, signature: [u8; 4]) -> Result<Vec<u8>, AreaError> {
         // Header fields we do not lay out (languages, build date, description) are kept, and
         // so is the localized-string block, which follows the header in every file we know.
         let header = self.source.get(..ERF_HEADER).unwrap_or_default();
@@ -482,7 +486,7 @@ impl Archive {
         Ok(out)
     }
 
-    fn write_rim(&self) -> Result<Vec<u8>, String> {
+    fn write_rim(&self) -> Result<Vec<u8>, AreaError> {
         let count = self.members.len();
         let data_offset = RIM_HEADER + count * RIM_KEY;
         let mut out = Vec::with_capacity(data_offset + self.total_data());
@@ -567,24 +571,32 @@ pub fn file_holding(path: &std::path::Path) -> std::path::PathBuf {
     }
 }
 
-pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, String> {
+pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, AreaError> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(bytes),
         Err(error) => {
             let text = path.to_string_lossy();
             let Some((archive_path, member)) = split_member_path(&text) else {
-                return Err(format!("cannot read {}: {error}", path.display()));
+                return Err(AreaError::Io {
+                    action: "read",
+                    path: path.to_path_buf(),
+                    source: error,
+                });
             };
-            let bytes = std::fs::read(archive_path)
-                .map_err(|e| format!("cannot read the archive {archive_path}: {e}"))?;
-            let archive =
-                Archive::parse(&bytes).map_err(|e| e.in_file(archive_path).to_string())?;
-            archive.extract(member).map(<[u8]>::to_vec).ok_or_else(|| {
-                format!(
-                    "{archive_path} has no member {member} ({} members; `walkmesh area list {archive_path}` lists them)",
-                    archive.members.len()
-                )
-            })
+            let bytes = std::fs::read(archive_path).map_err(|e| AreaError::Io {
+                action: "read the archive",
+                path: archive_path.into(),
+                source: e,
+            })?;
+            let archive = Archive::parse(&bytes).map_err(|e| e.in_file(archive_path))?;
+            archive
+                .extract(member)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| AreaError::NoMember {
+                    archive: archive_path.to_string(),
+                    member: member.to_string(),
+                    count: archive.members.len(),
+                })
         }
     }
 }
@@ -653,6 +665,16 @@ mod tests {
         assert_eq!(back.members[2].resource_id, 2);
         assert!(archive.put("x.unknownext", vec![]).is_err());
         assert!(archive.put("a_name_far_too_long.wok", vec![]).is_err());
+        assert!(matches!(
+            archive.put("x.unknownext", vec![]),
+            Err(AreaError::UnknownResourceType { file_name }) if file_name == "x.unknownext"
+        ));
+        let error = archive.put("a_name_far_too_long.wok", vec![]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "'a_name_far_too_long' is not a ResRef (1 to 16 ASCII characters)"
+        );
+        assert!(matches!(error, AreaError::NotAResRef { max: 16, .. }));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use walkmesh_core::{Diagnostic, EdgeRef, EdgeTag, Location, NavMesh, Position, Severity};
 
+use crate::error::AreaError;
 use crate::lyt::{DoorHook, Lyt, Placement};
 use crate::transitions::{self, RoomMesh, Solution};
 
@@ -75,8 +76,11 @@ pub struct Kit {
 
 impl Kit {
     /// Reads a kit JSON.
-    pub fn parse(bytes: &[u8]) -> Result<Kit, String> {
-        serde_json::from_slice(bytes).map_err(|e| format!("not a kit JSON: {e}"))
+    pub fn parse(bytes: &[u8]) -> Result<Kit, AreaError> {
+        serde_json::from_slice(bytes).map_err(|source| AreaError::Json {
+            what: "a kit JSON",
+            source,
+        })
     }
 
     /// Width of the door `hook` opens on, when the kit gives a positive finite one.
@@ -105,9 +109,12 @@ pub struct LoadedKit {
 
 /// Loads every `*.json` kit in `json_dir`; component WOKs are looked up in
 /// `<wok_root>/<kit id>/`. Files that are not kits are skipped.
-pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, String> {
-    let entries = std::fs::read_dir(json_dir)
-        .map_err(|e| format!("cannot list {}: {e}", json_dir.display()))?;
+pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, AreaError> {
+    let entries = std::fs::read_dir(json_dir).map_err(|source| AreaError::Io {
+        action: "list",
+        path: json_dir.to_path_buf(),
+        source,
+    })?;
     let mut paths: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
@@ -120,11 +127,13 @@ pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, Str
     paths.sort();
     let mut kits = Vec::new();
     for path in paths {
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(&path).map_err(|source| AreaError::Io {
+            action: "read",
+            path: path.clone(),
+            source,
+        })?;
         if let Ok(kit) = Kit::parse(&bytes) {
-            let wok_dir = walkmesh_core::confine::join(wok_root, &kit.id, "kit id", &path)
-                .map_err(|e| e.to_string())?;
+            let wok_dir = walkmesh_core::confine::join(wok_root, &kit.id, "kit id", &path)?;
             kits.push(LoadedKit { kit, wok_dir });
         }
     }
@@ -159,8 +168,11 @@ pub struct IndoorMap {
 
 impl IndoorMap {
     /// Reads an `.indoor` file.
-    pub fn parse(bytes: &[u8]) -> Result<IndoorMap, String> {
-        serde_json::from_slice(bytes).map_err(|e| format!("not an Indoor Map Builder map: {e}"))
+    pub fn parse(bytes: &[u8]) -> Result<IndoorMap, AreaError> {
+        serde_json::from_slice(bytes).map_err(|source| AreaError::Json {
+            what: "an Indoor Map Builder map",
+            source,
+        })
     }
 }
 
@@ -268,7 +280,7 @@ pub fn transform_mesh(mesh: &NavMesh, transform: &Transform) -> NavMesh {
 }
 
 /// Decodes standard base64 (padding optional, whitespace ignored).
-pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+pub fn decode_base64(text: &str) -> Result<Vec<u8>, AreaError> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let mut buffer = 0u32;
     let mut bits = 0u32;
@@ -281,7 +293,12 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
             b'/' | b'_' => 63,
             b'=' => break,
             c if c.is_ascii_whitespace() => continue,
-            _ => return Err(format!("character {i} ('{}') is not base64", char::from(c))),
+            _ => {
+                return Err(AreaError::Base64 {
+                    index: i,
+                    character: char::from(c),
+                });
+            }
         };
         buffer = (buffer << 6) | u32::from(value);
         bits += 6;
@@ -525,7 +542,9 @@ fn room_walkmesh(
     component: Option<&KitComponent>,
 ) -> Result<NavMesh, String> {
     match &room.walkmesh_override {
-        Some(text) => decode_base64(text).and_then(|bytes| read_wok(&bytes)),
+        Some(text) => decode_base64(text)
+            .and_then(|bytes| read_wok(&bytes))
+            .map_err(String::from),
         None => match (kit, component) {
             (Some(kit), Some(component)) => walkmesh_core::confine::join(
                 &kit.wok_dir,
@@ -537,7 +556,7 @@ fn room_walkmesh(
             .and_then(|path| {
                 std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
             })
-            .and_then(|bytes| read_wok(&bytes)),
+            .and_then(|bytes| read_wok(&bytes).map_err(String::from)),
             (None, _) => Err(format!("kit '{}' was not found", room.kit)),
             (Some(_), None) => Err(format!(
                 "kit '{}' has no component '{}'",
@@ -797,14 +816,14 @@ pub fn audit_component(kit: &Kit, component: &KitComponent, mesh: &NavMesh) -> V
 
 /// Reads a BWM area walkmesh from bytes (refused: this build leaves the BWM format out).
 #[cfg(not(feature = "bwm"))]
-pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, AreaError> {
     let _ = bytes;
-    Err(crate::BWM_LEFT_OUT.to_string())
+    Err(AreaError::BwmLeftOut)
 }
 
 /// Reads a BWM area walkmesh from bytes.
 #[cfg(feature = "bwm")]
-pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
+pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, AreaError> {
     use walkmesh_core::{Diagnostics, Input, ReadOptions};
     let mut diag = Diagnostics::new();
     walkmesh_bwm::read_bwm(
@@ -812,7 +831,7 @@ pub fn read_wok(bytes: &[u8]) -> Result<NavMesh, String> {
         &ReadOptions::default(),
         &mut diag,
     )
-    .map_err(|e| e.to_string())
+    .map_err(AreaError::from)
 }
 
 /// Sets every placeholder-range transition (≥ [`FIRST_PLACEHOLDER`]) of a kit component.
@@ -910,6 +929,22 @@ mod tests {
         assert_eq!(decode_base64("QldNIFYxLjA=").unwrap(), b"BWM V1.0");
         assert_eq!(decode_base64("QldN\nIFYx").unwrap(), b"BWM V1");
         assert!(decode_base64("QldN*").is_err());
+        assert!(matches!(
+            decode_base64("QldN*"),
+            Err(AreaError::Base64 {
+                index: 4,
+                character: '*'
+            })
+        ));
+        let not_a_kit = Kit::parse(b"[]").unwrap_err();
+        assert!(matches!(
+            not_a_kit,
+            AreaError::Json {
+                what: "a kit JSON",
+                ..
+            }
+        ));
+        assert!(not_a_kit.to_string().starts_with("not a kit JSON: "));
     }
 
     #[test]

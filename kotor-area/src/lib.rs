@@ -18,6 +18,7 @@
 pub mod assemble;
 pub mod contents;
 pub mod erf;
+pub mod error;
 pub mod kits;
 pub mod lyt;
 pub mod rooms;
@@ -27,6 +28,7 @@ pub mod transitions;
 pub mod vis;
 
 pub use erf::{Archive, ArchiveKind, Member};
+pub use error::AreaError;
 pub use lyt::{DoorHook, Lyt, Placement, read_lyt, write_lyt};
 pub use rooms::{RoomSource, RoomsError};
 pub use transitions::{DEFAULT_TOLERANCE, RoomMesh, Solution, Tolerance, solve};

@@ -94,9 +94,9 @@ pub fn load_lyt(
     on_read: OnRead,
 ) -> Result<(Lyt, Vec<walkmesh_core::Diagnostic>), RoomsError> {
     on_read(path);
-    let bytes = read_file_or_member(path).map_err(|message| RoomsError::Io {
+    let bytes = read_file_or_member(path).map_err(|error| RoomsError::Io {
         path: path.to_path_buf(),
-        message,
+        message: error.to_string(),
     })?;
     read_lyt(&bytes).map_err(|e| RoomsError::Read(e.in_file(path)))
 }
@@ -208,9 +208,9 @@ impl RoomSource {
             let file = format!("{}.wok", room.name);
             match self.get(&file, on_read) {
                 Some(bytes) => {
-                    let mesh = read_wok(&bytes).map_err(|message| RoomsError::Room {
+                    let mesh = read_wok(&bytes).map_err(|error| RoomsError::Room {
                         file: file.clone(),
-                        message,
+                        message: error.to_string(),
                     })?;
                     rooms.push(RoomMesh {
                         lyt_index: index,

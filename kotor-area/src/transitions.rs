@@ -846,14 +846,14 @@ pub fn apply(rooms: &mut [RoomMesh], solution: &Solution) -> usize {
 /// it was; otherwise the room is written anew with every table rebuilt. `mesh` must be the
 /// mesh read from `original` with only its edge tags changed.
 #[cfg(not(feature = "bwm"))]
-pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, String> {
+pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, crate::AreaError> {
     let _ = (original, mesh);
-    Err(crate::BWM_LEFT_OUT.to_string())
+    Err(crate::AreaError::BwmLeftOut)
 }
 
 /// As above, with the BWM writer.
 #[cfg(feature = "bwm")]
-pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, String> {
+pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, crate::AreaError> {
     use walkmesh_bwm::layout::{RawBwm, Table};
     if let Ok(raw) = RawBwm::parse(original) {
         let span = raw.span(Table::Edges);
@@ -881,7 +881,7 @@ pub fn wok_with_transitions(original: &[u8], mesh: &NavMesh) -> Result<Vec<u8>, 
     let mut diag = walkmesh_core::Diagnostics::new();
     walkmesh_bwm::write_bwm(mesh, &walkmesh_core::WriteOptions::default(), &mut diag)
         .map(|output| output.main)
-        .map_err(|e| e.to_string())
+        .map_err(crate::AreaError::from)
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ fn input_mesh(py: Python<'_>, item: &Bound<'_, PyAny>, up: &Options) -> PyResult
         PyTypeError::new_err("inputs: each input is a walkmesh.Mesh or a path (str, os.PathLike)")
     })?;
     if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path)) {
-        return model.map_err(|message| errors::read_failure(py, message, Some(&path)));
+        return model.map_err(|error| errors::read_failure(py, error.to_string(), Some(&path)));
     }
     // Every `usemtl` name kept (`walkmesh_obj::MATERIAL_NAMES_PARAM`), as the command line
     // asks: the generator reads surfaces from render material names.

@@ -61,7 +61,7 @@ pub(crate) fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, O
             match read {
                 Ok(bytes) => Ok((bytes, Some(path))),
                 Err(_) if errors::is_missing(&path) => Err(errors::file_not_found(py, &path)),
-                Err(message) => Err(errors::read_failure(py, message, Some(&path))),
+                Err(error) => Err(errors::read_failure(py, error.to_string(), Some(&path))),
             }
         }
     }

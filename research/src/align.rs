@@ -26,6 +26,7 @@ use rustc_hash::FxHashMap;
 
 pub use crate::alignment::Alignment;
 use crate::diff::{FieldDiff, FieldDifference, Side, Stored, field_diff, one_sided, walk_error};
+use crate::error::ResearchError;
 use crate::fields::{FieldRef, walk};
 
 /// How a face's neighbour row names a neighbour.
@@ -133,7 +134,7 @@ pub fn is_in(path: &str, tables: &[String]) -> bool {
 }
 
 impl Tables {
-    fn read(side: Side<'_>, limit: usize) -> Result<Tables, String> {
+    fn read(side: Side<'_>, limit: usize) -> Result<Tables, ResearchError> {
         let mut tables = Tables::default();
         let mut kept = 0usize;
         walk(
@@ -158,11 +159,10 @@ impl Tables {
         )
         .map_err(walk_error(side.file))?;
         if kept >= limit {
-            return Err(format!(
-                "{}: {limit} or more records to align; the field diff stops at --field-limit \
-                 {limit} (--by-index compares without aligning)",
-                side.file.display()
-            ));
+            return Err(ResearchError::TooManyRecords {
+                file: side.file.to_path_buf(),
+                limit,
+            });
         }
         Ok(tables)
     }
@@ -696,7 +696,7 @@ pub type Aligned = (Vec<Alignment>, Vec<FieldDifference>, Vec<String>);
 /// Pairs the records of `a` and `b` by content and compares them. `None` when the two dumps
 /// do not both hold the vertex and face tables of one schema (BWM, ASWM): the caller compares
 /// index by index.
-pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, String> {
+pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, ResearchError> {
     let (ta, tb) = (Tables::read(a, limit)?, Tables::read(b, limit)?);
     let has_mesh = |s: &Schema, t: &Tables| t.count(s.vertices) > 0 && t.count(s.corners.0) > 0;
     let Some(schema) = SCHEMAS
@@ -750,7 +750,7 @@ pub fn align(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<Option<Aligned>, 
 /// fields, BWM AABB nodes and perimeter edges, ASWM edges) paired by content first (this module): a file
 /// whose writer ordered them differently shows as reordered, and only the fields that really
 /// differ are listed. Files whose dump has no such tables are compared index by index.
-pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
+pub fn aligned_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, ResearchError> {
     let mut diff = field_diff(a, b, limit)?;
     if let Some((aligned, differences, tables)) = align(a, b, limit)? {
         diff.differences.retain(|d| !is_in(&d.path, &tables));

@@ -9,6 +9,7 @@ use serde::Serialize;
 use walkmesh_core::dump::Elem;
 use walkmesh_core::format::Dumper;
 
+use crate::error::ResearchError;
 use crate::fields::{FieldRef, Scalar, is_array, scalars, walk};
 
 /// B's fields (and differences) held by default: about 180 bytes each, measured (933,263
@@ -169,8 +170,8 @@ enum FromA {
 
 pub(crate) fn walk_error(
     file: &std::path::Path,
-) -> impl Fn(walkmesh_core::ReadError) -> String + '_ {
-    move |e| e.in_file(file).to_string()
+) -> impl Fn(walkmesh_core::ReadError) -> ResearchError + '_ {
+    move |e| ResearchError::Read(e.in_file(file))
 }
 
 /// One file to compare: its bytes, its name, and the dumper of its format.
@@ -196,7 +197,7 @@ impl std::fmt::Debug for Side<'_> {
 /// (refused past `limit` fields), then A's fields are compared with the digests and kept only
 /// when they differ, then B's fields that differ or that A lacks are kept. So memory follows
 /// B's field count (about 180 bytes a field) plus the differences, not both files in full.
-pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, String> {
+pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, ResearchError> {
     let mut briefs: FxHashMap<String, Brief> = FxHashMap::default();
     let mut fields_b = 0usize;
     walk(b.dumper, b.bytes, Some(b.file), |f: FieldRef<'_>| {
@@ -213,11 +214,11 @@ pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, S
     })
     .map_err(walk_error(b.file))?;
     if fields_b > limit {
-        return Err(format!(
-            "{}: {fields_b} stored fields, more than {limit}; the field diff keeps a digest of \
-             each (about 180 bytes), so it stops at --field-limit {limit}",
-            b.file.display()
-        ));
+        return Err(ResearchError::TooManyFields {
+            file: b.file.to_path_buf(),
+            fields: fields_b,
+            limit,
+        });
     }
     let mut fields_a = 0usize;
     let mut from_a: Vec<FromA> = Vec::new();
@@ -239,12 +240,11 @@ pub fn field_diff(a: Side<'_>, b: Side<'_>, limit: usize) -> Result<FieldDiff, S
     })
     .map_err(walk_error(a.file))?;
     if from_a.len() >= limit {
-        return Err(format!(
-            "{}: {limit} or more of its stored fields differ from {}; the field diff keeps \
-             each difference, so it stops at --field-limit {limit}",
-            a.file.display(),
-            b.file.display()
-        ));
+        return Err(ResearchError::TooManyDifferences {
+            file: a.file.to_path_buf(),
+            other: b.file.to_path_buf(),
+            limit,
+        });
     }
     let mut changed_b: FxHashMap<String, Stored> = FxHashMap::default();
     let mut only_b: Vec<Stored> = Vec::new();

@@ -5,6 +5,9 @@
 pub mod align;
 pub mod alignment;
 pub mod diff;
+pub mod error;
 pub mod fields;
 pub mod spec;
 pub mod stats;
+
+pub use error::ResearchError;

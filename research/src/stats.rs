@@ -13,6 +13,8 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use walkmesh_core::Registry;
 
+use crate::error::ResearchError;
+
 use crate::fields::{FieldRef, Scalar, is_array, scalars, walk};
 
 thread_local! {
@@ -306,30 +308,37 @@ fn special_kind(file_type: std::fs::FileType) -> &'static str {
 /// devices, sockets: reading one would block or never end) with what they are. A path given
 /// directly that does not exist or is not a folder or regular file is an error that says
 /// which.
-pub fn files_under(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Skipped>), String> {
+pub fn files_under(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Skipped>), ResearchError> {
     let mut files = Vec::new();
     let mut special = Vec::new();
     let mut stack: Vec<(PathBuf, bool)> = dirs.iter().map(|d| (d.clone(), true)).collect();
     while let Some((path, given)) = stack.pop() {
-        let metadata = std::fs::metadata(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("{}: no such file or folder", path.display()),
-            _ => format!("{}: {e}", path.display()),
+        let metadata = std::fs::metadata(&path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => ResearchError::NotFound { path: path.clone() },
+            _ => ResearchError::Metadata {
+                path: path.clone(),
+                source,
+            },
         })?;
         let file_type = metadata.file_type();
         if file_type.is_dir() {
-            let entries = std::fs::read_dir(&path)
-                .map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
+            let list = |source| ResearchError::List {
+                path: path.clone(),
+                source,
+            };
+            let entries = std::fs::read_dir(&path).map_err(list)?;
             for entry in entries {
-                let entry = entry.map_err(|e| format!("{}: cannot list: {e}", path.display()))?;
+                let entry = entry.map_err(list)?;
                 stack.push((entry.path(), false));
             }
         } else if file_type.is_file() {
             files.push(path);
         } else {
-            let reason = format!("not a regular file: {}", special_kind(file_type));
+            let kind = special_kind(file_type);
             if given {
-                return Err(format!("{}: {reason}", path.display()));
+                return Err(ResearchError::NotRegularFile { path, kind });
             }
+            let reason = format!("not a regular file: {kind}");
             special.push(Skipped {
                 file: path.display().to_string(),
                 reason,
@@ -351,7 +360,7 @@ const WINDOW_PER_THREAD: usize = 1;
 /// Files are read and tallied on all the threads [`walkmesh_core::threads::available`] allows
 /// (each with a budget of one, so a dumper starts no threads of its own) and merged in the
 /// order of the sorted file list: the statistics are the same as one file after the other.
-pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, String> {
+pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, ResearchError> {
     let (files, special) = files_under(dirs)?;
     // A file is named by its index in `files` (skipped ones too): the order of the counted
     // files is the same, so the first file holding a value is the same as counting only those.
@@ -361,7 +370,10 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Stri
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} worker thread(s): {e}"))?;
+        .map_err(|e| ResearchError::Threads {
+            threads,
+            reason: e.to_string(),
+        })?;
     let indexed: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
     for window in indexed.chunks(threads * WINDOW_PER_THREAD) {
         let tallies: Vec<Result<(&'static str, Tally), String>> = pool.install(|| {

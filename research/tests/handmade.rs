@@ -137,7 +137,29 @@ fn the_field_limit_is_named_when_reached() {
         dumper,
     };
     let error = field_diff(side, side, 10).unwrap_err();
-    assert!(error.contains("--field-limit 10"), "{error}");
+    assert!(error.to_string().contains("--field-limit 10"), "{error}");
+    assert!(
+        matches!(
+            &error,
+            walkmesh_research::ResearchError::TooManyFields { limit: 10, file, .. }
+                if file == Path::new("a.pwk")
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_missing_folder_is_a_not_found_error() {
+    let missing = PathBuf::from("no/such/folder/anywhere");
+    let error = corpus_stats(&registry(), std::slice::from_ref(&missing)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no/such/folder/anywhere: no such file or folder"
+    );
+    assert!(
+        matches!(&error, walkmesh_research::ResearchError::NotFound { path } if *path == missing),
+        "{error:?}"
+    );
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {

@@ -12,6 +12,7 @@
 //! - `fixtures` (feature `testing`): hand-built floors for tests and benches.
 
 pub mod diff;
+pub mod error;
 #[cfg(any(test, feature = "testing"))]
 pub mod fixtures;
 pub mod kotor;
@@ -24,6 +25,7 @@ pub mod reach;
 pub mod report;
 pub mod surface;
 
+pub use error::RouteError;
 pub use reach::{Reach, reach};
 pub use report::{FaceRef, RouteReport};
 pub use surface::{LocateError, Route, SurfaceRouter};

@@ -15,6 +15,8 @@
 //! The tables come from the `aswm.body` section a fresh read keeps in the provenance.
 
 use walkmesh_core::NavMesh;
+
+use crate::error::RouteError;
 use walkmesh_nwn2::aswm::{Aswm, NO_NODE, NONE16};
 
 /// The parsed tables of a TRX and the tile of every triangle.
@@ -25,12 +27,15 @@ pub struct Tables {
 }
 
 /// The tables of `mesh` when it was read from a TRX and is unchanged since.
-pub fn tables(mesh: &NavMesh) -> Result<Tables, String> {
+pub fn tables(mesh: &NavMesh) -> Result<Tables, RouteError> {
     let body = mesh
         .fresh_provenance("trx")
         .and_then(|p| p.section("aswm.body"))
-        .ok_or("the stored path tables are not available (not a TRX file as read)")?;
-    let (aswm, _) = walkmesh_nwn2::aswm::parse(body).map_err(|e| e.to_string())?;
+        .ok_or(RouteError::TablesNotStored {
+            tables: "path",
+            file: "TRX",
+        })?;
+    let (aswm, _) = walkmesh_nwn2::aswm::parse(body)?;
     Ok(Tables::from_aswm(aswm))
 }
 
@@ -73,7 +78,13 @@ pub enum Corridor {
 impl Tables {
     /// The corridor the tables give from triangle `from` to triangle `to`; `Err` names a
     /// table inconsistency (stale or broken tables).
-    pub fn corridor(&self, from: u32, to: u32) -> Result<Corridor, String> {
+    pub fn corridor(&self, from: u32, to: u32) -> Result<Corridor, RouteError> {
+        self.corridor_faces(from, to)
+            .map_err(|reason| RouteError::InconsistentTables { reason })
+    }
+
+    /// [`Tables::corridor`], with the inconsistency as a sentence.
+    fn corridor_faces(&self, from: u32, to: u32) -> Result<Corridor, String> {
         let island = |t: u32| {
             self.aswm
                 .triangles
@@ -404,6 +415,21 @@ mod tests {
         aswm.tiles[0].nodes[4 + 2] = NO_NODE;
         let r = report(&mesh, aswm);
         assert!(!r.reachable && r.warnings.is_empty());
+    }
+
+    #[test]
+    fn errors_say_their_kind() {
+        assert_eq!(
+            tables(&NavMesh::default()).unwrap_err(),
+            RouteError::TablesNotStored {
+                tables: "path",
+                file: "TRX"
+            }
+        );
+        let (_, aswm) = strip();
+        let error = Tables::from_aswm(aswm).corridor(1, 99).unwrap_err();
+        assert_eq!(error.to_string(), "triangle 99 belongs to no island");
+        assert!(matches!(error, RouteError::InconsistentTables { .. }));
     }
 
     #[test]

@@ -17,6 +17,8 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use walkmesh_core::NavMesh;
+
+use crate::error::RouteError;
 use walkmesh_prime::model::{PathFile, test_pair};
 
 use crate::report::{FaceRef, RouteReport};
@@ -38,12 +40,15 @@ fn is_ground(file: &PathFile, region: u32) -> bool {
 const CLOSEST_WITHIN: f64 = 10.0;
 
 /// The parsed PATH file of a mesh read from one (and unchanged since).
-pub fn tables(mesh: &NavMesh) -> Result<PathFile, String> {
+pub fn tables(mesh: &NavMesh) -> Result<PathFile, RouteError> {
     let bytes = mesh
         .fresh_provenance("path")
         .and_then(|p| p.section("file"))
-        .ok_or("the stored PATH tables are not available (not a PATH file as read)")?;
-    PathFile::parse(bytes).map_err(|e| e.to_string())
+        .ok_or(RouteError::TablesNotStored {
+            tables: "PATH",
+            file: "PATH",
+        })?;
+    Ok(PathFile::parse(bytes)?)
 }
 
 fn centroid(file: &PathFile, region: u32) -> Point {
@@ -165,7 +170,7 @@ pub fn engine_report(
     router: &SurfaceRouter<'_>,
     from: Point,
     to: Point,
-) -> Result<RouteReport, String> {
+) -> Result<RouteReport, RouteError> {
     let place = |which: &str, p: Point| {
         region_for(file, p)
             .map(|(face, holds)| {
@@ -177,10 +182,9 @@ pub fn engine_report(
                     point: [x, y, router.height_at(face, x, y)],
                 }
             })
-            .ok_or_else(|| {
-                format!(
-                    "{which}: no region holds the point and no region centroid is within 10 units"
-                )
+            .ok_or_else(|| RouteError::NoRegion {
+                which: which.to_string(),
+                within: CLOSEST_WITHIN,
             })
     };
     let (start, end) = (place("--from", from)?, place("--to", to)?);

@@ -140,8 +140,9 @@ fn prime_route(
     from: Point,
     to: Point,
 ) -> Result<RouteReport, QueryError> {
-    let file = crate::prime::tables(mesh).map_err(QueryError::Input)?;
-    crate::prime::engine_report(&file, router, from, to).map_err(QueryError::Input)
+    let file = crate::prime::tables(mesh).map_err(|e| QueryError::Input(e.to_string()))?;
+    crate::prime::engine_report(&file, router, from, to)
+        .map_err(|e| QueryError::Input(e.to_string()))
 }
 
 #[cfg(not(feature = "prime"))]
@@ -168,7 +169,7 @@ fn nwn2_route(
     surface: &crate::surface::Route,
     engine_asked: bool,
 ) -> Result<RouteReport, QueryError> {
-    let tables = crate::nwn2::tables(mesh).map_err(QueryError::Input)?;
+    let tables = crate::nwn2::tables(mesh).map_err(|e| QueryError::Input(e.to_string()))?;
     if !tables.has_path_tables() {
         if engine_asked {
             return Err(QueryError::Usage(format!(

@@ -256,6 +256,11 @@ fn kit_ids_cannot_point_outside_the_kit_folder() {
     .unwrap();
     let error = walkmesh_kotor_area::kits::load_kits(&kits, &kits).unwrap_err();
     assert!(
+        matches!(error, walkmesh_kotor_area::AreaError::UnsafeName(_)),
+        "{error:?}"
+    );
+    let error = error.to_string();
+    assert!(
         error.contains("kit id") && error.contains("../../outside"),
         "{error}"
     );

@@ -350,7 +350,7 @@ pub const SAME_WITHIN: f64 = 0.01;
 /// the render ramp, darkest at the largest distance); faces that are not walkable grey.
 pub fn diff_layer(mesh: &NavMesh, other: &NavMesh, other_name: &str) -> FaceLayer {
     let triangles = walkmesh_diff::distance::walkable_triangles(other, [0.0; 3]);
-    let surface = walkmesh_diff::distance::Surface::new(&triangles);
+    let surface = walkmesh_diff::distance::TriangleDistanceIndex::new(&triangles);
     let mut stack = Vec::new();
     let distances: Vec<Option<f64>> = (0..mesh.polygons.len())
         .map(|f| {

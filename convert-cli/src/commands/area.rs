@@ -430,13 +430,19 @@ fn replace(
         crate::output::note_read(file);
         let bytes = std::fs::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
-        let replaced = archive.put(name, bytes).map_err(Failure)?;
+        let replaced = archive
+            .put(name, bytes)
+            .map_err(|e| Failure(e.to_string()))?;
         report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
         ));
     }
-    write_file(out, &archive.write().map_err(Failure)?, stdout)?;
+    write_file(
+        out,
+        &archive.write().map_err(|e| Failure(e.to_string()))?,
+        stdout,
+    )?;
     let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
     for line in report {
         writeln!(report_to, "{line}")?;
@@ -480,7 +486,7 @@ fn check(
         .collect();
     if let Some(vis_path) = vis_path {
         crate::output::note_read(vis_path);
-        let bytes = read_file_or_member(vis_path).map_err(Failure)?;
+        let bytes = read_file_or_member(vis_path).map_err(|e| Failure(e.to_string()))?;
         let (vis, mut found) =
             read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
         found.extend(check_vis(&vis, Some(&lyt)));
@@ -776,7 +782,8 @@ fn indoor(
         .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
     let map =
         IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
-    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure)?;
+    let kits =
+        load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(|e| Failure(e.to_string()))?;
     // The module id names every file written: checked before anything is built or written.
     let lyt_target = confine::join(
         out,

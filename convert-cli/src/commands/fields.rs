@@ -48,7 +48,7 @@ pub fn diff(
     } else {
         walkmesh_research::align::aligned_diff(side_a, side_b, limit)
     }
-    .map_err(Failure)?;
+    .map_err(|e| Failure(e.to_string()))?;
     if json {
         writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {

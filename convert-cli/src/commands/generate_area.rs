@@ -68,7 +68,9 @@ pub fn run(
             lyt_file: &lyt_file,
         };
         let from_hooks = args.seed.is_empty();
-        let read_model = &walkmesh_formats::render_geometry_of_model;
+        let read_model = &|mdl: &[u8], mdx: &[u8], name: &str| {
+            walkmesh_formats::render_geometry_of_model(mdl, mdx, name).map_err(String::from)
+        };
         generate_rooms(
             registry, area, out_dir, &params, from_hooks, note_read, read_model,
         )

@@ -31,6 +31,6 @@ pub use prepare::{as_modelled, prepare};
 pub use reorder::walkable_first;
 pub use seams::{SEAM_TOLERANCE, unlinked_coincident_edges};
 pub use surfaces::assign_default_surfaces;
-pub use translate::{parse_offset, translate};
+pub use translate::{OffsetParseError, parse_offset, translate};
 pub use triangulate::triangulate;
 pub use weld::{WeldReport, weld};

@@ -16,19 +16,39 @@ pub fn translate(mesh: &mut NavMesh, offset: [f32; 3]) {
     shift(&mut mesh.origin);
 }
 
+/// Why an offset ([`parse_offset`]) was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OffsetParseError {
+    /// Not three parts separated by commas.
+    #[error("'{text}' is not x,y,z (three numbers separated by commas)")]
+    NotThreeParts { text: String },
+    /// One of the three parts is not a finite number.
+    #[error("'{part}' in '{text}' is not a finite number")]
+    NotANumber { part: String, text: String },
+}
+
+impl From<OffsetParseError> for String {
+    fn from(error: OffsetParseError) -> String {
+        error.to_string()
+    }
+}
+
 /// Parses `x,y,z` (three numbers separated by commas, spaces allowed).
-pub fn parse_offset(text: &str) -> Result<[f32; 3], String> {
+pub fn parse_offset(text: &str) -> Result<[f32; 3], OffsetParseError> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [x, y, z] = parts.as_slice() else {
-        return Err(format!(
-            "'{text}' is not x,y,z (three numbers separated by commas)"
-        ));
+        return Err(OffsetParseError::NotThreeParts {
+            text: text.to_string(),
+        });
     };
     let number = |s: &str| {
         s.parse::<f32>()
             .ok()
             .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("'{s}' in '{text}' is not a finite number"))
+            .ok_or_else(|| OffsetParseError::NotANumber {
+                part: s.to_string(),
+                text: text.to_string(),
+            })
     };
     Ok([number(x)?, number(y)?, number(z)?])
 }
@@ -66,8 +86,26 @@ mod tests {
     #[test]
     fn offsets_parse_or_name_the_problem() {
         assert_eq!(parse_offset("-27, -36,0").unwrap(), [-27.0, -36.0, 0.0]);
-        assert!(parse_offset("1,2").unwrap_err().contains("x,y,z"));
-        assert!(parse_offset("1,a,2").unwrap_err().contains("'a'"));
+        assert!(
+            parse_offset("1,2")
+                .unwrap_err()
+                .to_string()
+                .contains("x,y,z")
+        );
+        assert!(
+            parse_offset("1,a,2")
+                .unwrap_err()
+                .to_string()
+                .contains("'a'")
+        );
+        assert!(matches!(
+            parse_offset("1,2"),
+            Err(OffsetParseError::NotThreeParts { .. })
+        ));
+        assert!(matches!(
+            parse_offset("1,a,2"),
+            Err(OffsetParseError::NotANumber { part, .. }) if part == "a"
+        ));
         assert!(parse_offset("1,inf,2").is_err());
     }
 }

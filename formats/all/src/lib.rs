@@ -78,6 +78,43 @@ const BUILT_IN: [(bool, LeftOut); 6] = [
     ),
 ];
 
+/// Why a model's render geometry ([`read_render_geometry`], [`render_geometry_of_model`])
+/// could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelGeometryError {
+    /// The model file did not read (the error names the file, offset and field; boxed, as
+    /// `MdlError` is large).
+    #[cfg(feature = "mdl")]
+    #[error(transparent)]
+    Model(Box<walkmesh_mdl::MdlError>),
+    /// A model given as bytes did not read; `label` (escaped) names it.
+    #[cfg(feature = "mdl")]
+    #[error("{label}: {source}")]
+    ModelBytes {
+        label: String,
+        #[source]
+        source: Box<walkmesh_mdl::MdlError>,
+    },
+    /// This build leaves the KotOR model reader out; `model` (escaped) names the file.
+    #[error("{model}: this build has no KotOR model reader (cargo feature `mdl`)")]
+    NoModelReader { model: String },
+    /// As [`ModelGeometryError::NoModelReader`], for a model given as bytes.
+    #[error(
+        "{label}: this build has no KotOR model reader (cargo feature `mdl`) ({mdl} + {mdx} bytes)"
+    )]
+    NoModelReaderBytes {
+        label: String,
+        mdl: usize,
+        mdx: usize,
+    },
+}
+
+impl From<ModelGeometryError> for String {
+    fn from(error: ModelGeometryError) -> String {
+        error.to_string()
+    }
+}
+
 /// The render geometry of a model file, for `walkmesh generate`: `Some` for a KotOR binary
 /// model (`.mdl`, case-insensitive; its render triangles in room coordinates, read with the
 /// `.mdx` beside it), `None` for every other file, whose registry reader already gives its
@@ -86,7 +123,7 @@ const BUILT_IN: [(bool, LeftOut); 6] = [
 /// package both decide through this function.
 pub fn read_render_geometry(
     path: &std::path::Path,
-) -> Option<Result<walkmesh_core::NavMesh, String>> {
+) -> Option<Result<walkmesh_core::NavMesh, ModelGeometryError>> {
     let is_model = path
         .extension()
         .and_then(|e| e.to_str())
@@ -95,12 +132,14 @@ pub fn read_render_geometry(
         return None;
     }
     #[cfg(feature = "mdl")]
-    return Some(walkmesh_mdl::read_render_mesh_file(path).map_err(|e| e.to_string()));
+    return Some(
+        walkmesh_mdl::read_render_mesh_file(path)
+            .map_err(|e| ModelGeometryError::Model(Box::new(e))),
+    );
     #[cfg(not(feature = "mdl"))]
-    return Some(Err(format!(
-        "{}: this build has no KotOR model reader (cargo feature `mdl`)",
-        walkmesh_core::printable::escape(&path.display().to_string())
-    )));
+    return Some(Err(ModelGeometryError::NoModelReader {
+        model: walkmesh_core::printable::escape(&path.display().to_string()).into_owned(),
+    }));
 }
 
 /// The render geometry of a KotOR binary model given as bytes (a `.mdl` and its `.mdx`, e.g.
@@ -110,24 +149,38 @@ pub fn render_geometry_of_model(
     mdl: &[u8],
     mdx: &[u8],
     label: &str,
-) -> Result<walkmesh_core::NavMesh, String> {
+) -> Result<walkmesh_core::NavMesh, ModelGeometryError> {
     #[cfg(feature = "mdl")]
     return walkmesh_mdl::read_model(mdl, Some(mdx))
         .and_then(|model| walkmesh_mdl::render_mesh(&model))
-        .map_err(|e| format!("{}: {e}", walkmesh_core::printable::escape(label)));
+        .map_err(|source| ModelGeometryError::ModelBytes {
+            label: walkmesh_core::printable::escape(label).into_owned(),
+            source: Box::new(source),
+        });
     #[cfg(not(feature = "mdl"))]
-    return Err(format!(
-        "{}: this build has no KotOR model reader (cargo feature `mdl`) ({} + {} bytes)",
-        walkmesh_core::printable::escape(label),
-        mdl.len(),
-        mdx.len()
-    ));
+    return Err(ModelGeometryError::NoModelReaderBytes {
+        label: walkmesh_core::printable::escape(label).into_owned(),
+        mdl: mdl.len(),
+        mdx: mdx.len(),
+    });
 }
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "mdl")]
+    #[test]
+    fn a_model_that_does_not_read_is_a_model_error_naming_it() {
+        let error = render_geometry_of_model(b"not a model", b"", "room.mdl").unwrap_err();
+        assert!(error.to_string().starts_with("room.mdl: "), "{error}");
+        assert!(
+            matches!(&error, ModelGeometryError::ModelBytes { label, .. } if label == "room.mdl"),
+            "{error:?}"
+        );
+        assert!(read_render_geometry(std::path::Path::new("room.obj")).is_none());
+    }
 
     /// Every built-in format's engine and capabilities, as lint, route and view use them.
     #[test]

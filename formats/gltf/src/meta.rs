@@ -94,32 +94,59 @@ pub fn encode_f32s(values: &[f32]) -> Value {
     }
 }
 
+/// Why a float list in the metadata ([`decode_f32s`]) cannot be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FloatsError {
+    /// An item of a plain list that is not a number.
+    #[error("{item} is not a number")]
+    NotANumber { item: String },
+    /// An item of an `f32_bits` list that is not a 32-bit pattern.
+    #[error("{item} is not a 32-bit pattern")]
+    NotABitPattern { item: String },
+    /// An object without an `f32_bits` list.
+    #[error("expected an array of numbers or {{\"f32_bits\": [...]}}")]
+    NoBitList,
+    /// Neither a list nor an object.
+    #[error("expected an array of numbers")]
+    NotAList,
+}
+
+impl From<FloatsError> for String {
+    fn from(error: FloatsError) -> String {
+        error.to_string()
+    }
+}
+
 /// Reads what [`encode_f32s`] wrote.
-pub fn decode_f32s(value: &Value) -> Result<Vec<f32>, String> {
+pub fn decode_f32s(value: &Value) -> Result<Vec<f32>, FloatsError> {
     match value {
         Value::Array(items) => items
             .iter()
             .map(|item| {
                 item.as_f64()
                     .map(|v| v as f32)
-                    .ok_or_else(|| format!("{item} is not a number"))
+                    .ok_or_else(|| FloatsError::NotANumber {
+                        item: item.to_string(),
+                    })
             })
             .collect(),
         Value::Object(map) => {
             let bits = map
                 .get("f32_bits")
                 .and_then(Value::as_array)
-                .ok_or("expected an array of numbers or {\"f32_bits\": [...]}")?;
+                .ok_or(FloatsError::NoBitList)?;
             bits.iter()
                 .map(|item| {
                     item.as_u64()
                         .and_then(|b| u32::try_from(b).ok())
                         .map(f32::from_bits)
-                        .ok_or_else(|| format!("{item} is not a 32-bit pattern"))
+                        .ok_or_else(|| FloatsError::NotABitPattern {
+                            item: item.to_string(),
+                        })
                 })
                 .collect()
         }
-        _ => Err("expected an array of numbers".into()),
+        _ => Err(FloatsError::NotAList),
     }
 }
 
@@ -237,7 +264,7 @@ fn decode_extra(value: &Value) -> Result<Extra, String> {
             })
             .map(Extra::TextList)
             .ok_or_else(|| "text_list is not a list of strings".into()),
-        "floats" => decode_f32s(inner).map(Extra::Floats),
+        "floats" => decode_f32s(inner).map(Extra::Floats).map_err(String::from),
         "bytes" => inner
             .as_str()
             .ok_or_else(|| "bytes is not a string".to_string())
@@ -269,7 +296,9 @@ fn decode_attribute(value: &Value) -> Result<Attribute, String> {
             .map(Attribute::Int);
     }
     if let Some(items) = value.get("float") {
-        return decode_f32s(items).map(Attribute::Float);
+        return decode_f32s(items)
+            .map(Attribute::Float)
+            .map_err(String::from);
     }
     Err("expected {\"int\": [...]} or {\"float\": [...]}".into())
 }
@@ -664,6 +693,17 @@ mod tests {
         let encoded = encode_f32s(&odd);
         assert!(encoded.get("f32_bits").is_some());
         let back = decode_f32s(&encoded).unwrap();
+        assert_eq!(
+            decode_f32s(&json!([1.0, "x"])),
+            Err(FloatsError::NotANumber {
+                item: "\"x\"".into()
+            })
+        );
+        assert_eq!(decode_f32s(&json!({})), Err(FloatsError::NoBitList));
+        assert_eq!(
+            FloatsError::NoBitList.to_string(),
+            "expected an array of numbers or {\"f32_bits\": [...]}"
+        );
         assert_eq!(
             back.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
             odd.iter().map(|v| v.to_bits()).collect::<Vec<_>>()

@@ -58,7 +58,7 @@ use walkmesh_core::{
     Attribute, Diagnostics, Extra, MeshKind, NavMesh, Position, Severity, WriteError, WriteOptions,
 };
 
-use crate::merge::{Flatness, Merger, P3, PLANE_DISTANCE, Plane, Surface, point, straight};
+use crate::merge::{Flatness, MergeInput, Merger, P3, PLANE_DISTANCE, Plane, point, straight};
 use crate::model::{
     Link, Node, PathFile, PointGraph, Region, VERSION_MP1, VERSION_MP2, VERSION_MP3, bitset_words,
     has_reserved_words, pair_bit, reserved_words,
@@ -626,13 +626,13 @@ struct Stage {
     poly_of: Vec<u32>,
     mergeable: Vec<bool>,
     keys: Vec<u64>,
-    /// Per half-edge merge rank (see [`Surface::rank`]); empty: all equal.
+    /// Per half-edge merge rank (see [`MergeInput::rank`]); empty: all equal.
     rank: Vec<u8>,
-    /// Per polygon merge order (see [`Surface::order`]); empty: all 0.
+    /// Per polygon merge order (see [`MergeInput::order`]); empty: all 0.
     order: Vec<u8>,
     /// Per polygon, the plane it is moved onto (see [`stage`]); empty: none.
     flat: Vec<Option<Plane>>,
-    /// See [`Surface::convex_epsilon`].
+    /// See [`MergeInput::convex_epsilon`].
     convex_epsilon: f64,
     dropped_not_walkable: usize,
     dropped_degenerate: usize,
@@ -717,8 +717,8 @@ fn stage(
 }
 
 impl Stage {
-    fn surface<'a>(&'a self, mesh: &'a NavMesh) -> Surface<'a> {
-        Surface {
+    fn merge_input<'a>(&'a self, mesh: &'a NavMesh) -> MergeInput<'a> {
+        MergeInput {
             mesh,
             adjacency: &self.adjacency,
             poly_of: &self.poly_of,
@@ -767,19 +767,19 @@ impl Built {
     /// Regions of `self` when every patch merges in the first order, as the searches count
     /// (whether or not [`Built::choose_orders`] ran).
     fn first_order_count(&self) -> usize {
-        let surface = Surface {
+        let input = MergeInput {
             order: &[],
-            ..self.stage.surface(&self.mesh)
+            ..self.stage.merge_input(&self.mesh)
         };
-        let mut merger = Merger::new(&surface);
+        let mut merger = Merger::new(&input);
         merger.merge(Flatness::Given);
         count_regions(&mut merger, &self.stage.cooked)
     }
 
     /// Regions of `self` and the merge that made them.
     fn count(&self) -> usize {
-        let surface = self.stage.surface(&self.mesh);
-        let mut merger = Merger::new(&surface);
+        let input = self.stage.merge_input(&self.mesh);
+        let mut merger = Merger::new(&input);
         merger.merge(Flatness::Given);
         count_regions(&mut merger, &self.stage.cooked)
     }
@@ -885,11 +885,11 @@ fn best_orders(mesh: &NavMesh, stage: &Stage) -> Vec<u8> {
     let mut best: HashMap<u64, (usize, u8)> = HashMap::default();
     for order in 0..crate::merge::ORDERS {
         let orders = vec![order; polygons];
-        let surface = Surface {
+        let input = MergeInput {
             order: &orders,
-            ..stage.surface(mesh)
+            ..stage.merge_input(mesh)
         };
-        let mut merger = Merger::new(&surface);
+        let mut merger = Merger::new(&input);
         merger.merge(Flatness::Given);
         let mut counts: HashMap<u64, usize> = HashMap::default();
         for p in 0..polygons {
@@ -1012,8 +1012,8 @@ fn patch_up<'a>(
     decimate: bool,
 ) -> Patched<'a> {
     let count = work.polygons.len();
-    let surface = base.surface(work);
-    let mut patches = Merger::new(&surface);
+    let input = base.merge_input(work);
+    let mut patches = Merger::new(&input);
     if merge {
         patches.merge_patches(flatness);
     }
@@ -1603,7 +1603,7 @@ impl CookBudget<'_> {
         };
         let merge = settings.merge;
         // Corners bent by f32 rounding are straight at the default tolerance; under a widened
-        // one (a budget) only within rounding of f64 (see `Surface::convex_epsilon`).
+        // one (a budget) only within rounding of f64 (see `MergeInput::convex_epsilon`).
         let (default_straight, budget_straight) =
             (crate::merge::CONVEX_EPSILON, crate::merge::TURN_EPSILON);
         let polygon_count = work.polygons.len();
@@ -1797,7 +1797,7 @@ fn write_regions(
         convex_epsilon,
         ..
     } = current;
-    let surface = Surface {
+    let input = MergeInput {
         mesh: work,
         adjacency: &adjacency,
         poly_of: &poly_of,
@@ -1808,7 +1808,7 @@ fn write_regions(
         order: &order,
         convex_epsilon,
     };
-    let mut merger = Merger::new(&surface);
+    let mut merger = Merger::new(&input);
     merger.merge(Flatness::Given);
     let (region_seed, region_of) = number_regions(&mut merger, &cooked, &source);
     let region_count = region_seed.len();

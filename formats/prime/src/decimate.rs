@@ -574,7 +574,7 @@ impl Inner<'_> {
     /// side) where that changes the footprint by at most `border_area` per corner (see
     /// [`simplify_border`]; 0: only exactly straight corners) and returns the mesh.
     /// `straight` is the largest wrong-way turn (sine) the partition takes for straight
-    /// ([`crate::merge::Surface::convex_epsilon`]).
+    /// ([`crate::merge::MergeInput::convex_epsilon`]).
     pub fn finish(&self, border_area: f64, straight: f64) -> Decimated {
         let mut state = self.state.clone();
         let mesh = state.mesh;

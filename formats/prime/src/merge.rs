@@ -128,9 +128,11 @@ pub fn straight(u: P3, a: P3, w: P3) -> bool {
     cross.abs() <= TURN_EPSILON * scale && d1x * d2x + d1y * d2y > 0.0
 }
 
-/// What the merger needs to know about the mesh.
+/// What the merger needs to know about the mesh: the mesh with its adjacency, which
+/// polygons may be glued and under which keys, their planes, and the order and tolerance of
+/// the merge.
 #[derive(Debug)]
-pub struct Surface<'a> {
+pub struct MergeInput<'a> {
     pub mesh: &'a NavMesh,
     pub adjacency: &'a Adjacency,
     /// Polygon of every half-edge.
@@ -171,7 +173,7 @@ pub const ORDERS: u8 = 8;
 /// regions across a run of shared edges.
 #[derive(Debug)]
 pub struct Merger<'a> {
-    surface: &'a Surface<'a>,
+    input: &'a MergeInput<'a>,
     pub next: Vec<u32>,
     prev: Vec<u32>,
     pub on_boundary: Vec<bool>,
@@ -203,8 +205,8 @@ pub struct Merger<'a> {
 }
 
 impl<'a> Merger<'a> {
-    pub fn new(surface: &'a Surface<'a>) -> Merger<'a> {
-        let mesh = surface.mesh;
+    pub fn new(input: &'a MergeInput<'a>) -> Merger<'a> {
+        let mesh = input.mesh;
         let half_edges = mesh.polygons.indices().len();
         let mut next = vec![0u32; half_edges];
         let mut prev = vec![0u32; half_edges];
@@ -225,16 +227,16 @@ impl<'a> Merger<'a> {
             vertices.push(polygon.to_vec());
         }
         Merger {
-            surface,
+            input,
             next,
             prev,
             on_boundary: vec![true; half_edges],
             parent: (0..count as u32).collect(),
             boundary_len,
             anchor,
-            planes: surface.planes.to_vec(),
+            planes: input.planes.to_vec(),
             fitted: vertices.iter().map(Vec::len).collect(),
-            steepest: surface.planes.iter().map(|p| p.normal[2]).collect(),
+            steepest: input.planes.iter().map(|p| p.normal[2]).collect(),
             vertices,
             not_flat: HashMap::default(),
             not_flat_across: Vec::new(),
@@ -262,9 +264,9 @@ impl<'a> Merger<'a> {
     }
 
     fn start(&self, h: u32) -> P3 {
-        let indices = self.surface.mesh.polygons.indices();
+        let indices = self.input.mesh.polygons.indices();
         point(
-            self.surface.mesh,
+            self.input.mesh,
             indices.get(h as usize).copied().unwrap_or(0),
         )
     }
@@ -284,28 +286,28 @@ impl<'a> Merger<'a> {
     }
 
     fn merge_with(&mut self, flatness: Flatness, convex: bool) {
-        let surface = self.surface;
-        let mesh = surface.mesh;
+        let input = self.input;
+        let mesh = input.mesh;
         let indices = mesh.polygons.indices();
         let mut edges: Vec<(u8, f64, u32)> = Vec::new();
-        for (h, &p) in surface.poly_of.iter().enumerate() {
-            let Some(t) = surface.adjacency.across(h) else {
+        for (h, &p) in input.poly_of.iter().enumerate() {
+            let Some(t) = input.adjacency.across(h) else {
                 continue;
             };
-            let q = surface.poly_of.get(t).copied().unwrap_or(u32::MAX) as usize;
+            let q = input.poly_of.get(t).copied().unwrap_or(u32::MAX) as usize;
             let p = p as usize;
             // Each inner edge once, between polygons that may share a region.
             if h > t
-                || !surface.mergeable.get(p).copied().unwrap_or(false)
-                || !surface.mergeable.get(q).copied().unwrap_or(false)
-                || surface.key.get(p) != surface.key.get(q)
+                || !input.mergeable.get(p).copied().unwrap_or(false)
+                || !input.mergeable.get(q).copied().unwrap_or(false)
+                || input.key.get(p) != input.key.get(q)
             {
                 continue;
             }
             let a = point(mesh, indices.get(h).copied().unwrap_or(0));
             let b = point(mesh, indices.get(t).copied().unwrap_or(0));
-            let order = surface.order.get(p).copied().unwrap_or(0);
-            let rank = surface.rank.get(h).copied().unwrap_or(0);
+            let order = input.order.get(p).copied().unwrap_or(0);
+            let rank = input.rank.get(h).copied().unwrap_or(0);
             let (kept, reflex) = if rank >= KEPT_RANK {
                 (KEPT_RANK, rank - KEPT_RANK)
             } else {
@@ -332,14 +334,14 @@ impl<'a> Merger<'a> {
                 if !self.on_boundary[h] {
                     continue;
                 }
-                let Some(t) = surface.adjacency.across(h) else {
+                let Some(t) = input.adjacency.across(h) else {
                     continue;
                 };
                 if !self.on_boundary[t] {
                     continue;
                 }
-                let r = self.root(surface.poly_of[h] as usize);
-                let q = self.root(surface.poly_of[t] as usize);
+                let r = self.root(input.poly_of[h] as usize);
+                let q = self.root(input.poly_of[t] as usize);
                 if r == q {
                     continue;
                 }
@@ -378,7 +380,7 @@ impl<'a> Merger<'a> {
         let (Some(plane), Some(other)) = (self.planes.get(large), self.planes.get(small)) else {
             return false;
         };
-        let mesh = self.surface.mesh;
+        let mesh = self.input.mesh;
         match flatness {
             Flatness::Exact => {
                 let n = plane.normal;
@@ -409,8 +411,8 @@ impl<'a> Merger<'a> {
         let q_len = self.boundary_len[q];
         let r_len = self.boundary_len[r];
         let (next, prev) = (&self.next, &self.prev);
-        let indices = self.surface.mesh.polygons.indices();
-        let adjacency = self.surface.adjacency;
+        let indices = self.input.mesh.polygons.indices();
+        let adjacency = self.input.adjacency;
         let vertex = |e: u32| indices.get(e as usize).copied();
         // Linked and running the opposite way (edges of neighbours wound inconsistently are
         // linked by the adjacency too, but cannot be glued).
@@ -460,7 +462,7 @@ impl<'a> Merger<'a> {
             let w = self.start(next[w_edge as usize]);
             let x = self.start(x_edge);
             let y = self.start(next[y_edge as usize]);
-            let epsilon = self.surface.convex_epsilon;
+            let epsilon = self.input.convex_epsilon;
             if !convex_corner(u, a, w, epsilon) || !convex_corner(x, b, y, epsilon) {
                 return false;
             }
@@ -527,7 +529,7 @@ impl<'a> Merger<'a> {
             && kept.len() >= 2 * fitted
         {
             self.fitted[low] = kept.len();
-            let mesh = self.surface.mesh;
+            let mesh = self.input.mesh;
             if let Some(fit) = fit_plane(mesh, &kept)
                 && fit.normal[2] >= steepest
                 && kept
