@@ -238,6 +238,15 @@ mod tests {
     use crate::lyt::read_lyt;
     use walkmesh_core::{EdgeTag, Material, Surface};
 
+    #[test]
+    fn the_no_rooms_message_names_the_room_column() {
+        let message = AreaError::NoRooms { faces: 3 }.to_string();
+        assert!(
+            message.contains(&format!("'{ROOM_COLUMN}' column")),
+            "{message}"
+        );
+    }
+
     fn tri(x0: f32, transition: Option<i32>) -> NavMesh {
         let mut mesh = NavMesh {
             vertices: vec![[x0, 0.0, 0.0], [x0 + 1.0, 0.0, 0.0], [x0, 1.0, 0.0]],

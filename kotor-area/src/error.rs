@@ -61,9 +61,10 @@ pub enum AreaError {
     #[error("face {face} is in group '{group}', which is not a room of the layout")]
     UnknownGroup { face: usize, group: String },
     /// A mesh without room information to split it by.
+    // The column is `assemble::ROOM_COLUMN`, spelt out so that this module needs no other
+    // (a test in `assemble` checks the two agree).
     #[error(
-        "the mesh's {faces} faces carry no room: neither an '{}' column nor OBJ groups named after the layout's rooms",
-        crate::assemble::ROOM_COLUMN
+        "the mesh's {faces} faces carry no room: neither an 'area:room' column nor OBJ groups named after the layout's rooms"
     )]
     NoRooms { faces: usize },
     /// A kit named by a map that is not loaded.
