@@ -36,4 +36,5 @@ pub use ir::{
     Provenance, Surface, TileGrid, VertexIdentity,
 };
 pub use material::{Encoded, Material, MaterialChanges, MaterialProfile, ProfileEntry};
+#[cfg(feature = "testing")]
 pub mod testing;
