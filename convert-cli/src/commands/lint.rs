@@ -7,11 +7,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice, WriteOptions};
+use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice};
 use walkmesh_lint::baseline::Known;
 use walkmesh_lint::{Engine, Finding, Level, LintOptions, Repair};
+use walkmesh_pipeline::convert::{Destination, Origin, WritePlan};
 use walkmesh_pipeline::lint_rules::{Selection, Shown, judge};
-use walkmesh_pipeline::output::{self, OutputSettings};
+use walkmesh_pipeline::output::OutputSettings;
 use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
@@ -358,44 +359,24 @@ fn write_fixed(
     })?;
     let (target, _) = walkmesh_pipeline::target_for(registry, extension)?;
     let read = read_options(&args.read)?;
-    let options = WriteOptions {
-        up: read.up,
-        materials: read.materials.clone(),
-        file_name: out.file_name().and_then(|n| n.to_str()).map(str::to_string),
-        ..WriteOptions::default()
-    };
-    let mut diag = Diagnostics::new();
-    let written = walkmesh_pipeline::write_mesh(mesh, target, &options, WeldChoice::Off, &mut diag)
-        .map_err(|e| Failure::output(format!("cannot write {}: {e:?}", out.display())))?;
+    let mut plan = WritePlan::new(target, &read, policy::CLI_NAMES)?;
+    // The repairs decided which vertices are shared; a weld would undo or extend them.
+    plan.weld = Some(WeldChoice::Off);
     let settings = OutputSettings {
         force: false,
         create_dirs: false,
         fsync: false,
     };
-    let staged = output::stage(out, &written, settings)?;
-    let check = walkmesh_pipeline::check_options(&read);
-    let checked =
-        walkmesh_pipeline::check_output(target, &written.main, Some(staged.read_path()), &check)
-            .map_err(|e| {
-                Failure::usage(format!(
-                    "the {} format cannot be read back to check it",
-                    e.id
-                ))
-            });
-    let checked = match checked {
-        Ok(checked) => checked,
-        Err(failure) => {
-            staged.discard();
-            return Err(failure);
-        }
-    };
-    if let Err(failure) =
-        policy::judge_output(checked, Some(out), target.id(), false, policy::CLI_NAMES)
-    {
-        staged.discard();
-        return Err(failure);
-    }
-    staged.commit()
+    // The repaired mesh is in memory: it has no file or format of its own to name.
+    let origin = Origin::default();
+    walkmesh_pipeline::convert::convert(
+        mesh,
+        origin,
+        Destination::File(out, settings),
+        &plan,
+        Diagnostics::new(),
+    )?;
+    Ok(())
 }
 
 fn print_findings(
