@@ -15,8 +15,11 @@
 
 use crate::slope::STEEP_DEGREES;
 
-/// The engine whose rules a walkmesh follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The engine whose rules a walkmesh follows (serialised by its lower-case [`Engine::name`]).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Engine {
     /// KotOR I/II (BWM: `.wok`, `.pwk`, `.dwk`; a model's walkmesh node).
     Kotor,

@@ -23,33 +23,6 @@ pub struct Overrides {
     pub default_material: Option<String>,
 }
 
-impl Engine {
-    /// The engine whose walkmeshes a format holds (the preset when none is named): KotOR for
-    /// BWM, NWN2 for TRX/TRN, Metroid Prime for PATH, generic for the modelling formats.
-    pub fn for_format(format_id: &str) -> Engine {
-        match format_id {
-            "bwm" => Engine::Kotor,
-            "nwn2" | "trx" | "trn" | "aswm" => Engine::Nwn2,
-            "path" | "prime" => Engine::Prime,
-            _ => Engine::Generic,
-        }
-    }
-}
-
-/// The preset of the engine a format declares (`Format::engine`), so a caller holding the
-/// target format needs no format id: KotOR for BWM, NWN2 for TRX, Prime for PATH, generic for
-/// the modelling formats and formats of no engine.
-impl From<walkmesh_core::Engine> for Engine {
-    fn from(engine: walkmesh_core::Engine) -> Engine {
-        match engine {
-            walkmesh_core::Engine::Kotor => Engine::Kotor,
-            walkmesh_core::Engine::Nwn2 => Engine::Nwn2,
-            walkmesh_core::Engine::Prime => Engine::Prime,
-            walkmesh_core::Engine::Generic => Engine::Generic,
-        }
-    }
-}
-
 impl Params {
     /// `engine`'s preset with `overrides` over it, checked.
     pub fn with_overrides(engine: Engine, overrides: &Overrides) -> Result<Params, GenerateError> {
@@ -121,13 +94,5 @@ mod tests {
             .err()
             .map(|e| e.to_string());
         assert!(error.is_some_and(|e| e.contains("Marmalade")));
-    }
-
-    #[test]
-    fn formats_pick_their_engine() {
-        assert_eq!(Engine::for_format("bwm"), Engine::Kotor);
-        assert_eq!(Engine::for_format("trx"), Engine::Nwn2);
-        assert_eq!(Engine::for_format("path"), Engine::Prime);
-        assert_eq!(Engine::for_format("obj"), Engine::Generic);
     }
 }

@@ -5,28 +5,9 @@ use walkmesh_core::material::Material;
 
 use crate::GenerateError;
 
-/// The game a walkmesh is generated for: picks the preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Engine {
-    Kotor,
-    Nwn2,
-    Prime,
-    Generic,
-}
-
-impl Engine {
-    /// Parses `kotor`, `nwn2`, `prime` or `generic` (case-insensitive).
-    pub fn parse(text: &str) -> Option<Engine> {
-        match text.to_ascii_lowercase().as_str() {
-            "kotor" => Some(Engine::Kotor),
-            "nwn2" => Some(Engine::Nwn2),
-            "prime" => Some(Engine::Prime),
-            "generic" => Some(Engine::Generic),
-            _ => None,
-        }
-    }
-}
+/// The game a walkmesh is generated for picks the preset: the engine a format declares
+/// (`Format::engine`), one enum for every crate.
+pub use walkmesh_core::Engine;
 
 /// Everything the generator is told. Lengths in metres, angles in degrees, +Z up.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

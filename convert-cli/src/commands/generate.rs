@@ -316,7 +316,7 @@ pub(crate) fn params(
         Some(EngineArg::Nwn2) => Engine::Nwn2,
         Some(EngineArg::Prime) => Engine::Prime,
         Some(EngineArg::Generic) => Engine::Generic,
-        None => Engine::from(target.engine()),
+        None => target.engine(),
     };
     let overrides = Overrides {
         agent_height: args.agent_height,
