@@ -68,7 +68,7 @@ pub fn fill(mesh: &mut NavMesh, ground: &Ground) -> Filled {
 }
 
 /// For every vertex, the first vertex at exactly its position.
-fn weld(mesh: &NavMesh) -> Vec<u32> {
+pub(crate) fn weld(mesh: &NavMesh) -> Vec<u32> {
     let mut first: HashMap<[u32; 3], u32> = HashMap::new();
     mesh.vertices
         .iter()

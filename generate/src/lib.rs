@@ -25,8 +25,9 @@
 //!    floor under it (one height per point), every face the walkable surface its render
 //!    material's name suggests, else `default_material`;
 //! 9. **repairs** (lint's mechanical fixer), then for KotOR the **hole fill** ([`holes`]: the
-//!    holes props cut in the walkable floor become non-walkable faces, as in BioWare's WOKs),
-//!    for NWN2 the **tile budget**
+//!    holes props cut in the walkable floor become non-walkable faces, as in BioWare's WOKs)
+//!    and the **walls** ([`walls`]: non-walkable faces standing on the floor's edge where the
+//!    render geometry has a wall beyond it), for NWN2 the **tile budget**
 //!    ([`simplify`]: faces of tiles holding more walkable triangles than a TRX tile can are
 //!    simplified until they hold) and the **engine limits** ([`limits`]).
 //!
@@ -51,6 +52,7 @@ pub mod simplify;
 pub mod triangulate;
 pub mod voxel;
 mod wall_foot;
+pub mod walls;
 mod warnings;
 
 use std::time::Instant;
@@ -194,6 +196,23 @@ pub fn generate_with(
         }
         report.holes = Some(filled);
         report.stage("holes", &mut clock);
+    }
+
+    if params.walls {
+        progress::phase(|| "generating: walls".to_string());
+        let ground = walls::Ground {
+            field: &field,
+            max_climb: params.max_climb,
+        };
+        let raised = walls::raise(&mut mesh, &ground);
+        if raised.faces > 0 {
+            *report
+                .materials
+                .entry(walls::WALL.material.name().into_owned())
+                .or_default() += raised.faces;
+        }
+        report.walls = Some(raised);
+        report.stage("walls", &mut clock);
     }
 
     #[cfg(feature = "nwn2")]

@@ -54,6 +54,11 @@ pub struct Params {
     /// KotOR room WOKs have them (`holes.rs`). KotOR preset: on.
     #[serde(default)]
     pub fill_holes: bool,
+    /// Raise walls (non-walkable faces) on the walkable floor's edges where the render
+    /// geometry has a wall beyond them, as BioWare's KotOR room WOKs have them (`walls.rs`);
+    /// doorways and open edges get none. KotOR preset: on.
+    #[serde(default)]
+    pub walls: bool,
 }
 
 /// Neutral materials of the KotOR vocabulary (`core/src/material.rs` ids).
@@ -93,6 +98,7 @@ impl Params {
             detail_error: 0.1,
             default_material: STONE,
             fill_holes: false,
+            walls: false,
         };
         match engine {
             Engine::Kotor => Params {
@@ -107,6 +113,7 @@ impl Params {
                 max_edge_error: 0.1,
                 detail_error: 0.05,
                 fill_holes: true,
+                walls: true,
                 ..base
             },
             Engine::Nwn2 => Params {

@@ -73,6 +73,8 @@ pub struct Report {
     pub nwn2_simplified: Option<crate::simplify::TileSimplification>,
     /// KotOR: holes of the walkable floor filled with non-walkable faces (`holes.rs`).
     pub holes: Option<Filled>,
+    /// KotOR: walls raised on the walkable floor's edge as non-walkable faces (`walls.rs`).
+    pub walls: Option<Walls>,
 }
 
 impl Report {
@@ -102,6 +104,7 @@ impl Report {
             #[cfg(feature = "nwn2")]
             nwn2_simplified: None,
             holes: None,
+            walls: None,
         }
     }
 
@@ -177,6 +180,15 @@ impl Report {
                 h.holes, h.faces, h.area, h.left_open
             );
         }
+        if let Some(w) = &self.walls
+            && w.edges > 0
+        {
+            let _ = writeln!(
+                out,
+                "  walls on {} of {} floor edge(s): {} non-walkable faces ({:.2} m²)",
+                w.walled, w.edges, w.faces, w.area
+            );
+        }
         #[cfg(feature = "nwn2")]
         if let Some(s) = &self.nwn2_simplified {
             let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
@@ -204,6 +216,21 @@ pub struct Filled {
     pub holes: usize,
     pub left_open: usize,
     /// Non-walkable faces added and their plan area (m²).
+    pub faces: usize,
+    pub area: f64,
+}
+
+/// What the wall stage did.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, PartialEq)]
+pub struct Walls {
+    /// Walkable boundary edges (not closed by the hole fill) and how many got a wall (on
+    /// all or part of their length).
+    pub edges: usize,
+    pub walled: usize,
+    /// Edges cut where a wall ends along them (a doorway in a straight wall): the floor
+    /// triangle on the edge is split there into pieces on the same plane.
+    pub split_edges: usize,
+    /// Non-walkable faces added and their area (m², upright).
     pub faces: usize,
     pub area: f64,
 }

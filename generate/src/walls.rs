@@ -1,0 +1,493 @@
+//! KotOR: walls standing on the walkable floor's edge, as non-walkable faces.
+//!
+//! BioWare's room WOKs close the walkable floor with walls: of the 1 682 walkable boundary
+//! edges of the 34 shared rooms, 1 595 (95 %) have a steep non-walkable face on their other
+//! side, rising a median 2.97 m; the other 5 % are doorways, where the floor goes on into the
+//! next room (docs/generate.md, "Non-walkable faces"). This stage does the same for the
+//! generated floor: every walkable boundary edge (an edge of one walkable face and of no other
+//! face, so the edges the hole fill closed are left alone) gets a wall when the room's render
+//! geometry stands there: solid, in the voxel columns just outside the edge, reaching from the
+//! floor's level to more than a climb above it. A doorway (nothing beyond the edge, or only
+//! the lintel above), a drop and the open end of a floor where the next room goes on get none.
+//!
+//! The wall is a vertical strip of two triangles per edge, on the edge's own floor vertices
+//! and one top vertex per floor vertex, shared by the two walls meeting there: the walls join
+//! without a T-junction and each point of the rim has one wall height. A wall is as high as
+//! the solid beyond it rises (the median over the samples along the edge), never higher than
+//! the room is above the floor inside (a ceiling, a balcony) and never higher than
+//! [`MAX_HEIGHT`]; at a vertex where two walls of different heights meet, the lower one
+//! counts. Walkability is unchanged: the walls are `NonWalk`, so routes, reachability and the
+//! walkable footprint are the same; the WOK writer's adjacency and perimeters see only the
+//! walkable faces.
+
+use std::collections::HashMap;
+
+use walkmesh_core::NavMesh;
+use walkmesh_core::material::Surface;
+
+use crate::holes;
+use crate::voxel::Heightfield;
+
+/// The surface of the walls (`NonWalk`, as BioWare's wall faces beside the floor mostly are,
+/// and the same as the hole fill).
+pub const WALL: Surface = holes::FILL;
+
+/// The highest wall written (m above the floor's edge). BioWare's wall faces beside the floor
+/// rise a median 2.97 m (90th percentile 6.1 m); a wall up to the ceiling adds nothing a
+/// character on the floor meets, so walls stop at about that median.
+pub const MAX_HEIGHT: f32 = 3.0;
+
+/// Shortest edge given a wall (m): a shorter one would make needle faces (lint's needle is
+/// 1 mm wide).
+const MIN_EDGE: f64 = 0.005;
+
+/// Where the solid beyond an edge is looked for: column centres this many cells outwards from
+/// the edge (the outline runs on cell corners, simplified within about a cell, so the wall's
+/// column is the first or second one out; the third allows a skirting board within a climb).
+const OUTWARD_CELLS: [f64; 3] = [0.5, 1.5, 2.5];
+
+/// Runs of wall (or of no wall) shorter than this along an edge (m) take their neighbours'
+/// side: a doorway is a metre or more wide, so a shorter gap is noise of the voxel grid.
+const MIN_RUN: f64 = 0.4;
+
+/// A piece of a walkable triangle cut at a wall's end is no thinner than this (m, altitude
+/// over its longest side in plan); else the edge is not cut (five times lint's needle).
+const MIN_PIECE_ALTITUDE: f64 = 0.005;
+
+/// What the wall stage reads: the voxel solid and the climb.
+#[derive(Clone, Copy, Debug)]
+pub struct Ground<'a> {
+    pub field: &'a Heightfield,
+    /// A rise up to this (m) is a step, not a wall.
+    pub max_climb: f32,
+}
+
+// `Walls` lives in `report` (the report names it), re-exported here where it is made.
+pub use crate::report::Walls;
+
+/// One walkable boundary edge: corner `corner` of walkable face `face` to the next corner,
+/// floor on its left.
+struct RimEdge {
+    face: usize,
+    corner: usize,
+    /// The face's own vertices at both ends and their canonical (welded) numbers.
+    a: u32,
+    b: u32,
+    key: [u32; 2],
+}
+
+/// A stretch of a rim edge, from `from` to `to` (fractions of the edge), walled to `height`
+/// (m above the floor) or not walled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Run {
+    from: f64,
+    to: f64,
+    height: Option<f32>,
+}
+
+/// One end of a wall: a floor vertex and the key its single top vertex is found under.
+#[derive(Clone, Copy)]
+struct Foot {
+    vertex: u32,
+    key: u32,
+}
+
+/// A wall piece to raise: from foot to foot along the floor's edge, to a height or none.
+type Piece = (Foot, Foot, Option<f32>);
+
+/// Adds walls on the walkable boundary edges of `mesh` where solid rises beyond them.
+pub fn raise(mesh: &mut NavMesh, ground: &Ground) -> Walls {
+    let canonical = holes::weld(mesh);
+    let rim = boundary_edges(mesh, &canonical);
+    let mut walls = Walls {
+        edges: rim.len(),
+        ..Walls::default()
+    };
+    let runs: Vec<Vec<Run>> = rim.iter().map(|e| edge_runs(mesh, e, ground)).collect();
+    // Where a wall ends along an edge, the edge's triangle is cut there (one new vertex on
+    // the edge, shared by the floor pieces and the walls); an edge that cannot be cut cleanly
+    // is walled as a whole or not at all, by the longer side.
+    let cut = cuttable(mesh, &rim, &runs);
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut splits: HashMap<usize, (usize, Vec<u32>)> = HashMap::new();
+    for ((edge, edge_runs), &cut) in rim.iter().zip(&runs).zip(&cut) {
+        let runs = if cut || edge_runs.len() < 2 {
+            edge_runs.clone()
+        } else {
+            vec![by_majority(edge_runs)]
+        };
+        let mut feet = vec![Foot {
+            vertex: edge.a,
+            key: edge.key[0],
+        }];
+        let mut inner = Vec::new();
+        for run in runs.iter().take(runs.len().saturating_sub(1)) {
+            let v = point_on(mesh, edge, run.to);
+            inner.push(v);
+            feet.push(Foot { vertex: v, key: v });
+        }
+        feet.push(Foot {
+            vertex: edge.b,
+            key: edge.key[1],
+        });
+        if !inner.is_empty() {
+            walls.split_edges += 1;
+            splits.insert(edge.face, (edge.corner, inner));
+        }
+        walls.walled += usize::from(runs.iter().any(|r| r.height.is_some()));
+        for (run, w) in runs.iter().zip(feet.windows(2)) {
+            if let [p, q] = w {
+                pieces.push((*p, *q, run.height));
+            }
+        }
+    }
+    split_faces(mesh, &splits);
+    let tops = top_vertices(mesh, &pieces);
+    for &(p, q, height) in &pieces {
+        if height.is_none() {
+            continue;
+        }
+        let (Some(&tp), Some(&tq)) = (tops.get(&p.key), tops.get(&q.key)) else {
+            continue;
+        };
+        // Across the edge from the floor (q to p), standing up: facing into the room.
+        for t in [[q.vertex, p.vertex, tp], [q.vertex, tp, tq]] {
+            walls.area += area(mesh, &t);
+            walls.faces += 1;
+            mesh.push_polygon(&t, WALL);
+        }
+    }
+    walls
+}
+
+/// One top vertex per wall foot key, at the height of the lowest wall meeting there.
+fn top_vertices(mesh: &mut NavMesh, pieces: &[Piece]) -> HashMap<u32, u32> {
+    let mut height_at: HashMap<u32, (u32, f32)> = HashMap::new();
+    for &(p, q, height) in pieces {
+        let Some(h) = height else { continue };
+        for foot in [p, q] {
+            let slot = height_at.entry(foot.key).or_insert((foot.vertex, h));
+            slot.1 = slot.1.min(h);
+        }
+    }
+    let mut feet: Vec<(u32, (u32, f32))> = height_at.into_iter().collect();
+    feet.sort_unstable_by_key(|&(key, _)| key);
+    let mut tops = HashMap::with_capacity(feet.len());
+    for (key, (vertex, h)) in feet {
+        let [x, y, z] = mesh.vertex(vertex);
+        tops.insert(key, mesh.vertices.len() as u32);
+        mesh.vertices.push([x, y, z + h]);
+    }
+    tops
+}
+
+/// The walkable boundary edges: edges of exactly one face, that face walkable, directed as
+/// that face runs them (floor on the left), sorted for a deterministic output.
+fn boundary_edges(mesh: &NavMesh, canonical: &[u32]) -> Vec<RimEdge> {
+    let at = |i: u32| canonical.get(i as usize).copied().unwrap_or(i);
+    let undirected = |key: [u32; 2]| (key[0].min(key[1]), key[0].max(key[1]));
+    let mut uses: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut walkable = Vec::new();
+    for (p, corners) in mesh.polygons.iter().enumerate() {
+        let walks = mesh.is_walkable(p);
+        for k in 0..corners.len() {
+            let (Some(&a), Some(&b)) = (corners.get(k), corners.get((k + 1) % corners.len()))
+            else {
+                continue;
+            };
+            let key = [at(a), at(b)];
+            if key[0] == key[1] {
+                continue;
+            }
+            *uses.entry(undirected(key)).or_default() += 1;
+            if walks {
+                walkable.push(RimEdge {
+                    face: p,
+                    corner: k,
+                    a,
+                    b,
+                    key,
+                });
+            }
+        }
+    }
+    let mut rim: Vec<RimEdge> = walkable
+        .into_iter()
+        .filter(|e| uses.get(&undirected(e.key)) == Some(&1))
+        .collect();
+    rim.sort_unstable_by_key(|e| e.key);
+    rim
+}
+
+/// The edge's runs of wall and of no wall, from a sample per cell along it: a sample is
+/// walled when solid rises more than a climb beyond it (within the room's headroom); runs
+/// shorter than [`MIN_RUN`] take their neighbours' side; a walled run is as high as the
+/// median of its samples' rises, at most [`MAX_HEIGHT`]. An edge too short for a wall is one
+/// run without.
+fn edge_runs(mesh: &NavMesh, edge: &RimEdge, ground: &Ground) -> Vec<Run> {
+    let (p, q) = (
+        mesh.vertex(edge.a).map(f64::from),
+        mesh.vertex(edge.b).map(f64::from),
+    );
+    let length = (q[0] - p[0]).hypot(q[1] - p[1]);
+    let no_wall = vec![Run {
+        from: 0.0,
+        to: 1.0,
+        height: None,
+    }];
+    if length < MIN_EDGE {
+        return no_wall;
+    }
+    let cs = f64::from(ground.field.cell_size);
+    // Outwards: to the right of p→q.
+    let out = [(q[1] - p[1]) / length, -(q[0] - p[0]) / length];
+    let samples = ((length / cs).ceil() as usize).max(1);
+    let rises: Vec<Option<f32>> = (0..samples)
+        .map(|i| {
+            let t = (i as f64 + 0.5) / samples as f64;
+            let at = [0, 1, 2].map(|k| p[k] + t * (q[k] - p[k]));
+            rise_beyond(at, out, ground)
+                .map(|rise| rise.min(headroom(at, out, ground)))
+                .filter(|&rise| rise > ground.max_climb)
+        })
+        .collect();
+    let min_run = ((MIN_RUN / length * samples as f64).ceil() as usize).max(1);
+    let walled = smooth(rises.iter().map(Option::is_some).collect(), min_run);
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=samples {
+        if i < samples && walled.get(i) == walled.get(start) {
+            continue;
+        }
+        let height = if walled.get(start).copied().unwrap_or(false) {
+            let mut own: Vec<f32> = rises
+                .get(start..i)
+                .unwrap_or(&[])
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            own.sort_by(f32::total_cmp);
+            own.get(own.len() / 2).map(|&h| h.min(MAX_HEIGHT))
+        } else {
+            None
+        };
+        runs.push(Run {
+            from: start as f64 / samples as f64,
+            to: i as f64 / samples as f64,
+            height,
+        });
+        start = i;
+    }
+    if runs.is_empty() { no_wall } else { runs }
+}
+
+/// Flips runs of equal flags shorter than `min_run` samples to their neighbours' side,
+/// shortest first, until every run is long enough or one run is left.
+fn smooth(mut flags: Vec<bool>, min_run: usize) -> Vec<bool> {
+    loop {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut start = 0;
+        for i in 1..=flags.len() {
+            if i == flags.len() || flags.get(i) != flags.get(start) {
+                runs.push((start, i));
+                start = i;
+            }
+        }
+        if runs.len() < 2 {
+            return flags;
+        }
+        let Some(&(s, e)) = runs
+            .iter()
+            .filter(|(s, e)| e - s < min_run)
+            .min_by_key(|(s, e)| (e - s, *s))
+        else {
+            return flags;
+        };
+        for flag in flags.get_mut(s..e).unwrap_or(&mut []) {
+            *flag = !*flag;
+        }
+    }
+}
+
+/// The whole edge as one run: walled when at least half of its length is, to the height of
+/// its longest walled run.
+fn by_majority(runs: &[Run]) -> Run {
+    let walled: f64 = runs
+        .iter()
+        .filter(|r| r.height.is_some())
+        .map(|r| r.to - r.from)
+        .sum();
+    let height = runs
+        .iter()
+        .filter(|r| r.height.is_some())
+        .max_by(|x, y| (x.to - x.from).total_cmp(&(y.to - y.from)))
+        .and_then(|r| r.height);
+    Run {
+        from: 0.0,
+        to: 1.0,
+        height: if walled >= 0.5 { height } else { None },
+    }
+}
+
+/// Which edges may be cut where their walls end: the face is a triangle with no other edge
+/// to cut, the mesh carries no per-face columns or edge tags a cut would have to carry, and
+/// every piece stays wider than [`MIN_PIECE_ALTITUDE`].
+fn cuttable(mesh: &NavMesh, rim: &[RimEdge], runs: &[Vec<Run>]) -> Vec<bool> {
+    let plain = mesh.face_attributes.is_empty() && mesh.edge_tags.is_empty();
+    let mut wanted: HashMap<usize, usize> = HashMap::new();
+    for (edge, runs) in rim.iter().zip(runs) {
+        if runs.len() > 1 {
+            *wanted.entry(edge.face).or_default() += 1;
+        }
+    }
+    rim.iter()
+        .zip(runs)
+        .map(|(edge, runs)| {
+            let corners = mesh.polygons.get(edge.face);
+            let Some(&c) = corners.get((edge.corner + 2) % 3) else {
+                return false;
+            };
+            plain
+                && runs.len() > 1
+                && corners.len() == 3
+                && wanted.get(&edge.face) == Some(&1)
+                && pieces_wide_enough(mesh, edge, c, runs)
+        })
+        .collect()
+}
+
+/// Every triangle of the fan from `c` over the edge cut at the runs' ends is wider (plan
+/// altitude over its longest side) than [`MIN_PIECE_ALTITUDE`].
+fn pieces_wide_enough(mesh: &NavMesh, edge: &RimEdge, c: u32, runs: &[Run]) -> bool {
+    let (p, q, c) = (
+        mesh.vertex(edge.a).map(f64::from),
+        mesh.vertex(edge.b).map(f64::from),
+        mesh.vertex(c).map(f64::from),
+    );
+    let at = |t: f64| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+    let c = [c[0], c[1]];
+    let side = |u: [f64; 2], v: [f64; 2]| (v[0] - u[0]).hypot(v[1] - u[1]);
+    runs.iter().all(|r| {
+        let (x, y) = (at(r.from), at(r.to));
+        let area2 = ((y[0] - x[0]) * (c[1] - x[1]) - (y[1] - x[1]) * (c[0] - x[0])).abs();
+        let longest = side(x, y).max(side(y, c)).max(side(c, x));
+        longest > 0.0 && area2 / longest >= MIN_PIECE_ALTITUDE
+    })
+}
+
+/// A new vertex at fraction `t` along the edge (on the face's plane).
+fn point_on(mesh: &mut NavMesh, edge: &RimEdge, t: f64) -> u32 {
+    let (p, q) = (mesh.vertex(edge.a), mesh.vertex(edge.b));
+    let point = [0, 1, 2].map(|k| (f64::from(p[k]) + t * f64::from(q[k] - p[k])) as f32);
+    mesh.vertices.push(point);
+    (mesh.vertices.len() - 1) as u32
+}
+
+/// Cuts each triangle in `splits` (face → (corner of the cut edge, new vertices along it)) into
+/// a fan from the corner opposite the edge: the pieces take the face's place in the face
+/// order and its surface; the floor's plane, area and outline are unchanged.
+fn split_faces(mesh: &mut NavMesh, splits: &HashMap<usize, (usize, Vec<u32>)>) {
+    if splits.is_empty() {
+        return;
+    }
+    let extra: usize = splits.values().map(|(_, inner)| inner.len()).sum();
+    let mut polygons = walkmesh_core::ir::Polygons::with_capacity(
+        mesh.polygons.len() + extra,
+        mesh.polygons.indices().len() + 3 * extra,
+    );
+    let mut surfaces = Vec::with_capacity(mesh.surfaces.len() + extra);
+    for (p, corners) in mesh.polygons.iter().enumerate() {
+        let Some(surface) = mesh.surfaces.get(p).copied() else {
+            continue;
+        };
+        let fan = splits.get(&p).and_then(|(k, inner)| {
+            let a = *corners.get(*k)?;
+            let b = *corners.get((k + 1) % 3)?;
+            let c = *corners.get((k + 2) % 3)?;
+            let chain: Vec<u32> = std::iter::once(a)
+                .chain(inner.iter().copied())
+                .chain(std::iter::once(b))
+                .collect();
+            Some((chain, c))
+        });
+        match fan {
+            Some((chain, c)) => {
+                for w in chain.windows(2) {
+                    if let [x, y] = w {
+                        polygons.push(&[*x, *y, c]);
+                        surfaces.push(surface);
+                    }
+                }
+            }
+            None => {
+                polygons.push(corners);
+                surfaces.push(surface);
+            }
+        }
+    }
+    mesh.polygons = polygons;
+    mesh.surfaces = surfaces;
+}
+
+fn rise_beyond(at: [f64; 3], out: [f64; 2], ground: &Ground) -> Option<f32> {
+    let field = ground.field;
+    let cs = f64::from(field.cell_size);
+    let floor = at[2] as f32;
+    let mut best: Option<f32> = None;
+    for cells in OUTWARD_CELLS {
+        let Some(spans) = column_at(
+            field,
+            at[0] + out[0] * cells * cs,
+            at[1] + out[1] * cells * cs,
+        ) else {
+            continue;
+        };
+        for span in spans {
+            let (bottom, top) = (field.z(span.bottom), field.z(span.top));
+            if bottom <= floor + ground.max_climb && top > floor + ground.max_climb {
+                let rise = top - floor;
+                best = Some(best.map_or(rise, |b| b.max(rise)));
+            }
+        }
+    }
+    best
+}
+
+/// Room above the floor point `at`, in the column just inside the edge: up to the lowest
+/// solid starting more than a climb above the floor (a ceiling, a balcony), else unlimited.
+fn headroom(at: [f64; 3], out: [f64; 2], ground: &Ground) -> f32 {
+    let field = ground.field;
+    let cs = f64::from(field.cell_size);
+    let floor = at[2] as f32;
+    let Some(spans) = column_at(field, at[0] - out[0] * 0.5 * cs, at[1] - out[1] * 0.5 * cs) else {
+        return f32::INFINITY;
+    };
+    spans
+        .iter()
+        .map(|s| field.z(s.bottom) - floor)
+        .filter(|&gap| gap > ground.max_climb)
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The spans of the column holding plan point (x, y).
+fn column_at(field: &Heightfield, x: f64, y: f64) -> Option<&[crate::voxel::Span]> {
+    let cs = f64::from(field.cell_size);
+    let cx = ((x - f64::from(field.origin[0])) / cs).floor() as i64;
+    let cy = ((y - f64::from(field.origin[1])) / cs).floor() as i64;
+    let column = field.column(cx, cy)?;
+    field.columns.get(column).map(Vec::as_slice)
+}
+
+/// True area of a triangle.
+fn area(mesh: &NavMesh, t: &[u32; 3]) -> f64 {
+    let [a, b, c] = t.map(|i| mesh.vertex(i).map(f64::from));
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let n = [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ];
+    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
+}
