@@ -203,6 +203,7 @@ pub fn generate_with(
         let ground = walls::Ground {
             field: &field,
             max_climb: params.max_climb,
+            agent_height: params.agent_height,
         };
         let raised = walls::raise(&mut mesh, &ground);
         if raised.faces > 0 {

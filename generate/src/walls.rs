@@ -41,10 +41,9 @@ pub const MAX_HEIGHT: f32 = 3.0;
 /// 1 mm wide).
 const MIN_EDGE: f64 = 0.005;
 
-/// Where the solid beyond an edge is looked for: column centres this many cells outwards from
-/// the edge (the outline runs on cell corners, simplified within about a cell, so the wall's
-/// column is the first or second one out; the third allows a skirting board within a climb).
-const OUTWARD_CELLS: [f64; 3] = [0.5, 1.5, 2.5];
+/// How far beyond an edge (m) the surface is followed to see how high it rises: a sloped
+/// skirt of 45° rises 2 m over it.
+const REACH: f64 = 2.0;
 
 /// Runs of wall (or of no wall) shorter than this along an edge (m) take their neighbours'
 /// side: a doorway is a metre or more wide, so a shorter gap is noise of the voxel grid.
@@ -54,12 +53,20 @@ const MIN_RUN: f64 = 0.4;
 /// over its longest side in plan); else the edge is not cut (five times lint's needle).
 const MIN_PIECE_ALTITUDE: f64 = 0.005;
 
-/// What the wall stage reads: the voxel solid and the climb.
+/// How far beyond an edge (m) solid hanging into a character's height (a railing, a
+/// leaning wall, a low overhang) makes a wall: the first columns out (the outline runs on
+/// cell corners, simplified within about a cell).
+const BLOCK_REACH: f64 = 0.3;
+
+/// What the wall stage reads: the voxel solid, the climb and the agent's height.
 #[derive(Clone, Copy, Debug)]
 pub struct Ground<'a> {
     pub field: &'a Heightfield,
     /// A rise up to this (m) is a step, not a wall.
     pub max_climb: f32,
+    /// Solid lower than this above the floor (m) just beyond the edge stands in a
+    /// character's way.
+    pub agent_height: f32,
 }
 
 // `Walls` lives in `report` (the report names it), re-exported here where it is made.
@@ -246,8 +253,14 @@ fn edge_runs(mesh: &NavMesh, edge: &RimEdge, ground: &Ground) -> Vec<Run> {
         .map(|i| {
             let t = (i as f64 + 0.5) / samples as f64;
             let at = [0, 1, 2].map(|k| p[k] + t * (q[k] - p[k]));
-            rise_beyond(at, out, ground)
-                .map(|rise| rise.min(headroom(at, out, ground)))
+            let rise = match (
+                rise_beyond(at, out, ground),
+                blocker_beyond(at, out, ground),
+            ) {
+                (Some(r), Some(b)) => Some(r.max(b)),
+                (r, b) => r.or(b),
+            };
+            rise.map(|rise| rise.min(headroom(at, out, ground)))
                 .filter(|&rise| rise > ground.max_climb)
         })
         .collect();
@@ -430,28 +443,78 @@ fn split_faces(mesh: &mut NavMesh, splits: &HashMap<usize, (usize, Vec<u32>)>) {
     mesh.surfaces = surfaces;
 }
 
+/// How far the surface beyond the floor point `at` (direction `out`) rises above it: the
+/// voxel spans are followed column by column outwards from the edge, each joining the last
+/// (its bottom within a climb above the height reached, its top no more than a climb below
+/// it), for [`REACH`] m, one column without a joining span forgiven; the highest top reached.
+/// A wall is one tall span in the first column or two; a sloped skirt (BioWare's wall feet of
+/// about 43°) is a thin span per column, each a little higher. None when nothing beyond the
+/// edge joins the floor's level (a doorway, a drop, the room's end).
 fn rise_beyond(at: [f64; 3], out: [f64; 2], ground: &Ground) -> Option<f32> {
     let field = ground.field;
     let cs = f64::from(field.cell_size);
-    let floor = at[2] as f32;
-    let mut best: Option<f32> = None;
-    for cells in OUTWARD_CELLS {
-        let Some(spans) = column_at(
+    let (floor, climb) = (at[2] as f32, ground.max_climb);
+    let mut reach: Option<f32> = None;
+    let mut misses = 0;
+    let columns = (REACH / cs).ceil() as usize;
+    for i in 0..columns {
+        let cells = i as f64 + 0.5;
+        let spans = column_at(
             field,
             at[0] + out[0] * cells * cs,
             at[1] + out[1] * cells * cs,
-        ) else {
-            continue;
-        };
-        for span in spans {
-            let (bottom, top) = (field.z(span.bottom), field.z(span.top));
-            if bottom <= floor + ground.max_climb && top > floor + ground.max_climb {
-                let rise = top - floor;
-                best = Some(best.map_or(rise, |b| b.max(rise)));
+        )
+        .unwrap_or(&[]);
+        let level = reach.map_or(floor, |r| r.max(floor));
+        let joined = spans
+            .iter()
+            .map(|s| (field.z(s.bottom), field.z(s.top)))
+            .filter(|&(bottom, top)| bottom <= level + climb && top >= level - climb)
+            .map(|(_, top)| top)
+            .fold(None, |best: Option<f32>, top| {
+                Some(best.map_or(top, |b| b.max(top)))
+            });
+        match joined {
+            Some(top) => {
+                misses = 0;
+                reach = Some(reach.map_or(top, |r| r.max(top)));
+                if top - floor >= MAX_HEIGHT {
+                    break;
+                }
             }
+            None if reach.is_some() && misses == 0 => misses += 1,
+            None if i == 0 => misses += 1,
+            None => break,
         }
     }
-    best
+    reach.map(|r| r - floor)
+}
+
+/// The top (above the floor point `at`) of solid standing in a character's way just beyond
+/// the edge: a span within [`BLOCK_REACH`] whose bottom is lower than the agent's height and
+/// whose top is more than a climb above the floor (a railing over a drop, the underside of a
+/// leaning wall); a lintel above the agent's head is none.
+fn blocker_beyond(at: [f64; 3], out: [f64; 2], ground: &Ground) -> Option<f32> {
+    let field = ground.field;
+    let cs = f64::from(field.cell_size);
+    let floor = at[2] as f32;
+    let columns = (BLOCK_REACH / cs).round().max(1.0) as usize;
+    (0..columns)
+        .filter_map(|i| {
+            let cells = i as f64 + 0.5;
+            column_at(
+                field,
+                at[0] + out[0] * cells * cs,
+                at[1] + out[1] * cells * cs,
+            )
+        })
+        .flatten()
+        .map(|s| (field.z(s.bottom) - floor, field.z(s.top) - floor))
+        .filter(|&(bottom, top)| bottom < ground.agent_height && top > ground.max_climb)
+        .map(|(_, top)| top)
+        .fold(None, |best: Option<f32>, top| {
+            Some(best.map_or(top, |b| b.max(top)))
+        })
 }
 
 /// Room above the floor point `at`, in the column just inside the edge: up to the lowest

@@ -105,6 +105,8 @@ fn the_floor_under_a_crate_and_a_table_is_filled_with_non_walkable_faces() {
     // The fill is made of the rim's own vertices: no vertex was added.
     let mut plain = Params::preset(Engine::Kotor);
     plain.fill_holes = false;
+    // Walls off too: the crate's open hole would get walls (`tests/walls.rs`).
+    plain.walls = false;
     let open = generate(&room(), &plain).unwrap();
     assert_eq!(open.mesh.vertices.len(), mesh.vertices.len());
     assert!(open.mesh.walkable_count() == open.mesh.polygons.len());
@@ -131,13 +133,15 @@ fn the_floor_under_a_crate_and_a_table_is_filled_with_non_walkable_faces() {
 #[test]
 fn a_hole_with_walkable_floor_inside_is_left_open() {
     // Kept, the crate's top and the table top lie inside the holes under them: filling would
-    // overlap them, so both holes stay open and only walkable faces are written.
+    // overlap them, so both holes stay open: no fill (the crate's sides, rising beyond the
+    // open hole's edge, become walls).
     let mut params = Params::preset(Engine::Kotor);
     params.keep_unreachable = true;
     let made = generate(&room(), &params).unwrap();
     let filled = made.report.holes.unwrap();
     assert_eq!((filled.holes, filled.left_open), (0, 2), "{filled:?}");
-    assert_eq!(made.mesh.walkable_count(), made.mesh.polygons.len());
+    let walls = made.report.walls.map_or(0, |w| w.faces);
+    assert_eq!(made.mesh.walkable_count() + walls, made.mesh.polygons.len());
 }
 
 #[test]
