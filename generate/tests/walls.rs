@@ -315,3 +315,53 @@ fn other_presets_raise_no_walls() {
         assert!(made.report.walls.is_none());
     }
 }
+
+#[test]
+fn a_sloped_skirt_and_a_railing_are_walls_and_a_drop_is_not() {
+    // A 10 × 8 m floor: on the south a 45° skirt rising 2 m away from it; on the north a
+    // railing from 0.8 to 0.9 m just beyond its edge (posts left out), over nothing; on the
+    // east a drop to a floor 2 m lower; the west open.
+    let mut mesh = NavMesh::default();
+    quad(
+        &mut mesh,
+        [[0., 0., 0.], [10., 0., 0.], [10., 8., 0.], [0., 8., 0.]],
+    );
+    quad(
+        &mut mesh,
+        [[0., -2., 2.], [10., -2., 2.], [10., 0., 0.], [0., 0., 0.]],
+    );
+    cuboid(&mut mesh, [0., 8.05, 0.8], [10., 8.15, 0.9]);
+    quad(
+        &mut mesh,
+        [
+            [10., 0., -2.],
+            [14., 0., -2.],
+            [14., 8., -2.],
+            [10., 8., -2.],
+        ],
+    );
+    let made = generate(&mesh, &Params::preset(Engine::Kotor)).unwrap();
+    let raised = made.report.walls.unwrap();
+    let out = &made.mesh;
+    let walls: Vec<usize> = (0..out.polygons.len())
+        .filter(|&p| !out.is_walkable(p))
+        .collect();
+    assert_eq!(walls.len(), raised.faces);
+    let (mut south, mut north) = (0usize, 0usize);
+    for &p in &walls {
+        let corners: Vec<[f32; 3]> = out.polygons.get(p).iter().map(|&i| out.vertex(i)).collect();
+        let top = corners.iter().map(|c| c[2]).fold(f32::MIN, f32::max);
+        if corners.iter().all(|c| c[1] < 0.2) {
+            south += 1;
+            assert!((1.6..=2.1).contains(&top), "skirt wall top {top}");
+        } else if corners.iter().all(|c| c[1] > 7.8) {
+            north += 1;
+            assert!((0.85..=0.95).contains(&top), "railing wall top {top}");
+        } else {
+            panic!("a wall off the skirt and the railing: {corners:?}");
+        }
+    }
+    assert!(south >= 2 && north >= 2, "{raised:?}");
+    let bad = lint_bad(out);
+    assert!(bad.is_empty(), "{bad:#?}");
+}

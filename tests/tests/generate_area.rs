@@ -231,7 +231,53 @@ fn a_real_kit_hall_twice_end_to_end_meets_at_its_doorway() {
     for name in ["hall_7.wok", "hall_7b.wok"] {
         let validate = walkmesh(["validate".as_ref(), out.join(name).as_os_str()]);
         assert_eq!(validate.code, 0, "{}", validate.stdout);
+        assert_no_wall_across_a_transition(&out.join(name));
     }
+    for room in json["rooms"].as_array().unwrap() {
+        let walls = &room["report"]["walls"];
+        assert!(
+            walls["faces"].as_u64().unwrap() > 0,
+            "the hall's sides: {walls}"
+        );
+    }
+}
+
+/// No non-walkable face (a wall) stands on an edge that leads into another room: the
+/// doorway where two rooms meet stays open.
+fn assert_no_wall_across_a_transition(path: &Path) {
+    let mesh = read_wok(path);
+    let key = |v: [f32; 3]| v.map(f32::to_bits);
+    let mut walls = std::collections::HashSet::new();
+    for p in (0..mesh.polygons.len()).filter(|&p| !mesh.is_walkable(p)) {
+        let c = mesh.polygons.get(p);
+        for k in 0..c.len() {
+            let (a, b) = (
+                key(mesh.vertex(c[k])),
+                key(mesh.vertex(c[(k + 1) % c.len()])),
+            );
+            walls.insert(if a < b { (a, b) } else { (b, a) });
+        }
+    }
+    let mut doorway = 0;
+    for (edge, tag) in &mesh.edge_tags {
+        if tag.transition < 0 {
+            continue;
+        }
+        doorway += 1;
+        let c = mesh.polygons.get(edge.polygon as usize);
+        let e = edge.edge as usize;
+        let (a, b) = (
+            key(mesh.vertex(c[e])),
+            key(mesh.vertex(c[(e + 1) % c.len()])),
+        );
+        let pair = if a < b { (a, b) } else { (b, a) };
+        assert!(
+            !walls.contains(&pair),
+            "{}: a wall across the doorway edge {edge:?}",
+            path.display()
+        );
+    }
+    assert!(doorway > 0, "{}: no transition edge", path.display());
 }
 
 #[test]

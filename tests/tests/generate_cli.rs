@@ -466,3 +466,108 @@ fn obj_material_names_the_profile_does_not_know_reach_the_generator() {
             .all(|p| mesh.surfaces[p].material.name() == "Wood")
     );
 }
+
+/// A 10 × 8 m floor (Z up) with walls 4 m high and 0.2 m thick on the south (y = 0), west
+/// (x = 0) and east (x = 10) sides, the north side open, and a 1 × 1 × 1 m crate.
+fn walled_room_obj(dir: &Path) -> PathBuf {
+    let mut text =
+        String::from("usemtl Stone\nv 0 0 0\nv 10 0 0\nv 10 8 0\nv 0 8 0\nf 1 2 3\nf 1 3 4\n");
+    let mut next = 5;
+    let boxes = [
+        ([-0.2, -0.2, 0.0], [10.2, 0.0, 4.0]),
+        ([-0.2, 0.0, 0.0], [0.0, 8.0, 4.0]),
+        ([10.0, 0.0, 0.0], [10.2, 8.0, 4.0]),
+        ([4.0, 4.0, 0.0], [5.0, 5.0, 1.0]),
+    ];
+    for (lo, hi) in boxes {
+        for z in [lo[2], hi[2]] {
+            for (x, y) in [
+                (lo[0], lo[1]),
+                (hi[0], lo[1]),
+                (hi[0], hi[1]),
+                (lo[0], hi[1]),
+            ] {
+                text.push_str(&format!("v {x} {y} {z}\n"));
+            }
+        }
+        text.push_str("usemtl Metal\n");
+        for q in [
+            [4, 5, 6, 7],
+            [0, 3, 2, 1],
+            [0, 1, 5, 4],
+            [1, 2, 6, 5],
+            [2, 3, 7, 6],
+            [3, 0, 4, 7],
+        ] {
+            let v: Vec<String> = q.iter().map(|i| (next + i).to_string()).collect();
+            text.push_str(&format!("f {}\n", v.join(" ")));
+        }
+        next += 8;
+    }
+    let path = dir.join("walled.obj");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_kotor_wok_holds_walls_on_the_walled_sides_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = walled_room_obj(dir.path());
+    let wok = dir.path().join("walled.wok");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        wok.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let report = &json["report"];
+    let walls = report["walls"]["faces"].as_u64().unwrap() as usize;
+    let fill = report["holes"]["faces"].as_u64().unwrap() as usize;
+    assert_eq!(report["walls"]["walled"], 3, "{}", report["walls"]);
+    assert!(walls >= 6, "{}", report["walls"]);
+    let mesh = read(&wok);
+    assert_eq!(mesh.walkable_count() + fill + walls, mesh.polygons.len());
+    // The walls: upright NonWalk faces on the three walled sides, 3 m high; none on the
+    // open north side.
+    let mut upright = 0;
+    for p in (0..mesh.polygons.len()).filter(|&p| !mesh.is_walkable(p)) {
+        assert_eq!(mesh.surfaces[p].material.name(), "NonWalk");
+        let corners: Vec<[f32; 3]> = mesh
+            .polygons
+            .get(p)
+            .iter()
+            .map(|&i| mesh.vertex(i))
+            .collect();
+        let top = corners.iter().map(|c| c[2]).fold(f32::MIN, f32::max);
+        if top < 0.01 {
+            continue; // the crate's hole fill
+        }
+        upright += 1;
+        assert!((top - 3.0).abs() < 0.01, "wall top {top}: {corners:?}");
+        let side = |axis: usize, at: f32| corners.iter().all(|c| (c[axis] - at).abs() < 0.15);
+        assert!(
+            side(1, 0.0) || side(0, 0.0) || side(0, 10.0),
+            "a wall off the walled sides: {corners:?}"
+        );
+        assert!(
+            corners.iter().all(|c| c[1] < 7.9),
+            "a wall on the open side: {corners:?}"
+        );
+    }
+    assert_eq!(upright, walls);
+    assert!(walkmesh(["validate".as_ref(), wok.as_os_str()]).code == 0);
+    let lint = walkmesh(["lint".as_ref(), wok.as_os_str(), "--json".as_ref()]);
+    for code in [
+        "lint.downward_walkable",
+        "lint.degenerate",
+        "lint.t_junction",
+        "lint.overlap",
+    ] {
+        assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
+    }
+}
