@@ -5,20 +5,23 @@
 //! side, rising a median 2.97 m; the other 5 % are doorways, where the floor goes on into the
 //! next room (docs/generate.md, "Non-walkable faces"). This stage does the same for the
 //! generated floor: every walkable boundary edge (an edge of one walkable face and of no other
-//! face, so the edges the hole fill closed are left alone) gets a wall when the room's render
-//! geometry stands there: solid, in the voxel columns just outside the edge, reaching from the
-//! floor's level to more than a climb above it. A doorway (nothing beyond the edge, or only
-//! the lintel above), a drop and the open end of a floor where the next room goes on get none.
+//! face, so the edges the hole fill closed are left alone) is sampled once per cell, and a
+//! sample is walled when the room's render geometry stands beyond it in the voxel columns: a
+//! surface rising from the floor's level to more than a climb above it (a wall, a sloped
+//! skirt), or solid hanging into a character's height just beyond the edge (a railing). A
+//! doorway (nothing beyond the edge, or only the lintel above the agent's head), a drop and
+//! an edge where the floor goes on (into the next room) get none.
 //!
-//! The wall is a vertical strip of two triangles per edge, on the edge's own floor vertices
-//! and one top vertex per floor vertex, shared by the two walls meeting there: the walls join
-//! without a T-junction and each point of the rim has one wall height. A wall is as high as
-//! the solid beyond it rises (the median over the samples along the edge), never higher than
-//! the room is above the floor inside (a ceiling, a balcony) and never higher than
-//! [`MAX_HEIGHT`]; at a vertex where two walls of different heights meet, the lower one
-//! counts. Walkability is unchanged: the walls are `NonWalk`, so routes, reachability and the
-//! walkable footprint are the same; the WOK writer's adjacency and perimeters see only the
-//! walkable faces.
+//! The wall is a vertical strip of two triangles per walled stretch, on the edge's own floor
+//! vertices and one top vertex per rim point, shared by the walls meeting there: they join
+//! without a T-junction and each point of the rim has one wall height. Where a wall ends
+//! along an edge (a doorway in a straight wall), the walkable triangle on it is cut there by a
+//! vertex on the edge, into pieces on the same plane. A wall is as high as the solid beyond
+//! it rises (the median over its samples), never higher than the room is above the floor
+//! inside (a ceiling, a balcony) and never higher than [`MAX_HEIGHT`]; at a rim point where
+//! two walls of different heights meet, the lower one counts. Walkability is unchanged: the
+//! walls are `NonWalk`, and the walkable area and footprint are the same, so routes,
+//! reachability and the WOK writer's adjacency and perimeters (walkable faces only) are too.
 
 use std::collections::HashMap;
 
