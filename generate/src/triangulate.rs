@@ -34,6 +34,9 @@ struct Ground<'a> {
     field: &'a Heightfield,
     index: &'a FloorIndex<'a>,
     params: &'a Params,
+    /// The layer's rings in plan when every ring edge is in the triangulation (then each
+    /// face lies wholly inside or outside them); None when an edge was refused.
+    outline: Option<Vec<Vec<[f64; 2]>>>,
 }
 
 impl Ground<'_> {
@@ -49,6 +52,17 @@ impl Ground<'_> {
     fn inside(&self, p: [f64; 2]) -> bool {
         let (x, y) = self.cell(p);
         self.layer.at(x, y).is_some()
+    }
+
+    /// A face with centre `p` is floor: inside the rings when all their edges are in the
+    /// triangulation (exact: the thin faces the detail points make along a simplified edge
+    /// that strays into the cells outside stay), else its centre's cell is in the layer (a
+    /// refused edge cannot turn a hole into floor).
+    fn face_inside(&self, p: [f64; 2]) -> bool {
+        match &self.outline {
+            Some(rings) => inside_rings(rings, p),
+            None => self.inside(p),
+        }
     }
 
     /// Floor level of the layer near `p`: its node in the cell holding `p` or, for a point on
@@ -195,13 +209,14 @@ pub fn layer_mesh(
     mesh: &mut NavMesh,
     report: &mut Report,
 ) {
-    let ground = Ground {
+    let mut ground = Ground {
         corners,
         layer,
         graph,
         field,
         index,
         params,
+        outline: None,
     };
     let mut cdt = Cdt::new();
     let cs = f64::from(field.cell_size);
@@ -212,11 +227,14 @@ pub fn layer_mesh(
         )
     };
     let mut heights: HashMap<usize, f32> = HashMap::new();
+    let skipped_before = report.skipped_edges;
+    let mut complete = true;
     for ring in rings {
         let corners: Vec<FixedVertexHandle> = ring
             .iter()
             .filter_map(|&c| cdt.insert(corner(c)).ok())
             .collect();
+        complete &= corners.len() == ring.len();
         // Each edge goes in as a chain through its detail points (`detail::edge_points`).
         for (i, &from) in corners.iter().enumerate() {
             let Some(&to) = corners.get((i + 1) % corners.len()) else {
@@ -248,6 +266,10 @@ pub fn layer_mesh(
                 }
             }
         }
+    }
+    if complete && report.skipped_edges == skipped_before {
+        let plan = |r: &Ring| r.iter().map(|&c| corner(c)).map(|p| [p.x, p.y]).collect();
+        ground.outline = Some(rings.iter().map(plan).collect());
     }
     // Step lines lie on grid lines inside the layer; one crossing a simplified ring edge
     // near the outline is left out (the ring decides the footprint).
@@ -288,7 +310,7 @@ fn emit(
     for face in cdt.inner_faces() {
         let [a, b, c] = face.positions();
         let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
-        if !ground.inside(centre) {
+        if !ground.face_inside(centre) {
             continue;
         }
         let mut corners = [0u32; 3];
@@ -312,6 +334,24 @@ fn emit(
             .or_default() += 1;
         mesh.push_polygon(&corners, surface);
     }
+}
+
+/// Even-odd test of plan point `p` against closed rings.
+fn inside_rings(rings: &[Vec<[f64; 2]>], p: [f64; 2]) -> bool {
+    let mut inside = false;
+    for ring in rings {
+        for (i, a) in ring.iter().enumerate() {
+            let Some(b) = ring.get((i + 1) % ring.len()) else {
+                continue;
+            };
+            if (a[1] > p[1]) != (b[1] > p[1])
+                && p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+            {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 fn default_surface(params: &Params) -> Surface {

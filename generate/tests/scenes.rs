@@ -1144,6 +1144,20 @@ fn a_bumpy_terrain_is_followed_everywhere_not_only_at_face_centres() {
     params.engine = Engine::Generic;
     let tolerance = params.detail_error * (1.0 + SAMPLING_ALLOWANCE);
     assert_follows_the_floor("bumpy terrain", &field, &params, tolerance, 0.95);
+
+    // With the NWN2 engine every tile still holds (the tile budget simplifies a tile the
+    // refinement filled past 127 walkable triangles, and says how far heights moved).
+    let mut scene = Scene::default();
+    field.add_to(&mut scene);
+    let out = generate(&scene.mesh, &Params::preset(Engine::Nwn2)).unwrap();
+    if let Some(s) = &out.report.nwn2_simplified {
+        eprintln!(
+            "bumpy terrain, NWN2: {} tiles simplified, {} -> {} walkable triangles, largest height change {:.3} m",
+            s.tiles, s.faces_before, s.faces_after, s.max_height_error
+        );
+        assert!(s.still_over.is_empty(), "{:?}", s.still_over);
+    }
+    assert!(out.report.limits.is_empty(), "{:?}", out.report.limits);
 }
 
 #[test]

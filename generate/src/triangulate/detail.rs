@@ -272,7 +272,7 @@ pub(super) fn refine(
             let positions = face.positions().map(|p| [p.x, p.y]);
             let [a, b, c] = positions;
             let centre = [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0];
-            if !ground.inside(centre) {
+            if !ground.face_inside(centre) {
                 settled.insert(key);
                 continue;
             }
