@@ -416,6 +416,43 @@ impl<'a> FloorIndex<'a> {
         }
     }
 
+    /// The walkable render floor holding plan point `p` nearest to height `near` (within
+    /// `tolerance`), from the point's own bucket only (every triangle holding `p` is filed
+    /// there): the cheap look-up of the detail sampling, which asks for many points. Where it
+    /// finds a floor within `step` of `near` it agrees with [`FloorIndex::floor_at`] (whose
+    /// nearer-level rule applies only beyond a step); elsewhere the caller asks `floor_at`.
+    pub fn floor_holding(&self, p: [f32; 2], near: f32, tolerance: f32) -> Option<FloorHit> {
+        let bx = ((p[0] - self.origin[0]) / self.bucket).floor() as i64;
+        let by = ((p[1] - self.origin[1]) / self.bucket).floor() as i64;
+        if bx < 0 || by < 0 || bx as usize >= self.columns || by as usize >= self.rows {
+            return None;
+        }
+        let b = by as usize * self.columns + bx as usize;
+        let (Some(&s), Some(&e)) = (self.starts.get(b), self.starts.get(b + 1)) else {
+            return None;
+        };
+        let mut best: Option<FloorHit> = None;
+        for &i in self.items.get(s as usize..e as usize).unwrap_or(&[]) {
+            let Some(t) = self.source.triangles.get(i as usize) else {
+                continue;
+            };
+            if plan_distance(t, p) > 0.0 {
+                continue;
+            }
+            let Some(z) = plane_z(t, p) else { continue };
+            if (z - near).abs() <= tolerance
+                && best.is_none_or(|b| (z - near).abs() < (b.z - near).abs())
+            {
+                best = Some(FloorHit {
+                    z,
+                    triangle: i as usize,
+                    distance: 0.0,
+                });
+            }
+        }
+        best
+    }
+
     pub fn triangle(&self, index: usize) -> Option<&Triangle> {
         self.source.triangles.get(index)
     }

@@ -19,8 +19,9 @@
 //!    (Douglas–Peucker within `max_edge_error`);
 //! 7. **triangulation** ([`triangulate`]): constrained Delaunay of the rings (a ring edge that
 //!    would cross another is skipped and counted, never an error), triangles kept whose centre
-//!    lies in the layer, refined where the plane of a triangle leaves the render floor by more
-//!    than `detail_error`;
+//!    lies in the layer, refined where the surface leaves the render floor by more than
+//!    `detail_error` at any sample on the outline edges or on a lattice inside (Recast's
+//!    detail mesh);
 //! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
 //!    floor under it (one height per point), every face the walkable surface its render
 //!    material's name suggests, else `default_material`;

@@ -1,6 +1,6 @@
 //! A layer's faces: constrained Delaunay triangulation of its rings, triangles chosen by the
-//! cells they cover, refined where they leave the render floor, heights and surfaces from
-//! the render floor.
+//! cells they cover, refined where they leave the render floor (`detail`), heights and
+//! surfaces from the render floor.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,11 +17,9 @@ use crate::outline::{Edge, Ring};
 use crate::report::Report;
 use crate::voxel::Heightfield;
 
-type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+mod detail;
 
-/// Rounds of detail refinement, and the most points one layer may gain.
-const DETAIL_ROUNDS: usize = 6;
-const DETAIL_POINTS_PER_CELL: f64 = 0.25;
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 /// Heights already given to outline corners, by grid corner, across layers: a corner two
 /// layers share gets one height, so their vertices coincide exactly (no T-junction from a
@@ -36,6 +34,9 @@ struct Ground<'a> {
     field: &'a Heightfield,
     index: &'a FloorIndex<'a>,
     params: &'a Params,
+    /// The layer's rings in plan when every ring edge is in the triangulation (then each
+    /// face lies wholly inside or outside them); None when an edge was refused.
+    outline: Option<Vec<Vec<[f64; 2]>>>,
 }
 
 impl Ground<'_> {
@@ -51,6 +52,17 @@ impl Ground<'_> {
     fn inside(&self, p: [f64; 2]) -> bool {
         let (x, y) = self.cell(p);
         self.layer.at(x, y).is_some()
+    }
+
+    /// A face with centre `p` is floor: inside the rings when all their edges are in the
+    /// triangulation (exact: the thin faces the detail points make along a simplified edge
+    /// that strays into the cells outside stay), else its centre's cell is in the layer (a
+    /// refused edge cannot turn a hole into floor).
+    fn face_inside(&self, p: [f64; 2]) -> bool {
+        match &self.outline {
+            Some(rings) => inside_rings(rings, p),
+            None => self.inside(p),
+        }
     }
 
     /// Floor level of the layer near `p`: its node in the cell holding `p` or, for a point on
@@ -127,6 +139,42 @@ impl Ground<'_> {
         z
     }
 
+    /// Height of the render floor at `p` for detail sampling: [`Ground::height`]'s answer
+    /// (cheaply where a triangle holding `p` lies within a step of the layer's floor), None
+    /// where no render floor is near.
+    fn sample_height(&self, p: [f64; 2]) -> Option<f32> {
+        let ch = self.field.cell_height;
+        let near = self.reference(p)? - ch / 2.0;
+        let tolerance = self.params.max_climb + 2.0 * ch;
+        let step = self.params.step_levels() as f32 * ch;
+        let point = [p[0] as f32, p[1] as f32];
+        match self.index.floor_holding(point, near, tolerance) {
+            Some(hit) if (hit.z - near).abs() <= step => Some(hit.z),
+            _ => match self.height(p) {
+                (z, Some(_)) => Some(z),
+                _ => None,
+            },
+        }
+    }
+
+    /// The cell is the low side of a step (a neighbour in the layer more than the slope
+    /// allows over one cell above it): the step lines make it a riser, planar by design.
+    fn riser(&self, (x, y): (i64, i64)) -> bool {
+        let floor = |x: i64, y: i64| {
+            self.layer
+                .at(x, y)
+                .and_then(|n| self.graph.nodes.get(n as usize))
+                .map(|n| n.floor)
+        };
+        let Some(low) = floor(x, y) else {
+            return false;
+        };
+        let step = self.params.step_levels();
+        [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .iter()
+            .any(|(dx, dy)| floor(x + dx, y + dy).is_some_and(|high| high - low > step))
+    }
+
     /// Height of the render floor at `p` and the source triangle giving it.
     fn height(&self, p: [f64; 2]) -> (f32, Option<usize>) {
         let ch = self.field.cell_height;
@@ -161,13 +209,14 @@ pub fn layer_mesh(
     mesh: &mut NavMesh,
     report: &mut Report,
 ) {
-    let ground = Ground {
+    let mut ground = Ground {
         corners,
         layer,
         graph,
         field,
         index,
         params,
+        outline: None,
     };
     let mut cdt = Cdt::new();
     let cs = f64::from(field.cell_size);
@@ -177,19 +226,50 @@ pub fn layer_mesh(
             f64::from(field.origin[1]) + c[1] as f64 * cs,
         )
     };
+    let mut heights: HashMap<usize, f32> = HashMap::new();
+    let skipped_before = report.skipped_edges;
+    let mut complete = true;
     for ring in rings {
-        let handles: Vec<FixedVertexHandle> = ring
+        let corners: Vec<FixedVertexHandle> = ring
             .iter()
             .filter_map(|&c| cdt.insert(corner(c)).ok())
             .collect();
-        for (i, &from) in handles.iter().enumerate() {
-            let Some(&to) = handles.get((i + 1) % handles.len()) else {
+        complete &= corners.len() == ring.len();
+        // Each edge goes in as a chain through its detail points (`detail::edge_points`).
+        for (i, &from) in corners.iter().enumerate() {
+            let Some(&to) = corners.get((i + 1) % corners.len()) else {
                 continue;
             };
-            if from != to && cdt.try_add_constraint(from, to).is_empty() {
-                report.skipped_edges += 1;
+            if from == to {
+                continue;
+            }
+            let ends = [from, to].map(|v| {
+                let p = cdt.vertex(v).position();
+                ([p.x, p.y], vertex_height(&cdt, &ground, &mut heights, v))
+            });
+            let [start, end] = ends;
+            let points = detail::edge_points(&ground, start, end);
+            let mut chain = vec![from];
+            chain.extend(
+                points
+                    .iter()
+                    .filter_map(|p| cdt.insert(Point2::new(p[0], p[1])).ok()),
+            );
+            chain.push(to);
+            report.detail_points += chain.len() - 2;
+            for pair in chain.windows(2) {
+                if let [a, b] = *pair
+                    && a != b
+                    && cdt.try_add_constraint(a, b).is_empty()
+                {
+                    report.skipped_edges += 1;
+                }
             }
         }
+    }
+    if complete && report.skipped_edges == skipped_before {
+        let plan = |r: &Ring| r.iter().map(|&c| corner(c)).map(|p| [p.x, p.y]).collect();
+        ground.outline = Some(rings.iter().map(plan).collect());
     }
     // Step lines lie on grid lines inside the layer; one crossing a simplified ring edge
     // near the outline is left out (the ring decides the footprint).
@@ -201,8 +281,7 @@ pub fn layer_mesh(
             cdt.add_constraint(a, b);
         }
     }
-    let mut heights: HashMap<usize, f32> = HashMap::new();
-    refine(&mut cdt, &ground, &mut heights, report);
+    detail::refine(&mut cdt, &ground, &mut heights, report);
     emit(&cdt, &ground, &mut heights, mesh, report);
 }
 
@@ -219,69 +298,6 @@ fn vertex_height(
     })
 }
 
-/// Inserts face centres where the face's plane is more than `detail_error` off the floor.
-fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, report: &mut Report) {
-    let cs = f64::from(ground.field.cell_size);
-    let budget = (ground.layer.nodes.len() as f64 * DETAIL_POINTS_PER_CELL) as usize + 16;
-    let mut added = 0;
-    let error = ground.params.detail_error;
-    let step = ground.params.step_levels() as f32 * ground.field.cell_height;
-    for _ in 0..DETAIL_ROUNDS {
-        let mut wanted = Vec::new();
-        for face in cdt.inner_faces() {
-            let [a, b, c] = face.positions();
-            let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
-            let area = ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)).abs() / 2.0;
-            if area < cs * cs || !ground.inside(centre) {
-                continue;
-            }
-            let vs = face.vertices().map(|v| v.fix());
-            let [za, zb, zc] = vs.map(|v| heights.get(&v.index()).copied());
-            let (Some(za), Some(zb), Some(zc)) = (za, zb, zc) else {
-                wanted.push((vs, centre));
-                continue;
-            };
-            if za.max(zb).max(zc) - za.min(zb).min(zc) > step {
-                continue; // a riser between two floors: planar by design
-            }
-            let (floor, hit) = ground.height(centre);
-            if hit.is_some() && ((za + zb + zc) / 3.0 - floor).abs() > error {
-                wanted.push((vs, centre));
-            }
-        }
-        let mut inserted = false;
-        for (vs, centre) in wanted {
-            let missing: Vec<FixedVertexHandle> = vs
-                .into_iter()
-                .filter(|v| !heights.contains_key(&v.index()))
-                .collect();
-            for v in missing {
-                vertex_height(cdt, ground, heights, v);
-            }
-            let all_known = vs.iter().all(|v| heights.contains_key(&v.index()));
-            let (floor, hit) = ground.height(centre);
-            let plane = vs
-                .iter()
-                .filter_map(|v| heights.get(&v.index()))
-                .sum::<f32>()
-                / 3.0;
-            if all_known
-                && hit.is_some()
-                && (plane - floor).abs() > error
-                && added < budget
-                && cdt.insert(Point2::new(centre[0], centre[1])).is_ok()
-            {
-                added += 1;
-                inserted = true;
-            }
-        }
-        if !inserted {
-            break;
-        }
-    }
-    report.detail_points += added;
-}
-
 /// Appends the faces whose centre lies in the layer.
 fn emit(
     cdt: &Cdt,
@@ -294,7 +310,7 @@ fn emit(
     for face in cdt.inner_faces() {
         let [a, b, c] = face.positions();
         let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
-        if !ground.inside(centre) {
+        if !ground.face_inside(centre) {
             continue;
         }
         let mut corners = [0u32; 3];
@@ -318,6 +334,24 @@ fn emit(
             .or_default() += 1;
         mesh.push_polygon(&corners, surface);
     }
+}
+
+/// Even-odd test of plan point `p` against closed rings.
+fn inside_rings(rings: &[Vec<[f64; 2]>], p: [f64; 2]) -> bool {
+    let mut inside = false;
+    for ring in rings {
+        for (i, a) in ring.iter().enumerate() {
+            let Some(b) = ring.get((i + 1) % ring.len()) else {
+                continue;
+            };
+            if (a[1] > p[1]) != (b[1] > p[1])
+                && p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
+            {
+                inside = !inside;
+            }
+        }
+    }
+    inside
 }
 
 fn default_surface(params: &Params) -> Surface {

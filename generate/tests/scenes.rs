@@ -878,3 +878,318 @@ fn an_open_floor_edge_inside_a_cell_is_not_overshot() {
     );
     assert_lint_clean("edge inside a cell", &out.mesh);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Detail heights: the generated surface follows the render floor everywhere, not only at its
+// vertices (Recast's detail mesh). Each scene is a height field z = f(x, y) sampled on a grid
+// of render quads; the check walks a dense grid in plan, interpolates the walkable face holding
+// each point and compares it with the render floor there.
+
+/// A render floor z = f(x, y) over `[x0, x1] × [y0, y1]`, `spacing` apart, as quads whose
+/// diagonal runs from (x0, y0) to (x1, y1) corner (as [`Scene::quad`] splits them).
+struct HeightField<F: Fn(f32, f32) -> f32> {
+    f: F,
+    lo: [f32; 2],
+    hi: [f32; 2],
+    spacing: f32,
+}
+
+impl<F: Fn(f32, f32) -> f32> HeightField<F> {
+    fn add_to(&self, scene: &mut Scene) {
+        let n = self.cells();
+        for j in 0..n[1] {
+            for i in 0..n[0] {
+                let (x0, y0) = self.corner(i, j);
+                let (x1, y1) = self.corner(i + 1, j + 1);
+                let f = &self.f;
+                scene.quad([
+                    [x0, y0, f(x0, y0)],
+                    [x1, y0, f(x1, y0)],
+                    [x1, y1, f(x1, y1)],
+                    [x0, y1, f(x0, y1)],
+                ]);
+            }
+        }
+    }
+
+    fn cells(&self) -> [usize; 2] {
+        [0, 1].map(|a| ((self.hi[a] - self.lo[a]) / self.spacing).round() as usize)
+    }
+
+    fn corner(&self, i: usize, j: usize) -> (f32, f32) {
+        (
+            self.lo[0] + i as f32 * self.spacing,
+            self.lo[1] + j as f32 * self.spacing,
+        )
+    }
+
+    /// The render floor's height at (x, y): the plane of the render triangle holding it.
+    fn render_height(&self, x: f32, y: f32) -> Option<f32> {
+        let n = self.cells();
+        let gx = (x - self.lo[0]) / self.spacing;
+        let gy = (y - self.lo[1]) / self.spacing;
+        if gx < 0.0 || gy < 0.0 || gx > n[0] as f32 || gy > n[1] as f32 {
+            return None;
+        }
+        let (i, j) = (
+            (gx.floor() as usize).min(n[0] - 1),
+            (gy.floor() as usize).min(n[1] - 1),
+        );
+        let (fx, fy) = (gx - i as f32, gy - j as f32);
+        let (x0, y0) = self.corner(i, j);
+        let (x1, y1) = self.corner(i + 1, j + 1);
+        let f = &self.f;
+        let (z00, z10, z11, z01) = (f(x0, y0), f(x1, y0), f(x1, y1), f(x0, y1));
+        Some(if fx >= fy {
+            z00 + fx * (z10 - z00) + fy * (z11 - z10)
+        } else {
+            z00 + fy * (z01 - z00) + fx * (z11 - z01)
+        })
+    }
+}
+
+/// Walkable faces filed by plan bucket, for many point look-ups.
+struct FaceIndex {
+    triangles: Vec<[[f32; 3]; 3]>,
+    lo: [f32; 2],
+    bucket: f32,
+    columns: usize,
+    rows: usize,
+    cells: Vec<Vec<usize>>,
+}
+
+impl FaceIndex {
+    fn new(mesh: &NavMesh) -> FaceIndex {
+        let mut triangles = Vec::new();
+        for (p, corners) in mesh.polygons.iter().enumerate() {
+            if !mesh.is_walkable(p) {
+                continue;
+            }
+            let v: Vec<[f32; 3]> = corners.iter().map(|&i| mesh.vertex(i)).collect();
+            for k in 1..v.len() - 1 {
+                triangles.push([v[0], v[k], v[k + 1]]);
+            }
+        }
+        let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for t in &triangles {
+            for c in t {
+                lo = [lo[0].min(c[0]), lo[1].min(c[1])];
+                hi = [hi[0].max(c[0]), hi[1].max(c[1])];
+            }
+        }
+        let bucket = 1.0;
+        let columns = ((hi[0] - lo[0]) / bucket) as usize + 1;
+        let rows = ((hi[1] - lo[1]) / bucket) as usize + 1;
+        let mut cells = vec![Vec::new(); columns * rows];
+        for (t, tri) in triangles.iter().enumerate() {
+            let bx = |v: f32| ((v - lo[0]) / bucket) as usize;
+            let by = |v: f32| ((v - lo[1]) / bucket) as usize;
+            let xs = tri.map(|c| c[0]);
+            let ys = tri.map(|c| c[1]);
+            let (x0, x1) = (
+                bx(xs.iter().copied().fold(f32::MAX, f32::min)),
+                bx(xs.iter().copied().fold(f32::MIN, f32::max)),
+            );
+            let (y0, y1) = (
+                by(ys.iter().copied().fold(f32::MAX, f32::min)),
+                by(ys.iter().copied().fold(f32::MIN, f32::max)),
+            );
+            for y in y0..=y1.min(rows - 1) {
+                for x in x0..=x1.min(columns - 1) {
+                    cells[y * columns + x].push(t);
+                }
+            }
+        }
+        FaceIndex {
+            triangles,
+            lo,
+            bucket,
+            columns,
+            rows,
+            cells,
+        }
+    }
+
+    /// Heights of the walkable faces holding plan point (x, y).
+    fn heights(&self, x: f32, y: f32) -> Vec<f32> {
+        let bx = ((x - self.lo[0]) / self.bucket).floor();
+        let by = ((y - self.lo[1]) / self.bucket).floor();
+        if bx < 0.0 || by < 0.0 || bx as usize >= self.columns || by as usize >= self.rows {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &t in &self.cells[by as usize * self.columns + bx as usize] {
+            let [a, b, c] = self.triangles[t];
+            let d = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+            if d.abs() < 1e-12 {
+                continue;
+            }
+            let l1 = ((b[0] - x) * (c[1] - y) - (b[1] - y) * (c[0] - x)) / d;
+            let l2 = ((c[0] - x) * (a[1] - y) - (c[1] - y) * (a[0] - x)) / d;
+            let l3 = 1.0 - l1 - l2;
+            if l1 >= -1e-5 && l2 >= -1e-5 && l3 >= -1e-5 {
+                out.push(l1 * a[2] + l2 * b[2] + l3 * c[2]);
+            }
+        }
+        out
+    }
+}
+
+/// How far the walkable surface is from the render floor on a grid `step` apart over the
+/// field: the largest error (and where), and the share of grid points the walkmesh covers.
+struct SurfaceError {
+    max: f32,
+    at: [f32; 2],
+    mean: f32,
+    covered: f64,
+}
+
+fn surface_error<F: Fn(f32, f32) -> f32>(
+    mesh: &NavMesh,
+    field: &HeightField<F>,
+    step: f32,
+) -> SurfaceError {
+    let index = FaceIndex::new(mesh);
+    let (mut max, mut at, mut sum, mut covered, mut total) = (0.0f32, [0.0; 2], 0.0f64, 0, 0);
+    let n = [0, 1].map(|a| ((field.hi[a] - field.lo[a]) / step) as usize);
+    for j in 0..=n[1] {
+        for i in 0..=n[0] {
+            // Off the grid lines of cells and render quads by an odd fraction.
+            let x = field.lo[0] + (i as f32 + 0.37) * step;
+            let y = field.lo[1] + (j as f32 + 0.61) * step;
+            let Some(want) = field.render_height(x, y) else {
+                continue;
+            };
+            total += 1;
+            let heights = index.heights(x, y);
+            let Some(error) = heights
+                .iter()
+                .map(|z| (z - want).abs())
+                .min_by(f32::total_cmp)
+            else {
+                continue;
+            };
+            covered += 1;
+            sum += f64::from(error);
+            if error > max {
+                max = error;
+                at = [x, y];
+            }
+        }
+    }
+    SurfaceError {
+        max,
+        at,
+        mean: (sum / f64::from(covered.max(1))) as f32,
+        covered: f64::from(covered) / f64::from(total.max(1)),
+    }
+}
+
+/// Generates the field with `params` and checks the surface against the render floor: within
+/// `tolerance` everywhere the walkmesh covers, covering at least `coverage` of the field.
+fn assert_follows_the_floor<F: Fn(f32, f32) -> f32>(
+    name: &str,
+    field: &HeightField<F>,
+    params: &Params,
+    tolerance: f32,
+    coverage: f64,
+) -> usize {
+    let mut scene = Scene::default();
+    field.add_to(&mut scene);
+    let out = generate(&scene.mesh, params).unwrap();
+    let error = surface_error(&out.mesh, field, 0.1);
+    eprintln!(
+        "{name}: {} faces, {} detail points, error max {:.3} m at {:?}, mean {:.4} m, covered {:.3}",
+        out.mesh.polygons.len(),
+        out.report.detail_points,
+        error.max,
+        error.at,
+        error.mean,
+        error.covered
+    );
+    assert!(
+        error.covered >= coverage,
+        "{name}: the walkmesh covers {:.3} of the floor",
+        error.covered
+    );
+    assert!(
+        error.max <= tolerance,
+        "{name}: the surface is {:.3} m off the render floor at {:?} (tolerance {tolerance})\n{}",
+        error.max,
+        error.at,
+        out.report.text()
+    );
+    assert_lint_clean(name, &out.mesh);
+    out.mesh.polygons.len()
+}
+
+/// The share of `detail_error` the check allows on top of it: the refinement samples the floor
+/// at points a few cells apart, and between them a curved floor can bend a little further.
+const SAMPLING_ALLOWANCE: f32 = 0.5;
+
+#[test]
+fn a_bumpy_terrain_is_followed_everywhere_not_only_at_face_centres() {
+    // 90 × 90 m of ±0.5 m bumps every 4.8 m with the NWN2 preset: once two flat faces 0.5 m
+    // off the ground, because both face centres lay near the plane.
+    let wave = std::f32::consts::TAU / 4.8;
+    let field = HeightField {
+        f: |x: f32, y: f32| 0.25 * ((x * wave).cos() + (y * wave).cos()),
+        lo: [0.0, 0.0],
+        hi: [90.0, 90.0],
+        spacing: 0.3,
+    };
+    let mut params = Params::preset(Engine::Nwn2);
+    // The check is of the detail heights: the tile budget's own simplification (tested in
+    // tests/limits.rs) is kept out by the generic engine with the NWN2 numbers.
+    params.engine = Engine::Generic;
+    let tolerance = params.detail_error * (1.0 + SAMPLING_ALLOWANCE);
+    assert_follows_the_floor("bumpy terrain", &field, &params, tolerance, 0.95);
+
+    // With the NWN2 engine every tile still holds (the tile budget simplifies a tile the
+    // refinement filled past 127 walkable triangles, and says how far heights moved).
+    let mut scene = Scene::default();
+    field.add_to(&mut scene);
+    let out = generate(&scene.mesh, &Params::preset(Engine::Nwn2)).unwrap();
+    if let Some(s) = &out.report.nwn2_simplified {
+        eprintln!(
+            "bumpy terrain, NWN2: {} tiles simplified, {} -> {} walkable triangles, largest height change {:.3} m",
+            s.tiles, s.faces_before, s.faces_after, s.max_height_error
+        );
+        assert!(s.still_over.is_empty(), "{:?}", s.still_over);
+    }
+    assert!(out.report.limits.is_empty(), "{:?}", out.report.limits);
+}
+
+#[test]
+fn a_ramp_with_a_bump_on_it_is_followed() {
+    // A 10° ramp, 12 × 6 m, with a 0.3 m bump of about 1 m radius in its middle (KotOR).
+    let rise = 10f32.to_radians().tan();
+    let field = HeightField {
+        f: |x: f32, y: f32| {
+            let r2 = (x - 6.0).powi(2) + (y - 3.0).powi(2);
+            rise * x + 0.3 * (-r2).exp()
+        },
+        lo: [0.0, 0.0],
+        hi: [12.0, 6.0],
+        spacing: 0.2,
+    };
+    let params = kotor();
+    let tolerance = params.detail_error * (1.0 + SAMPLING_ALLOWANCE);
+    assert_follows_the_floor("ramp with a bump", &field, &params, tolerance, 0.95);
+}
+
+#[test]
+fn a_narrow_walkway_waving_along_its_outline_is_followed() {
+    // A walkway 1 m wide and 20 m long rising and falling 0.25 m every 4 m (KotOR): every face
+    // is thin and lies along the outline, where only the edges can be sampled.
+    let wave = std::f32::consts::TAU / 4.0;
+    let field = HeightField {
+        f: |x: f32, _y: f32| 0.25 * (x * wave).sin(),
+        lo: [0.0, 0.0],
+        hi: [20.0, 1.0],
+        spacing: 0.1,
+    };
+    let params = kotor();
+    let tolerance = params.detail_error * (1.0 + SAMPLING_ALLOWANCE);
+    assert_follows_the_floor("narrow walkway", &field, &params, tolerance, 0.9);
+}
