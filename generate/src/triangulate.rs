@@ -3,7 +3,8 @@
 //! the render floor.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
@@ -177,6 +178,7 @@ pub fn layer_mesh(
             f64::from(field.origin[1]) + c[1] as f64 * cs,
         )
     };
+    let skipped_before = report.skipped_edges;
     for ring in rings {
         let handles: Vec<FixedVertexHandle> = ring
             .iter()
@@ -191,6 +193,10 @@ pub fn layer_mesh(
             }
         }
     }
+    // With every ring edge in, the rings bound the layer exactly: a face is inside when
+    // reaching it from outside crosses ring edges an odd number of times. A ring edge left
+    // out opens the rings, and then only the cell test below decides.
+    let ring_edges = (report.skipped_edges == skipped_before).then(|| ring_edge_set(&cdt));
     // Step lines lie on grid lines inside the layer; one crossing a simplified ring edge
     // near the outline is left out (the ring decides the footprint).
     for (from, to) in steps {
@@ -203,7 +209,59 @@ pub fn layer_mesh(
     }
     let mut heights: HashMap<usize, f32> = HashMap::new();
     refine(&mut cdt, &ground, &mut heights, report);
-    emit(&cdt, &ground, &mut heights, mesh, report);
+    let inside = ring_edges.map(|edges| inside_rings(&cdt, &edges));
+    emit(&cdt, &ground, inside.as_ref(), &mut heights, mesh, report);
+}
+
+/// The constraint edges of the triangulation (by their vertices' indices, smaller first):
+/// taken after the rings are in and before the step lines, so these are the ring edges.
+fn ring_edge_set(cdt: &Cdt) -> HashSet<(usize, usize)> {
+    cdt.undirected_edges()
+        .filter(|e| cdt.is_constraint_edge(e.fix()))
+        .map(|e| {
+            let [a, b] = e.vertices().map(|v| v.fix().index());
+            (a.min(b), a.max(b))
+        })
+        .collect()
+}
+
+/// Which inner faces (by index) lie inside the rings: flood fill from the faces on the
+/// convex hull, flipping at every ring edge crossed. A simplified ring can cut a bump of
+/// cells off the layer; a face outside the rings whose centre falls in such a cell was kept
+/// by the cell test alone and could reach across a neighbouring layer's cell (an overlap).
+fn inside_rings(cdt: &Cdt, ring_edges: &HashSet<(usize, usize)>) -> HashSet<usize> {
+    let is_ring = |e: [usize; 2]| ring_edges.contains(&(e[0].min(e[1]), e[0].max(e[1])));
+    let mut parity: HashMap<usize, bool> = HashMap::new();
+    let mut queue = Vec::new();
+    for face in cdt.inner_faces() {
+        for e in face.adjacent_edges() {
+            let ends = [e.from().fix().index(), e.to().fix().index()];
+            if e.rev().face().as_inner().is_none()
+                && let Entry::Vacant(slot) = parity.entry(face.fix().index())
+            {
+                slot.insert(is_ring(ends));
+                queue.push(face.fix());
+            }
+        }
+    }
+    while let Some(f) = queue.pop() {
+        let here = parity.get(&f.index()).copied().unwrap_or(false);
+        for e in cdt.face(f).adjacent_edges() {
+            let Some(next) = e.rev().face().as_inner() else {
+                continue;
+            };
+            let ends = [e.from().fix().index(), e.to().fix().index()];
+            if let Entry::Vacant(slot) = parity.entry(next.fix().index()) {
+                slot.insert(here ^ is_ring(ends));
+                queue.push(next.fix());
+            }
+        }
+    }
+    parity
+        .into_iter()
+        .filter(|&(_, inside)| inside)
+        .map(|(f, _)| f)
+        .collect()
 }
 
 /// Height of a CDT vertex, looked up once.
@@ -282,10 +340,11 @@ fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, rep
     report.detail_points += added;
 }
 
-/// Appends the faces whose centre lies in the layer.
+/// Appends the faces whose centre lies in the layer (and inside the rings, when known).
 fn emit(
     cdt: &Cdt,
     ground: &Ground,
+    inside: Option<&HashSet<usize>>,
     heights: &mut HashMap<usize, f32>,
     mesh: &mut NavMesh,
     report: &mut Report,
@@ -294,7 +353,7 @@ fn emit(
     for face in cdt.inner_faces() {
         let [a, b, c] = face.positions();
         let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
-        if !ground.inside(centre) {
+        if !ground.inside(centre) || inside.is_some_and(|set| !set.contains(&face.fix().index())) {
             continue;
         }
         let mut corners = [0u32; 3];

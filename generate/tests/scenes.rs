@@ -878,3 +878,100 @@ fn an_open_floor_edge_inside_a_cell_is_not_overshot() {
     );
     assert_lint_clean("edge inside a cell", &out.mesh);
 }
+
+/// Runs the stages after reachability on a hand-made heightfield (every walkable span kept)
+/// and returns the walkmesh: for layer arrangements a render scene only reaches by accident.
+fn mesh_of_field(field: &walkmesh_generate::voxel::Heightfield, params: &Params) -> NavMesh {
+    use walkmesh_generate::{graph, outline, triangulate};
+    let graph = graph::Graph::build(field, params);
+    let kept = vec![true; graph.nodes.len()];
+    let (layers, layer_of) = graph::layers(&graph, field, &kept);
+    let mut flat = Scene::default();
+    flat.floor(0.0, 0.0, 1.0, 1.0, 0.0);
+    let mut report = generate(&flat.mesh, params).unwrap().report;
+    let source = walkmesh_generate::floor::Source::default();
+    let index = walkmesh_generate::floor::FloorIndex::new(&source, params);
+    let corners = triangulate::CornerHeights::default();
+    let mut mesh = NavMesh::default();
+    for (id, layer) in layers.iter().enumerate() {
+        let context = outline::Context {
+            graph: &graph,
+            field,
+            layer_of: &layer_of,
+            params,
+        };
+        let rings = outline::rings(layer, id as u32, &context);
+        let steps = outline::step_segments(layer, &context);
+        triangulate::layer_mesh(
+            layer,
+            &rings,
+            &steps,
+            &graph,
+            field,
+            &index,
+            params,
+            &corners,
+            &mut mesh,
+            &mut report,
+        );
+    }
+    mesh
+}
+
+#[test]
+fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
+    // Ragged floors (cells dropped at random from a block, seeded) with one cell of another
+    // layer at the same level among them (a cell too low under a ceiling to link to its
+    // neighbours). Simplification straightens a ragged edge within a cell of the cell
+    // outline, which can leave floor cells outside the rings; a face of the triangulation
+    // outside the rings whose centre fell in such a cell was kept and could reach across the
+    // other layer's cell: an overlap (enclavesurface junction_1 had one of 0.002 m²).
+    use walkmesh_generate::voxel::{Heightfield, Span};
+    let params = kotor();
+    let floor = Span {
+        bottom: 9,
+        top: 10,
+        walkable: true,
+        sliver: false,
+        base: 10,
+    };
+    // The other layer's cell: floor at the same level, a ceiling 1.5 m above it.
+    let ceiling = Span {
+        bottom: 40,
+        top: 41,
+        walkable: false,
+        sliver: false,
+        base: 41,
+    };
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut random = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        (state >> 33) as u32
+    };
+    let (width, height) = (16usize, 16usize);
+    for case in 0..300 {
+        let mut field = Heightfield {
+            width,
+            height,
+            origin: [0.0, 0.0, 0.0],
+            cell_size: params.cell_size,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); width * height],
+        };
+        for y in 2..14 {
+            for x in 2..14 {
+                // Keep the middle solid, drop a third of the cells near the edges.
+                let edge = x < 5 || y < 5 || x > 10 || y > 10;
+                if !edge || random() % 3 != 0 {
+                    field.columns[y * width + x] = vec![floor];
+                }
+            }
+        }
+        let (x, y) = (2 + (random() % 12) as usize, 2 + (random() % 12) as usize);
+        field.columns[y * width + x] = vec![floor, ceiling];
+        let mesh = mesh_of_field(&field, &params);
+        assert_lint_clean(&format!("case {case}"), &mesh);
+    }
+}
