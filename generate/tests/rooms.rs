@@ -231,6 +231,10 @@ fn tuned(mut params: Params) -> Params {
 struct Totals {
     rooms: usize,
     sums: [f64; 3],
+    /// The same over the kit rooms (`pykotor-kits/*`, issue 34's yardstick).
+    kit_rooms: usize,
+    kit_sums: [f64; 3],
+    kit_worst: f64,
     worst: f64,
     spurious: usize,
     missed: usize,
@@ -240,6 +244,10 @@ struct Totals {
 impl Totals {
     fn means(&self) -> [f64; 3] {
         self.sums.map(|s| s / self.rooms.max(1) as f64)
+    }
+
+    fn kit_means(&self) -> [f64; 3] {
+        self.kit_sums.map(|s| s / self.kit_rooms.max(1) as f64)
     }
 }
 
@@ -255,6 +263,7 @@ fn measure_all() -> Totals {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut t = Totals {
         worst: 1.0,
+        kit_worst: 1.0,
         ..Totals::default()
     };
     // `WALKMESH_GENERATE_ONLY=elevator` measures the rooms whose path holds that text (for
@@ -292,6 +301,13 @@ fn measure_all() -> Totals {
         t.sums[1] += c.precision;
         t.sums[2] += c.recall;
         t.worst = t.worst.min(c.iou);
+        if room.starts_with("pykotor-kits/") {
+            t.kit_rooms += 1;
+            t.kit_sums[0] += c.iou;
+            t.kit_sums[1] += c.precision;
+            t.kit_sums[2] += c.recall;
+            t.kit_worst = t.kit_worst.min(c.iou);
+        }
         t.spurious += c.spurious.len();
         t.missed += c.missed.len();
         t.lint += lint;
@@ -302,6 +318,11 @@ fn measure_all() -> Totals {
         t.rooms, t.spurious, t.missed
     );
     println!("worst IoU {:.3}; lint findings {}", t.worst, t.lint);
+    let [iou, precision, recall] = t.kit_means();
+    println!(
+        "kit rooms ({}): mean IoU {iou:.3}, precision {precision:.3}, recall {recall:.3}, worst {:.3}",
+        t.kit_rooms, t.kit_worst
+    );
     t
 }
 
@@ -321,7 +342,7 @@ fn generated_room_footprints_hold_the_measured_level() {
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
     assert!(
-        t.lint <= 2,
+        t.lint <= 1,
         "{} lint findings (downward, degenerate, T-junction, overlap)",
         t.lint
     );
