@@ -290,7 +290,7 @@ fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, rep
             let [a, b, c] = face.positions();
             let centre = [(a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0];
             let area = ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)).abs() / 2.0;
-            if area < cs * cs || !ground.inside(centre) {
+            if area < cs * cs || thin(&[a, b, c], area, cs) || !ground.inside(centre) {
                 continue;
             }
             let vs = face.vertices().map(|v| v.fix());
@@ -338,6 +338,18 @@ fn refine(cdt: &mut Cdt, ground: &Ground, heights: &mut HashMap<usize, f32>, rep
         }
     }
     report.detail_points += added;
+}
+
+/// A face narrower than a quarter cell somewhere (its smallest altitude, twice the area over
+/// the longest side): its centre lies within a twelfth of a cell of an edge, and a point
+/// there would make needles, which the repair stage removes, folding their neighbours over
+/// each other (m50aa_01a's last overlap).
+fn thin(corners: &[Point2<f64>; 3], area: f64, cs: f64) -> bool {
+    let [a, b, c] = corners;
+    let side =
+        |p: &Point2<f64>, q: &Point2<f64>| ((q.x - p.x).powi(2) + (q.y - p.y).powi(2)).sqrt();
+    let longest = side(a, b).max(side(b, c)).max(side(c, a));
+    2.0 * area / longest.max(f64::MIN_POSITIVE) < cs / 4.0
 }
 
 /// Appends the faces whose centre lies in the layer (and inside the rings, when known).

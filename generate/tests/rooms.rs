@@ -341,10 +341,9 @@ fn generated_room_footprints_hold_the_measured_level() {
     assert!(recall >= 0.98, "mean recall {recall:.3}");
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
-    assert!(
-        t.lint <= 1,
-        "{} lint findings (downward, degenerate, T-junction, overlap)",
-        t.lint
+    assert_eq!(
+        t.lint, 0,
+        "lint findings (downward, degenerate, T-junction, overlap)"
     );
 }
 
