@@ -336,9 +336,14 @@ fn measure_all() -> Totals {
 fn generated_room_footprints_hold_the_measured_level() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
-    assert!(iou >= 0.927, "mean IoU {iou:.3}");
-    assert!(precision >= 0.941, "mean precision {precision:.3}");
+    assert!(iou >= 0.929, "mean IoU {iou:.3}");
+    assert!(precision >= 0.945, "mean precision {precision:.3}");
     assert!(recall >= 0.98, "mean recall {recall:.3}");
+    // The kit rooms, issue 34's yardstick: the means pass its bars, the worst room not yet.
+    let [iou, precision, recall] = t.kit_means();
+    assert!(iou >= 0.94, "kit mean IoU {iou:.3}");
+    assert!(precision >= 0.955, "kit mean precision {precision:.3}");
+    assert!(recall >= 0.98, "kit mean recall {recall:.3}");
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
     assert_eq!(
@@ -350,7 +355,7 @@ fn generated_room_footprints_hold_the_measured_level() {
 /// Issue 34's bars. Not met yet (docs/generate.md has the table and the reasons); run with
 /// `--include-ignored` to see how far.
 #[test]
-#[ignore = "issue 34's bars are not met yet: mean IoU 0.927 of 0.93, precision 0.942 of 0.95, worst 0.67 of 0.82 (docs/generate.md)"]
+#[ignore = "issue 34's bars are not met yet over all 34 rooms: precision 0.945 of 0.95, worst 0.684 of 0.82 (m44aa_23a; over the 28 kit rooms the worst is sithbase elevator_1, 0.814); docs/generate.md"]
 fn generated_room_footprints_meet_issue_34_bars() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();

@@ -436,20 +436,21 @@ fn a_floor_on_the_grid_lines_reports_its_own_area() {
 
 #[test]
 fn a_block_within_the_climb_keeps_its_top() {
-    // A 1 × 1 m box 0.3 m high on the floor (the Blender check's reproducer): the walkmesh
-    // climbs onto it, so its top must be there at 0.3 m, not flattened into the floor.
+    // A 1 × 1 m box 0.2 m high on the floor (the Blender check's reproducer, within the
+    // KotOR preset's 0.25 m climb): the walkmesh climbs onto it, so its top must be there at
+    // 0.2 m, not flattened into the floor.
     let mut scene = Scene::default();
     scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
-    scene.cuboid([-3.0, -3.0, 0.0], [-2.0, -2.0, 0.3]);
+    scene.cuboid([-3.0, -3.0, 0.0], [-2.0, -2.0, 0.2]);
     let out = generate(&scene.mesh, &kotor()).unwrap();
     let top = vertex_heights_in(&out.mesh, [-3.01, -3.01], [-1.99, -1.99]);
     assert!(
-        top.iter().filter(|z| (*z - 0.3).abs() < 1e-3).count() >= 4,
+        top.iter().filter(|z| (*z - 0.2).abs() < 1e-3).count() >= 4,
         "vertices on the block: {top:?}"
     );
     let on_top = heights_at(&out.mesh, -2.5, -2.5);
     assert!(
-        !on_top.is_empty() && on_top.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        !on_top.is_empty() && on_top.iter().all(|z| (z - 0.2).abs() < 1e-3),
         "heights on the block {on_top:?}"
     );
     // The floor a metre away is untouched by the step.
@@ -464,7 +465,7 @@ fn a_block_within_the_climb_keeps_its_top() {
         &kotor(),
         &[
             ([0.0, 0.0, 0.0], Expect::Reachable),
-            ([-2.5, -2.5, 0.3], Expect::Reachable),
+            ([-2.5, -2.5, 0.2], Expect::Reachable),
         ],
     );
 }
@@ -472,18 +473,18 @@ fn a_block_within_the_climb_keeps_its_top() {
 #[test]
 fn the_blender_generate_case_holds_its_figures() {
     // .ci/peers/blender_addon_check.py's generate_case: a 10 m floor, a 2 × 2 × 1 m table and
-    // a 1.6 × 1.0 × 0.3 m block turned 45°: about 96 m², the block top at 0.3, nothing under
+    // a 1.6 × 1.0 × 0.2 m block turned 45°: about 96 m², the block top at 0.2, nothing under
     // the table.
     let mut scene = Scene::default();
     scene.floor(-5.0, -5.0, 5.0, 5.0, 0.0);
     scene.cuboid([1.0, 1.0, 0.0], [3.0, 3.0, 1.0]);
-    scene.box_turned([-2.5, -2.5, 0.15], [0.8, 0.5, 0.15], 45.0);
+    scene.box_turned([-2.5, -2.5, 0.1], [0.8, 0.5, 0.1], 45.0);
     let out = generate(&scene.mesh, &kotor()).unwrap();
     let area = out.report.walkable_area;
     assert!((94.0..=97.5).contains(&area), "area {area}");
     let on_block = heights_at(&out.mesh, -2.5, -2.5);
     assert!(
-        !on_block.is_empty() && on_block.iter().all(|z| (z - 0.3).abs() < 1e-3),
+        !on_block.is_empty() && on_block.iter().all(|z| (z - 0.2).abs() < 1e-3),
         "heights on the block {on_block:?}"
     );
     assert!(heights_at(&out.mesh, 2.0, 2.0).is_empty());
