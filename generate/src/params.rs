@@ -68,10 +68,11 @@ impl Params {
     /// The preset for `engine`; every number is overridable.
     ///
     /// * KotOR: BioWare's room walkmeshes reach walls and props, so no erosion (radius 0);
-    ///   their sloped wall skirts (about 43°) are not walkable, so the slope limit is 40°;
-    ///   cells of 0.1 m (a tenth of a door's width) keep the footprint within a few
-    ///   centimetres of the walls. Climb 0.3 m and clearance 1.4 m were tuned on the shared
-    ///   rooms (docs/generate.md).
+    ///   their walkable faces are 99.9 % under 20°, so the slope limit is 30°; cells of
+    ///   0.1 m (a tenth of a door's width) keep the footprint within a few centimetres of
+    ///   the walls. Climb 0.25 m and clearance 2.2 m measured best on the shared rooms
+    ///   (docs/generate.md, "Presets"): a bench seat 0.45 m up stays out, the gaps under
+    ///   2.03 m ceilings BioWare leaves out stay out, a 2.8 m corridor stays in.
     /// * NWN2: creatures keep a radius from walls in the bake; 10 m tiles (the TRX tile
     ///   grid). Numbers: Recast's human defaults scaled to NWN2's 1.8 m characters (chosen,
     ///   not measured on NWN2 files).
@@ -102,9 +103,9 @@ impl Params {
         };
         match engine {
             Engine::Kotor => Params {
-                agent_height: 2.0,
+                agent_height: 2.2,
                 agent_radius: 0.0,
-                max_climb: 0.3,
+                max_climb: 0.25,
                 max_slope: 30.0,
                 cell_size: 0.1,
                 cell_height: 0.05,

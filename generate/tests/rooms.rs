@@ -231,6 +231,10 @@ fn tuned(mut params: Params) -> Params {
 struct Totals {
     rooms: usize,
     sums: [f64; 3],
+    /// The same over the kit rooms (`pykotor-kits/*`, issue 34's yardstick).
+    kit_rooms: usize,
+    kit_sums: [f64; 3],
+    kit_worst: f64,
     worst: f64,
     spurious: usize,
     missed: usize,
@@ -240,6 +244,10 @@ struct Totals {
 impl Totals {
     fn means(&self) -> [f64; 3] {
         self.sums.map(|s| s / self.rooms.max(1) as f64)
+    }
+
+    fn kit_means(&self) -> [f64; 3] {
+        self.kit_sums.map(|s| s / self.kit_rooms.max(1) as f64)
     }
 }
 
@@ -255,9 +263,13 @@ fn measure_all() -> Totals {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut t = Totals {
         worst: 1.0,
+        kit_worst: 1.0,
         ..Totals::default()
     };
-    for (room, shift) in &rooms {
+    // `WALKMESH_GENERATE_ONLY=elevator` measures the rooms whose path holds that text (for
+    // looking at one room by hand; the assertions need them all).
+    let only = std::env::var("WALKMESH_GENERATE_ONLY").unwrap_or_default();
+    for (room, shift) in rooms.iter().filter(|(room, _)| room.contains(&only)) {
         let (c, faces, lint) = measure(&root, room, *shift, &params);
         println!(
             "| {room} | {:.3} | {:.3} | {:.3} | {:.1} | {:.1} | {faces} | {} | {} |",
@@ -289,6 +301,13 @@ fn measure_all() -> Totals {
         t.sums[1] += c.precision;
         t.sums[2] += c.recall;
         t.worst = t.worst.min(c.iou);
+        if room.starts_with("pykotor-kits/") {
+            t.kit_rooms += 1;
+            t.kit_sums[0] += c.iou;
+            t.kit_sums[1] += c.precision;
+            t.kit_sums[2] += c.recall;
+            t.kit_worst = t.kit_worst.min(c.iou);
+        }
         t.spurious += c.spurious.len();
         t.missed += c.missed.len();
         t.lint += lint;
@@ -299,6 +318,11 @@ fn measure_all() -> Totals {
         t.rooms, t.spurious, t.missed
     );
     println!("worst IoU {:.3}; lint findings {}", t.worst, t.lint);
+    let [iou, precision, recall] = t.kit_means();
+    println!(
+        "kit rooms ({}): mean IoU {iou:.3}, precision {precision:.3}, recall {recall:.3}, worst {:.3}",
+        t.kit_rooms, t.kit_worst
+    );
     t
 }
 
@@ -312,22 +336,26 @@ fn measure_all() -> Totals {
 fn generated_room_footprints_hold_the_measured_level() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
-    assert!(iou >= 0.927, "mean IoU {iou:.3}");
-    assert!(precision >= 0.941, "mean precision {precision:.3}");
+    assert!(iou >= 0.929, "mean IoU {iou:.3}");
+    assert!(precision >= 0.944, "mean precision {precision:.3}");
     assert!(recall >= 0.98, "mean recall {recall:.3}");
+    // The kit rooms, issue 34's yardstick: the means pass its bars, the worst room not yet.
+    let [iou, precision, recall] = t.kit_means();
+    assert!(iou >= 0.94, "kit mean IoU {iou:.3}");
+    assert!(precision >= 0.955, "kit mean precision {precision:.3}");
+    assert!(recall >= 0.98, "kit mean recall {recall:.3}");
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
-    assert!(
-        t.lint <= 2,
-        "{} lint findings (downward, degenerate, T-junction, overlap)",
-        t.lint
+    assert_eq!(
+        t.lint, 0,
+        "lint findings (downward, degenerate, T-junction, overlap)"
     );
 }
 
 /// Issue 34's bars. Not met yet (docs/generate.md has the table and the reasons); run with
 /// `--include-ignored` to see how far.
 #[test]
-#[ignore = "issue 34's bars are not met yet: mean IoU 0.927 of 0.93, precision 0.942 of 0.95, worst 0.67 of 0.82 (docs/generate.md)"]
+#[ignore = "issue 34's bars are not met yet over all 34 rooms: mean IoU 0.9298 of 0.93, precision 0.945 of 0.95, worst 0.684 of 0.82 (m44aa_23a; over the 28 kit rooms the worst is sithbase elevator_1, 0.814); docs/generate.md"]
 fn generated_room_footprints_meet_issue_34_bars() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
