@@ -336,13 +336,13 @@ fn measure_all() -> Totals {
 fn generated_room_footprints_hold_the_measured_level() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
-    assert!(iou >= 0.929, "mean IoU {iou:.3}");
-    assert!(precision >= 0.944, "mean precision {precision:.3}");
-    assert!(recall >= 0.98, "mean recall {recall:.3}");
-    // The kit rooms, issue 34's yardstick: the means pass its bars, the worst room not yet.
+    assert!(iou >= 0.928, "mean IoU {iou:.3}");
+    assert!(precision >= 0.946, "mean precision {precision:.3}");
+    assert!(recall >= 0.979, "mean recall {recall:.3}");
+    // The kit rooms, issue 34's yardstick (its bars are asserted in the next test).
     let [iou, precision, recall] = t.kit_means();
-    assert!(iou >= 0.94, "kit mean IoU {iou:.3}");
-    assert!(precision >= 0.955, "kit mean precision {precision:.3}");
+    assert!(iou >= 0.939, "kit mean IoU {iou:.3}");
+    assert!(precision >= 0.957, "kit mean precision {precision:.3}");
     assert!(recall >= 0.98, "kit mean recall {recall:.3}");
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
@@ -352,10 +352,37 @@ fn generated_room_footprints_hold_the_measured_level() {
     );
 }
 
-/// Issue 34's bars. Not met yet (docs/generate.md has the table and the reasons); run with
-/// `--include-ignored` to see how far.
+/// Issue 34's bars on its named yardstick, the 28 kit rooms (`pykotor-kits/*`): mean IoU
+/// at least 0.93, the worst room at least 0.82, mean precision and recall at least 0.95, and
+/// (over every room) no spurious or missed piece of 1 m² or more.
 #[test]
-#[ignore = "issue 34's bars are not met yet over all 34 rooms: mean IoU 0.9298 of 0.93, precision 0.945 of 0.95, worst 0.684 of 0.82 (m44aa_23a; over the 28 kit rooms the worst is sithbase elevator_1, 0.814); docs/generate.md"]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn generated_kit_room_footprints_meet_issue_34_bars() {
+    let t = measure_all();
+    let [iou, precision, recall] = t.kit_means();
+    assert!(
+        iou >= 0.93 && t.kit_worst >= 0.82,
+        "kit IoU mean {iou:.3}, worst {:.3}",
+        t.kit_worst
+    );
+    assert!(
+        precision >= 0.95 && recall >= 0.95,
+        "kit precision {precision:.3}, recall {recall:.3}"
+    );
+    assert_eq!(
+        (t.spurious, t.missed),
+        (0, 0),
+        "spurious and missed pieces of 1 m² or more"
+    );
+}
+
+/// The same bars over all 34 rooms, the six K1CP rooms included. Not met (docs/generate.md
+/// has the table and the reasons); run with `--include-ignored` to see how far.
+#[test]
+#[ignore = "issue 34's bars are not met over all 34 rooms: mean IoU 0.929 of 0.93, precision 0.947 of 0.95, worst 0.686 of 0.82 (k1cp m44aa_23a: its cut-out is lamps placed by reference nodes whose model is not in the corpus); the 28 kit rooms meet them (previous test); docs/generate.md"]
 fn generated_room_footprints_meet_issue_34_bars() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
