@@ -751,21 +751,28 @@ pub(crate) fn walkmesh_bwm_write(
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {
     // Refused first with the cargo feature named when this build leaves BWM out.
-    bwm_format(registry)?;
+    kotor_room_format(registry)?;
     Ok(walkmesh_kotor_area::rooms::write_room_wok(
         registry, mesh, diag,
     )?)
 }
 
-/// The registry's KotOR BWM format, which every room of a KotOR area is; a clear refusal when
-/// this build leaves it out (cargo feature `bwm`) or the registry does not hold it.
-pub(crate) fn bwm_format(registry: &Registry) -> Result<&dyn walkmesh_core::Format, Failure> {
-    registry.by_id("bwm").map_err(|_| {
-        Failure::usage(
-            "KotOR areas need the BWM format (rooms are .wok files), and this build leaves it \
-             out (cargo feature `bwm`); `walkmesh formats` lists what it has",
-        )
-    })
+/// The registry's format for KotOR area rooms (`Registry::room_walkmesh`: the KotOR format
+/// whose files carry room transitions, BWM's `.wok`), which every room of a KotOR area is
+/// read and written in; a clear refusal when the registry has none (this build leaves BWM
+/// out, cargo feature `bwm`, or a registry of its own does not hold it).
+pub(crate) fn kotor_room_format(
+    registry: &Registry,
+) -> Result<&dyn walkmesh_core::Format, Failure> {
+    registry
+        .room_walkmesh(walkmesh_core::Engine::Kotor)
+        .ok_or_else(|| {
+            Failure::usage(
+                "KotOR areas need a format for KotOR rooms (one that reads and writes room \
+                 transitions, as BWM's .wok files), and this build has none (BWM is the cargo \
+                 feature `bwm`); `walkmesh formats` lists what it has",
+            )
+        })
 }
 
 fn indoor(
@@ -965,4 +972,33 @@ pub fn load_area_mesh(
         )?;
     }
     Ok(assemble::assemble(&lyt, &rooms))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The rooms' format is found by what it is (KotOR, room transitions, read and written),
+    /// not by its id: a registry without one is refused with the feature named, a usage error.
+    #[test]
+    fn kotor_rooms_need_the_registrys_room_format() {
+        let refused = kotor_room_format(&Registry::new()).err().unwrap();
+        assert_eq!(refused.code, "cli.usage");
+        assert!(
+            refused
+                .message
+                .contains("KotOR areas need a format for KotOR rooms")
+                && refused.message.contains("cargo feature `bwm`"),
+            "{}",
+            refused.message
+        );
+        #[cfg(feature = "bwm")]
+        assert_eq!(
+            kotor_room_format(&walkmesh_formats::default_registry())
+                .unwrap()
+                .id(),
+            "bwm"
+        );
+    }
 }
