@@ -639,17 +639,12 @@ fn assemble_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let source = open_rooms(rooms_path)?;
-    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
-    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
-    if !missing.is_empty() {
-        writeln!(
-            stderr,
-            "note: rooms without a walkmesh: {}",
-            missing.join(", ")
-        )?;
-    }
-    let mesh = assemble::assemble(&lyt, &rooms);
+    let AssembledArea {
+        source,
+        lyt_file,
+        rooms,
+        mesh,
+    } = assemble_area(rooms_path, lyt_path, stderr)?;
     let format = registry.for_output(out)?;
     let writer = format
         .writer()
@@ -961,8 +956,27 @@ pub fn load_area_mesh(
     lyt_path: Option<&Path>,
     stderr: &mut dyn Write,
 ) -> Result<walkmesh_core::NavMesh, Failure> {
+    Ok(assemble_area(rooms_path, lyt_path, stderr)?.mesh)
+}
+
+/// An area's rooms assembled into one mesh, with where they came from (for a depfile).
+struct AssembledArea {
+    source: RoomSource,
+    /// The layout file read.
+    lyt_file: PathBuf,
+    rooms: Vec<walkmesh_kotor_area::transitions::RoomMesh>,
+    mesh: walkmesh_core::NavMesh,
+}
+
+/// Reads the layout and rooms of `rooms_path` and assembles them (`area assemble`, and the
+/// area `route` and `reach` take); rooms without a walkmesh are noted on `stderr`.
+fn assemble_area(
+    rooms_path: &Path,
+    lyt_path: Option<&Path>,
+    stderr: &mut dyn Write,
+) -> Result<AssembledArea, Failure> {
     let source = open_rooms(rooms_path)?;
-    let (lyt, _) = room_layout(&source, lyt_path)?;
+    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
     let (rooms, _, missing) = load_rooms(&source, &lyt)?;
     if !missing.is_empty() {
         writeln!(
@@ -971,7 +985,13 @@ pub fn load_area_mesh(
             missing.join(", ")
         )?;
     }
-    Ok(assemble::assemble(&lyt, &rooms))
+    let mesh = assemble::assemble(&lyt, &rooms);
+    Ok(AssembledArea {
+        source,
+        lyt_file,
+        rooms,
+        mesh,
+    })
 }
 
 #[cfg(test)]
