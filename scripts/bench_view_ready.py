@@ -2,9 +2,9 @@
 """How long a `walkmesh view` page takes to become ready in Chromium (issue 36).
 
 Writes the page of each file with each binary, then loads the pages in one headless Chromium
-(the one .ci/peers/view.sh uses: Debian's chromium and chromedriver, software WebGL), round
-by round so that every page sees the same machine load, and prints per page its size and the
-median time from navigation to `walkmeshView.ready` (and the page script's own `loadMs`).
+(scripts/headless_chromium.py, the set-up .ci/peers/view_check.py uses too: Debian's chromium
+and chromedriver, software WebGL), round by round so that every page sees the same machine
+load, and prints per page its size and the median time from navigation to `walkmeshView.ready` (and the page script's own `loadMs`).
 One load of each page comes first and is not counted (the browser's first start-up).
 
     cargo build --release -p walkmesh-cli
@@ -19,42 +19,20 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_processes import ROOT, corpora_dir  # noqa: E402
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
-        "--ignore-gpu-blocklist",
-    ]:
-        options.add_argument(arg)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+from headless_chromium import browser, load_until_ready  # noqa: E402
 
 
 def load(driver, page):
     """Seconds from navigation to the ready flag, and the script's own milliseconds."""
     driver.get("about:blank")
-    start = time.monotonic()
-    driver.get(page.resolve().as_uri())
-    while not driver.execute_script("return !!(window.walkmeshView && walkmeshView.ready)"):
-        if time.monotonic() - start > 60:
-            sys.exit(f"{page} was not ready within 60 s")
-        time.sleep(0.005)
-    return time.monotonic() - start, driver.execute_script("return walkmeshView.loadMs")
+    seconds = load_until_ready(driver, page, poll_s=0.005)
+    if seconds is None:
+        sys.exit(f"{page} was not ready within 60 s")
+    return seconds, driver.execute_script("return walkmeshView.loadMs")
 
 
 def main():

@@ -23,10 +23,12 @@ import time
 from pathlib import Path
 
 from PIL import Image, ImageChops
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+
+# The browser set-up shared with scripts/bench_view_ready.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from headless_chromium import browser, load_until_ready  # noqa: E402
 
 LOAD_LIMIT_S = 2.0
 # Layers that must change the picture, per format (line layers only where the file has them:
@@ -76,24 +78,6 @@ def find(node, name):
     return None
 
 
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        "--force-device-scale-factor=1",
-        # WebGL in a headless browser without a GPU: Chromium's software renderer.
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
-        "--ignore-gpu-blocklist",
-    ]:
-        options.add_argument(arg)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 def screenshot(driver):
     """The WebGL canvas's own pixels (not the page's: the legend and panel drawn over the
     canvas change with the layer too, and must not make a layer look drawn)."""
@@ -107,16 +91,6 @@ def changed_share(a, b):
     diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 24 else 0)
     histogram = diff.histogram()
     return histogram[255] / max(1, a.width * a.height)
-
-
-def load(driver, page):
-    start = time.monotonic()
-    driver.get(page.resolve().as_uri())
-    while not driver.execute_script("return !!(window.walkmeshView && walkmeshView.ready)"):
-        if time.monotonic() - start > 60:
-            return None
-        time.sleep(0.01)
-    return time.monotonic() - start
 
 
 def visible_face(driver, faces):
@@ -171,7 +145,7 @@ def panel_row(driver, label):
 def check_case(driver, walkmesh, out, name, files):
     page = out / f"{name}.html"
     subprocess.run([walkmesh, "view", *files, "-o", str(page)], check=True, capture_output=True)
-    seconds = load(driver, page)
+    seconds = load_until_ready(driver, page)
     if not check(seconds is not None, f"{name}: page ready"):
         return
     print(f"     {name}: ready {seconds:.3f} s after the load started "

@@ -2,7 +2,8 @@
 //!
 //! A format's dumper walks its file once and reports every field, in order, to a
 //! [`FieldSink`] (through the [`Emitter`] helper). What the sink does with them is its
-//! business: [`TreeSink`] builds the [`DumpNode`] tree that `--format ron|json` serialises;
+//! business: [`TreeSink`] (a [`TreeBuilder`] making [`FullNodes`]) builds the [`DumpNode`] tree
+//! that `--format ron|json` serialises;
 //! [`crate::flatdump::FlatWriter`] writes one line per field straight to its output, so a flat
 //! dump needs memory for one line, not for a tree; [`crate::flatdump::SectionFilter`] passes on
 //! one section and [`crate::flatdump::SectionBytes`] keeps the raw bytes of one.
@@ -279,21 +280,35 @@ pub trait FieldSink {
     fn comment(&mut self, _text: &str) {}
 }
 
-/// Builds the [`DumpNode`] tree from the stream of fields.
-#[derive(Debug, Default)]
-pub struct TreeSink {
-    /// Open groups, innermost last; `None` for groups that have no node in the tree.
-    open: Vec<Option<DumpNode>>,
-    /// Finished top-level nodes.
-    roots: Vec<DumpNode>,
+/// What a [`TreeBuilder`] makes of each entry that has a node in the tree (a label, and
+/// `in_tree` set): the node, or nothing, which leaves the entry out and, for a group,
+/// everything inside it. [`FullNodes`] keeps every field as `dump --format ron|json` shows
+/// it; `walkmesh-view` keeps the few members its page reads and leaves out records it never
+/// reads.
+pub trait NodeMaker {
+    /// The node of `entry`, named by `label`, going into `parent` (the innermost open node,
+    /// `None` at the top), or `None` to leave it out. A maker may change `parent` (empty it of
+    /// records it leaves out after all).
+    fn node(
+        &mut self,
+        entry: &Entry<'_>,
+        label: Label<'_>,
+        parent: Option<&mut DumpNode>,
+    ) -> Option<DumpNode>;
 }
 
-impl TreeSink {
-    pub fn new() -> TreeSink {
-        TreeSink::default()
-    }
+/// Every node with all its members: type, stored bytes in hex (the first
+/// [`TREE_RAW_SHOWN`]) and meaning.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FullNodes;
 
-    fn node(entry: &Entry<'_>, label: Label<'_>) -> DumpNode {
+impl NodeMaker for FullNodes {
+    fn node(
+        &mut self,
+        entry: &Entry<'_>,
+        label: Label<'_>,
+        _parent: Option<&mut DumpNode>,
+    ) -> Option<DumpNode> {
         let raw = (!entry.raw.is_empty()).then(|| {
             let shown = entry.raw.get(..TREE_RAW_SHOWN).unwrap_or(entry.raw);
             let mut text: String = shown.iter().map(|b| format!("{b:02x}")).collect();
@@ -302,7 +317,7 @@ impl TreeSink {
             }
             text
         });
-        DumpNode {
+        Some(DumpNode {
             name: label.to_string(),
             offset: entry.offset,
             size: entry.size,
@@ -311,11 +326,65 @@ impl TreeSink {
             raw,
             meaning: entry.note.map(ToString::to_string),
             children: Vec::new(),
+        })
+    }
+}
+
+/// A group a [`TreeBuilder`] has open.
+#[derive(Debug)]
+enum OpenGroup {
+    /// A group with a node in the tree.
+    Node(DumpNode),
+    /// A group only the flat dump has (no label, or not `in_tree`): its fields belong to the
+    /// enclosing node.
+    Transparent,
+    /// A group the [`NodeMaker`] left out: everything inside it is left out too.
+    LeftOut,
+}
+
+/// Builds the [`DumpNode`] tree from the stream of fields, with the nodes its [`NodeMaker`]
+/// makes. Entries marked flat-only stay out of the tree.
+#[derive(Debug, Default)]
+pub struct TreeBuilder<M> {
+    maker: M,
+    /// Open groups, innermost last.
+    open: Vec<OpenGroup>,
+    /// Finished top-level nodes.
+    roots: Vec<DumpNode>,
+}
+
+/// The whole tree, every node with all its members: what `Dumper::dump`, the Python module
+/// and the tests of `dump --format ron|json` see.
+pub type TreeSink = TreeBuilder<FullNodes>;
+
+impl TreeSink {
+    pub fn new() -> TreeSink {
+        TreeBuilder::with(FullNodes)
+    }
+}
+
+impl<M: NodeMaker> TreeBuilder<M> {
+    /// A builder whose nodes `maker` makes.
+    pub fn with(maker: M) -> TreeBuilder<M> {
+        TreeBuilder {
+            maker,
+            open: Vec::new(),
+            roots: Vec::new(),
         }
     }
 
+    fn inside_left_out(&self) -> bool {
+        matches!(self.open.last(), Some(OpenGroup::LeftOut))
+    }
+
+    /// The node the maker makes of `entry`, told its parent.
+    fn make(&mut self, entry: &Entry<'_>, label: Label<'_>) -> Option<DumpNode> {
+        let parent = innermost_node(&mut self.open);
+        self.maker.node(entry, label, parent)
+    }
+
     fn attach(&mut self, node: DumpNode) {
-        match self.open.iter_mut().rev().find_map(Option::as_mut) {
+        match innermost_node(&mut self.open) {
             Some(parent) => parent.children.push(node),
             None => self.roots.push(node),
         }
@@ -336,24 +405,40 @@ impl TreeSink {
     }
 }
 
-impl FieldSink for TreeSink {
+/// The innermost open group with a node (where a field or a closed group goes).
+fn innermost_node(open: &mut [OpenGroup]) -> Option<&mut DumpNode> {
+    open.iter_mut().rev().find_map(|group| match group {
+        OpenGroup::Node(node) => Some(node),
+        OpenGroup::Transparent | OpenGroup::LeftOut => None,
+    })
+}
+
+impl<M: NodeMaker> FieldSink for TreeBuilder<M> {
     fn open(&mut self, group: &Entry<'_>) {
-        let node = match group.label {
-            Some(label) if group.in_tree => Some(TreeSink::node(group, label)),
-            _ => None,
+        let open = match group.label {
+            _ if self.inside_left_out() => OpenGroup::LeftOut,
+            Some(label) if group.in_tree => match self.make(group, label) {
+                Some(node) => OpenGroup::Node(node),
+                None => OpenGroup::LeftOut,
+            },
+            _ => OpenGroup::Transparent,
         };
-        self.open.push(node);
+        self.open.push(open);
     }
 
     fn close(&mut self) {
-        if let Some(Some(node)) = self.open.pop() {
+        if let Some(OpenGroup::Node(node)) = self.open.pop() {
             self.attach(node);
         }
     }
 
     fn field(&mut self, field: &Entry<'_>) {
-        if let (Some(label), true) = (field.label, field.in_tree) {
-            let node = TreeSink::node(field, label);
+        if self.inside_left_out() {
+            return;
+        }
+        if let (Some(label), true) = (field.label, field.in_tree)
+            && let Some(node) = self.make(field, label)
+        {
             self.attach(node);
         }
     }

@@ -84,7 +84,8 @@ impl Engine {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Capabilities {
     /// Edges carry transitions to other rooms and the mesh has hooks (KotOR BWM): `view`
-    /// draws the transition and hook layers.
+    /// draws the transition and hook layers; an engine's area rooms are in the format with
+    /// it (`Registry::room_walkmesh`).
     pub transitions: bool,
     /// The dump has an `aabb` table of the BWM layout (a tree over the faces, leaves naming
     /// faces) and an `adjacency` table that may list walkable faces only: `view` shows the

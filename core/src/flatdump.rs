@@ -46,9 +46,89 @@ struct Frame {
     path_len: usize,
     /// The path before a section replaced it.
     saved: Option<String>,
+    /// The section's name, when the group is a section.
+    section: Option<String>,
     /// The group's name in the tree, without index (records of table `t` are `t[i]`).
     base: String,
     space: FrameSpace,
+}
+
+/// The open groups of a field stream as the flat dump's names need them: every sink that
+/// names fields as the flat dump does ([`FlatWriter`], the research kit's field sinks) keeps
+/// its path through these, so the naming rules are in one place. The path itself is the
+/// caller's (it may take it out while it writes a line).
+#[derive(Debug, Default)]
+pub struct PathFrames {
+    frames: Vec<Frame>,
+}
+
+impl PathFrames {
+    pub fn new() -> PathFrames {
+        PathFrames::default()
+    }
+
+    /// `group` opens: its label joins `path` ([`append_label`]), or a section's name replaces
+    /// `path` until the group closes.
+    pub fn open(&mut self, path: &mut String, group: &Entry<'_>) {
+        let path_len = path.len();
+        let mut saved = None;
+        let mut space = FrameSpace::Inherit;
+        if let Some(section) = &group.section {
+            saved = Some(std::mem::replace(path, section.name.to_string()));
+            space = match section.space {
+                Space::File => FrameSpace::File,
+                Space::Section(name) => FrameSpace::Named(name.to_string()),
+            };
+        } else if let Some(label) = group.label {
+            self.append(path, label);
+        }
+        let base = group
+            .label
+            .map(|l| l.base().to_string())
+            .unwrap_or_default();
+        self.frames.push(Frame {
+            path_len,
+            saved,
+            section: group.section.map(|section| section.name.to_string()),
+            base,
+            space,
+        });
+    }
+
+    /// The innermost group closes: `path` is what it was before the group opened.
+    pub fn close(&mut self, path: &mut String) {
+        if let Some(frame) = self.frames.pop() {
+            match frame.saved {
+                Some(saved) => *path = saved,
+                None => path.truncate(frame.path_len),
+            }
+        }
+    }
+
+    /// Appends `label` to `path` as the innermost open group names its fields.
+    pub fn append(&self, path: &mut String, label: Label<'_>) {
+        append_label(path, self.frames.last().map(Frame::parent), label);
+    }
+
+    /// The named space offsets count from inside the innermost group that says (`None`: the
+    /// file).
+    pub fn space(&self) -> Option<&str> {
+        for frame in self.frames.iter().rev() {
+            match &frame.space {
+                FrameSpace::Inherit => continue,
+                FrameSpace::File => return None,
+                FrameSpace::Named(name) => return Some(name),
+            }
+        }
+        None
+    }
+
+    /// True inside a section called `name` (at any depth).
+    pub fn in_section(&self, name: &str) -> bool {
+        self.frames
+            .iter()
+            .any(|frame| frame.section.as_deref() == Some(name))
+    }
 }
 
 /// Writes the flat dump to `out` (buffered: one write per 64 KiB, memory for one line).
@@ -59,7 +139,7 @@ pub struct FlatWriter<W: Write> {
     preamble: String,
     line: String,
     path: String,
-    frames: Vec<Frame>,
+    frames: PathFrames,
     error: Option<io::Error>,
 }
 
@@ -79,7 +159,7 @@ impl<W: Write> FlatWriter<W> {
             preamble: String::new(),
             line: String::with_capacity(256),
             path: String::new(),
-            frames: Vec::new(),
+            frames: PathFrames::new(),
             error: None,
         }
     }
@@ -118,13 +198,13 @@ impl<W: Write> FlatWriter<W> {
     }
 
     fn space(&self) -> Option<&str> {
-        space_of(&self.frames)
+        self.frames.space()
     }
 
     fn write_offset(&mut self, offset: Option<u64>) {
         match offset {
             Some(offset) => {
-                if let Some(space) = space_of(&self.frames) {
+                if let Some(space) = self.frames.space() {
                     self.line.push_str(space);
                     self.line.push(':');
                 }
@@ -245,28 +325,7 @@ impl<W: Write> FlatWriter<W> {
 
 impl<W: Write> FieldSink for FlatWriter<W> {
     fn open(&mut self, group: &Entry<'_>) {
-        let path_len = self.path.len();
-        let mut saved = None;
-        let mut space = FrameSpace::Inherit;
-        if let Some(section) = &group.section {
-            saved = Some(std::mem::replace(&mut self.path, section.name.to_string()));
-            space = match section.space {
-                Space::File => FrameSpace::File,
-                Space::Section(name) => FrameSpace::Named(name.to_string()),
-            };
-        } else if let Some(label) = group.label {
-            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
-        }
-        let base = group
-            .label
-            .map(|l| l.base().to_string())
-            .unwrap_or_default();
-        self.frames.push(Frame {
-            path_len,
-            saved,
-            base,
-            space,
-        });
+        self.frames.open(&mut self.path, group);
         if let Some(section) = group.section.filter(|s| !s.name.is_empty()) {
             let mut text = format!("section {}", section.name);
             if let Some((offset, size)) = section.span {
@@ -298,18 +357,13 @@ impl<W: Write> FieldSink for FlatWriter<W> {
     }
 
     fn close(&mut self) {
-        if let Some(frame) = self.frames.pop() {
-            match frame.saved {
-                Some(saved) => self.path = saved,
-                None => self.path.truncate(frame.path_len),
-            }
-        }
+        self.frames.close(&mut self.path);
     }
 
     fn field(&mut self, field: &Entry<'_>) {
         let path_len = self.path.len();
         if let Some(label) = field.label {
-            append_label(&mut self.path, self.frames.last().map(Frame::parent), label);
+            self.frames.append(&mut self.path, label);
         }
         let name = std::mem::take(&mut self.path);
         if field.elem == Elem::Bytes {
@@ -353,18 +407,6 @@ fn chunks_of(entry: &Entry<'_>) -> Option<usize> {
         CHUNK_WIDE
     };
     (element > 0 && count > per_line && entry.raw.len() == count * element).then_some(per_line)
-}
-
-/// The named space offsets count from inside the innermost of `frames` that says.
-fn space_of(frames: &[Frame]) -> Option<&str> {
-    for frame in frames.iter().rev() {
-        match &frame.space {
-            FrameSpace::Inherit => continue,
-            FrameSpace::File => return None,
-            FrameSpace::Named(name) => return Some(name),
-        }
-    }
-    None
 }
 
 /// The enclosing group of a field, as [`append_label`] needs it.

@@ -541,6 +541,20 @@ impl Registry {
             .map_or(Capabilities::NONE, |f| f.capabilities())
     }
 
+    /// The format `engine`'s area rooms are read and written in: the **first** registered
+    /// format of that engine that reads and writes and whose files link rooms (edges carry
+    /// transitions, [`Capabilities::transitions`]). KotOR's is BWM (`.wok`); a KotOR model
+    /// (`mdl`) stores no transitions and is no room walkmesh. `None` when the registry has
+    /// none (a build without BWM).
+    pub fn room_walkmesh(&self, engine: Engine) -> Option<&dyn Format> {
+        self.formats().find(|f| {
+            f.engine() == engine
+                && f.capabilities().transitions
+                && f.reader().is_some()
+                && f.writer().is_some()
+        })
+    }
+
     /// Formats claiming `path`'s extension (case-insensitive).
     pub fn by_extension(&self, path: &Path) -> impl Iterator<Item = &dyn Format> {
         let extension = extension_of(path);

@@ -230,7 +230,8 @@ impl RoomSource {
 pub fn ignore_reads(_: &Path) {}
 
 /// A room's WOK bytes as `area split`, `lint AREA --fix` and `generate --out-dir` write them:
-/// an area walkmesh, prepared for the registry's `bwm` writer and written.
+/// an area walkmesh, prepared for the writer of the registry's KotOR room format
+/// (`Registry::room_walkmesh`: BWM) and written.
 pub fn write_room_wok(
     registry: &Registry,
     mesh: &NavMesh,
@@ -241,10 +242,12 @@ pub fn write_room_wok(
         kind: Some(MeshKind::Area),
         ..WriteOptions::default()
     };
-    let format = registry.by_id("bwm").map_err(|e| failed(e.to_string()))?;
-    let writer = format
-        .writer()
-        .ok_or_else(|| failed("the bwm format cannot be written".into()))?;
+    let writer = registry
+        .room_walkmesh(walkmesh_core::Engine::Kotor)
+        .and_then(|format| format.writer())
+        .ok_or_else(|| {
+            failed("the registry has no format for KotOR rooms (BWM, cargo feature `bwm`)".into())
+        })?;
     let prepared = walkmesh_core::passes::prepare(mesh, &writer.requirements(&options), diag);
     let written = writer
         .write(&prepared, &options, diag)
@@ -265,6 +268,28 @@ mod tests {
             std::fs::write(dir.path().join(name), bytes).unwrap();
         }
         dir
+    }
+
+    /// Rooms are written in the registry's KotOR room format, found by what it is: an empty
+    /// registry is refused with a message naming it; one holding BWM writes a WOK.
+    #[test]
+    fn a_room_is_written_in_the_registrys_kotor_room_format() {
+        let mut mesh = NavMesh::default();
+        mesh.vertices
+            .extend([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
+        let stone = walkmesh_core::Surface {
+            material: walkmesh_core::Material(4),
+            walkable: true,
+            code: 4,
+        };
+        mesh.push_polygon(&[0, 1, 2], stone);
+        let refused = write_room_wok(&Registry::new(), &mesh, &mut Diagnostics::new());
+        let message = refused.err().unwrap().to_string();
+        assert!(message.contains("no format for KotOR rooms"), "{message}");
+        let mut registry = Registry::new();
+        registry.register(Box::new(walkmesh_bwm::BwmFormat));
+        let wok = write_room_wok(&registry, &mesh, &mut Diagnostics::new()).unwrap();
+        assert!(wok.starts_with(b"BWM V1.0"));
     }
 
     #[test]

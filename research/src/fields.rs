@@ -3,8 +3,8 @@
 //! the field diff and the corpus statistics see exactly what `walkmesh dump` shows.
 
 use walkmesh_core::ReadError;
-use walkmesh_core::dump::{DumpValue, Elem, Entry, FieldSink, Space};
-use walkmesh_core::flatdump::{Parent, append_label};
+use walkmesh_core::dump::{DumpValue, Elem, Entry, FieldSink};
+use walkmesh_core::flatdump::PathFrames;
 use walkmesh_core::format::{Dumper, Input, ReadOptions};
 
 /// Name of the section the dumpers put bytes no field covers in.
@@ -22,24 +22,11 @@ pub struct FieldRef<'a> {
     pub leftover: bool,
 }
 
-/// One open group.
-#[derive(Debug)]
-struct Frame {
-    path_len: usize,
-    /// The path before a section replaced it.
-    saved: Option<String>,
-    base: String,
-    /// `Some(None)`: offsets count from the file; `Some(Some(name))`: from section `name`;
-    /// `None`: as the enclosing group says.
-    space: Option<Option<String>>,
-    unclaimed: bool,
-}
-
 /// A [`FieldSink`] that names every field as the flat dump does and hands it to `visit`.
 pub struct PathSink<F: FnMut(FieldRef<'_>)> {
     visit: F,
     path: String,
-    frames: Vec<Frame>,
+    frames: PathFrames,
 }
 
 impl<F: FnMut(FieldRef<'_>)> std::fmt::Debug for PathSink<F> {
@@ -55,7 +42,7 @@ impl<F: FnMut(FieldRef<'_>)> PathSink<F> {
         PathSink {
             visit,
             path: String::new(),
-            frames: Vec::new(),
+            frames: PathFrames::new(),
         }
     }
 
@@ -66,82 +53,36 @@ impl<F: FnMut(FieldRef<'_>)> PathSink<F> {
             path,
             frames,
         } = self;
-        let unclaimed = frames.iter().any(|f| f.unclaimed);
+        let unclaimed = frames.in_section(UNCLAIMED);
         visit(FieldRef {
             path,
-            space: space_of(frames),
+            space: frames.space(),
             entry,
             leftover: entry.elem == Elem::Bytes || unclaimed,
         });
     }
 }
 
-/// What offsets count from inside the innermost frame that says: `None` for the file.
-fn space_of(frames: &[Frame]) -> Option<&str> {
-    frames
-        .iter()
-        .rev()
-        .find_map(|f| f.space.as_ref())
-        .and_then(|s| s.as_deref())
-}
-
 impl<F: FnMut(FieldRef<'_>)> FieldSink for PathSink<F> {
     fn open(&mut self, group: &Entry<'_>) {
-        let path_len = self.path.len();
-        let mut saved = None;
-        let mut space = None;
-        let mut unclaimed = false;
-        if let Some(section) = &group.section {
-            saved = Some(std::mem::replace(&mut self.path, section.name.to_string()));
-            unclaimed = section.name == UNCLAIMED;
-            space = Some(match section.space {
-                Space::File => None,
-                Space::Section(name) => Some(name.to_string()),
-            });
-        } else if let Some(label) = group.label {
-            append_label(&mut self.path, parent_of(&self.frames), label);
-        }
-        let base = group
-            .label
-            .map(|l| l.base().to_string())
-            .unwrap_or_default();
-        self.frames.push(Frame {
-            path_len,
-            saved,
-            base,
-            space,
-            unclaimed,
-        });
+        self.frames.open(&mut self.path, group);
         if group.value.is_some() {
             self.report(group);
         }
     }
 
     fn close(&mut self) {
-        if let Some(frame) = self.frames.pop() {
-            match frame.saved {
-                Some(saved) => self.path = saved,
-                None => self.path.truncate(frame.path_len),
-            }
-        }
+        self.frames.close(&mut self.path);
     }
 
     fn field(&mut self, field: &Entry<'_>) {
         let path_len = self.path.len();
         if let Some(label) = field.label {
-            append_label(&mut self.path, parent_of(&self.frames), label);
+            self.frames.append(&mut self.path, label);
         }
         self.report(field);
         self.path.truncate(path_len);
     }
-}
-
-/// The innermost open group, as the path rules need it.
-fn parent_of(frames: &[Frame]) -> Option<Parent<'_>> {
-    frames.last().map(|f| Parent {
-        base: &f.base,
-        is_section: f.saved.is_some(),
-    })
 }
 
 /// Runs `dumper` over `bytes`, calling `visit` for every field.

@@ -21,6 +21,7 @@ pub mod nwn2;
 #[cfg(feature = "prime")]
 pub mod prime;
 pub mod query;
+mod queue;
 pub mod reach;
 pub mod report;
 pub mod surface;

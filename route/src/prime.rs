@@ -13,7 +13,6 @@
 //!
 //! The polyline is the surface funnel through the region corridor (heights on the regions).
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use walkmesh_core::NavMesh;
@@ -21,6 +20,7 @@ use walkmesh_core::NavMesh;
 use crate::error::RouteError;
 use walkmesh_prime::model::{PathFile, test_pair};
 
+use crate::queue::Queued;
 use crate::report::{FaceRef, RouteReport};
 use crate::surface::{Located, Point, SurfaceRouter, dist};
 
@@ -84,31 +84,6 @@ pub fn region_for(file: &PathFile, point: Point) -> Option<(u32, bool)> {
     best.map(|(_, r)| (r, false))
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    f: f64,
-    region: u32,
-}
-impl PartialEq for Queued {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then(other.region.cmp(&self.region))
-    }
-}
-
 /// A* over the region graph; the regions from `from` to `to`, `None` when unreachable.
 pub fn region_path(file: &PathFile, from: u32, to: u32) -> Option<Vec<u32>> {
     let n = file.regions.len();
@@ -118,9 +93,14 @@ pub fn region_path(file: &PathFile, from: u32, to: u32) -> Option<Vec<u32>> {
     *best.get_mut(from as usize)? = 0.0;
     let mut queue = BinaryHeap::from([Queued {
         f: dist(centroid(file, from), goal),
-        region: from,
+        node: from,
+        g: 0.0,
     }]);
-    while let Some(Queued { f, region }) = queue.pop() {
+    // The cost so far is read from `best`, which an entry's own may lag behind.
+    while let Some(Queued {
+        f, node: region, ..
+    }) = queue.pop()
+    {
         let here = centroid(file, region);
         let g = best.get(region as usize).copied()?;
         if f > g + dist(here, goal) {
@@ -155,7 +135,8 @@ pub fn region_path(file: &PathFile, from: u32, to: u32) -> Option<Vec<u32>> {
                 parent[next as usize] = region;
                 queue.push(Queued {
                     f: cost + dist(centroid(file, next), goal),
-                    region: next,
+                    node: next,
+                    g: cost,
                 });
             }
         }

@@ -105,13 +105,14 @@
 //! `reachable` is false, `points` and `faces` are empty and `length` is 0 (`null` in the
 //! JSON of `walkmesh route`).
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 use walkmesh_core::NavMesh;
 use walkmesh_core::passes::aabb::polygon_contains_xy;
 use walkmesh_core::passes::adjacency::{Adjacency, edge_adjacency};
+
+use crate::queue::Queued;
 
 /// A 3-D point in `f64`.
 pub type Point = [f64; 3];
@@ -170,35 +171,6 @@ pub struct SurfaceRouter<'m> {
     adjacency: Adjacency,
     /// Polygon of every half-edge.
     face_of: Vec<u32>,
-}
-
-/// One queue entry; `Ord` is reversed so `BinaryHeap` pops the smallest key.
-#[derive(Clone, Copy, Debug)]
-struct Queued {
-    f: f64,
-    node: u32,
-    g: f64,
-}
-
-impl PartialEq for Queued {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Queued {}
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then(other.node.cmp(&self.node))
-            .then(other.g.total_cmp(&self.g))
-    }
 }
 
 /// Best cost found for a node and the node it came from (`u32::MAX`: the start).

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, Input, NavMesh, ReadOptions, passes};
 use walkmesh_route::SurfaceRouter;
-use walkmesh_route::surface::dist;
+use walkmesh_route::surface::{Located, dist};
 use walkmesh_tests::walkmesh;
 
 /// An L-shaped corridor of unit cells (0..4, 0) and (3, 1..4), Z up, and a separate island
@@ -34,28 +34,52 @@ fn corridor_obj(dir: &Path) -> PathBuf {
     path
 }
 
+/// A temporary folder holding [`corridor_obj`].
+struct Corridor {
+    dir: tempfile::TempDir,
+    /// The OBJ's path, as an argument.
+    obj: String,
+}
+
+impl Corridor {
+    fn new() -> Corridor {
+        let dir = tempfile::tempdir().unwrap();
+        let obj = corridor_obj(dir.path()).to_str().unwrap().to_string();
+        Corridor { dir, obj }
+    }
+
+    /// The path of `name` in the folder, as an argument.
+    fn file(&self, name: &str) -> String {
+        self.dir.path().join(name).to_str().unwrap().to_string()
+    }
+}
+
+/// The OBJ corridor's up axis (its cells lie in the XY plane).
+const Z_UP: [&str; 2] = ["--up", "z"];
+
+/// `walkmesh ARGS…`: the exit code, standard output as JSON (`null` when it is not JSON) and
+/// standard error.
 fn run_json(args: &[&str]) -> (i32, serde_json::Value, String) {
     let run = walkmesh(args.iter().copied());
     let value = serde_json::from_str(&run.stdout).unwrap_or(serde_json::Value::Null);
     (run.code, value, run.stderr)
 }
 
+/// `walkmesh route FILE OPTIONS… --from FROM --to TO --json`, as [`run_json`].
+fn route_json(
+    file: &str,
+    options: &[&str],
+    from: &str,
+    to: &str,
+) -> (i32, serde_json::Value, String) {
+    let ends = ["--from", from, "--to", to, "--json"];
+    run_json(&[&["route", file], options, &ends[..]].concat())
+}
+
 #[test]
 fn route_json_gives_the_hand_computed_length_around_the_corner() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = corridor_obj(dir.path());
-    let obj = obj.to_str().unwrap();
-    let (code, json, stderr) = run_json(&[
-        "route",
-        obj,
-        "--up",
-        "z",
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "3.5,3.5,0",
-        "--json",
-    ]);
+    let corridor = Corridor::new();
+    let (code, json, stderr) = route_json(&corridor.obj, &Z_UP, "0.5,0.5,0", "3.5,3.5,0");
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json["reachable"], true);
     assert_eq!(json["method"], "surface");
@@ -74,20 +98,9 @@ fn route_json_gives_the_hand_computed_length_around_the_corner() {
 
 #[test]
 fn an_island_is_unreachable_exit_1_and_off_surface_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = corridor_obj(dir.path());
-    let obj = obj.to_str().unwrap();
-    let (code, json, _) = run_json(&[
-        "route",
-        obj,
-        "--up",
-        "z",
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "0.5,3.5,0",
-        "--json",
-    ]);
+    let corridor = Corridor::new();
+    let obj = corridor.obj.as_str();
+    let (code, json, _) = route_json(obj, &Z_UP, "0.5,0.5,0", "0.5,3.5,0");
     assert_eq!(code, 1);
     assert_eq!(json["reachable"], false);
     assert_eq!(json["length"], serde_json::Value::Null);
@@ -115,9 +128,8 @@ fn an_island_is_unreachable_exit_1_and_off_surface_exit_2() {
 
 #[test]
 fn reach_lists_components_and_require_all_fails_on_the_island() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = corridor_obj(dir.path());
-    let obj = obj.to_str().unwrap();
+    let corridor = Corridor::new();
+    let obj = corridor.obj.as_str();
     let (code, json, stderr) =
         run_json(&["reach", obj, "--up", "z", "--from", "0.5,0.5,0", "--json"]);
     assert_eq!(code, 0, "{stderr}");
@@ -199,42 +211,61 @@ fn kotor_corpus_routes_meet_the_quality_bars() {
         let mesh = read(file);
         let mesh = passes::as_modelled(&mesh, &mut Diagnostics::new()).into_owned();
         let router = SurfaceRouter::new(&mesh);
-        let walkable: Vec<u32> = (0..mesh.polygons.len() as u32)
-            .filter(|&f| mesh.is_walkable(f as usize))
-            .collect();
+        let walkable = walkable_faces(&mesh);
         let step = (walkable.len() / 8).max(1);
-        for &a in walkable.iter().step_by(step) {
-            for &b in walkable.iter().skip(step / 2).step_by(step) {
-                let pa = centre(&router.face_corners(a));
-                let pb = centre(&router.face_corners(b));
-                let (Ok(start), Ok(end)) = (router.locate(pa), router.locate(pb)) else {
-                    continue;
-                };
-                let r = router.route(start, end);
-                let straight = dist(start.point, end.point);
-                if r.reachable {
-                    assert!(
-                        r.length >= straight - 1e-6,
-                        "{}: shorter than straight",
-                        file.display()
-                    );
-                    assert!(
-                        r.length <= 1.02 * r.midpoint_length + 1e-6,
-                        "{}: {} > 1.02 × {}",
-                        file.display(),
-                        r.length,
-                        r.midpoint_length
-                    );
-                    assert_eq!(r.points.first(), Some(&start.point));
-                    assert_eq!(r.points.last(), Some(&end.point));
-                    assert_eq!(r.faces.first(), Some(&start.face));
-                    assert_eq!(r.faces.last(), Some(&end.face));
-                    routed += 1;
-                }
+        for (start, end) in located_centre_pairs(&router, &walkable, step, step / 2) {
+            let r = router.route(start, end);
+            let straight = dist(start.point, end.point);
+            if r.reachable {
+                assert!(
+                    r.length >= straight - 1e-6,
+                    "{}: shorter than straight",
+                    file.display()
+                );
+                assert!(
+                    r.length <= 1.02 * r.midpoint_length + 1e-6,
+                    "{}: {} > 1.02 × {}",
+                    file.display(),
+                    r.length,
+                    r.midpoint_length
+                );
+                assert_eq!(r.points.first(), Some(&start.point));
+                assert_eq!(r.points.last(), Some(&end.point));
+                assert_eq!(r.faces.first(), Some(&start.face));
+                assert_eq!(r.faces.last(), Some(&end.face));
+                routed += 1;
             }
         }
     }
     assert!(routed > 200, "{routed}");
+}
+
+/// The walkable faces of `mesh`, in order.
+fn walkable_faces(mesh: &NavMesh) -> Vec<u32> {
+    (0..mesh.polygons.len() as u32)
+        .filter(|&f| mesh.is_walkable(f as usize))
+        .collect()
+}
+
+/// Routes to try between walkable faces: from every `step`-th of `walkable` to every
+/// `step`-th after the first `skip`, each end at its face's centre; pairs with an end that
+/// lies on no walkable face are left out.
+fn located_centre_pairs(
+    router: &SurfaceRouter,
+    walkable: &[u32],
+    step: usize,
+    skip: usize,
+) -> Vec<(Located, Located)> {
+    let locate = |face: u32| router.locate(centre(&router.face_corners(face)));
+    let mut pairs = Vec::new();
+    for &a in walkable.iter().step_by(step) {
+        for &b in walkable.iter().skip(skip).step_by(step) {
+            if let (Ok(start), Ok(end)) = (locate(a), locate(b)) {
+                pairs.push((start, end));
+            }
+        }
+    }
+    pairs
 }
 
 fn centre(corners: &[[f64; 3]]) -> [f64; 3] {
@@ -322,15 +353,7 @@ fn a_kotor_area_routes_across_rooms_through_transitions_only() {
     let dir = tempfile::tempdir().unwrap();
     three_room_area(dir.path());
     let area = dir.path().to_str().unwrap();
-    let (code, json, stderr) = run_json(&[
-        "route",
-        area,
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "3.5,0.5,0",
-        "--json",
-    ]);
+    let (code, json, stderr) = route_json(area, &[], "0.5,0.5,0", "3.5,0.5,0");
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json["method"], "engine");
     assert_eq!(json["length"], 3.0);
@@ -351,29 +374,11 @@ fn a_kotor_area_routes_across_rooms_through_transitions_only() {
         "{warnings:?}"
     );
     // The cut-off room: exit 1.
-    let (code, json, _) = run_json(&[
-        "route",
-        area,
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "0.5,3.5,0",
-        "--json",
-    ]);
+    let (code, json, _) = route_json(area, &[], "0.5,0.5,0", "0.5,3.5,0");
     assert_eq!(code, 1);
     assert_eq!(json["reachable"], false);
     // The geometry alone does not join the rooms (their vertices are their own).
-    let (code, _, _) = run_json(&[
-        "route",
-        area,
-        "--method",
-        "surface",
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "3.5,0.5,0",
-        "--json",
-    ]);
+    let (code, _, _) = route_json(area, &["--method", "surface"], "0.5,0.5,0", "3.5,0.5,0");
     assert_eq!(code, 1);
     let (code, json, _) = run_json(&[
         "reach",
@@ -400,15 +405,7 @@ fn a_module_archive_is_routed_in_area_coordinates_with_room_names() {
     let archive = archive.to_str().unwrap();
     // The only room with a walkmesh, M12aa_42a, is a flat floor at z = −10 spanning
     // x 85..165, y 73..118 (its two walkable faces). 20 by 15 apart: 25.
-    let (code, json, stderr) = run_json(&[
-        "route",
-        archive,
-        "--from",
-        "100,95,-10",
-        "--to",
-        "120,110,-10",
-        "--json",
-    ]);
+    let (code, json, stderr) = route_json(archive, &[], "100,95,-10", "120,110,-10");
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json["method"], "engine");
     assert!((json["length"].as_f64().unwrap() - 25.0).abs() < 1e-9);
@@ -436,43 +433,33 @@ fn nwn2_corpus_chains_follow_the_stored_tables_over_linked_triangles() {
         let mesh = read(file);
         let tables = walkmesh_route::nwn2::tables(&mesh).unwrap();
         let router = SurfaceRouter::new(&mesh);
-        let walkable: Vec<u32> = (0..mesh.polygons.len() as u32)
-            .filter(|&f| mesh.is_walkable(f as usize))
-            .collect();
+        let walkable = walkable_faces(&mesh);
         let step = (walkable.len() / 10).max(1);
-        for &a in walkable.iter().step_by(step) {
-            for &b in walkable.iter().skip(step / 3).step_by(step) {
-                let (Ok(start), Ok(end)) = (
-                    router.locate(centre(&router.face_corners(a))),
-                    router.locate(centre(&router.face_corners(b))),
-                ) else {
-                    continue;
-                };
-                pairs += 1;
-                let report = walkmesh_route::nwn2::engine_report(&tables, &router, start, end);
-                let surface = router.route(start, end);
-                if !report.warnings.is_empty() {
-                    warned += 1;
-                    continue;
-                }
-                if report.reachable == surface.reachable {
-                    agree += 1;
-                }
-                if report.reachable {
-                    // The chain starts and ends on the located faces, every step crosses a
-                    // shared edge (else a warning above), and the polyline is not shorter
-                    // than the straight line.
-                    let faces: Vec<u64> = report
-                        .faces
-                        .iter()
-                        .map(|f| serde_json::to_value(f).unwrap().as_u64().unwrap())
-                        .collect();
-                    assert_eq!(faces.first(), Some(&u64::from(start.face)));
-                    assert_eq!(faces.last(), Some(&u64::from(end.face)));
-                    let length = report.length.unwrap();
-                    assert!(length >= dist(start.point, end.point) - 1e-6);
-                    chained += 1;
-                }
+        for (start, end) in located_centre_pairs(&router, &walkable, step, step / 3) {
+            pairs += 1;
+            let report = walkmesh_route::nwn2::engine_report(&tables, &router, start, end);
+            let surface = router.route(start, end);
+            if !report.warnings.is_empty() {
+                warned += 1;
+                continue;
+            }
+            if report.reachable == surface.reachable {
+                agree += 1;
+            }
+            if report.reachable {
+                // The chain starts and ends on the located faces, every step crosses a
+                // shared edge (else a warning above), and the polyline is not shorter
+                // than the straight line.
+                let faces: Vec<u64> = report
+                    .faces
+                    .iter()
+                    .map(|f| serde_json::to_value(f).unwrap().as_u64().unwrap())
+                    .collect();
+                assert_eq!(faces.first(), Some(&u64::from(start.face)));
+                assert_eq!(faces.last(), Some(&u64::from(end.face)));
+                let length = report.length.unwrap();
+                assert!(length >= dist(start.point, end.point) - 1e-6);
+                chained += 1;
             }
         }
     }
@@ -527,12 +514,11 @@ fn a_cooked_path_routes_over_regions_and_reports_the_waypoint_limit() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let cooked = cooked.to_str().unwrap();
-    let args = ["--from", "0.5,0.5,0", "--to", "0.5,18.5,0", "--json"];
-    let (code, engine, stderr) = run_json(&[&["route", cooked][..], &args[..]].concat());
+    let (from, to) = ("0.5,0.5,0", "0.5,18.5,0");
+    let (code, engine, stderr) = route_json(cooked, &[], from, to);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(engine["method"], "engine");
-    let (_, surface, _) =
-        run_json(&[&["route", cooked, "--method", "surface"][..], &args[..]].concat());
+    let (_, surface, _) = route_json(cooked, &["--method", "surface"], from, to);
     // The engine's region corridor here is the only one, so the polylines agree.
     assert_eq!(engine["points"], surface["points"]);
     // Two corners at each of the nine connectors, plus the ends: 20 waypoints.
@@ -554,9 +540,7 @@ fn the_synthetic_path_grid_answers_as_its_tables_say() {
     let file = file.to_str().unwrap();
     // SOURCES.md: regions 0-24 a 5×5 grid of 10-unit cells (region = 5·row + column), 24
     // flyer-only; 25-26 a separate pair at z = 2.
-    let (code, json, stderr) = run_json(&[
-        "route", file, "--from", "5,5,0", "--to", "45,35,0", "--json",
-    ]);
+    let (code, json, stderr) = route_json(file, &[], "5,5,0", "45,35,0");
     assert_eq!(code, 0, "{stderr}");
     let faces: Vec<u64> = json["faces"]
         .as_array()
@@ -573,16 +557,12 @@ fn the_synthetic_path_grid_answers_as_its_tables_say() {
     assert!(json["length"].as_f64().unwrap() >= 50.0);
     assert_eq!(json["warnings"], serde_json::json!([]));
     // The other pair of regions: the ground table says unreachable.
-    let (code, json, _) = run_json(&[
-        "route", file, "--from", "5,5,0", "--to", "105,5,2", "--json",
-    ]);
+    let (code, json, _) = route_json(file, &[], "5,5,0", "105,5,2");
     assert_eq!(code, 1);
     assert_eq!(json["warnings"], serde_json::json!([]));
     // (45,45) lies in flyer-only region 24: the closest ground regions are 19 and 23 (centroids
     // 10 away); the lower index ends the route, at its centroid.
-    let (code, json, _) = run_json(&[
-        "route", file, "--from", "5,5,0", "--to", "45,45,0", "--json",
-    ]);
+    let (code, json, _) = route_json(file, &[], "5,5,0", "45,45,0");
     assert_eq!(code, 0);
     assert_eq!(json["faces"].as_array().unwrap().last().unwrap(), 19);
     assert_eq!(
@@ -598,10 +578,9 @@ fn the_synthetic_path_grid_answers_as_its_tables_say() {
 
 #[test]
 fn diff_reach_lists_the_pairs_a_cut_separates() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = corridor_obj(dir.path());
+    let corridor = Corridor::new();
     // The same corridor without cell (2, 0) (its faces 4 and 5): the arm is cut off.
-    let text = std::fs::read_to_string(&whole).unwrap();
+    let text = std::fs::read_to_string(&corridor.obj).unwrap();
     let mut face = 0;
     let cut_text: String = text
         .lines()
@@ -614,9 +593,9 @@ fn diff_reach_lists_the_pairs_a_cut_separates() {
         })
         .map(|line| format!("{line}\n"))
         .collect();
-    let cut = dir.path().join("cut.obj");
+    let cut = corridor.file("cut.obj");
     std::fs::write(&cut, cut_text).unwrap();
-    let (whole, cut) = (whole.to_str().unwrap(), cut.to_str().unwrap());
+    let (whole, cut) = (corridor.obj.as_str(), cut.as_str());
     let (code, json, stderr) = run_json(&["diff", whole, cut, "--up", "z", "--reach", "--json"]);
     assert_eq!(code, 1, "{stderr}");
     let differing = json["reach"]["differing"].as_array().unwrap();
@@ -646,64 +625,38 @@ fn diff_reach_lists_the_pairs_a_cut_separates() {
 /// TRX of the same floor has the tables and gets the engine's answer.
 #[test]
 fn a_trn_file_is_nwn2_and_routes_over_the_surface_for_want_of_path_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = corridor_obj(dir.path());
-    let trn = dir.path().join("corridor.trn");
-    let trx = dir.path().join("corridor.trx");
-    let (obj, trn, trx) = (
-        obj.to_str().unwrap(),
-        trn.to_str().unwrap(),
-        trx.to_str().unwrap(),
-    );
+    let corridor = Corridor::new();
+    let (trn, trx) = (corridor.file("corridor.trn"), corridor.file("corridor.trx"));
+    let (obj, trn, trx) = (corridor.obj.as_str(), trn.as_str(), trx.as_str());
     for out in [trn, trx] {
         let run = walkmesh(["convert", obj, out, "--up", "z"]);
         assert_eq!(run.code, 0, "{}", run.stderr);
     }
     let (_, lint, stderr) = run_json(&["lint", trn, "--json"]);
     assert_eq!(lint["engine"], "nwn2", "{stderr}");
-    let ends = ["--from", "0.5,0.5,0", "--to", "3.5,3.5,0", "--json"];
-    let args = |file: &'_ str, extra: &[&str]| -> Vec<String> {
-        ["route", file]
-            .iter()
-            .chain(&ends)
-            .chain(extra)
-            .map(|a| a.to_string())
-            .collect()
-    };
-    let run_args = |args: Vec<String>| {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run_json(&args)
-    };
-    let (code, route, stderr) = run_args(args(trn, &[]));
+    let (from, to) = ("0.5,0.5,0", "3.5,3.5,0");
+    let (code, route, stderr) = route_json(trn, &[], from, to);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(route["method"], "surface", "{route}");
     assert_eq!(route["reachable"], true, "{route}");
     let warnings = route["warnings"].to_string();
     assert!(warnings.contains("no baked path tables"), "{route}");
     assert!(!warnings.contains("island"), "{route}");
-    let refused = walkmesh(args(trn, &["--method", "engine"]));
+    let refused = walkmesh([
+        "route", trn, "--method", "engine", "--from", from, "--to", to, "--json",
+    ]);
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(
         refused.stderr.contains("no baked path tables") && refused.stderr.contains(".trx"),
         "{}",
         refused.stderr
     );
-    let (code, baked, stderr) = run_args(args(trx, &[]));
+    let (code, baked, stderr) = route_json(trx, &[], from, to);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(baked["method"], "engine", "{baked}");
     assert_eq!(baked["reachable"], true, "{baked}");
     assert_eq!(baked["warnings"], serde_json::json!([]), "{baked}");
-    let (_, surface, _) = run_json(&[
-        "route",
-        obj,
-        "--up",
-        "z",
-        "--from",
-        "0.5,0.5,0",
-        "--to",
-        "3.5,3.5,0",
-        "--json",
-    ]);
+    let (_, surface, _) = route_json(obj, &Z_UP, from, to);
     assert_eq!(surface["method"], "surface");
     assert_eq!(surface["length"], route["length"]);
 }
@@ -724,23 +677,20 @@ fn the_shared_trns_route_over_the_surface_for_want_of_path_tables() {
         let mesh = read(file);
         let tables = walkmesh_route::nwn2::tables(&mesh).unwrap();
         assert!(!tables.has_path_tables(), "{}", file.display());
-        let point = |p: usize| {
+        let point = |p: u32| {
             let corners: Vec<[f64; 3]> = mesh
                 .polygons
-                .get(p)
+                .get(p as usize)
                 .iter()
                 .map(|&v| mesh.vertex(v).map(f64::from))
                 .collect();
             let c = centre(&corners);
             format!("{},{},{}", c[0], c[1], c[2])
         };
-        let walkable: Vec<usize> = (0..mesh.polygons.len())
-            .filter(|&p| mesh.is_walkable(p))
-            .collect();
+        let walkable = walkable_faces(&mesh);
         let (from, to) = (point(walkable[0]), point(walkable[walkable.len() / 2]));
         let path = file.to_str().unwrap();
-        let (code, route, stderr) =
-            run_json(&["route", path, "--from", &from, "--to", &to, "--json"]);
+        let (code, route, stderr) = route_json(path, &[], &from, &to);
         assert!(code == 0 || code == 1, "{}: {stderr}", file.display());
         assert_eq!(route["method"], "surface", "{}: {route}", file.display());
         assert!(

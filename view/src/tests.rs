@@ -686,7 +686,7 @@ fn the_router_gets_the_welded_mesh_when_the_reader_welds_for_modelling_input() {
 fn the_lean_tree_drops_only_oversized_tables_it_does_not_read() {
     use walkmesh_core::dump::{Emitter, Label};
     let bytes = [0u8; 64];
-    let mut sink = tree::ViewTreeSink::new(2);
+    let mut sink = tree::view_tree_sink(2);
     let mut e = Emitter::new(&mut sink, &bytes);
     e.root("file", |e| {
         e.table("island_paths", 0, 4, &[1u32, 2, 3], |e, at, v| {

@@ -639,17 +639,12 @@ fn assemble_command(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let source = open_rooms(rooms_path)?;
-    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
-    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
-    if !missing.is_empty() {
-        writeln!(
-            stderr,
-            "note: rooms without a walkmesh: {}",
-            missing.join(", ")
-        )?;
-    }
-    let mesh = assemble::assemble(&lyt, &rooms);
+    let AssembledArea {
+        source,
+        lyt_file,
+        rooms,
+        mesh,
+    } = assemble_area(rooms_path, lyt_path, stderr)?;
     let format = registry.for_output(out)?;
     let writer = format
         .writer()
@@ -751,21 +746,28 @@ pub(crate) fn walkmesh_bwm_write(
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, Failure> {
     // Refused first with the cargo feature named when this build leaves BWM out.
-    bwm_format(registry)?;
+    kotor_room_format(registry)?;
     Ok(walkmesh_kotor_area::rooms::write_room_wok(
         registry, mesh, diag,
     )?)
 }
 
-/// The registry's KotOR BWM format, which every room of a KotOR area is; a clear refusal when
-/// this build leaves it out (cargo feature `bwm`) or the registry does not hold it.
-pub(crate) fn bwm_format(registry: &Registry) -> Result<&dyn walkmesh_core::Format, Failure> {
-    registry.by_id("bwm").map_err(|_| {
-        Failure::usage(
-            "KotOR areas need the BWM format (rooms are .wok files), and this build leaves it \
-             out (cargo feature `bwm`); `walkmesh formats` lists what it has",
-        )
-    })
+/// The registry's format for KotOR area rooms (`Registry::room_walkmesh`: the KotOR format
+/// whose files carry room transitions, BWM's `.wok`), which every room of a KotOR area is
+/// read and written in; a clear refusal when the registry has none (this build leaves BWM
+/// out, cargo feature `bwm`, or a registry of its own does not hold it).
+pub(crate) fn kotor_room_format(
+    registry: &Registry,
+) -> Result<&dyn walkmesh_core::Format, Failure> {
+    registry
+        .room_walkmesh(walkmesh_core::Engine::Kotor)
+        .ok_or_else(|| {
+            Failure::usage(
+                "KotOR areas need a format for KotOR rooms (one that reads and writes room \
+                 transitions, as BWM's .wok files), and this build has none (BWM is the cargo \
+                 feature `bwm`); `walkmesh formats` lists what it has",
+            )
+        })
 }
 
 fn indoor(
@@ -954,8 +956,27 @@ pub fn load_area_mesh(
     lyt_path: Option<&Path>,
     stderr: &mut dyn Write,
 ) -> Result<walkmesh_core::NavMesh, Failure> {
+    Ok(assemble_area(rooms_path, lyt_path, stderr)?.mesh)
+}
+
+/// An area's rooms assembled into one mesh, with where they came from (for a depfile).
+struct AssembledArea {
+    source: RoomSource,
+    /// The layout file read.
+    lyt_file: PathBuf,
+    rooms: Vec<walkmesh_kotor_area::transitions::RoomMesh>,
+    mesh: walkmesh_core::NavMesh,
+}
+
+/// Reads the layout and rooms of `rooms_path` and assembles them (`area assemble`, and the
+/// area `route` and `reach` take); rooms without a walkmesh are noted on `stderr`.
+fn assemble_area(
+    rooms_path: &Path,
+    lyt_path: Option<&Path>,
+    stderr: &mut dyn Write,
+) -> Result<AssembledArea, Failure> {
     let source = open_rooms(rooms_path)?;
-    let (lyt, _) = room_layout(&source, lyt_path)?;
+    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
     let (rooms, _, missing) = load_rooms(&source, &lyt)?;
     if !missing.is_empty() {
         writeln!(
@@ -964,5 +985,40 @@ pub fn load_area_mesh(
             missing.join(", ")
         )?;
     }
-    Ok(assemble::assemble(&lyt, &rooms))
+    let mesh = assemble::assemble(&lyt, &rooms);
+    Ok(AssembledArea {
+        source,
+        lyt_file,
+        rooms,
+        mesh,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The rooms' format is found by what it is (KotOR, room transitions, read and written),
+    /// not by its id: a registry without one is refused with the feature named, a usage error.
+    #[test]
+    fn kotor_rooms_need_the_registrys_room_format() {
+        let refused = kotor_room_format(&Registry::new()).err().unwrap();
+        assert_eq!(refused.code, "cli.usage");
+        assert!(
+            refused
+                .message
+                .contains("KotOR areas need a format for KotOR rooms")
+                && refused.message.contains("cargo feature `bwm`"),
+            "{}",
+            refused.message
+        );
+        #[cfg(feature = "bwm")]
+        assert_eq!(
+            kotor_room_format(&walkmesh_formats::default_registry())
+                .unwrap()
+                .id(),
+            "bwm"
+        );
+    }
 }

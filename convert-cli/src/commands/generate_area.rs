@@ -55,7 +55,7 @@ pub fn run(
             out_dir.display()
         )));
     }
-    let target = crate::commands::area::bwm_format(registry)?;
+    let target = crate::commands::area::kotor_room_format(registry)?;
     let plan = plan(registry, args, target)?;
     let params = params(args, target, &plan)?;
     let source = open_rooms(input)?;

@@ -217,6 +217,26 @@ mod tests {
         assert_eq!((trn.id(), trn.engine()), ("trx", Engine::Nwn2));
     }
 
+    /// An area's rooms are in the format its engine declares for them (transitions, read and
+    /// written), whatever the order of registration: KotOR's is BWM, not the model format
+    /// of the same engine; the other engines have none.
+    #[cfg(all(feature = "bwm", feature = "mdl"))]
+    #[test]
+    fn the_kotor_room_walkmesh_is_bwm_and_no_other_engine_has_one() {
+        use walkmesh_core::Engine;
+        let mut registry = Registry::new();
+        registry.register(Box::new(walkmesh_mdl::MdlFormat));
+        assert!(registry.room_walkmesh(Engine::Kotor).is_none());
+        registry.register(Box::new(walkmesh_bwm::BwmFormat));
+        let room = registry.room_walkmesh(Engine::Kotor).unwrap();
+        assert_eq!(room.id(), "bwm");
+        let registry = default_registry();
+        assert_eq!(registry.room_walkmesh(Engine::Kotor).unwrap().id(), "bwm");
+        for engine in [Engine::Nwn2, Engine::Prime, Engine::Generic] {
+            assert!(registry.room_walkmesh(engine).is_none(), "{engine:?}");
+        }
+    }
+
     /// The names noted for a left-out format are the format's own (checked for every format
     /// this build has: the full build has them all).
     #[test]

@@ -115,7 +115,7 @@ pub(crate) fn write_rooms(
     files: Vec<(PathBuf, Vec<u8>)>,
     check: &ReadOptions,
 ) -> Result<(), Failure> {
-    let format = crate::commands::area::bwm_format(registry)?;
+    let format = crate::commands::area::kotor_room_format(registry)?;
     let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
     for (target, bytes) in files {
         match stage_checked(format, &target, bytes, check) {
