@@ -57,8 +57,19 @@ def test_keep_unreachable_keeps_the_table_top():
     mesh = walkmesh.generate(room(), engine="kotor", keep_unreachable=True)
     assert mesh.info()["walkable_area"] == pytest.approx(100.0, abs=1.2)
     assert not mesh.warnings
-    heights = set(np.round(np.asarray(mesh.vertices)[:, 2], 3))
+    # The walkable faces: the floor and the kept table top, each at its render height. The
+    # walls raised around the table's foot (KotOR preset) are non-walkable and stop at the
+    # voxel top of the table, within a cell height (0.05 m) of its render top.
+    walkable = np.asarray(mesh.walkable)
+    offsets, indices = mesh.polygon_offsets, np.asarray(mesh.polygon_indices)
+    corners = [i for f in np.flatnonzero(walkable) for i in indices[offsets[f]:offsets[f + 1]]]
+    heights = set(np.round(np.asarray(mesh.vertices)[corners, 2], 3))
     assert heights == {0.0, 1.0}
+    walls = np.flatnonzero(~walkable)
+    assert len(walls) > 0
+    assert set(mesh.materials[f] for f in walls) == {"NonWalk"}
+    tops = np.asarray(mesh.vertices)[:, 2]
+    assert tops.max() <= 1.0 + 0.05 + 1e-4
 
 
 def test_a_seed_on_the_table_keeps_the_table_top_alone():
