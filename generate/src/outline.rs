@@ -29,10 +29,145 @@ pub struct Context<'a> {
 pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
     let tolerance = f64::from(context.params.max_edge_error / context.field.cell_size);
     let (edges, fixed) = boundary_edges(layer, id, context);
+    let mut claims = Claims {
+        layer,
+        id,
+        context,
+        reach: tolerance.ceil().max(0.0) as i64 + 1,
+        free: HashMap::new(),
+    };
     trace(&edges)
         .into_iter()
-        .map(|ring| simplify(&ring, &fixed, tolerance))
+        .map(|ring| simplify(&ring, &fixed, tolerance, &mut |chain| claims.clear(chain)))
         .collect()
+}
+
+/// Where a simplified edge of one layer may stray off its cells. A simplified edge runs up
+/// to the tolerance outside the cell outline, over cells that are not the layer's; were
+/// another layer there (within a climb), the edge could pass through that layer's corners
+/// (a T-junction: case 277 of the ragged-floor scenes) or its faces could cover the other
+/// layer's. So an edge may cross, touch or cut off only the layer's own cells and empty
+/// cells no other layer comes near: none within `reach` cells, the tolerance rounded up
+/// plus one. Another layer's own simplified edges stay within the tolerance of its cells,
+/// so the two can never claim the same empty cell, and neither reaches the other's cells.
+struct Claims<'c> {
+    layer: &'c Layer,
+    id: u32,
+    context: &'c Context<'c>,
+    reach: i64,
+    /// Answers of [`Claims::free`], by cell.
+    free: HashMap<[i64; 2], bool>,
+}
+
+impl Claims<'_> {
+    /// The straight edge from the first to the last corner of `chain` (a run of the cell
+    /// outline, in order) may replace the run: every cell it touches (its ends excepted, so
+    /// it may start at a corner shared with another layer) or cuts off between itself and
+    /// the run is the layer's own or an empty cell no other layer comes near.
+    fn clear(&mut self, chain: &[[i64; 2]]) -> bool {
+        let (Some(&a), Some(&b)) = (chain.first(), chain.last()) else {
+            return true;
+        };
+        let (lo, hi) = chain.iter().fold((a, a), |(lo, hi), c| {
+            (
+                [lo[0].min(c[0]), lo[1].min(c[1])],
+                [hi[0].max(c[0]), hi[1].max(c[1])],
+            )
+        });
+        for y in lo[1] - 1..=hi[1] {
+            for x in lo[0] - 1..=hi[0] {
+                let covered = segment_touches_cell(a, b, [x, y]) || in_pocket(chain, [x, y]);
+                if covered && !self.free([x, y]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Cell `cell` is the layer's, or no other layer's node within a climb of this layer's
+    /// floors there lies within `reach` cells of it.
+    fn free(&mut self, cell: [i64; 2]) -> bool {
+        if self.layer.at(cell[0], cell[1]).is_some() {
+            return true;
+        }
+        if let Some(&free) = self.free.get(&cell) {
+            return free;
+        }
+        let free = !self.other_layer_near(cell);
+        self.free.insert(cell, free);
+        free
+    }
+
+    fn other_layer_near(&self, cell: [i64; 2]) -> bool {
+        let context = self.context;
+        let r = self.reach;
+        let around = |c: [i64; 2]| {
+            (-r..=r).flat_map(move |dy| (-r..=r).map(move |dx| [c[0] + dx, c[1] + dy]))
+        };
+        let floors: Vec<i32> = around(cell)
+            .filter_map(|c| self.layer.at(c[0], c[1]))
+            .filter_map(|n| context.graph.nodes.get(n as usize))
+            .map(|n| n.floor)
+            .collect();
+        let climb = context.params.climb_cells();
+        around(cell)
+            .filter_map(|c| context.field.column(c[0], c[1]))
+            .flat_map(|column| context.graph.column_nodes(column))
+            .any(|m| {
+                let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
+                other != u32::MAX
+                    && other != self.id
+                    && context.graph.nodes.get(m).is_some_and(|n| {
+                        floors.is_empty() || floors.iter().any(|f| (n.floor - f).abs() <= climb)
+                    })
+            })
+    }
+}
+
+/// The segment from corner `a` to corner `b`, its two ends left out, meets the closed
+/// square of cell `cell` (Liang–Barsky clipping).
+fn segment_touches_cell(a: [i64; 2], b: [i64; 2], cell: [i64; 2]) -> bool {
+    const END: f64 = 1e-6;
+    let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
+    let (dx, dy) = (bx - ax, by - ay);
+    let (mut t0, mut t1) = (END, 1.0 - END);
+    let [x0, y0] = cell.map(|v| v as f64);
+    for (p, q) in [
+        (-dx, ax - x0),
+        (dx, x0 + 1.0 - ax),
+        (-dy, ay - y0),
+        (dy, y0 + 1.0 - ay),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else if p < 0.0 {
+            t0 = t0.max(q / p);
+        } else {
+            t1 = t1.min(q / p);
+        }
+    }
+    t0 <= t1
+}
+
+/// The centre of cell `cell` lies between the run `chain` and the straight edge closing it
+/// (even-odd): a cell the edge would cut off or add without touching it.
+fn in_pocket(chain: &[[i64; 2]], cell: [i64; 2]) -> bool {
+    let p = [cell[0] as f64 + 0.5, cell[1] as f64 + 0.5];
+    let n = chain.len();
+    let mut inside = false;
+    for (i, a) in chain.iter().enumerate() {
+        let Some(b) = chain.get((i + 1) % n) else {
+            continue;
+        };
+        let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
+        if (ay > p[1]) != (by > p[1]) && p[0] < ax + (p[1] - ay) * (bx - ax) / (by - ay) {
+            inside = !inside;
+        }
+    }
+    inside
 }
 
 /// The two constraint lines of every step inside the layer (neighbouring cells whose floors
@@ -230,7 +365,12 @@ fn trace(edges: &[Edge]) -> Vec<Ring> {
 /// Keeps the corners where the direction changes, then Douglas–Peucker within `tolerance`
 /// cells between anchors (the corners where rings touch, else the two farthest-apart
 /// corners), so touching rings keep their common corner.
-fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Ring {
+fn simplify(
+    ring: &[[i64; 2]],
+    fixed: &HashSet<[i64; 2]>,
+    tolerance: f64,
+    clear: &mut dyn FnMut(&[[i64; 2]]) -> bool,
+) -> Ring {
     let n = ring.len();
     let corners: Vec<[i64; 2]> = (0..n)
         .filter_map(|i| {
@@ -270,7 +410,7 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
         if let Some(slot) = keep.get_mut(a) {
             *slot = true;
         }
-        douglas_peucker(&corners, a, b, tolerance, &mut keep);
+        douglas_peucker(&corners, a, b, tolerance, &mut keep, clear);
     }
     let simplified: Ring = corners
         .iter()
@@ -285,18 +425,29 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
     }
 }
 
-/// Marks the corners strictly between `a` and `b` (cyclically) that Douglas–Peucker keeps.
-fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, keep: &mut [bool]) {
+/// Marks the corners strictly between `a` and `b` (cyclically) that Douglas–Peucker keeps:
+/// a run is split at its farthest corner while that is over `tolerance` or the straight edge
+/// replacing the run is not `clear` (see [`Claims::clear`]).
+fn douglas_peucker(
+    corners: &[[i64; 2]],
+    a: usize,
+    b: usize,
+    tolerance: f64,
+    keep: &mut [bool],
+    clear: &mut dyn FnMut(&[[i64; 2]]) -> bool,
+) {
     let n = corners.len();
     let mut stack = vec![(a, b)];
     while let Some((a, b)) = stack.pop() {
         let (Some(&pa), Some(&pb)) = (corners.get(a), corners.get(b)) else {
             continue;
         };
-        let mut worst = (0.0f64, None);
+        let mut worst = (-1.0f64, None);
+        let mut chain = vec![pa];
         let mut i = (a + 1) % n;
         while i != b {
             if let Some(&p) = corners.get(i) {
+                chain.push(p);
                 let d = distance_to_segment(p, pa, pb);
                 if d > worst.0 {
                     worst = (d, Some(i));
@@ -304,8 +455,9 @@ fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, kee
             }
             i = (i + 1) % n;
         }
+        chain.push(pb);
         if let (d, Some(i)) = worst
-            && (d > tolerance || a == b)
+            && (d > tolerance || a == b || !clear(&chain))
         {
             if let Some(slot) = keep.get_mut(i) {
                 *slot = true;
@@ -341,7 +493,7 @@ mod tests {
             .chain((0..4).map(|i| [0, 4 - i]))
             .collect();
         assert_eq!(
-            simplify(&square, &HashSet::new(), 1.0),
+            simplify(&square, &HashSet::new(), 1.0, &mut |_| true),
             vec![[0, 0], [4, 0], [4, 4], [0, 4]]
         );
         // A triangle with a staircase hypotenuse.
@@ -351,7 +503,7 @@ mod tests {
             stairs.push([5 - i, i + 1]);
         }
         stairs.pop();
-        let simplified = simplify(&stairs, &HashSet::new(), 1.0);
+        let simplified = simplify(&stairs, &HashSet::new(), 1.0, &mut |_| true);
         assert!(simplified.len() <= 4, "{simplified:?}");
     }
 }

@@ -1335,3 +1335,49 @@ fn detail_points_make_no_needles_on_a_wavy_floor_among_turned_boxes() {
         }
     }
 }
+
+#[test]
+fn a_simplified_edge_never_runs_along_another_layers_cell() {
+    // A block of floor with a notch one cell deep in its left side, and beside the notch an
+    // island cell of floor at the same level (a layer of its own). Straightening the notch
+    // (within a cell of the cell outline) laid the block's left edge along the island's right
+    // side: the island's corners lay inside the block's edge, a T-junction (case 277 of the
+    // ragged floors above). Every island position along the block's side, and one a cell
+    // farther out, must leave the two layers lint-clean, sharing their corners where they
+    // meet.
+    use walkmesh_generate::voxel::{Heightfield, Span};
+    let params = kotor();
+    let floor = Span {
+        bottom: 9,
+        top: 10,
+        walkable: true,
+        sliver: false,
+        base: 10,
+    };
+    let (width, height) = (16usize, 14usize);
+    for island_x in [2usize, 3] {
+        for island_y in 1..12 {
+            let mut field = Heightfield {
+                width,
+                height,
+                origin: [0.0, 0.0, 0.0],
+                cell_size: params.cell_size,
+                cell_height: params.cell_height,
+                columns: vec![Vec::new(); width * height],
+            };
+            for y in 1..12 {
+                for x in 4..12 {
+                    let notch = x == 4 && (4..7).contains(&y);
+                    if !notch {
+                        field.columns[y * width + x] = vec![floor];
+                    }
+                }
+            }
+            if field.columns[island_y * width + island_x + 1].is_empty() {
+                field.columns[island_y * width + island_x] = vec![floor];
+            }
+            let mesh = mesh_of_field(&field, &params);
+            assert_lint_clean(&format!("island at ({island_x}, {island_y})"), &mesh);
+        }
+    }
+}
