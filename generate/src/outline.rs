@@ -47,9 +47,11 @@ pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
 /// another layer there (within a climb), the edge could pass through that layer's corners
 /// (a T-junction: case 277 of the ragged-floor scenes) or its faces could cover the other
 /// layer's. So an edge may cross, touch or cut off only the layer's own cells and empty
-/// cells no other layer comes near: none within `reach` cells, the tolerance rounded up
-/// plus one. Another layer's own simplified edges stay within the tolerance of its cells,
-/// so the two can never claim the same empty cell, and neither reaches the other's cells.
+/// cells no other layer's cell is in, and with no layer of a lower id within `reach` cells
+/// (the tolerance rounded up, plus one: a simplified edge stays within the tolerance of its
+/// layer's cells, so a layer can only stray into cells within `reach` of its own). Of two
+/// layers near one empty cell only the lower id may claim it, so their faces never
+/// overlap, and neither layer's edges reach the other's cells or corners.
 struct Claims<'c> {
     layer: &'c Layer,
     id: u32,
@@ -85,8 +87,9 @@ impl Claims<'_> {
         true
     }
 
-    /// Cell `cell` is the layer's, or no other layer's node within a climb of this layer's
-    /// floors there lies within `reach` cells of it.
+    /// Cell `cell` is the layer's, or empty of other layers with no layer of a lower id
+    /// within `reach` cells of it (counting only nodes within a climb of this layer's floors
+    /// there).
     fn free(&mut self, cell: [i64; 2]) -> bool {
         if self.layer.at(cell[0], cell[1]).is_some() {
             return true;
@@ -112,12 +115,13 @@ impl Claims<'_> {
             .collect();
         let climb = context.params.climb_cells();
         around(cell)
-            .filter_map(|c| context.field.column(c[0], c[1]))
-            .flat_map(|column| context.graph.column_nodes(column))
-            .any(|m| {
+            .filter_map(|c| Some((c == cell, context.field.column(c[0], c[1])?)))
+            .flat_map(|(here, column)| context.graph.column_nodes(column).map(move |m| (here, m)))
+            .any(|(here, m)| {
                 let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
                 other != u32::MAX
                     && other != self.id
+                    && (here || other < self.id)
                     && context.graph.nodes.get(m).is_some_and(|n| {
                         floors.is_empty() || floors.iter().any(|f| (n.floor - f).abs() <= climb)
                     })

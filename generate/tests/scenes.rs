@@ -1344,7 +1344,8 @@ fn a_simplified_edge_never_runs_along_another_layers_cell() {
     // side: the island's corners lay inside the block's edge, a T-junction (case 277 of the
     // ragged floors above). Every island position along the block's side, and one a cell
     // farther out, must leave the two layers lint-clean, sharing their corners where they
-    // meet.
+    // meet. The scene is also built transposed, which swaps which layer is found first (of
+    // two layers near one empty cell, only the first may stray into it).
     use walkmesh_generate::voxel::{Heightfield, Span};
     let params = kotor();
     let floor = Span {
@@ -1354,30 +1355,87 @@ fn a_simplified_edge_never_runs_along_another_layers_cell() {
         sliver: false,
         base: 10,
     };
-    let (width, height) = (16usize, 14usize);
-    for island_x in [2usize, 3] {
-        for island_y in 1..12 {
-            let mut field = Heightfield {
-                width,
-                height,
-                origin: [0.0, 0.0, 0.0],
-                cell_size: params.cell_size,
-                cell_height: params.cell_height,
-                columns: vec![Vec::new(); width * height],
-            };
-            for y in 1..12 {
-                for x in 4..12 {
-                    let notch = x == 4 && (4..7).contains(&y);
-                    if !notch {
-                        field.columns[y * width + x] = vec![floor];
-                    }
+    let (width, height) = (16usize, 16usize);
+    for (transposed, island_x, island_y) in [false, true]
+        .into_iter()
+        .flat_map(|t| [2usize, 3].map(|x| (t, x)))
+        .flat_map(|(t, x)| (1..12usize).map(move |y| (t, x, y)))
+    {
+        let at = |x: usize, y: usize| {
+            if transposed {
+                x * width + y
+            } else {
+                y * width + x
+            }
+        };
+        let mut field = Heightfield {
+            width,
+            height,
+            origin: [0.0, 0.0, 0.0],
+            cell_size: params.cell_size,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); width * height],
+        };
+        for y in 1..12 {
+            for x in 4..12 {
+                let notch = x == 4 && (4..7).contains(&y);
+                if !notch {
+                    field.columns[at(x, y)] = vec![floor];
                 }
             }
-            if field.columns[island_y * width + island_x + 1].is_empty() {
-                field.columns[island_y * width + island_x] = vec![floor];
-            }
-            let mesh = mesh_of_field(&field, &params);
-            assert_lint_clean(&format!("island at ({island_x}, {island_y})"), &mesh);
         }
+        if field.columns[at(island_x + 1, island_y)].is_empty() {
+            field.columns[at(island_x, island_y)] = vec![floor];
+        }
+        let mesh = mesh_of_field(&field, &params);
+        assert_lint_clean(
+            &format!("island at ({island_x}, {island_y}), transposed {transposed}"),
+            &mesh,
+        );
+    }
+}
+
+#[test]
+fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
+    // Floor cells kept at random (seeded, 60 %) from a block: many islands at one level,
+    // each a layer of its own, a cell or two apart or touching at corners. Every simplified
+    // edge strays up to a cell off its cells; two layers straying into the gap between them
+    // would overlap there, and one running along the other's cell would make a T-junction
+    // (case 131 had one before simplified edges kept off other layers' cells).
+    use walkmesh_generate::voxel::{Heightfield, Span};
+    let params = kotor();
+    let floor = Span {
+        bottom: 9,
+        top: 10,
+        walkable: true,
+        sliver: false,
+        base: 10,
+    };
+    let mut state: u64 = 0x0d1b_54a3_2d19_2ed0;
+    let mut random = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as u32
+    };
+    let (width, height) = (20usize, 20usize);
+    for case in 0..200 {
+        let mut field = Heightfield {
+            width,
+            height,
+            origin: [0.0, 0.0, 0.0],
+            cell_size: params.cell_size,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); width * height],
+        };
+        for y in 2..18 {
+            for x in 2..18 {
+                if random() % 5 < 3 {
+                    field.columns[y * width + x] = vec![floor];
+                }
+            }
+        }
+        let mesh = mesh_of_field(&field, &params);
+        assert_lint_clean(&format!("islands {case}"), &mesh);
     }
 }
