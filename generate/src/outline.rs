@@ -36,10 +36,96 @@ pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
         reach: tolerance.ceil().max(0.0) as i64 + 1,
         free: HashMap::new(),
     };
-    trace(&edges)
-        .into_iter()
-        .map(|ring| simplify(&ring, &fixed, tolerance, &mut |chain| claims.clear(chain)))
-        .collect()
+    let traced = trace(&edges);
+    let mut rings: Vec<Ring> = traced
+        .iter()
+        .map(|ring| simplify(ring, &fixed, tolerance, &mut |chain| claims.clear(chain)))
+        .collect();
+    // A simplified ring can cross itself or another ring of the layer (two runs straightened
+    // into the same gap); the triangulation then refuses an edge and has no exact outline
+    // to choose faces by. Such rings go back to their cell outline (which never crosses)
+    // until none crosses.
+    loop {
+        let crossing = crossing_rings(&rings);
+        let mut changed = false;
+        for i in crossing {
+            let (Some(ring), Some(traced)) = (rings.get_mut(i), traced.get(i)) else {
+                continue;
+            };
+            let unsimplified = turn_corners(traced, &fixed);
+            if *ring != unsimplified {
+                *ring = unsimplified;
+                changed = true;
+            }
+        }
+        if !changed {
+            return rings;
+        }
+    }
+}
+
+/// The rings (by index) with an edge meeting another edge anywhere but at a corner of both.
+fn crossing_rings(rings: &[Ring]) -> HashSet<usize> {
+    let mut segments: Vec<(usize, [i64; 2], [i64; 2])> = rings
+        .iter()
+        .enumerate()
+        .flat_map(|(r, ring)| {
+            (0..ring.len())
+                .filter_map(move |i| Some((r, *ring.get(i)?, *ring.get((i + 1) % ring.len())?)))
+        })
+        .filter(|(_, a, b)| a != b)
+        .collect();
+    segments.sort_unstable_by_key(|(_, a, b)| a[0].min(b[0]));
+    let mut crossing = HashSet::new();
+    for (i, &(r, a, b)) in segments.iter().enumerate() {
+        let x_end = a[0].max(b[0]);
+        for &(s, c, d) in segments.iter().skip(i + 1) {
+            if c[0].min(d[0]) > x_end {
+                break;
+            }
+            if segments_clash((a, b), (c, d)) {
+                crossing.insert(r);
+                crossing.insert(s);
+            }
+        }
+    }
+    crossing
+}
+
+/// Two segments meet other than at an end of both (crossing, overlapping, or one's end on
+/// the other's inside).
+fn segments_clash((a, b): Edge, (c, d): Edge) -> bool {
+    let orient = |p: [i64; 2], q: [i64; 2], r: [i64; 2]| {
+        let v = i128::from(q[0] - p[0]) * i128::from(r[1] - p[1])
+            - i128::from(q[1] - p[1]) * i128::from(r[0] - p[0]);
+        v.signum()
+    };
+    // On segment p–q, given collinear.
+    let within = |p: [i64; 2], q: [i64; 2], r: [i64; 2]| {
+        r[0] >= p[0].min(q[0])
+            && r[0] <= p[0].max(q[0])
+            && r[1] >= p[1].min(q[1])
+            && r[1] <= p[1].max(q[1])
+    };
+    let [o1, o2, o3, o4] = [
+        orient(a, b, c),
+        orient(a, b, d),
+        orient(c, d, a),
+        orient(c, d, b),
+    ];
+    if o1 == 0 && o2 == 0 {
+        // Collinear: they clash when they share more than one end point.
+        let shared = [c, d].iter().filter(|&&p| p == a || p == b).count();
+        let inside = [c, d].iter().any(|&p| p != a && p != b && within(a, b, p))
+            || [a, b].iter().any(|&p| p != c && p != d && within(c, d, p));
+        return inside || shared == 2;
+    }
+    if o1 * o2 > 0 || o3 * o4 > 0 {
+        return false;
+    }
+    // They meet at one point: fine only when it is an end of both.
+    let ends_meet = [c, d].iter().any(|&p| p == a || p == b);
+    !ends_meet
 }
 
 /// Where a simplified edge of one layer may stray off its cells. A simplified edge runs up
@@ -366,6 +452,21 @@ fn trace(edges: &[Edge]) -> Vec<Ring> {
     rings
 }
 
+/// The corners of a traced ring where its direction changes, and its fixed ones: the cell
+/// outline, unsimplified.
+fn turn_corners(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>) -> Ring {
+    let n = ring.len();
+    (0..n)
+        .filter_map(|i| {
+            let p = *ring.get((i + n - 1) % n)?;
+            let c = *ring.get(i)?;
+            let q = *ring.get((i + 1) % n)?;
+            let turn = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
+            (turn != 0 || fixed.contains(&c)).then_some(c)
+        })
+        .collect()
+}
+
 /// Keeps the corners where the direction changes, then Douglas–Peucker within `tolerance`
 /// cells between anchors (the corners where rings touch, else the two farthest-apart
 /// corners), so touching rings keep their common corner.
@@ -375,16 +476,7 @@ fn simplify(
     tolerance: f64,
     clear: &mut dyn FnMut(&[[i64; 2]]) -> bool,
 ) -> Ring {
-    let n = ring.len();
-    let corners: Vec<[i64; 2]> = (0..n)
-        .filter_map(|i| {
-            let p = *ring.get((i + n - 1) % n)?;
-            let c = *ring.get(i)?;
-            let q = *ring.get((i + 1) % n)?;
-            let turn = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
-            (turn != 0 || fixed.contains(&c)).then_some(c)
-        })
-        .collect();
+    let corners = turn_corners(ring, fixed);
     if corners.len() <= 4 {
         return corners;
     }
@@ -509,5 +601,23 @@ mod tests {
         stairs.pop();
         let simplified = simplify(&stairs, &HashSet::new(), 1.0, &mut |_| true);
         assert!(simplified.len() <= 4, "{simplified:?}");
+    }
+
+    #[test]
+    fn segments_clash_unless_they_meet_at_an_end_of_both() {
+        // Crossing, a T, and collinear overlap clash; sharing an end, or lying apart, not.
+        assert!(segments_clash(([0, 0], [2, 2]), ([0, 2], [2, 0])));
+        assert!(segments_clash(([0, 0], [2, 0]), ([1, 0], [1, 3])));
+        assert!(segments_clash(([0, 0], [3, 0]), ([2, 0], [5, 0])));
+        assert!(segments_clash(([0, 0], [3, 0]), ([3, 0], [0, 0])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([2, 0], [2, 3])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([2, 0], [4, 0])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([0, 1], [2, 1])));
+        // Two rings straightened across each other: both go back to their cell outline.
+        let a: Ring = vec![[0, 0], [4, 0], [4, 1], [0, 3]];
+        let b: Ring = vec![[0, 2], [4, 2], [4, 4], [0, 4]];
+        let c: Ring = vec![[10, 10], [11, 10], [11, 11], [10, 11]];
+        let crossing = crossing_rings(&[a, b, c]);
+        assert_eq!(crossing, HashSet::from([0, 1]));
     }
 }
