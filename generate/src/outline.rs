@@ -162,8 +162,15 @@ impl Claims<'_> {
                 [hi[0].max(c[0]), hi[1].max(c[1])],
             )
         });
+        // Asked only of runs within the tolerance of the edge, so a cell the edge touches or
+        // cuts off has its centre within `reach` + 1 of the edge: the others are skipped.
+        let near = (self.reach + 1) as f64;
         for y in lo[1] - 1..=hi[1] {
             for x in lo[0] - 1..=hi[0] {
+                let centre = [x as f64 + 0.5, y as f64 + 0.5];
+                if point_segment_distance(centre, a, b) > near {
+                    continue;
+                }
                 let covered = segment_touches_cell(a, b, [x, y]) || in_pocket(chain, [x, y]);
                 if covered && !self.free([x, y]) {
                     return false;
@@ -565,7 +572,12 @@ fn douglas_peucker(
 }
 
 fn distance_to_segment(p: [i64; 2], a: [i64; 2], b: [i64; 2]) -> f64 {
-    let [px, py, ax, ay, bx, by] = [p[0], p[1], a[0], a[1], b[0], b[1]].map(|v| v as f64);
+    point_segment_distance(p.map(|v| v as f64), a, b)
+}
+
+fn point_segment_distance(p: [f64; 2], a: [i64; 2], b: [i64; 2]) -> f64 {
+    let [px, py] = p;
+    let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
     let (dx, dy) = (bx - ax, by - ay);
     let length2 = dx * dx + dy * dy;
     let t = if length2 > 0.0 {
