@@ -151,7 +151,7 @@ impl Claims<'_> {
     /// The straight edge from the first to the last corner of `chain` (a run of the cell
     /// outline, in order) may replace the run: every cell it touches (its ends excepted, so
     /// it may start at a corner shared with another layer) or cuts off between itself and
-    /// the run is the layer's own or an empty cell no other layer comes near.
+    /// the run is the layer's own or an empty cell it may claim ([`Claims::free`]).
     fn clear(&mut self, chain: &[[i64; 2]]) -> bool {
         let (Some(&a), Some(&b)) = (chain.first(), chain.last()) else {
             return true;
