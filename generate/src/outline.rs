@@ -29,10 +29,242 @@ pub struct Context<'a> {
 pub fn rings(layer: &Layer, id: u32, context: &Context) -> Vec<Ring> {
     let tolerance = f64::from(context.params.max_edge_error / context.field.cell_size);
     let (edges, fixed) = boundary_edges(layer, id, context);
-    trace(&edges)
-        .into_iter()
-        .map(|ring| simplify(&ring, &fixed, tolerance))
-        .collect()
+    let mut claims = Claims {
+        layer,
+        id,
+        context,
+        reach: tolerance.ceil().max(0.0) as i64 + 1,
+        free: HashMap::new(),
+    };
+    let traced = trace(&edges);
+    let mut rings: Vec<Ring> = traced
+        .iter()
+        .map(|ring| simplify(ring, &fixed, tolerance, &mut |chain| claims.clear(chain)))
+        .collect();
+    // A simplified ring can cross itself or another ring of the layer (two runs straightened
+    // into the same gap); the triangulation then refuses an edge and has no exact outline
+    // to choose faces by. Such rings go back to their cell outline (which never crosses)
+    // until none crosses.
+    loop {
+        let crossing = crossing_rings(&rings);
+        let mut changed = false;
+        for i in crossing {
+            let (Some(ring), Some(traced)) = (rings.get_mut(i), traced.get(i)) else {
+                continue;
+            };
+            let unsimplified = turn_corners(traced, &fixed);
+            if *ring != unsimplified {
+                *ring = unsimplified;
+                changed = true;
+            }
+        }
+        if !changed {
+            return rings;
+        }
+    }
+}
+
+/// The rings (by index) with an edge meeting another edge anywhere but at a corner of both.
+fn crossing_rings(rings: &[Ring]) -> HashSet<usize> {
+    let mut segments: Vec<(usize, [i64; 2], [i64; 2])> = rings
+        .iter()
+        .enumerate()
+        .flat_map(|(r, ring)| {
+            (0..ring.len())
+                .filter_map(move |i| Some((r, *ring.get(i)?, *ring.get((i + 1) % ring.len())?)))
+        })
+        .filter(|(_, a, b)| a != b)
+        .collect();
+    segments.sort_unstable_by_key(|(_, a, b)| a[0].min(b[0]));
+    let mut crossing = HashSet::new();
+    for (i, &(r, a, b)) in segments.iter().enumerate() {
+        let x_end = a[0].max(b[0]);
+        for &(s, c, d) in segments.iter().skip(i + 1) {
+            if c[0].min(d[0]) > x_end {
+                break;
+            }
+            if segments_clash((a, b), (c, d)) {
+                crossing.insert(r);
+                crossing.insert(s);
+            }
+        }
+    }
+    crossing
+}
+
+/// Two segments meet other than at an end of both (crossing, overlapping, or one's end on
+/// the other's inside).
+fn segments_clash((a, b): Edge, (c, d): Edge) -> bool {
+    let orient = |p: [i64; 2], q: [i64; 2], r: [i64; 2]| {
+        let v = i128::from(q[0] - p[0]) * i128::from(r[1] - p[1])
+            - i128::from(q[1] - p[1]) * i128::from(r[0] - p[0]);
+        v.signum()
+    };
+    // On segment p–q, given collinear.
+    let within = |p: [i64; 2], q: [i64; 2], r: [i64; 2]| {
+        r[0] >= p[0].min(q[0])
+            && r[0] <= p[0].max(q[0])
+            && r[1] >= p[1].min(q[1])
+            && r[1] <= p[1].max(q[1])
+    };
+    let [o1, o2, o3, o4] = [
+        orient(a, b, c),
+        orient(a, b, d),
+        orient(c, d, a),
+        orient(c, d, b),
+    ];
+    if o1 == 0 && o2 == 0 {
+        // Collinear: they clash when they share more than one end point.
+        let shared = [c, d].iter().filter(|&&p| p == a || p == b).count();
+        let inside = [c, d].iter().any(|&p| p != a && p != b && within(a, b, p))
+            || [a, b].iter().any(|&p| p != c && p != d && within(c, d, p));
+        return inside || shared == 2;
+    }
+    if o1 * o2 > 0 || o3 * o4 > 0 {
+        return false;
+    }
+    // They meet at one point: fine only when it is an end of both.
+    let ends_meet = [c, d].iter().any(|&p| p == a || p == b);
+    !ends_meet
+}
+
+/// Where a simplified edge of one layer may stray off its cells. A simplified edge runs up
+/// to the tolerance outside the cell outline, over cells that are not the layer's; were
+/// another layer there (within a climb), the edge could pass through that layer's corners
+/// (a T-junction: case 277 of the ragged-floor scenes) or its faces could cover the other
+/// layer's. So an edge may cross, touch or cut off only the layer's own cells and empty
+/// cells no other layer's cell is in, and with no layer of a lower id within `reach` cells
+/// (the tolerance rounded up, plus one: a simplified edge stays within the tolerance of its
+/// layer's cells, so a layer can only stray into cells within `reach` of its own). Of two
+/// layers near one empty cell only the lower id may claim it, so their faces never
+/// overlap, and neither layer's edges reach the other's cells or corners.
+struct Claims<'c> {
+    layer: &'c Layer,
+    id: u32,
+    context: &'c Context<'c>,
+    reach: i64,
+    /// Answers of [`Claims::free`], by cell.
+    free: HashMap<[i64; 2], bool>,
+}
+
+impl Claims<'_> {
+    /// The straight edge from the first to the last corner of `chain` (a run of the cell
+    /// outline, in order) may replace the run: every cell it touches (its ends excepted, so
+    /// it may start at a corner shared with another layer) or cuts off between itself and
+    /// the run is the layer's own or an empty cell it may claim ([`Claims::free`]).
+    fn clear(&mut self, chain: &[[i64; 2]]) -> bool {
+        let (Some(&a), Some(&b)) = (chain.first(), chain.last()) else {
+            return true;
+        };
+        let (lo, hi) = chain.iter().fold((a, a), |(lo, hi), c| {
+            (
+                [lo[0].min(c[0]), lo[1].min(c[1])],
+                [hi[0].max(c[0]), hi[1].max(c[1])],
+            )
+        });
+        // Asked only of runs within the tolerance of the edge, so a cell the edge touches or
+        // cuts off has its centre within `reach` + 1 of the edge: the others are skipped.
+        let near = (self.reach + 1) as f64;
+        for y in lo[1] - 1..=hi[1] {
+            for x in lo[0] - 1..=hi[0] {
+                let centre = [x as f64 + 0.5, y as f64 + 0.5];
+                if point_segment_distance(centre, a, b) > near {
+                    continue;
+                }
+                let covered = segment_touches_cell(a, b, [x, y]) || in_pocket(chain, [x, y]);
+                if covered && !self.free([x, y]) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Cell `cell` is the layer's, or empty of other layers with no layer of a lower id
+    /// within `reach` cells of it (counting only nodes within a climb of this layer's floors
+    /// there).
+    fn free(&mut self, cell: [i64; 2]) -> bool {
+        if self.layer.at(cell[0], cell[1]).is_some() {
+            return true;
+        }
+        if let Some(&free) = self.free.get(&cell) {
+            return free;
+        }
+        let free = !self.other_layer_near(cell);
+        self.free.insert(cell, free);
+        free
+    }
+
+    fn other_layer_near(&self, cell: [i64; 2]) -> bool {
+        let context = self.context;
+        let r = self.reach;
+        let around = |c: [i64; 2]| {
+            (-r..=r).flat_map(move |dy| (-r..=r).map(move |dx| [c[0] + dx, c[1] + dy]))
+        };
+        let floors: Vec<i32> = around(cell)
+            .filter_map(|c| self.layer.at(c[0], c[1]))
+            .filter_map(|n| context.graph.nodes.get(n as usize))
+            .map(|n| n.floor)
+            .collect();
+        let climb = context.params.climb_cells();
+        around(cell)
+            .filter_map(|c| Some((c == cell, context.field.column(c[0], c[1])?)))
+            .flat_map(|(here, column)| context.graph.column_nodes(column).map(move |m| (here, m)))
+            .any(|(here, m)| {
+                let other = context.layer_of.get(m).copied().unwrap_or(u32::MAX);
+                other != u32::MAX
+                    && other != self.id
+                    && (here || other < self.id)
+                    && context.graph.nodes.get(m).is_some_and(|n| {
+                        floors.is_empty() || floors.iter().any(|f| (n.floor - f).abs() <= climb)
+                    })
+            })
+    }
+}
+
+/// The segment from corner `a` to corner `b`, its two ends left out, meets the closed
+/// square of cell `cell` (Liang–Barsky clipping).
+fn segment_touches_cell(a: [i64; 2], b: [i64; 2], cell: [i64; 2]) -> bool {
+    const END: f64 = 1e-6;
+    let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
+    let (dx, dy) = (bx - ax, by - ay);
+    let (mut t0, mut t1) = (END, 1.0 - END);
+    let [x0, y0] = cell.map(|v| v as f64);
+    for (p, q) in [
+        (-dx, ax - x0),
+        (dx, x0 + 1.0 - ax),
+        (-dy, ay - y0),
+        (dy, y0 + 1.0 - ay),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else if p < 0.0 {
+            t0 = t0.max(q / p);
+        } else {
+            t1 = t1.min(q / p);
+        }
+    }
+    t0 <= t1
+}
+
+/// The centre of cell `cell` lies between the run `chain` and the straight edge closing it
+/// (even-odd): a cell the edge would cut off or add without touching it.
+fn in_pocket(chain: &[[i64; 2]], cell: [i64; 2]) -> bool {
+    let p = [cell[0] as f64 + 0.5, cell[1] as f64 + 0.5];
+    let n = chain.len();
+    let mut inside = false;
+    for (i, a) in chain.iter().enumerate() {
+        let Some(b) = chain.get((i + 1) % n) else {
+            continue;
+        };
+        let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
+        if (ay > p[1]) != (by > p[1]) && p[0] < ax + (p[1] - ay) * (bx - ax) / (by - ay) {
+            inside = !inside;
+        }
+    }
+    inside
 }
 
 /// The two constraint lines of every step inside the layer (neighbouring cells whose floors
@@ -227,12 +459,11 @@ fn trace(edges: &[Edge]) -> Vec<Ring> {
     rings
 }
 
-/// Keeps the corners where the direction changes, then Douglas–Peucker within `tolerance`
-/// cells between anchors (the corners where rings touch, else the two farthest-apart
-/// corners), so touching rings keep their common corner.
-fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Ring {
+/// The corners of a traced ring where its direction changes, and its fixed ones: the cell
+/// outline, unsimplified.
+fn turn_corners(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>) -> Ring {
     let n = ring.len();
-    let corners: Vec<[i64; 2]> = (0..n)
+    (0..n)
         .filter_map(|i| {
             let p = *ring.get((i + n - 1) % n)?;
             let c = *ring.get(i)?;
@@ -240,7 +471,19 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
             let turn = (c[0] - p[0]) * (q[1] - c[1]) - (c[1] - p[1]) * (q[0] - c[0]);
             (turn != 0 || fixed.contains(&c)).then_some(c)
         })
-        .collect();
+        .collect()
+}
+
+/// Keeps the corners where the direction changes, then Douglas–Peucker within `tolerance`
+/// cells between anchors (the corners where rings touch, else the two farthest-apart
+/// corners), so touching rings keep their common corner.
+fn simplify(
+    ring: &[[i64; 2]],
+    fixed: &HashSet<[i64; 2]>,
+    tolerance: f64,
+    clear: &mut dyn FnMut(&[[i64; 2]]) -> bool,
+) -> Ring {
+    let corners = turn_corners(ring, fixed);
     if corners.len() <= 4 {
         return corners;
     }
@@ -270,7 +513,7 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
         if let Some(slot) = keep.get_mut(a) {
             *slot = true;
         }
-        douglas_peucker(&corners, a, b, tolerance, &mut keep);
+        douglas_peucker(&corners, a, b, tolerance, &mut keep, clear);
     }
     let simplified: Ring = corners
         .iter()
@@ -285,18 +528,29 @@ fn simplify(ring: &[[i64; 2]], fixed: &HashSet<[i64; 2]>, tolerance: f64) -> Rin
     }
 }
 
-/// Marks the corners strictly between `a` and `b` (cyclically) that Douglas–Peucker keeps.
-fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, keep: &mut [bool]) {
+/// Marks the corners strictly between `a` and `b` (cyclically) that Douglas–Peucker keeps:
+/// a run is split at its farthest corner while that is over `tolerance` or the straight edge
+/// replacing the run is not `clear` (see [`Claims::clear`]).
+fn douglas_peucker(
+    corners: &[[i64; 2]],
+    a: usize,
+    b: usize,
+    tolerance: f64,
+    keep: &mut [bool],
+    clear: &mut dyn FnMut(&[[i64; 2]]) -> bool,
+) {
     let n = corners.len();
     let mut stack = vec![(a, b)];
     while let Some((a, b)) = stack.pop() {
         let (Some(&pa), Some(&pb)) = (corners.get(a), corners.get(b)) else {
             continue;
         };
-        let mut worst = (0.0f64, None);
+        let mut worst = (-1.0f64, None);
+        let mut chain = vec![pa];
         let mut i = (a + 1) % n;
         while i != b {
             if let Some(&p) = corners.get(i) {
+                chain.push(p);
                 let d = distance_to_segment(p, pa, pb);
                 if d > worst.0 {
                     worst = (d, Some(i));
@@ -304,8 +558,9 @@ fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, kee
             }
             i = (i + 1) % n;
         }
+        chain.push(pb);
         if let (d, Some(i)) = worst
-            && (d > tolerance || a == b)
+            && (d > tolerance || a == b || !clear(&chain))
         {
             if let Some(slot) = keep.get_mut(i) {
                 *slot = true;
@@ -317,7 +572,12 @@ fn douglas_peucker(corners: &[[i64; 2]], a: usize, b: usize, tolerance: f64, kee
 }
 
 fn distance_to_segment(p: [i64; 2], a: [i64; 2], b: [i64; 2]) -> f64 {
-    let [px, py, ax, ay, bx, by] = [p[0], p[1], a[0], a[1], b[0], b[1]].map(|v| v as f64);
+    point_segment_distance(p.map(|v| v as f64), a, b)
+}
+
+fn point_segment_distance(p: [f64; 2], a: [i64; 2], b: [i64; 2]) -> f64 {
+    let [px, py] = p;
+    let [ax, ay, bx, by] = [a[0], a[1], b[0], b[1]].map(|v| v as f64);
     let (dx, dy) = (bx - ax, by - ay);
     let length2 = dx * dx + dy * dy;
     let t = if length2 > 0.0 {
@@ -341,7 +601,7 @@ mod tests {
             .chain((0..4).map(|i| [0, 4 - i]))
             .collect();
         assert_eq!(
-            simplify(&square, &HashSet::new(), 1.0),
+            simplify(&square, &HashSet::new(), 1.0, &mut |_| true),
             vec![[0, 0], [4, 0], [4, 4], [0, 4]]
         );
         // A triangle with a staircase hypotenuse.
@@ -351,7 +611,25 @@ mod tests {
             stairs.push([5 - i, i + 1]);
         }
         stairs.pop();
-        let simplified = simplify(&stairs, &HashSet::new(), 1.0);
+        let simplified = simplify(&stairs, &HashSet::new(), 1.0, &mut |_| true);
         assert!(simplified.len() <= 4, "{simplified:?}");
+    }
+
+    #[test]
+    fn segments_clash_unless_they_meet_at_an_end_of_both() {
+        // Crossing, a T, and collinear overlap clash; sharing an end, or lying apart, not.
+        assert!(segments_clash(([0, 0], [2, 2]), ([0, 2], [2, 0])));
+        assert!(segments_clash(([0, 0], [2, 0]), ([1, 0], [1, 3])));
+        assert!(segments_clash(([0, 0], [3, 0]), ([2, 0], [5, 0])));
+        assert!(segments_clash(([0, 0], [3, 0]), ([3, 0], [0, 0])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([2, 0], [2, 3])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([2, 0], [4, 0])));
+        assert!(!segments_clash(([0, 0], [2, 0]), ([0, 1], [2, 1])));
+        // Two rings straightened across each other: both go back to their cell outline.
+        let a: Ring = vec![[0, 0], [4, 0], [4, 1], [0, 3]];
+        let b: Ring = vec![[0, 2], [4, 2], [4, 4], [0, 4]];
+        let c: Ring = vec![[10, 10], [11, 10], [11, 11], [10, 11]];
+        let crossing = crossing_rings(&[a, b, c]);
+        assert_eq!(crossing, HashSet::from([0, 1]));
     }
 }

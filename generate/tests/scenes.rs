@@ -1335,3 +1335,111 @@ fn detail_points_make_no_needles_on_a_wavy_floor_among_turned_boxes() {
         }
     }
 }
+
+#[test]
+fn a_simplified_edge_never_runs_along_another_layers_cell() {
+    // A block of floor with a notch one cell deep in its left side, and beside the notch an
+    // island cell of floor at the same level (a layer of its own). Straightening the notch
+    // (within a cell of the cell outline) laid the block's left edge along the island's right
+    // side: the island's corners lay inside the block's edge, a T-junction (case 277 of the
+    // ragged floors above). Every island position along the block's side, and one a cell
+    // farther out, must leave the two layers lint-clean, sharing their corners where they
+    // meet. The scene is also built transposed, which swaps which layer is found first (of
+    // two layers near one empty cell, only the first may stray into it).
+    use walkmesh_generate::voxel::{Heightfield, Span};
+    let params = kotor();
+    let floor = Span {
+        bottom: 9,
+        top: 10,
+        walkable: true,
+        sliver: false,
+        base: 10,
+    };
+    let (width, height) = (16usize, 16usize);
+    for (transposed, island_x, island_y) in [false, true]
+        .into_iter()
+        .flat_map(|t| [2usize, 3].map(|x| (t, x)))
+        .flat_map(|(t, x)| (1..12usize).map(move |y| (t, x, y)))
+    {
+        let at = |x: usize, y: usize| {
+            if transposed {
+                x * width + y
+            } else {
+                y * width + x
+            }
+        };
+        let mut field = Heightfield {
+            width,
+            height,
+            origin: [0.0, 0.0, 0.0],
+            cell_size: params.cell_size,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); width * height],
+        };
+        for y in 1..12 {
+            for x in 4..12 {
+                let notch = x == 4 && (4..7).contains(&y);
+                if !notch {
+                    field.columns[at(x, y)] = vec![floor];
+                }
+            }
+        }
+        if field.columns[at(island_x + 1, island_y)].is_empty() {
+            field.columns[at(island_x, island_y)] = vec![floor];
+        }
+        let mesh = mesh_of_field(&field, &params);
+        assert_lint_clean(
+            &format!("island at ({island_x}, {island_y}), transposed {transposed}"),
+            &mesh,
+        );
+    }
+}
+
+#[test]
+fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
+    // Floor cells kept at random (seeded, 60 %) from a block: many islands at one level,
+    // each a layer of its own, a cell or two apart or touching at corners. Every simplified
+    // edge strays up to a cell off its cells; two layers straying into the gap between them
+    // would overlap there, and one running along the other's cell would make a T-junction
+    // (case 131 had one before simplified edges kept off other layers' cells). Looser
+    // tolerances (up to three cells) also straighten two runs of one layer into the same
+    // gap, crossing: the triangulation refused an edge and chose faces by their centre's
+    // cell, keeping a hull face across the next layer (case 19 overlapped).
+    use walkmesh_generate::voxel::{Heightfield, Span};
+    let mut params = kotor();
+    let floor = Span {
+        bottom: 9,
+        top: 10,
+        walkable: true,
+        sliver: false,
+        base: 10,
+    };
+    let mut state: u64 = 0x0d1b_54a3_2d19_2ed0;
+    let mut random = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as u32
+    };
+    let (width, height) = (20usize, 20usize);
+    for case in 0..800 {
+        params.max_edge_error = [0.1, 0.15, 0.2, 0.3][case % 4]; // 1 to 3 cells
+        let mut field = Heightfield {
+            width,
+            height,
+            origin: [0.0, 0.0, 0.0],
+            cell_size: params.cell_size,
+            cell_height: params.cell_height,
+            columns: vec![Vec::new(); width * height],
+        };
+        for y in 2..18 {
+            for x in 2..18 {
+                if random() % 5 < 3 {
+                    field.columns[y * width + x] = vec![floor];
+                }
+            }
+        }
+        let mesh = mesh_of_field(&field, &params);
+        assert_lint_clean(&format!("islands {case}"), &mesh);
+    }
+}
