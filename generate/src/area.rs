@@ -22,6 +22,7 @@ use walkmesh_kotor_area::transitions::{
 };
 use walkmesh_kotor_area::{Lyt, RoomSource};
 
+use crate::seams::{Tolerance, share_seam_points};
 use crate::{Params, Report};
 
 /// One room of the area report.
@@ -39,6 +40,9 @@ pub struct RoomResult {
     pub transitions: usize,
     /// The rooms (by layout name) this room's transitions lead to.
     pub leads_to: Vec<String>,
+    /// Vertices added on its open boundary edges where other rooms' seam vertices lie (so
+    /// both sides of a doorway are cut at the same points).
+    pub seam_points: usize,
     pub report: Report,
 }
 
@@ -51,6 +55,8 @@ pub struct GeneratedRoom {
     pub target: PathBuf,
     /// WOK bytes in area coordinates, no transitions yet.
     pub bytes: Vec<u8>,
+    /// Vertices added on its open boundary edges where other rooms' seam vertices lie.
+    pub seam_points: usize,
     pub report: Report,
 }
 
@@ -122,7 +128,7 @@ pub fn generate_rooms(
         let target = confine::join(out_dir, &file_name, "layout room", lyt_file)?;
         targets.push((index, target));
     }
-    let mut generated = Vec::new();
+    let mut made_rooms = Vec::new();
     let mut missing = Vec::new();
     for (index, target) in targets {
         let Some(room) = lyt.rooms.get(index) else {
@@ -155,17 +161,38 @@ pub fn generate_rooms(
                 *c += p;
             }
         }
+        made_rooms.push((index, room.name.clone(), target, made));
+    }
+    // The rooms' doorway seams share their vertices before any WOK is written (seams.rs).
+    let mut meshes: Vec<NavMesh> = made_rooms
+        .iter_mut()
+        .map(|(_, _, _, made)| std::mem::take(&mut made.mesh))
+        .collect();
+    let seam_points = share_seam_points(&mut meshes, seam_tolerance());
+    let mut generated = Vec::with_capacity(made_rooms.len());
+    for (((index, name, target, made), mesh), seam_points) in
+        made_rooms.into_iter().zip(&meshes).zip(seam_points)
+    {
         let mut notes = Diagnostics::new();
-        let bytes = write_room_wok(registry, &made.mesh, &mut notes)?;
+        let bytes = write_room_wok(registry, mesh, &mut notes)?;
         generated.push(GeneratedRoom {
             lyt_index: index,
-            name: room.name.clone(),
+            name,
             target,
             bytes,
+            seam_points,
             report: made.report,
         });
     }
     Ok((generated, missing))
+}
+
+/// The transition solver's tolerance, for the seam points.
+fn seam_tolerance() -> Tolerance {
+    Tolerance {
+        across: f64::from(DEFAULT_TOLERANCE.horizontal),
+        up: f64::from(DEFAULT_TOLERANCE.vertical),
+    }
 }
 
 /// The parameters for layout room `index`: seeds given on the command line are in area
@@ -260,9 +287,111 @@ pub fn solve_transitions(generated: Vec<GeneratedRoom>, lyt: &Lyt) -> Result<Sol
             dropped_area: made.report.dropped_area,
             transitions: leads.len(),
             leads_to,
+            seam_points: made.seam_points,
             report: made.report,
         });
         files.push((made.target, bytes));
     }
     Ok((files, written, results))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use walkmesh_core::material::{Material, Surface};
+
+    const STONE: Surface = Surface {
+        material: Material(4),
+        walkable: true,
+        code: 4,
+    };
+
+    /// A walkable floor at height 0 from the outline `ring` (counter-clockwise), fanned from
+    /// its first corner.
+    fn floor(ring: &[[f32; 2]]) -> NavMesh {
+        let mut mesh = NavMesh {
+            vertices: ring.iter().map(|&[x, y]| [x, y, 0.0]).collect(),
+            ..NavMesh::default()
+        };
+        for k in 1..ring.len() - 1 {
+            mesh.push_polygon(&[0, k as u32, k as u32 + 1], STONE);
+        }
+        mesh
+    }
+
+    /// Per room: the total length (m) of its perimeter edges the solver links to the other
+    /// room; and the codes of the solver's findings (but the missing transitions).
+    fn linked_length(meshes: &[NavMesh]) -> (Vec<f64>, Vec<String>) {
+        let rooms: Vec<RoomMesh> = meshes
+            .iter()
+            .enumerate()
+            .map(|(i, mesh)| RoomMesh {
+                lyt_index: i,
+                name: format!("room{i}"),
+                mesh: mesh.clone(),
+            })
+            .collect();
+        let solution = solve(&rooms, rooms.len(), DEFAULT_TOLERANCE);
+        let lengths = (0..rooms.len())
+            .map(|slot| {
+                let mesh = &rooms[slot].mesh;
+                solution
+                    .room_transitions(slot)
+                    .into_iter()
+                    .filter(|&(_, to)| to >= 0 && to as usize != slot)
+                    .map(|(e, _)| {
+                        let c = mesh.polygons.get(e.polygon as usize);
+                        let a = mesh.vertex(c[e.edge as usize]);
+                        let b = mesh.vertex(c[(e.edge as usize + 1) % 3]);
+                        f64::from((b[0] - a[0]).hypot(b[1] - a[1]))
+                    })
+                    .sum()
+            })
+            .collect();
+        // Nothing is stored in these meshes yet: every solved seam is "missing".
+        let codes = solution
+            .findings
+            .iter()
+            .map(|f| f.code.clone())
+            .filter(|c| c != "area.transition_missing")
+            .collect();
+        (lengths, codes)
+    }
+
+    #[test]
+    fn rooms_cut_differently_along_a_doorway_are_linked_exactly_both_ways_after_sharing_seam_points()
+     {
+        let cases = [
+            // A 10 m wide room opening fully onto a 6 m wide room centred on it.
+            (
+                floor(&[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]),
+                floor(&[[10.0, 2.0], [16.0, 2.0], [16.0, 8.0], [10.0, 8.0]]),
+                [10.0, 6.0],
+            ),
+            // Both 6 m wide, the second with an extra vertex on the seam at y = 3.
+            (
+                floor(&[[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]]),
+                floor(&[[6.0, 0.0], [12.0, 0.0], [12.0, 6.0], [6.0, 6.0], [6.0, 3.0]]),
+                [6.0, 6.0],
+            ),
+        ];
+        for (a, b, linked_before) in cases {
+            let mut meshes = vec![a, b];
+            // As generated, no seam edges coincide: the solver links them only as partial
+            // overlaps (warned; the wide room's whole 10 m edge would lead into the 6 m room).
+            let (linked, codes) = linked_length(&meshes);
+            assert_eq!(linked, linked_before);
+            assert!(
+                codes.iter().any(|c| c == "area.edge_partial_overlap"),
+                "{codes:?}"
+            );
+            let added = share_seam_points(&mut meshes, seam_tolerance());
+            assert!(added.iter().sum::<usize>() > 0, "{added:?}");
+            // Linked both ways by coinciding edges, over exactly the 6 m the rooms share.
+            let (linked, codes) = linked_length(&meshes);
+            assert!(linked.iter().all(|l| (l - 6.0).abs() < 1e-4), "{linked:?}");
+            assert_eq!(codes, Vec::<String>::new());
+        }
+    }
 }

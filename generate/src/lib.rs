@@ -47,6 +47,7 @@ pub mod outline;
 pub mod overrides;
 pub mod params;
 pub mod report;
+pub mod seams;
 // The TRX tile budget; a build without the NWN2 format has no TRX writer to budget for.
 #[cfg(feature = "nwn2")]
 pub mod simplify;

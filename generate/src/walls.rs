@@ -54,7 +54,7 @@ const MIN_RUN: f64 = 0.4;
 
 /// A piece of a walkable triangle cut at a wall's end is no thinner than this (m, altitude
 /// over its longest side in plan); else the edge is not cut (five times lint's needle).
-const MIN_PIECE_ALTITUDE: f64 = 0.005;
+pub(crate) const MIN_PIECE_ALTITUDE: f64 = 0.005;
 
 /// How far beyond an edge (m) solid hanging into a character's height (a railing, a
 /// leaning wall, a low overhang) makes a wall: the first columns out (the outline runs on
@@ -77,13 +77,13 @@ pub use crate::report::Walls;
 
 /// One walkable boundary edge: corner `corner` of walkable face `face` to the next corner,
 /// floor on its left.
-struct RimEdge {
-    face: usize,
-    corner: usize,
+pub(crate) struct RimEdge {
+    pub(crate) face: usize,
+    pub(crate) corner: usize,
     /// The face's own vertices at both ends and their canonical (welded) numbers.
-    a: u32,
-    b: u32,
-    key: [u32; 2],
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) key: [u32; 2],
 }
 
 /// A stretch of a rim edge, from `from` to `to` (fractions of the edge), walled to `height`
@@ -193,7 +193,7 @@ fn top_vertices(mesh: &mut NavMesh, pieces: &[Piece]) -> HashMap<u32, u32> {
 
 /// The walkable boundary edges: edges of exactly one face, that face walkable, directed as
 /// that face runs them (floor on the left), sorted for a deterministic output.
-fn boundary_edges(mesh: &NavMesh, canonical: &[u32]) -> Vec<RimEdge> {
+pub(crate) fn boundary_edges(mesh: &NavMesh, canonical: &[u32]) -> Vec<RimEdge> {
     let at = |i: u32| canonical.get(i as usize).copied().unwrap_or(i);
     let undirected = |key: [u32; 2]| (key[0].min(key[1]), key[0].max(key[1]));
     let mut uses: HashMap<(u32, u32), u32> = HashMap::new();
@@ -376,6 +376,18 @@ fn cuttable(mesh: &NavMesh, rim: &[RimEdge], runs: &[Vec<Run>]) -> Vec<bool> {
 /// Every triangle of the fan from `c` over the edge cut at the runs' ends is wider (plan
 /// altitude over its longest side) than [`MIN_PIECE_ALTITUDE`].
 fn pieces_wide_enough(mesh: &NavMesh, edge: &RimEdge, c: u32, runs: &[Run]) -> bool {
+    let spans: Vec<(f64, f64)> = runs.iter().map(|r| (r.from, r.to)).collect();
+    fan_wide_enough(mesh, edge, c, &spans)
+}
+
+/// Every triangle of the fan from `c` over the edge's `spans` (pairs of fractions along it)
+/// is wider (plan altitude over its longest side) than [`MIN_PIECE_ALTITUDE`].
+pub(crate) fn fan_wide_enough(
+    mesh: &NavMesh,
+    edge: &RimEdge,
+    c: u32,
+    spans: &[(f64, f64)],
+) -> bool {
     let (p, q, c) = (
         mesh.vertex(edge.a).map(f64::from),
         mesh.vertex(edge.b).map(f64::from),
@@ -384,8 +396,8 @@ fn pieces_wide_enough(mesh: &NavMesh, edge: &RimEdge, c: u32, runs: &[Run]) -> b
     let at = |t: f64| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
     let c = [c[0], c[1]];
     let side = |u: [f64; 2], v: [f64; 2]| (v[0] - u[0]).hypot(v[1] - u[1]);
-    runs.iter().all(|r| {
-        let (x, y) = (at(r.from), at(r.to));
+    spans.iter().all(|&(from, to)| {
+        let (x, y) = (at(from), at(to));
         let area2 = ((y[0] - x[0]) * (c[1] - x[1]) - (y[1] - x[1]) * (c[0] - x[0])).abs();
         let longest = side(x, y).max(side(y, c)).max(side(c, x));
         longest > 0.0 && area2 / longest >= MIN_PIECE_ALTITUDE
@@ -393,7 +405,7 @@ fn pieces_wide_enough(mesh: &NavMesh, edge: &RimEdge, c: u32, runs: &[Run]) -> b
 }
 
 /// A new vertex at fraction `t` along the edge (on the face's plane).
-fn point_on(mesh: &mut NavMesh, edge: &RimEdge, t: f64) -> u32 {
+pub(crate) fn point_on(mesh: &mut NavMesh, edge: &RimEdge, t: f64) -> u32 {
     let (p, q) = (mesh.vertex(edge.a), mesh.vertex(edge.b));
     let point = [0, 1, 2].map(|k| (f64::from(p[k]) + t * f64::from(q[k] - p[k])) as f32);
     mesh.vertices.push(point);
@@ -403,7 +415,7 @@ fn point_on(mesh: &mut NavMesh, edge: &RimEdge, t: f64) -> u32 {
 /// Cuts each triangle in `splits` (face → (corner of the cut edge, new vertices along it)) into
 /// a fan from the corner opposite the edge: the pieces take the face's place in the face
 /// order and its surface; the floor's plane, area and outline are unchanged.
-fn split_faces(mesh: &mut NavMesh, splits: &HashMap<usize, (usize, Vec<u32>)>) {
+pub(crate) fn split_faces(mesh: &mut NavMesh, splits: &HashMap<usize, (usize, Vec<u32>)>) {
     if splits.is_empty() {
         return;
     }

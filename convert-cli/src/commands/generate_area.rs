@@ -126,12 +126,13 @@ fn print_text(
         };
         writeln!(
             stdout,
-            "  {}: {} faces, walkable {:.2} m², dropped {:.2} m², {} transition edge(s) to {leads}; wrote {}",
+            "  {}: {} faces, walkable {:.2} m², dropped {:.2} m², {} transition edge(s) to {leads}, {} seam point(s) shared; wrote {}",
             printable::escape(&r.room),
             r.faces,
             r.walkable_area,
             r.dropped_area,
             r.transitions,
+            r.seam_points,
             r.file.display()
         )?;
     }
