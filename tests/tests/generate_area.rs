@@ -12,16 +12,21 @@ use walkmesh_tests::walkmesh;
 /// A room model named `name`: a 10 × 10 m floor from (0, 0) to (10, 10) at height 0, in room
 /// coordinates, written as `name.mdl` + `name.mdx` in `dir`.
 fn floor_room(dir: &Path, name: &str) {
+    floor_room_rect(dir, name, [0.0, 0.0], [10.0, 10.0]);
+}
+
+/// A room model named `name`: a floor from `min` to `max` at height 0, in room coordinates.
+fn floor_room_rect(dir: &Path, name: &str, min: [f32; 2], max: [f32; 2]) {
     let floor = SyntheticNode::trimesh(
         "floor",
         0,
         SyntheticMesh {
             texture: "stone01".into(),
             vertices: vec![
-                [0.0, 0.0, 0.0],
-                [10.0, 0.0, 0.0],
-                [10.0, 10.0, 0.0],
-                [0.0, 10.0, 0.0],
+                [min[0], min[1], 0.0],
+                [max[0], min[1], 0.0],
+                [max[0], max[1], 0.0],
+                [min[0], max[1], 0.0],
             ],
             faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
             render: true,
@@ -118,6 +123,92 @@ fn two_rooms_meeting_at_a_doorway_get_valid_woks_and_transitions_both_ways() {
         "--check".as_ref(),
     ]);
     assert_eq!(check.code, 0, "{}\n{}", check.stdout, check.stderr);
+}
+
+#[test]
+fn a_wide_room_opening_onto_a_narrow_one_shares_the_seam_points_and_links_exactly() {
+    // Room A is 10 m wide (y 0..10) and ends at x = 10; room B, 6 m wide (y 2..8), starts
+    // there. Generated one by one, A's seam edge runs the full 10 m and B's only 6: their
+    // edges share no endpoints until B's seam ends are put on A's edge.
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    floor_room_rect(&models, "roomb", [0.0, 2.0], [6.0, 8.0]);
+    let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
+    let out = dir.path().join("out");
+    let run = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["findings"], serde_json::json!([]), "{json}");
+    let rooms = json["rooms"].as_array().unwrap();
+    assert!(rooms[0]["seam_points"].as_u64().unwrap() >= 2, "{json}");
+    assert_eq!(rooms[0]["leads_to"], serde_json::json!(["roomb"]));
+    assert_eq!(rooms[1]["leads_to"], serde_json::json!(["rooma"]));
+    for (room, name, target) in [(&rooms[0], "rooma.wok", 1), (&rooms[1], "roomb.wok", 0)] {
+        let path = out.join(name);
+        let validate = walkmesh(["validate".as_ref(), path.as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+        let lint = walkmesh(["lint".as_ref(), path.as_os_str(), "--json".as_ref()]);
+        let lint: serde_json::Value = serde_json::from_str(&lint.stdout).unwrap();
+        let findings = lint["findings"].as_array().unwrap();
+        for code in ["lint.t_junction", "lint.overlap", "lint.degenerate"] {
+            assert!(findings.iter().all(|f| f["code"] != code), "{name}: {lint}");
+        }
+        let mesh = read_wok(&path);
+        // The seam points added no area: the walkable area is the generator's.
+        let reported = room["walkable_area"].as_f64().unwrap();
+        assert!(
+            (walkable_area(&mesh) - reported).abs() < 1e-3,
+            "{name}: {} vs {reported}",
+            walkable_area(&mesh)
+        );
+        // The transition edges cover the 6 m both rooms share, on the seam, in both rooms.
+        let linked = transition_length(&mesh, target);
+        assert!((linked - 6.0).abs() < 0.15, "{name}: {linked}");
+    }
+}
+
+/// Walkable area (m²) of a mesh of triangles.
+fn walkable_area(mesh: &walkmesh_core::NavMesh) -> f64 {
+    (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p))
+        .map(|p| {
+            let c = mesh.polygons.get(p);
+            let [a, b, c] = [c[0], c[1], c[2]].map(|i| mesh.vertex(i).map(f64::from));
+            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+            let n = [
+                u[1] * w[2] - u[2] * w[1],
+                u[2] * w[0] - u[0] * w[2],
+                u[0] * w[1] - u[1] * w[0],
+            ];
+            (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
+        })
+        .sum()
+}
+
+/// Total length (plan, m) of the edges whose transition is `target`, all on the seam x = 10.
+fn transition_length(mesh: &walkmesh_core::NavMesh, target: i32) -> f64 {
+    mesh.edge_tags
+        .iter()
+        .filter(|(_, t)| t.transition == target)
+        .map(|(e, _)| {
+            let p = mesh.polygons.get(e.polygon as usize);
+            let v0 = mesh.vertex(p[e.edge as usize]);
+            let v1 = mesh.vertex(p[(e.edge as usize + 1) % 3]);
+            assert!((v0[0] - 10.0).abs() < 0.06 && (v1[0] - 10.0).abs() < 0.06);
+            f64::from((v1[1] - v0[1]).abs())
+        })
+        .sum()
 }
 
 #[test]
