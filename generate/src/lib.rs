@@ -144,32 +144,16 @@ pub fn generate_with(
     report.stage("layers", &mut clock);
 
     let index = floor::FloorIndex::new(&source, params);
-    let mut mesh = NavMesh::default();
-    let corners = triangulate::CornerHeights::default();
     progress::phase(|| format!("generating: outlining {} layer(s)", layers.len()));
-    for (id, layer) in layers.iter().enumerate() {
-        progress::step(id as u64, layers.len() as u64);
-        let context = outline::Context {
-            graph: &graph,
-            field: &field,
-            layer_of: &layer_of,
-            params,
-        };
-        let rings = outline::rings(layer, id as u32, &context);
-        let steps = outline::step_segments(layer, &context);
-        triangulate::layer_mesh(
-            layer,
-            &rings,
-            &steps,
-            &graph,
-            &field,
-            &index,
-            params,
-            &corners,
-            &mut mesh,
-            &mut report,
-        );
-    }
+    let mesh = triangulate::layers_mesh(
+        &layers,
+        &layer_of,
+        &graph,
+        &field,
+        &index,
+        params,
+        &mut report,
+    );
     report.stage("triangulate", &mut clock);
 
     // Where two layers meet, a corner of one can sit on an edge of the other (a T-junction):

@@ -195,6 +195,36 @@ impl Ground<'_> {
     }
 }
 
+/// Every layer's faces in one mesh: its rings and step lines outlined, then triangulated
+/// (`layer_mesh`), layer by layer, with progress on a terminal.
+pub fn layers_mesh(
+    layers: &[Layer],
+    layer_of: &[u32],
+    graph: &Graph,
+    field: &Heightfield,
+    index: &FloorIndex,
+    params: &Params,
+    report: &mut Report,
+) -> NavMesh {
+    let mut mesh = NavMesh::default();
+    let corners = CornerHeights::default();
+    for (id, layer) in layers.iter().enumerate() {
+        walkmesh_core::progress::step(id as u64, layers.len() as u64);
+        let context = crate::outline::Context {
+            graph,
+            field,
+            layer_of,
+            params,
+        };
+        let rings = crate::outline::rings(layer, id as u32, &context);
+        let steps = crate::outline::step_segments(layer, &context);
+        layer_mesh(
+            layer, &rings, &steps, graph, field, index, params, &corners, &mut mesh, report,
+        );
+    }
+    mesh
+}
+
 /// Triangulates one layer and appends its faces to `mesh`.
 #[allow(clippy::too_many_arguments)]
 pub fn layer_mesh(

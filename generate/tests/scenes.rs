@@ -1198,7 +1198,7 @@ fn a_narrow_walkway_waving_along_its_outline_is_followed() {
 /// Runs the stages after reachability on a hand-made heightfield (every walkable span kept)
 /// and returns the walkmesh: for layer arrangements a render scene only reaches by accident.
 fn mesh_of_field(field: &walkmesh_generate::voxel::Heightfield, params: &Params) -> NavMesh {
-    use walkmesh_generate::{graph, outline, triangulate};
+    use walkmesh_generate::{graph, triangulate};
     let graph = graph::Graph::build(field, params);
     let kept = vec![true; graph.nodes.len()];
     let (layers, layer_of) = graph::layers(&graph, field, &kept);
@@ -1207,31 +1207,15 @@ fn mesh_of_field(field: &walkmesh_generate::voxel::Heightfield, params: &Params)
     let mut report = generate(&flat.mesh, params).unwrap().report;
     let source = walkmesh_generate::floor::Source::default();
     let index = walkmesh_generate::floor::FloorIndex::new(&source, params);
-    let corners = triangulate::CornerHeights::default();
-    let mut mesh = NavMesh::default();
-    for (id, layer) in layers.iter().enumerate() {
-        let context = outline::Context {
-            graph: &graph,
-            field,
-            layer_of: &layer_of,
-            params,
-        };
-        let rings = outline::rings(layer, id as u32, &context);
-        let steps = outline::step_segments(layer, &context);
-        triangulate::layer_mesh(
-            layer,
-            &rings,
-            &steps,
-            &graph,
-            field,
-            &index,
-            params,
-            &corners,
-            &mut mesh,
-            &mut report,
-        );
-    }
-    mesh
+    triangulate::layers_mesh(
+        &layers,
+        &layer_of,
+        &graph,
+        field,
+        &index,
+        params,
+        &mut report,
+    )
 }
 
 #[test]
