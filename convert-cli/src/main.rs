@@ -2,15 +2,16 @@
 //! signal handler that removes temporary output files on SIGINT/SIGTERM/SIGHUP (started
 //! when the first one is staged).
 
-// mimalloc instead of the system allocator: a conversion allocates and frees a few large
-// tables, and glibc returns each freed one to the kernel, so the next is page-faulted and
-// zeroed again (dm_dungeon re-bake: a fifth of the samples in page faults). mimalloc keeps
-// and reuses them: the re-bake 101 -> 79 ms, a 1M-triangle OBJ -> WOK 149k -> 400 faults
-// (docs/performance.md). Only the binary: the library leaves the choice to its users.
+// glibc's malloc in one arena, never trimmed, its heap on transparent huge pages
+// (`walkmesh_heap`): a conversion allocates and frees a few large tables, and by default glibc
+// returns each freed one to the kernel, so the next is page-faulted and zeroed again (a
+// dm_dungeon re-bake: a fifth of the samples in page faults). Only the binary: the library
+// leaves the choice to its users. Measured against mimalloc in docs/performance.md.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: walkmesh_heap::HugePageHeap = walkmesh_heap::HugePageHeap;
 
 fn main() {
+    walkmesh_heap::configure();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `walkmesh --version` alone: answered without building every command's arguments
     // (start-up time, docs/performance.md).

@@ -738,11 +738,12 @@ fn inflate_exact(stream: &[u8], size: usize) -> Option<Arc<[u8]>> {
     }
     let mut body: Arc<[u8]> = std::iter::repeat_n(0u8, size).collect();
     let out = Arc::get_mut(&mut body)?;
-    let mut inflater = flate2::Decompress::new(true);
-    let status = inflater
-        .decompress(stream, out, flate2::FlushDecompress::Finish)
+    // libdeflate inflates into the whole buffer at once (the size is known), checking the
+    // Adler-32; any failure, or a body shorter than stored, falls back to the careful path.
+    let inflated = libdeflater::Decompressor::new()
+        .zlib_decompress(stream, out)
         .ok()?;
-    (status == flate2::Status::StreamEnd && inflater.total_out() == size as u64).then_some(body)
+    (inflated == size).then_some(body)
 }
 
 /// Wraps a body: `COMP`, sizes, zlib (default level 6, like the toolset's `78 9C`).

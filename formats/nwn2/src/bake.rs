@@ -462,18 +462,67 @@ pub fn bake(input: &BakeInput<'_>, config: &Config) -> Result<Baked, WriteError>
     bake_streaming(input, config, None)
 }
 
-/// Receives the serialised ASWM body in consecutive pieces while the bake goes on.
-pub type BodySink<'s> = &'s mut dyn FnMut(Vec<u8>);
+/// What the bake hands over while it runs: first the body's length, then the body's bytes in
+/// pieces at their offsets (disjoint, together the whole body, not in order).
+#[derive(Debug, PartialEq, Eq)]
+pub enum BodyPiece {
+    Length(usize),
+    At(usize, Vec<u8>),
+}
 
-/// [`bake`], handing the body ([`crate::aswm::serialize`] of the result, in pieces: header,
-/// vertices and edges; triangles; tiles; islands and island paths) to `sink` as soon as each
-/// piece is final, so that the caller can compress the first megabytes while the path tables
-/// are still being computed. Nothing is handed over when the bake fails early.
+/// Receives the serialised ASWM body in pieces while the bake goes on.
+pub type BodySink<'s> = &'s mut dyn FnMut(BodyPiece);
+
+/// The sink and the offset of the next piece in body order.
+struct Handover<'s> {
+    sink: Option<BodySink<'s>>,
+    next: usize,
+}
+
+impl Handover<'_> {
+    fn streaming(&self) -> bool {
+        self.sink.is_some()
+    }
+
+    fn length(&mut self, length: u64) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink(BodyPiece::Length(length as usize));
+        }
+    }
+
+    /// The piece that follows the last one handed over with `next`.
+    fn next(&mut self, piece: impl FnOnce() -> Vec<u8>) {
+        if let Some(sink) = self.sink.as_mut() {
+            let piece = piece();
+            let at = self.next;
+            self.next += piece.len();
+            sink(BodyPiece::At(at, piece));
+        }
+    }
+
+    /// The piece that ends the body, handed over ahead of the pieces before it.
+    fn last(&mut self, length: u64, piece: impl FnOnce() -> Vec<u8>) {
+        if let Some(sink) = self.sink.as_mut() {
+            let piece = piece();
+            let at = (length as usize).saturating_sub(piece.len());
+            sink(BodyPiece::At(at, piece));
+        }
+    }
+}
+
+/// [`bake`], handing the body ([`crate::aswm::serialize`] of the result) to `sink` as soon as
+/// each piece is final, so that the caller can compress megabytes while the path tables are
+/// still being computed: the body's length; header, vertices and edges; triangles; then the
+/// islands and island paths, placed at the end of the body before the tile part ahead of them
+/// (they are quick to compute and a fifth of the body, so they keep the compressor busy while
+/// the tile tables are computed); then the tiles. Nothing is handed over when the bake fails
+/// early.
 pub fn bake_streaming(
     input: &BakeInput<'_>,
     config: &Config,
-    mut sink: Option<BodySink<'_>>,
+    sink: Option<BodySink<'_>>,
 ) -> Result<Baked, WriteError> {
+    let mut out = Handover { sink, next: 0 };
     let count = input.triangles.len();
     let tile_count = check_grid(input)?;
     walkmesh_core::progress::phase(|| {
@@ -519,18 +568,7 @@ pub fn bake_streaming(
         border: input.border,
         ..Aswm::default()
     };
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::head(
-            &header,
-            input.vertices,
-            &edges,
-            count,
-        ));
-    }
-
     walkmesh_core::progress::phase(|| format!("baking NWN2: {count} triangles: islands"));
-    // Islands need no path table, so they are found first and the triangle records (which
-    // carry the island index) can be handed to the sink before the tables are computed.
     let (island_members, island_tile, island_of) = if trx {
         find_islands(&ranges, &out_triangles, walkable, input.grid_width)?
     } else {
@@ -538,9 +576,6 @@ pub fn bake_streaming(
     };
     for (t, tri) in out_triangles.iter_mut().enumerate() {
         tri.island = island_of.get(t).copied().unwrap_or(NONE16);
-    }
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::triangles(&out_triangles));
     }
     let islands = island_records(&island_members, &island_tile, &island_of, &out_triangles);
     let body_size = planned_body_size(
@@ -553,6 +588,9 @@ pub fn bake_streaming(
         &islands,
     );
     check_body_size(body_size, &islands, config)?;
+    out.length(body_size);
+    out.next(|| crate::aswm::parts::head(&header, input.vertices, &edges, count));
+    out.next(|| crate::aswm::parts::triangles(&out_triangles));
     let graph: Vec<Vec<(usize, f32)>> = islands
         .iter()
         .map(|i| {
@@ -567,14 +605,16 @@ pub fn bake_streaming(
     // With a sink, a core is busy compressing what was handed over: one thread fewer here
     // keeps that (the longest chain of work) from slowing down.
     let threads = walkmesh_core::threads::available();
-    let threads = if sink.is_some() {
+    let threads = if out.streaming() {
         threads.saturating_sub(1).max(1)
     } else {
         threads
     };
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::tiles_header(&header));
-    }
+    let island_paths = island_path_table(&graph, threads);
+    out.last(body_size, || {
+        crate::aswm::parts::islands(input.border, &islands, &island_paths)
+    });
+    out.next(|| crate::aswm::parts::tiles_header(&header));
     let tiles = TileTables {
         triangles: &triangles,
         edge_slots: &edge_slots,
@@ -586,15 +626,7 @@ pub fn bake_streaming(
         tiles_flags,
         threads,
     }
-    .build(&mut sink);
-    let island_paths = island_path_table(&graph, threads);
-    if let Some(sink) = sink.as_mut() {
-        sink(crate::aswm::parts::islands(
-            input.border,
-            &islands,
-            &island_paths,
-        ));
-    }
+    .build(&mut out);
 
     Ok(Baked {
         aswm: Aswm {
@@ -987,10 +1019,10 @@ impl<W: Fn(usize) -> bool + Sync> TileTables<'_, W> {
     /// computed on a few threads, in order. With a sink, tiles go in batches whose records
     /// are handed over as soon as their tables exist, so that the compressor is never left
     /// waiting for the whole tile block.
-    fn build(&self, sink: &mut Option<BodySink<'_>>) -> Vec<Tile> {
+    fn build(&self, out: &mut Handover<'_>) -> Vec<Tile> {
         let tile_count = self.ranges.len();
         let count = self.records.len();
-        let batch = if sink.is_some() {
+        let batch = if out.streaming() {
             TILE_BATCH
         } else {
             tile_count.max(1)
@@ -1078,11 +1110,7 @@ impl<W: Fn(usize) -> bool + Sync> TileTables<'_, W> {
                 }
                 tiles.push(tile);
             }
-            if let Some(sink) = sink.as_mut() {
-                sink(crate::aswm::parts::tile_records(
-                    tiles.get(first..last).unwrap_or(&[]),
-                ));
-            }
+            out.next(|| crate::aswm::parts::tile_records(tiles.get(first..last).unwrap_or(&[])));
             first = last;
         }
         tiles
@@ -1173,68 +1201,165 @@ const TILE_BATCH: usize = 32;
 /// and the searches run without bounds checks or allocation.
 const SLOTS: usize = MAX_TILE_NODES + 1;
 
-/// Buffers of [`tile_table`], reused from tile to tile.
+/// The buffers of [`tile_table`], reused from tile to tile.
 struct TableScratch {
     node_of: Vec<u8>,
-    /// Per node: linked nodes and the lengths of the links (a triangle has three sides).
-    link_node: [[u8; 3]; SLOTS],
-    link_length: [[f32; 3]; SLOTS],
-    link_count: [u8; SLOTS],
-    /// Cost bits per node (f32 costs are ≥ 0, where the bits order like the values).
-    cost: [u32; SLOTS],
-    row: [u8; SLOTS],
-    /// The nodes reached but not yet settled, one bit per node.
-    open: OpenSet,
+    links: Links,
+    /// One search per lane, run side by side (see [`tile_table`]).
+    lanes: [Search; LANES],
 }
 
 impl Default for TableScratch {
     fn default() -> Self {
         TableScratch {
             node_of: Vec::new(),
-            link_node: [[0; 3]; SLOTS],
-            link_length: [[0.0; 3]; SLOTS],
-            link_count: [0; SLOTS],
-            cost: [0; SLOTS],
-            row: [NO_NODE; SLOTS],
-            open: OpenSet::default(),
+            links: Links {
+                node: [[0; 3]; SLOTS],
+                length: [[0.0; 3]; SLOTS],
+                count: [0; SLOTS],
+            },
+            lanes: std::array::from_fn(|_| Search {
+                cost: [0; SLOTS],
+                row: [NO_NODE; SLOTS],
+                open: OpenSet::default(),
+            }),
         }
     }
 }
 
-/// The frontier of a tile search: the nodes (below [`SLOTS`]) reached but not yet settled.
+/// Per node: linked nodes and the lengths of the links (a triangle has three sides).
+struct Links {
+    node: [[u8; 3]; SLOTS],
+    length: [[f32; 3]; SLOTS],
+    count: [u8; SLOTS],
+}
+
+/// One shortest-path search of a tile: cost bits per node (f32 costs are ≥ 0, where the bits
+/// order like the values), the first hop towards each node, and the open nodes.
+struct Search {
+    cost: [u32; SLOTS],
+    row: [u8; SLOTS],
+    open: OpenSet,
+}
+
+/// How many roots are searched side by side. Each search is one long chain of dependent
+/// steps (pick the cheapest open node, read its links, update three costs, pick again);
+/// interleaving independent searches lets the processor overlap their chains.
+const LANES: usize = 4;
+
+impl Search {
+    /// Starts the search from `root` over the `n` nodes.
+    fn start(&mut self, root: usize, n: usize) {
+        const INFINITE: u32 = 0x7F80_0000;
+        self.cost[..n].fill(INFINITE);
+        self.row[..n].fill(NO_NODE);
+        self.cost[PAD] = 0;
+        self.cost[root % SLOTS] = 0;
+        // Every search ends with nothing open, so `at` needs no reset between roots.
+        self.open.set_if(true, root, 0);
+    }
+
+    /// Settles the next node; false once every reachable node is settled.
+    fn step(&mut self, root: usize, links: &Links) -> bool {
+        let Some(node) = self.open.pop_cheapest() else {
+            return false;
+        };
+        let node = node % SLOTS;
+        let c = f32::from_bits(self.cost[node]);
+        let hop_here = self.row[node];
+        for k in 0..3 {
+            let next = usize::from(links.node[node][k]) % SLOTS;
+            let candidate = (c + links.length[node][k]).to_bits();
+            let cost = self.cost[next];
+            // Both are costs ≥ 0 (or +inf): their bits compare like the values. Which way
+            // this goes is unpredictable, so it is computed, not branched on. A settled node
+            // is never improved (its cost is at most `c`, and the links are not negative),
+            // so only the frontier changes.
+            let better = candidate < cost;
+            let hop = if node == root { next as u8 } else { hop_here };
+            self.cost[next] = if better { candidate } else { cost };
+            self.row[next] = if better { hop } else { self.row[next] };
+            self.open.set_if(better, next, candidate);
+        }
+        true
+    }
+}
+
+/// The spare node slot (no tile has 128 nodes): missing links lead there, at a cost that
+/// never improves on its 0, so every node has exactly three links to follow.
+const PAD: usize = SLOTS - 1;
+
+/// The nodes reached but not yet settled, as `cost bits << 8 | node` keys in a short array.
 ///
 /// A tile has at most 127 nodes of at most three links each, so the frontier is a handful of
-/// nodes: scanning its bits for the cheapest settles nodes in the same order as a heap of
-/// `cost bits << 8 | node` keys, without stale entries or sift loops (a small gain: `perf`
-/// samples in `tile_table` 1564 → 1502 over ten dm_dungeon re-bakes).
-#[derive(Default)]
+/// nodes. The cheapest is found by scanning the keys (one contiguous run of integers; the
+/// smallest key is the least cost, the lowest node among equal costs: the order a heap of
+/// these keys pops them in), and a cheaper route to a node already open rewrites its key in
+/// place, so there are no stale entries and no sift loops. Against a bit set whose scan looked
+/// each cost up by node, the dm_dungeon tables took about half the time (docs/performance.md).
 struct OpenSet {
-    bits: [u64; 2],
+    keys: [u64; SLOTS],
+    len: usize,
+    /// Where each open node's key is in `keys` ([`NOT_OPEN`] for the others).
+    at: [u8; SLOTS],
+}
+
+const NOT_OPEN: u8 = u8::MAX;
+
+impl Default for OpenSet {
+    fn default() -> Self {
+        OpenSet {
+            keys: [0; SLOTS],
+            len: 0,
+            at: [NOT_OPEN; SLOTS],
+        }
+    }
 }
 
 impl OpenSet {
-    fn insert(&mut self, node: usize) {
-        self.bits[(node >> 6) & 1] |= 1 << (node & 63);
+    /// When `apply`: opens `node` at `cost` (bits), or lowers its cost if it is open already.
+    /// Written without branches on `apply` or on whether the node is open (both are as good
+    /// as random in the search).
+    fn set_if(&mut self, apply: bool, node: usize, cost: u32) {
+        let node = node % SLOTS;
+        let at = self.at[node];
+        let open = at != NOT_OPEN;
+        // An open node's key is rewritten in place; a new one goes after the last. `len` is
+        // below SLOTS here: at most 127 nodes are ever open, the spare slot never is.
+        let slot = if open { usize::from(at) } else { self.len } % SLOTS;
+        let key = u64::from(cost) << 8 | node as u64;
+        self.keys[slot] = if apply { key } else { self.keys[slot] };
+        self.at[node] = if apply { slot as u8 } else { at };
+        self.len += usize::from(apply && !open);
     }
 
-    /// Removes and returns the open node of least `cost`, the lowest index among equal costs
-    /// (the order a heap of `cost bits << 8 | node` keys pops them in).
-    fn pop_cheapest(&mut self, cost: &[u32; SLOTS]) -> Option<usize> {
-        let mut best: Option<(u32, usize)> = None;
-        for (word, &bits) in self.bits.iter().enumerate() {
-            let mut rest = bits;
-            while rest != 0 {
-                let node = word * 64 + rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let c = cost[node % SLOTS];
-                // Ascending node order: only a strictly smaller cost replaces the best.
-                if best.is_none_or(|(b, _)| c < b) {
-                    best = Some((c, node));
-                }
+    /// Removes and returns the open node of least cost, the lowest index among equal costs.
+    fn pop_cheapest(&mut self) -> Option<usize> {
+        let open = self.keys.get(..self.len)?;
+        // Four running minima, so that the scan is four short chains of compares instead of
+        // one long one (each step waits for the previous only within its own chain).
+        let mut least = [u64::MAX; 4];
+        let runs = open.chunks_exact(4);
+        let rest = runs.remainder();
+        for run in runs {
+            for (low, &key) in least.iter_mut().zip(run) {
+                *low = (*low).min(key);
             }
         }
-        let (_, node) = best?;
-        self.bits[(node >> 6) & 1] &= !(1 << (node & 63));
+        for (low, &key) in least.iter_mut().zip(rest) {
+            *low = (*low).min(key);
+        }
+        let key = least[0].min(least[1]).min(least[2].min(least[3]));
+        if key == u64::MAX {
+            return None;
+        }
+        let node = (key & 0xFF) as usize % SLOTS;
+        let index = usize::from(self.at[node]) % SLOTS;
+        self.len -= 1;
+        let moved = self.keys[self.len % SLOTS];
+        self.keys[index] = moved;
+        self.at[(moved & 0xFF) as usize % SLOTS] = index as u8;
+        self.at[node] = NOT_OPEN;
         Some(node)
     }
 }
@@ -1268,6 +1393,7 @@ fn tile_table(triangles: &[Triangle], start: usize, len: usize, s: &mut TableScr
             n += 1;
         }
     }
+    let links = &mut s.links;
     for (node, t) in (start..end).filter(|&t| walkable(t)).enumerate() {
         let tri = triangles.get(t);
         let here = tri.map_or([0.0; 2], |x| x.centre);
@@ -1276,51 +1402,47 @@ fn tile_table(triangles: &[Triangle], start: usize, len: usize, s: &mut TableScr
             let m = m as usize;
             if m >= start && m < end && walkable(m) {
                 let linked = s.node_of.get(m - start).copied().unwrap_or(NO_NODE);
-                let known = &s.link_node[node % SLOTS][..count.min(3)];
+                let known = &links.node[node % SLOTS][..count.min(3)];
                 if linked != NO_NODE && !known.contains(&linked) {
                     let there = triangles.get(m).map_or([0.0; 2], |x| x.centre);
                     let length = distance(here, there);
                     // Lengths of finite centres are never negative or NaN; the search skips
                     // such links, so they are not stored.
                     if !(length.is_nan() || length < 0.0) && count < 3 {
-                        s.link_node[node % SLOTS][count] = linked;
-                        s.link_length[node % SLOTS][count] = length;
+                        links.node[node % SLOTS][count] = linked;
+                        links.length[node % SLOTS][count] = length;
                         count += 1;
                     }
                 }
             }
         }
-        s.link_count[node % SLOTS] = count as u8;
+        links.count[node % SLOTS] = count as u8;
+        for k in count..3 {
+            links.node[node % SLOTS][k] = PAD as u8;
+            links.length[node % SLOTS][k] = f32::INFINITY;
+        }
     }
-    const INFINITE: u32 = 0x7F80_0000;
     let mut table = Vec::with_capacity(n * n);
-    for root in 0..n {
-        s.cost[..n].fill(INFINITE);
-        s.row[..n].fill(NO_NODE);
-        s.cost[root % SLOTS] = 0;
-        s.open = OpenSet::default();
-        s.open.insert(root);
-        while let Some(node) = s.open.pop_cheapest(&s.cost) {
-            let node = node % SLOTS;
-            let c = f32::from_bits(s.cost[node]);
-            let hop_here = s.row[node];
-            let count = usize::from(s.link_count[node]).min(3);
-            for k in 0..count {
-                let next = s.link_node[node][k];
-                let candidate = (c + s.link_length[node][k]).to_bits();
-                let slot = &mut s.cost[usize::from(next) % SLOTS];
-                // Both are costs ≥ 0 (or +inf): their bits compare like the values.
-                if candidate < *slot {
-                    *slot = candidate;
-                    s.row[usize::from(next) % SLOTS] = if node == root { next } else { hop_here };
-                    // A settled node is never improved (its cost is at most `c`, and the
-                    // links are not negative), so only the frontier grows here.
-                    s.open.insert(usize::from(next));
-                }
+    let links = &s.links;
+    for first in (0..n).step_by(LANES) {
+        let roots = first..(first + LANES).min(n);
+        for (search, root) in s.lanes.iter_mut().zip(roots.clone()) {
+            search.start(root, n);
+        }
+        let lanes = s.lanes.get_mut(..roots.len()).unwrap_or(&mut []);
+        loop {
+            let mut busy = false;
+            for (search, root) in lanes.iter_mut().zip(roots.clone()) {
+                busy |= search.step(root, links);
+            }
+            if !busy {
+                break;
             }
         }
-        s.row[root % SLOTS] = NO_NODE;
-        table.extend_from_slice(&s.row[..n]);
+        for (search, root) in lanes.iter_mut().zip(roots) {
+            search.row[root % SLOTS] = NO_NODE;
+            table.extend_from_slice(&search.row[..n]);
+        }
     }
     table
 }
@@ -1508,6 +1630,139 @@ mod tests {
             MAX_BODY,
             walkmesh_core::ReadOptions::default().max_decompressed
         );
+    }
+
+    #[test]
+    fn streamed_pieces_cover_the_serialised_body_once_islands_before_tiles() {
+        // 40 tiles of a strip, some triangles not walkable (several islands per tile row).
+        let (vertices, triangles) = strip(40, 3.0);
+        let flags: Vec<u16> = (0..triangles.len())
+            .map(|i| {
+                if i % 5 == 0 {
+                    flags::CLOCKWISE
+                } else {
+                    flags::WALKABLE | flags::CLOCKWISE
+                }
+            })
+            .collect();
+        for style in [Style::Trx, Style::Trn] {
+            let input = BakeInput {
+                vertices: &vertices,
+                triangles: &triangles,
+                flags: &flags,
+                tiles: None,
+                links: None,
+                grid_width: 14,
+                grid_height: 1,
+                tile_width: 9.0,
+                style,
+                border: 0,
+            };
+            let mut pieces = Vec::new();
+            let mut sink = |piece: BodyPiece| pieces.push(piece);
+            let baked = bake_streaming(&input, &Config::default(), Some(&mut sink)).unwrap();
+            let body = crate::aswm::serialize(&baked.aswm);
+            // The length first, then pieces that tile the body exactly once.
+            assert_eq!(
+                pieces.first(),
+                Some(&BodyPiece::Length(body.len())),
+                "{style:?}"
+            );
+            let mut assembled = vec![None; body.len()];
+            let mut starts = Vec::new();
+            for piece in &pieces[1..] {
+                let BodyPiece::At(at, bytes) = piece else {
+                    unreachable!("a second length");
+                };
+                starts.push(*at);
+                for (k, &b) in bytes.iter().enumerate() {
+                    assert!(
+                        assembled[at + k].replace(b).is_none(),
+                        "byte {} twice",
+                        at + k
+                    );
+                }
+            }
+            let assembled: Vec<u8> = assembled.into_iter().map(Option::unwrap).collect();
+            assert_eq!(assembled, body, "{style:?}");
+            // The island part (the end of the body) is handed over before the tile part.
+            let islands_at = body.len()
+                - crate::aswm::parts::islands(0, &baked.aswm.islands, &baked.aswm.island_paths)
+                    .len();
+            let island_piece = starts.iter().position(|&at| at == islands_at).unwrap();
+            assert!(starts[island_piece + 1..].iter().all(|&at| at < islands_at));
+            assert!(
+                island_piece + 1 < starts.len(),
+                "tile pieces follow the islands"
+            );
+        }
+    }
+
+    #[test]
+    fn tile_tables_equal_the_general_next_hop_search() {
+        // Seeded random tiles: neighbours inside and outside the tile, some not walkable,
+        // centres on a coarse grid (equal lengths and zero-length links between duplicated
+        // centres, where only the tie-breaking rule decides the hop), up to 127 nodes. The
+        // tile search (four lanes, padded links, key array) must give the general search's
+        // table exactly.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below.max(1)
+        };
+        let mut scratch = TableScratch::default();
+        for round in 0..300 {
+            let len = 1 + next(140) as usize;
+            let start = next(5) as usize;
+            let total = start + len + 3;
+            let triangles: Vec<Triangle> = (0..total)
+                .map(|_| Triangle {
+                    neighbours: std::array::from_fn(|_| {
+                        if next(6) == 0 {
+                            NONE32
+                        } else {
+                            next(total as u64) as u32
+                        }
+                    }),
+                    centre: [next(6) as f32 * 0.5, next(6) as f32 * 0.5],
+                    flags: if next(8) == 0 { 0 } else { flags::WALKABLE },
+                    ..Triangle::default()
+                })
+                .collect();
+            let walkable = |t: usize| triangles[t].flags & flags::WALKABLE != 0;
+            let nodes: Vec<usize> = (start..start + len).filter(|&t| walkable(t)).collect();
+            let table = tile_table(&triangles, start, len, &mut scratch);
+            if nodes.len() > MAX_TILE_NODES {
+                assert!(table.is_empty(), "round {round}: refused");
+                continue;
+            }
+            // The links as the tile search takes them: walkable neighbours in the tile,
+            // each once, at most three, in the triangle's neighbour order.
+            let adjacency: Vec<Vec<(usize, f32)>> = nodes
+                .iter()
+                .map(|&t| {
+                    let mut links: Vec<(usize, f32)> = Vec::new();
+                    for &m in &triangles[t].neighbours {
+                        let m = m as usize;
+                        if m >= start && m < start + len && walkable(m) {
+                            let node = nodes.iter().position(|&x| x == m).unwrap();
+                            if links.len() < 3 && !links.iter().any(|&(k, _)| k == node) {
+                                let length = distance(triangles[t].centre, triangles[m].centre);
+                                links.push((node, length));
+                            }
+                        }
+                    }
+                    links
+                })
+                .collect();
+            let expected: Vec<u8> = next_hop_rows(&adjacency, 0..nodes.len())
+                .into_iter()
+                .map(|h| if h == usize::MAX { NO_NODE } else { h as u8 })
+                .collect();
+            assert_eq!(table, expected, "round {round}: {} nodes", nodes.len());
+        }
     }
 
     #[test]

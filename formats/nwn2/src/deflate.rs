@@ -8,10 +8,12 @@
 //! body (combined from each chunk's). Any inflater reads it; the stream's bytes differ from a
 //! one-piece compression, the body it inflates to does not.
 //!
-//! [`ChunkedZlib`] takes the body in pieces as the bake produces it and hands every chunk to
-//! rayon's pool as soon as it is complete (overlapping the bake). It never holds the whole
-//! body: only the chunk being filled and the 32 KiB window before it, so a re-bake does not
-//! touch (and have the kernel zero) a second and third copy of a 5 MB body.
+//! [`ChunkedZlib`] is told the body's length first and then takes the body in pieces placed
+//! at their offsets, in any order (the bake hands over the island part, computed early, before
+//! the tile tables ahead of it). Each chunk goes to rayon's pool as soon as every byte of it and
+//! of its window is there, so compression overlaps the bake. It never holds the whole body:
+//! only the chunks still being filled (with their windows), so a re-bake does not touch (and
+//! have the kernel zero) a second and third copy of a 5 MB body.
 
 use flate2::{Compress, Compression, FlushCompress, Status};
 
@@ -28,132 +30,233 @@ type Compressed = (Vec<u8>, u32, usize);
 /// A chunk compressed by the pool, with its index in the body.
 type Numbered = (usize, Compressed);
 
-/// A zlib stream built chunk by chunk.
+/// A chunk being filled: its window and its own bytes, and how many of them are there.
+#[derive(Debug)]
+struct OpenChunk {
+    bytes: Vec<u8>,
+    filled: usize,
+}
+
+/// A complete chunk waiting to be compressed: its index, its window and own bytes, and where
+/// its own bytes start.
+#[derive(Debug)]
+struct ReadyChunk {
+    index: usize,
+    bytes: Vec<u8>,
+    own: usize,
+}
+
+/// A zlib stream built chunk by chunk from pieces placed at their offsets.
+///
+/// Each chunk goes to rayon's pool as soon as it is complete. Why the pool and not the
+/// caller's thread: the bake produces the body faster than one core deflates it at level 6,
+/// so chunks queue up; in the pool they are deflated on every core as soon as the bake's own
+/// work leaves one free. With a thread budget of one (a batch worker), chunks are compressed
+/// in order by `place` itself.
 #[derive(Debug)]
 pub struct ChunkedZlib {
     level: u32,
     chunk: usize,
-    /// The window (the last bytes of the chunks already handed over, at most [`WINDOW`]),
-    /// then the bytes of the chunk being filled.
-    pending: Vec<u8>,
-    /// How many bytes at the start of `pending` are window.
-    window: usize,
-    /// How many chunks have been handed to the thread pool.
-    spawned: usize,
-    /// Bytes pushed so far.
+    /// The body's length, given up front.
     length: usize,
-    /// Whether complete chunks go to rayon's pool (else they are compressed by `push`), from
-    /// the thread budget when the stream was started.
-    parallel: bool,
-    /// Where the pool's jobs send their chunk (with its index).
+    /// How many chunks the body has (at least one: an empty body is one empty final chunk).
+    chunk_count: usize,
+    /// Chunks with some but not all of their bytes, by index.
+    open: std::collections::BTreeMap<usize, OpenChunk>,
+    /// Where the pool's jobs send each compressed chunk (with its index).
     results: (
         std::sync::mpsc::Sender<Numbered>,
         std::sync::mpsc::Receiver<Numbered>,
     ),
+    /// Chunks compressed by `place` itself (no thread to spare).
+    done: Vec<Option<Compressed>>,
+    /// The byte ranges placed so far, sorted and merged; a piece overlapping them, or reaching
+    /// past the end, spoils the stream (`finish` then returns `None`).
+    placed: Vec<(usize, usize)>,
+    spoiled: bool,
+    /// Whether the pool compresses (else `place` does), from the thread budget when the
+    /// stream was started.
+    parallel: bool,
 }
 
 impl ChunkedZlib {
-    /// `level` 0–9 (larger is clamped), `chunk` bytes per chunk (at least 1).
-    pub fn new(level: u32, chunk: usize) -> Self {
+    /// A stream of a `length`-byte body at `level` 0–9 (larger is clamped), `chunk` bytes
+    /// per chunk (at least 1).
+    pub fn new(level: u32, chunk: usize, length: usize) -> Self {
         let chunk = chunk.max(1);
-        ChunkedZlib {
+        let chunk_count = length.div_ceil(chunk).max(1);
+        let mut encoder = ChunkedZlib {
             level: level.min(9),
             chunk,
-            pending: Vec::with_capacity(chunk.min(CHUNK)),
-            window: 0,
-            spawned: 0,
-            length: 0,
-            parallel: walkmesh_core::threads::may_spawn(),
+            length,
+            chunk_count,
+            open: std::collections::BTreeMap::new(),
             results: std::sync::mpsc::channel(),
+            done: vec![None; chunk_count],
+            placed: Vec::new(),
+            spoiled: false,
+            parallel: walkmesh_core::threads::may_spawn(),
+        };
+        if length == 0 {
+            encoder.complete(ReadyChunk {
+                index: 0,
+                bytes: Vec::new(),
+                own: 0,
+            });
+        }
+        encoder
+    }
+
+    /// The body bytes chunk `index` is compressed from (its window, then its own bytes), as
+    /// a range of the body, and where its own bytes start in that range.
+    fn span(&self, index: usize) -> (usize, usize, usize) {
+        let own_start = index * self.chunk;
+        let start = own_start - own_start.min(WINDOW);
+        let end = (own_start + self.chunk).min(self.length);
+        (start, end, own_start - start)
+    }
+
+    /// Copies `piece`, the body bytes from `offset` on, into every chunk it belongs to (as
+    /// the chunk's own bytes or as the window of the next), and queues each chunk now
+    /// complete.
+    pub fn place(&mut self, offset: usize, piece: &[u8]) {
+        let end = offset.saturating_add(piece.len());
+        if piece.is_empty() {
+            return;
+        }
+        if end > self.length || !self.mark_placed(offset, end) {
+            self.spoiled = true;
+            return;
+        }
+        let first = offset / self.chunk;
+        let last = ((end - 1).saturating_add(WINDOW) / self.chunk).min(self.chunk_count - 1);
+        for index in first..=last {
+            let (start, stop, own) = self.span(index);
+            let (from, to) = (offset.max(start), end.min(stop));
+            if from >= to {
+                continue;
+            }
+            let size = stop - start;
+            let open = self.open.entry(index).or_insert_with(|| OpenChunk {
+                bytes: vec![0; size],
+                filled: 0,
+            });
+            if let (Some(into), Some(from_piece)) = (
+                open.bytes.get_mut(from - start..to - start),
+                piece.get(from - offset..to - offset),
+            ) {
+                into.copy_from_slice(from_piece);
+                open.filled += to - from;
+            }
+            if open.filled == size
+                && let Some(done) = self.open.remove(&index)
+            {
+                self.complete(ReadyChunk {
+                    index,
+                    bytes: done.bytes,
+                    own,
+                });
+            }
         }
     }
 
-    /// Appends `piece` to the body and hands every chunk that is now complete to rayon's
-    /// pool. A chunk is only handed over once more input follows it, so that the last chunk
-    /// is always the one `finish` closes.
-    ///
-    /// Why the pool and not this thread: the bake produces the body faster than one core
-    /// deflates it at level 6, so chunks queue up; in the pool they are deflated on every core
-    /// as soon as the bake's own parallel work leaves one free.
-    pub fn push(&mut self, mut piece: &[u8]) {
-        self.length += piece.len();
-        while !piece.is_empty() {
-            let full = self.window + self.chunk;
-            if self.pending.len() == full {
-                // A full chunk and more input: hand it over, keep its end as the next window.
-                let keep = full.min(WINDOW);
-                let mut next = Vec::with_capacity(keep + self.chunk.min(CHUNK));
-                next.extend_from_slice(self.pending.get(full - keep..).unwrap_or(&[]));
-                let job = std::mem::replace(&mut self.pending, next);
-                let start = self.window;
-                self.window = keep;
-                let (index, level) = (self.spawned, self.level);
-                let sender = self.results.0.clone();
-                let work = move || {
-                    let compressed = deflate_chunk(&job, start, job.len(), level, false);
-                    // The receiver lives until `finish` has every chunk.
-                    let _ = sender.send((index, compressed));
-                };
-                // A thread budget of one (a batch worker) compresses here, in order.
-                if self.parallel {
-                    rayon::spawn(work);
-                } else {
-                    work();
-                }
-                self.spawned += 1;
-            }
-            let room = full - self.pending.len();
-            let (now, later) = piece.split_at(room.min(piece.len()));
-            self.pending.extend_from_slice(now);
-            piece = later;
+    /// Records `start..end` as placed; false if it overlaps what is already there.
+    fn mark_placed(&mut self, start: usize, end: usize) -> bool {
+        let at = self.placed.partition_point(|&(_, e)| e <= start);
+        if self.placed.get(at).is_some_and(|&(s, _)| s < end) {
+            return false;
         }
+        self.placed.insert(at, (start, end));
+        // Merge with the neighbours it touches, so the list stays short.
+        if self.placed.get(at + 1).map(|r| r.0) == Some(end) {
+            let next_end = self.placed.get(at + 1).map_or(end, |r| r.1);
+            self.placed.remove(at + 1);
+            if let Some(r) = self.placed.get_mut(at) {
+                r.1 = next_end;
+            }
+        }
+        if at > 0 && self.placed.get(at - 1).map(|r| r.1) == Some(start) {
+            let merged_end = self.placed.get(at).map_or(end, |r| r.1);
+            self.placed.remove(at);
+            if let Some(r) = self.placed.get_mut(at - 1) {
+                r.1 = merged_end;
+            }
+        }
+        true
     }
 
-    /// Compresses the last chunk, collects the chunks handed over by `push`, and returns the
-    /// whole zlib stream and the body's length; `None` if a chunk went missing (a job of the
-    /// pool panicked, which rayon turns into an abort, so only in theory).
-    pub fn finish(self) -> Option<(Vec<u8>, usize)> {
-        let level = self.level;
-        let last = deflate_chunk(&self.pending, self.window, self.pending.len(), level, true);
-        let (sender, receiver) = self.results;
-        drop(sender);
-        let mut early: Vec<Option<Compressed>> = vec![None; self.spawned];
-        // Ends when every job has sent its chunk and dropped its sender.
-        for (index, compressed) in receiver {
-            if let Some(slot) = early.get_mut(index) {
-                *slot = Some(compressed);
+    /// A chunk is complete: compressed in the pool, or here without a thread to spare.
+    fn complete(&mut self, chunk: ReadyChunk) {
+        let (level, chunk_count) = (self.level, self.chunk_count);
+        if !self.parallel {
+            if let Some(slot) = self.done.get_mut(chunk.index) {
+                *slot = Some(compress(&chunk, level, chunk_count));
             }
+            return;
         }
-        if early.iter().any(Option::is_none) {
+        let sender = self.results.0.clone();
+        rayon::spawn(move || {
+            // The receiver lives until `finish` has every chunk.
+            let _ = sender.send((chunk.index, compress(&chunk, level, chunk_count)));
+        });
+    }
+
+    /// Waits for the pool's chunks and returns the whole zlib stream; `None` if a byte of the
+    /// body was never placed, a piece overlapped another or reached past the end, or a chunk
+    /// went missing (a job panicked, which rayon turns into an abort, so only in theory).
+    pub fn finish(mut self) -> Option<Vec<u8>> {
+        let complete = self.length == 0 || self.placed.as_slice() == [(0, self.length)];
+        if self.spoiled || !complete {
             return None;
         }
-        let size = early
+        if self.parallel {
+            let (sender, receiver) = self.results;
+            drop(sender);
+            let mut missing = self.done.iter().filter(|d| d.is_none()).count();
+            // Every job holds a sender until it has sent its chunk.
+            while missing > 0 {
+                let (index, compressed) = receiver.recv().ok()?;
+                if let Some(slot) = self.done.get_mut(index)
+                    && slot.is_none()
+                {
+                    *slot = Some(compressed);
+                    missing -= 1;
+                }
+            }
+        }
+        if self.done.iter().any(Option::is_none) {
+            return None;
+        }
+        let size = self
+            .done
             .iter()
             .flatten()
             .map(|(c, _, _)| c.len())
             .sum::<usize>()
-            + last.0.len()
             + 6;
         let mut stream = Vec::with_capacity(size);
-        stream.extend_from_slice(&zlib_header(level));
+        stream.extend_from_slice(&zlib_header(self.level));
         let mut adler = 1u32;
-        for (compressed, chunk_adler, length) in early.iter().flatten().chain([&last]) {
+        for (compressed, chunk_adler, length) in self.done.iter().flatten() {
             stream.extend_from_slice(compressed);
             adler = adler32_combine(adler, *chunk_adler, *length);
         }
         stream.extend_from_slice(&adler.to_be_bytes());
-        Some((stream, self.length))
+        Some(stream)
     }
+}
+
+/// The raw deflate of a complete chunk, ending with the final block if it is the last.
+fn compress(chunk: &ReadyChunk, level: u32, chunk_count: usize) -> Compressed {
+    let last = chunk.index + 1 == chunk_count;
+    deflate_chunk(&chunk.bytes, chunk.own, chunk.bytes.len(), level, last)
 }
 
 /// The zlib stream of `body` at `level`, compressed in [`CHUNK`]s on every core.
 pub fn zlib(body: &[u8], level: u32) -> Vec<u8> {
-    let mut encoder = ChunkedZlib::new(level, CHUNK);
-    encoder.push(body);
-    match encoder.finish() {
-        Some((stream, _)) => stream,
-        None => one_piece(body, level),
-    }
+    let mut encoder = ChunkedZlib::new(level, CHUNK, body.len());
+    encoder.place(0, body);
+    encoder.finish().unwrap_or_else(|| one_piece(body, level))
 }
 
 /// The zlib stream of `body` compressed on this thread in one piece.
@@ -339,6 +442,36 @@ mod tests {
         }
     }
 
+    /// The stream by its definition, chunk after chunk on one thread: each chunk primed with
+    /// the (at most) 32 KiB before it, sync-flushed, the last one finished; one zlib header and
+    /// the Adler-32 of the whole body around them.
+    fn reference(body: &[u8], chunk: usize, level: u32) -> Vec<u8> {
+        let count = body.len().div_ceil(chunk).max(1);
+        let mut stream = zlib_header(level).to_vec();
+        for k in 0..count {
+            let (start, end) = (k * chunk, ((k + 1) * chunk).min(body.len()));
+            let (raw, _, _) = deflate_chunk(body, start, end, level, k + 1 == count);
+            stream.extend_from_slice(&raw);
+        }
+        stream.extend_from_slice(&adler32(body).to_be_bytes());
+        stream
+    }
+
+    /// `body` cut into pieces of `size` bytes and placed in the order `order` gives.
+    fn placed(body: &[u8], chunk: usize, level: u32, size: usize, order: &[usize]) -> Vec<u8> {
+        let pieces: Vec<(usize, &[u8])> = body
+            .chunks(size)
+            .enumerate()
+            .map(|(i, p)| (i * size, p))
+            .collect();
+        let mut encoder = ChunkedZlib::new(level, chunk, body.len());
+        for &i in order {
+            let (at, piece) = pieces[i % pieces.len()];
+            encoder.place(at, piece);
+        }
+        encoder.finish().unwrap()
+    }
+
     #[test]
     fn chunked_streams_inflate_to_the_body() {
         for length in [0usize, 1, 2, 100, 4095, 4096, 4097, 70_000, 300_001] {
@@ -349,23 +482,77 @@ mod tests {
                 }
                 for level in [0u32, 1, 6, 9] {
                     // Fed in uneven pieces, as the bake hands them over.
-                    let mut encoder = ChunkedZlib::new(level, chunk);
-                    for piece in body.chunks(3001) {
-                        encoder.push(piece);
-                    }
-                    let (stream, length) = encoder.finish().unwrap();
-                    assert_eq!(length, body.len());
+                    let count = length.div_ceil(3001);
+                    let stream = placed(&body, chunk, level, 3001, &(0..count).collect::<Vec<_>>());
                     assert_eq!(
                         inflate(&stream),
                         body,
                         "length {length}, chunk {chunk}, level {level}"
                     );
+                    assert_eq!(stream, reference(&body, chunk, level));
                 }
             }
         }
         assert_eq!(inflate(&zlib(b"", 6)), b"");
         let body = sample(3 * CHUNK + 5, 9);
         assert_eq!(inflate(&zlib(&body, 6)), body);
+    }
+
+    #[test]
+    fn pieces_placed_in_any_order_give_the_same_stream() {
+        // The bake hands the island part (the end of the body) over before the tile part
+        // ahead of it; the stream must not depend on the order.
+        let body = sample(5 * CHUNK + 12_345, 4);
+        let expected = reference(&body, CHUNK, 6);
+        for size in [1000usize, 40_000, CHUNK - 1, CHUNK + 7] {
+            let count = body.len().div_ceil(size);
+            let forward: Vec<usize> = (0..count).collect();
+            let backward: Vec<usize> = (0..count).rev().collect();
+            // A shuffle: sorted by a scrambled key, still every piece once.
+            let mut shuffled: Vec<usize> = (0..count).collect();
+            shuffled.sort_by_key(|&i| (i * 7919 + 13) % 101);
+            for order in [&forward, &backward, &shuffled] {
+                assert_eq!(
+                    placed(&body, CHUNK, 6, size, order),
+                    expected,
+                    "pieces of {size}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_gap_an_overlap_or_a_piece_past_the_end_gives_no_stream() {
+        let body = sample(3 * CHUNK, 2);
+        // Gap: the middle piece never comes.
+        let mut gap = ChunkedZlib::new(6, CHUNK, body.len());
+        gap.place(0, &body[..CHUNK]);
+        gap.place(2 * CHUNK, &body[2 * CHUNK..]);
+        assert!(gap.finish().is_none());
+        // Overlap: a byte placed twice.
+        let mut overlap = ChunkedZlib::new(6, CHUNK, body.len());
+        overlap.place(0, &body[..CHUNK + 1]);
+        overlap.place(CHUNK, &body[CHUNK..]);
+        assert!(overlap.finish().is_none());
+        // Past the end.
+        let mut long = ChunkedZlib::new(6, CHUNK, body.len());
+        long.place(0, &body);
+        long.place(body.len(), b"x");
+        assert!(long.finish().is_none());
+        // The same pieces, right: a stream.
+        let mut right = ChunkedZlib::new(6, CHUNK, body.len());
+        right.place(CHUNK, &body[CHUNK..]);
+        right.place(0, &body[..CHUNK]);
+        assert_eq!(inflate(&right.finish().unwrap()), body);
+    }
+
+    #[test]
+    fn one_thread_gives_the_same_stream_as_the_pool() {
+        let body = sample(4 * CHUNK + 99, 8);
+        let pooled = zlib(&body, 6);
+        let alone = walkmesh_core::threads::with_budget(1, || zlib(&body, 6));
+        assert_eq!(pooled, alone);
+        assert_eq!(pooled, reference(&body, CHUNK, 6));
     }
 
     #[test]

@@ -87,16 +87,27 @@ pub fn validate_and_read(
         Ok(parsed) => parsed,
         Err(error) => return (Err(error.clone()), Err(error)),
     };
-    let validate = || validate_parsed(&parsed, options.recompute_derived);
     let read =
         |diag: &mut Diagnostics| crate::read::to_navmesh(&parsed, input.bytes, options, diag);
     // Below this many triangles a thread costs more than it saves.
     if parsed.aswm.triangles.len() < PARALLEL_TRIANGLES || !walkmesh_core::threads::may_spawn() {
-        let findings = validate();
+        let findings = validate_parsed(&parsed, options.recompute_derived);
         return (Ok(findings), read(diag));
     }
+    // Three jobs on two threads: this one counts the shared sides first (the validator
+    // needs the count a millisecond in, after the structure) and then reads the mesh back.
     std::thread::scope(|scope| {
-        let validating = scope.spawn(validate);
+        let (send, receive) = std::sync::mpsc::channel();
+        let parsed = &parsed;
+        let validating = scope.spawn(move || {
+            validate_with(parsed, options.recompute_derived, &mut || {
+                // Only if this thread's sender is gone (a panic there); counted here then.
+                receive
+                    .recv()
+                    .unwrap_or_else(|_| crowded_sides(&parsed.aswm))
+            })
+        });
+        let _ = send.send(crowded_sides(&parsed.aswm));
         let mesh = read(diag);
         // A panic in the validator is a bug: passed on, not hidden.
         let findings = validating
@@ -104,6 +115,23 @@ pub fn validate_and_read(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (Ok(findings), mesh)
     })
+}
+
+/// How many times a side (a pair of vertex indices) is used by a third triangle or more.
+/// Reads indices only, so it is safe on a file whose structure is broken.
+fn crowded_sides(a: &Aswm) -> usize {
+    let mut keys: Vec<(u32, u32)> = a
+        .triangles
+        .iter()
+        .flat_map(|t| {
+            let v = t.vertices;
+            [key(v[0], v[1]), key(v[1], v[2]), key(v[2], v[0])]
+        })
+        .collect();
+    keys.sort_unstable();
+    keys.windows(3)
+        .filter(|w| matches!(w, [x, y, z] if x == y && y == z))
+        .count()
 }
 
 /// Files with at least this many triangles are validated and read on two threads.
@@ -117,6 +145,16 @@ pub fn validate_file(file: &TrxFile<'_>) -> Vec<Diagnostic> {
 /// Validates a parsed file; `recompute_derived: false` skips the shortest-path checks of the
 /// tile tables and island paths (see `ReadOptions::recompute_derived`).
 pub fn validate_parsed(file: &TrxFile<'_>, recompute_derived: bool) -> Vec<Diagnostic> {
+    validate_with(file, recompute_derived, &mut || crowded_sides(&file.aswm))
+}
+
+/// [`validate_parsed`] with the count of sides shared by more than two triangles asked of
+/// `crowded` when the rules reach it (so that it can be counted on another thread).
+fn validate_with(
+    file: &TrxFile<'_>,
+    recompute_derived: bool,
+    crowded: &mut dyn FnMut() -> usize,
+) -> Vec<Diagnostic> {
     let mut f = Findings::new();
     if (file.container.major, file.container.minor) != (2, 3) {
         f.warn(
@@ -160,7 +198,7 @@ pub fn validate_parsed(file: &TrxFile<'_>, recompute_derived: bool) -> Vec<Diagn
     }
     let structural_ok = structure(aswm, &mut f);
     if structural_ok {
-        toolset_rules(aswm, recompute_derived, &mut f);
+        toolset_rules(aswm, recompute_derived, crowded, &mut f);
     }
     f.finish()
 }
@@ -430,7 +468,12 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
 
 /// §5.3: what the official toolset's files always satisfy (errors) and what they break
 /// harmlessly (warnings). Runs only on a structurally sound walkmesh.
-fn toolset_rules(a: &Aswm, recompute_derived: bool, f: &mut Findings) {
+fn toolset_rules(
+    a: &Aswm,
+    recompute_derived: bool,
+    crowded: &mut dyn FnMut() -> usize,
+    f: &mut Findings,
+) {
     let nt = a.triangles.len();
     let baked = !a.islands.is_empty() || a.tiles.iter().any(|t| !t.local_to_node.is_empty());
     // Centres, planes, winding flag.
@@ -506,19 +549,7 @@ fn toolset_rules(a: &Aswm, recompute_derived: bool, f: &mut Findings) {
         }
     }
     // Sides shared by more than two triangles.
-    let mut keys: Vec<(u32, u32)> = a
-        .triangles
-        .iter()
-        .flat_map(|t| {
-            let v = t.vertices;
-            [key(v[0], v[1]), key(v[1], v[2]), key(v[2], v[0])]
-        })
-        .collect();
-    keys.sort_unstable();
-    let crowded = keys
-        .windows(3)
-        .filter(|w| matches!(w, [x, y, z] if x == y && y == z))
-        .count();
+    let crowded = crowded();
     if crowded > 0 {
         f.warn(
             "trx.side_shared_by_many",

@@ -11,8 +11,9 @@ use walkmesh_core::{
 };
 
 use crate::aswm::{self, flags};
-use crate::bake::{self, BakeInput, Config, Style};
+use crate::bake::{self, BakeInput, BodyPiece, Config, Style};
 use crate::container::{self, Trwh};
+use crate::deflate::{CHUNK, ChunkedZlib};
 use crate::read::{packet_key, profile};
 
 /// Default tile width of interior areas, used when the mesh has no tile grid.
@@ -471,35 +472,39 @@ fn bake_and_compress(
     old_body: Option<&[u8]>,
     old_stream: Option<&[u8]>,
 ) -> (Result<bake::Baked, WriteError>, Vec<u8>) {
-    let compress = |pieces: std::sync::mpsc::Receiver<Vec<u8>>| {
-        let mut encoder = crate::deflate::ChunkedZlib::new(level, crate::deflate::CHUNK);
-        for piece in pieces {
-            encoder.push(&piece);
+    // The encoder exists once the bake has told the body's length (its first piece).
+    let feed = |encoder: &mut Option<ChunkedZlib>, piece: BodyPiece| match piece {
+        BodyPiece::Length(length) => *encoder = Some(ChunkedZlib::new(level, CHUNK, length)),
+        BodyPiece::At(at, bytes) => {
+            if let Some(encoder) = encoder.as_mut() {
+                encoder.place(at, &bytes);
+            }
         }
-        encoder.finish()
     };
-    // How many bytes of the new body equal the old one so far; `None` once they differ (or
-    // when there is no old body).
-    let mut matched = old_body.map(|_| 0usize);
+    // Whether every piece so far equals the old body at its offset, and how many bytes came.
+    let mut matched = old_body.is_some();
     let mut body_length = 0usize;
-    let mut check = |piece: &[u8]| {
-        body_length += piece.len();
-        if let (Some(at), Some(old)) = (matched, old_body) {
-            matched = (old.get(at..at + piece.len()) == Some(piece)).then_some(at + piece.len());
+    let mut check = |piece: &BodyPiece| {
+        if let BodyPiece::At(at, bytes) = piece {
+            body_length += bytes.len();
+            matched &= old_body.and_then(|old| old.get(*at..*at + bytes.len())) == Some(bytes);
         }
     };
     let (baked, compressed) = if walkmesh_core::threads::may_spawn() {
         std::thread::scope(|scope| {
-            let (send, receive) = std::sync::mpsc::channel::<Vec<u8>>();
-            let worker = scope.spawn(move || compress(receive));
-            // Owns the sender: dropping it ends the worker's loop.
-            let mut sink = move |piece: Vec<u8>| {
-                check(&piece);
-                if let Err(unsent) = send.send(piece) {
-                    // The worker is gone (it cannot be, short of a panic); the pieces are
-                    // compressed again below.
-                    drop(unsent);
+            let (send, receive) = std::sync::mpsc::channel::<BodyPiece>();
+            let worker = scope.spawn(move || {
+                let mut encoder = None;
+                for piece in receive {
+                    feed(&mut encoder, piece);
                 }
+                encoder.and_then(ChunkedZlib::finish)
+            });
+            // Owns the sender: dropping it ends the worker's loop.
+            let mut sink = move |piece: BodyPiece| {
+                check(&piece);
+                // Fails only if the worker is gone (a panic): the body is compressed below.
+                let _ = send.send(piece);
             };
             let baked = bake::bake_streaming(input, config, Some(&mut sink));
             drop(sink);
@@ -507,25 +512,25 @@ fn bake_and_compress(
         })
     } else {
         // One thread (a batch worker): each piece is compressed as it arrives, here.
-        let mut encoder = crate::deflate::ChunkedZlib::new(level, crate::deflate::CHUNK);
-        let mut sink = |piece: Vec<u8>| {
+        let mut encoder = None;
+        let mut sink = |piece: BodyPiece| {
             check(&piece);
-            encoder.push(&piece);
+            feed(&mut encoder, piece);
         };
         let baked = bake::bake_streaming(input, config, Some(&mut sink));
-        (baked, encoder.finish())
+        (baked, encoder.and_then(ChunkedZlib::finish))
     };
     let Ok(baked) = baked else {
         return (baked, Vec::new());
     };
-    let same = matched.is_some() && old_body.map(<[u8]>::len) == Some(body_length);
-    let payload = match (same.then_some(old_stream).flatten(), compressed) {
-        (Some(stream), _) => crate::aswm::wrap_stream(body_length, stream),
-        (None, Some((stream, length))) if length == body_length => {
-            crate::aswm::wrap_stream(body_length, &stream)
-        }
-        // Only if the worker failed.
-        _ => aswm::wrap_level(&aswm::serialize(&baked.aswm), None, level),
+    // `finish` succeeds only when the pieces covered the body exactly once; then a body equal
+    // to the old one keeps the old stream.
+    let same = matched && old_body.map(<[u8]>::len) == Some(body_length);
+    let payload = match (compressed, same.then_some(old_stream).flatten()) {
+        (Some(_), Some(old)) => crate::aswm::wrap_stream(body_length, old),
+        (Some(stream), None) => crate::aswm::wrap_stream(body_length, &stream),
+        // Only if the pieces did not cover the body or the worker failed.
+        (None, _) => aswm::wrap_level(&aswm::serialize(&baked.aswm), None, level),
     };
     (Ok(baked), payload)
 }
