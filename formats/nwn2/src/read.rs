@@ -33,14 +33,32 @@ pub fn packet_key(index: usize) -> String {
     format!("nwn2:packet.{index:03}")
 }
 
+/// A side as [`crate::bake::sorted_sides`] gives it: lower vertex, higher vertex, triangle,
+/// side of the triangle.
+pub(crate) type Side = (u32, u32, u32, u8);
+
+/// The sides of the stored triangles, sorted ([`crate::bake::sorted_sides`]).
+pub(crate) fn stored_sides(aswm: &crate::aswm::Aswm) -> Vec<Side> {
+    let stored: Vec<[u32; 3]> = aswm.triangles.iter().map(|t| t.vertices).collect();
+    crate::bake::sorted_sides(&stored)
+}
+
 /// Which triangle is linked across each side that more than two triangles share, as stored:
 /// one column per IR polygon edge (edge e = IR vertex e → e+1); the partner triangle, `-1`
 /// for none, [`crate::bake::NO_LINK_HINT`] where the side is shared by at most two triangles
 /// (the bake derives those). `None` when no side is shared by more than two.
-fn link_hints(aswm: &crate::aswm::Aswm) -> Option<[Vec<i64>; 3]> {
+///
+/// `sides`: the stored triangles' [`crate::bake::sorted_sides`], when the caller has them.
+fn link_hints(aswm: &crate::aswm::Aswm, sides: Option<&[Side]>) -> Option<[Vec<i64>; 3]> {
     let key = |a: u32, b: u32| (a.min(b), a.max(b));
-    let written: Vec<[u32; 3]> = aswm.triangles.iter().map(|t| t.vertices).collect();
-    let sides = crate::bake::sorted_sides(&written);
+    let sorted;
+    let sides = match sides {
+        Some(sides) => sides,
+        None => {
+            sorted = stored_sides(aswm);
+            &sorted
+        }
+    };
     let mut crowded: Vec<(u32, u32)> = sides
         .windows(3)
         .filter(|w| matches!(w, [a, b, c] if (a.0, a.1) == (b.0, b.1) && (b.0, b.1) == (c.0, c.1)))
@@ -104,6 +122,18 @@ pub fn to_navmesh(
     options: &ReadOptions,
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadError> {
+    to_navmesh_with(file, bytes, options, diag, None)
+}
+
+/// [`to_navmesh`] with the stored triangles' sorted sides when the caller has sorted them
+/// already (the output check shares them with the validator).
+pub(crate) fn to_navmesh_with(
+    file: &TrxFile<'_>,
+    bytes: &[u8],
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+    sides: Option<&[Side]>,
+) -> Result<NavMesh, ReadError> {
     let aswm = &file.aswm;
     let (polygons, surfaces, raw_flags) = read_triangles(file, options, diag)?;
     let mut mesh = NavMesh {
@@ -117,7 +147,7 @@ pub fn to_navmesh(
         .insert("nwn2:flags".into(), Attribute::Int(raw_flags));
     mesh.face_attributes
         .insert("nwn2:tile".into(), Attribute::Int(stored_tiles(aswm)));
-    if let Some(links) = link_hints(aswm) {
+    if let Some(links) = link_hints(aswm, sides) {
         for (e, column) in links.into_iter().enumerate() {
             mesh.face_attributes
                 .insert(format!("nwn2:link{e}"), Attribute::Int(column));

@@ -12,6 +12,7 @@ use walkmesh_core::{Diagnostic, Diagnostics, Position, ReadError, ReadOptions, S
 use crate::aswm::{Aswm, NO_NODE, NONE16, NONE32, flags};
 use crate::bake;
 use crate::file::{self, TrxFile};
+use crate::read::{Side, stored_sides};
 
 /// Findings reported per code before they are only counted.
 pub const MAX_PER_CODE: usize = 20;
@@ -94,8 +95,9 @@ pub fn validate_and_read(
         let findings = validate_parsed(&parsed, options.recompute_derived);
         return (Ok(findings), read(diag));
     }
-    // Three jobs on two threads: this one counts the shared sides first (the validator
-    // needs the count a millisecond in, after the structure) and then reads the mesh back.
+    // Three jobs on two threads: this one sorts the sides first (the validator needs the
+    // count of crowded ones a millisecond in, after the structure; the reader's link hints
+    // need the same sort) and then reads the mesh back.
     std::thread::scope(|scope| {
         let (send, receive) = std::sync::mpsc::channel();
         let parsed = &parsed;
@@ -104,11 +106,12 @@ pub fn validate_and_read(
                 // Only if this thread's sender is gone (a panic there); counted here then.
                 receive
                     .recv()
-                    .unwrap_or_else(|_| crowded_sides(&parsed.aswm))
+                    .unwrap_or_else(|_| crowded_count(&stored_sides(&parsed.aswm)))
             })
         });
-        let _ = send.send(crowded_sides(&parsed.aswm));
-        let mesh = read(diag);
+        let sides = stored_sides(&parsed.aswm);
+        let _ = send.send(crowded_count(&sides));
+        let mesh = crate::read::to_navmesh_with(parsed, input.bytes, options, diag, Some(&sides));
         // A panic in the validator is a bug: passed on, not hidden.
         let findings = validating
             .join()
@@ -117,20 +120,12 @@ pub fn validate_and_read(
     })
 }
 
-/// How many times a side (a pair of vertex indices) is used by a third triangle or more.
-/// Reads indices only, so it is safe on a file whose structure is broken.
-fn crowded_sides(a: &Aswm) -> usize {
-    let mut keys: Vec<(u32, u32)> = a
-        .triangles
-        .iter()
-        .flat_map(|t| {
-            let v = t.vertices;
-            [key(v[0], v[1]), key(v[1], v[2]), key(v[2], v[0])]
-        })
-        .collect();
-    keys.sort_unstable();
-    keys.windows(3)
-        .filter(|w| matches!(w, [x, y, z] if x == y && y == z))
+/// How many times a side (a pair of vertex indices) is used by a third triangle or more, in
+/// sides sorted by [`crate::bake::sorted_sides`] (equal pairs are neighbours there).
+fn crowded_count(sides: &[Side]) -> usize {
+    sides
+        .windows(3)
+        .filter(|w| matches!(w, [x, y, z] if (x.0, x.1) == (y.0, y.1) && (y.0, y.1) == (z.0, z.1)))
         .count()
 }
 
@@ -145,7 +140,9 @@ pub fn validate_file(file: &TrxFile<'_>) -> Vec<Diagnostic> {
 /// Validates a parsed file; `recompute_derived: false` skips the shortest-path checks of the
 /// tile tables and island paths (see `ReadOptions::recompute_derived`).
 pub fn validate_parsed(file: &TrxFile<'_>, recompute_derived: bool) -> Vec<Diagnostic> {
-    validate_with(file, recompute_derived, &mut || crowded_sides(&file.aswm))
+    validate_with(file, recompute_derived, &mut || {
+        crowded_count(&stored_sides(&file.aswm))
+    })
 }
 
 /// [`validate_parsed`] with the count of sides shared by more than two triangles asked of
@@ -201,10 +198,6 @@ fn validate_with(
         toolset_rules(aswm, recompute_derived, crowded, &mut f);
     }
     f.finish()
-}
-
-fn key(a: u32, b: u32) -> (u32, u32) {
-    (a.min(b), a.max(b))
 }
 
 /// §5.1: indices in range and links consistent. Returns false when later checks could index
