@@ -559,13 +559,6 @@ fn column_at(field: &Heightfield, x: f64, y: f64) -> Option<&[crate::voxel::Span
 
 /// True area of a triangle.
 fn area(mesh: &NavMesh, t: &[u32; 3]) -> f64 {
-    let [a, b, c] = t.map(|i| mesh.vertex(i).map(f64::from));
-    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    let n = [
-        u[1] * w[2] - u[2] * w[1],
-        u[2] * w[0] - u[0] * w[2],
-        u[0] * w[1] - u[1] * w[0],
-    ];
-    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
+    let [a, b, c] = t.map(|i| mesh.vertex(i));
+    walkmesh_core::passes::triangle_area(a, b, c)
 }

@@ -53,6 +53,21 @@ fn layout(dir: &Path, rooms: &[(&str, f32)]) -> std::path::PathBuf {
     path
 }
 
+/// `walkmesh generate MODELS --lyt LYT --out-dir OUT --json`, which must succeed; its JSON.
+fn generate_area(models: &Path, lyt: &Path, out: &Path) -> serde_json::Value {
+    let run = walkmesh([
+        "generate".as_ref(),
+        models.as_os_str(),
+        "--lyt".as_ref(),
+        lyt.as_os_str(),
+        "--out-dir".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
 fn read_wok(path: &Path) -> walkmesh_core::NavMesh {
     walkmesh_kotor_area::kits::read_wok(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -67,17 +82,7 @@ fn two_rooms_meeting_at_a_doorway_get_valid_woks_and_transitions_both_ways() {
     // Room B's floor starts where room A's ends: they share the edge x = 10.
     let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
     let out = dir.path().join("out");
-    let run = walkmesh([
-        "generate".as_ref(),
-        models.as_os_str(),
-        "--lyt".as_ref(),
-        lyt.as_os_str(),
-        "--out-dir".as_ref(),
-        out.as_os_str(),
-        "--json".as_ref(),
-    ]);
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let json = generate_area(&models, &lyt, &out);
     let rooms = json["rooms"].as_array().unwrap();
     assert_eq!(rooms.len(), 2, "{json}");
     for (room, other) in [(&rooms[0], "roomb"), (&rooms[1], "rooma")] {
@@ -137,17 +142,7 @@ fn a_wide_room_opening_onto_a_narrow_one_shares_the_seam_points_and_links_exactl
     floor_room_rect(&models, "roomb", [0.0, 2.0], [6.0, 8.0]);
     let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
     let out = dir.path().join("out");
-    let run = walkmesh([
-        "generate".as_ref(),
-        models.as_os_str(),
-        "--lyt".as_ref(),
-        lyt.as_os_str(),
-        "--out-dir".as_ref(),
-        out.as_os_str(),
-        "--json".as_ref(),
-    ]);
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let json = generate_area(&models, &lyt, &out);
     assert_eq!(json["findings"], serde_json::json!([]), "{json}");
     let rooms = json["rooms"].as_array().unwrap();
     assert!(rooms[0]["seam_points"].as_u64().unwrap() >= 2, "{json}");
@@ -177,22 +172,11 @@ fn a_wide_room_opening_onto_a_narrow_one_shares_the_seam_points_and_links_exactl
     }
 }
 
-/// Walkable area (m²) of a mesh of triangles.
+/// Walkable area (m²) of a mesh.
 fn walkable_area(mesh: &walkmesh_core::NavMesh) -> f64 {
     (0..mesh.polygons.len())
         .filter(|&p| mesh.is_walkable(p))
-        .map(|p| {
-            let c = mesh.polygons.get(p);
-            let [a, b, c] = [c[0], c[1], c[2]].map(|i| mesh.vertex(i).map(f64::from));
-            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-            let w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-            let n = [
-                u[1] * w[2] - u[2] * w[1],
-                u[2] * w[0] - u[0] * w[2],
-                u[0] * w[1] - u[1] * w[0],
-            ];
-            (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() / 2.0
-        })
+        .map(|p| walkmesh_core::passes::polygon_area(mesh, p))
         .sum()
 }
 
@@ -305,17 +289,7 @@ fn a_real_kit_hall_twice_end_to_end_meets_at_its_doorway() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let run = walkmesh([
-        "generate".as_ref(),
-        dir.path().as_os_str(),
-        "--lyt".as_ref(),
-        lyt.as_os_str(),
-        "--out-dir".as_ref(),
-        out.as_os_str(),
-        "--json".as_ref(),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let json = generate_area(dir.path(), &lyt, &out);
     assert_eq!(json["rooms"][0]["leads_to"], serde_json::json!(["hall_7b"]));
     assert_eq!(json["rooms"][1]["leads_to"], serde_json::json!(["hall_7"]));
     assert_eq!(json["findings"], serde_json::json!([]), "{json}");

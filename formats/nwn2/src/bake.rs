@@ -1528,6 +1528,41 @@ mod tests {
         (vertices, triangles)
     }
 
+    /// Flags of `count` TRX triangles, every `every`-th one not walkable.
+    fn every_nth_unwalkable(count: usize, every: usize) -> Vec<u16> {
+        (0..count)
+            .map(|i| {
+                if i % every == 0 {
+                    flags::CLOCKWISE
+                } else {
+                    flags::WALKABLE | flags::CLOCKWISE
+                }
+            })
+            .collect()
+    }
+
+    /// A [`strip`] on a row of `columns` 9 m tiles.
+    fn strip_input<'a>(
+        vertices: &'a [[f32; 3]],
+        triangles: &'a [[u32; 3]],
+        flags: &'a [u16],
+        columns: u32,
+        style: Style,
+    ) -> BakeInput<'a> {
+        BakeInput {
+            vertices,
+            triangles,
+            flags,
+            tiles: None,
+            links: None,
+            grid_width: columns,
+            grid_height: 1,
+            tile_width: 9.0,
+            style,
+            border: 0,
+        }
+    }
+
     #[test]
     fn bake_builds_tiles_islands_and_island_paths() {
         // Two 9 m tiles, each one square of two walkable triangles.
@@ -1582,32 +1617,10 @@ mod tests {
     #[test]
     fn the_planned_body_size_is_the_serialised_size() {
         let (vertices, triangles) = strip(5, 3.0);
-        let flags: Vec<u16> = (0..triangles.len())
-            .map(|i| {
-                if i % 3 == 0 {
-                    flags::CLOCKWISE
-                } else {
-                    flags::WALKABLE | flags::CLOCKWISE
-                }
-            })
-            .collect();
+        let flags = every_nth_unwalkable(triangles.len(), 3);
         for style in [Style::Trx, Style::Trn] {
-            let baked = bake(
-                &BakeInput {
-                    vertices: &vertices,
-                    triangles: &triangles,
-                    flags: &flags,
-                    tiles: None,
-                    links: None,
-                    grid_width: 2,
-                    grid_height: 1,
-                    tile_width: 9.0,
-                    style,
-                    border: 0,
-                },
-                &Config::default(),
-            )
-            .unwrap();
+            let input = strip_input(&vertices, &triangles, &flags, 2, style);
+            let baked = bake(&input, &Config::default()).unwrap();
             let a = &baked.aswm;
             let ranges: Vec<(usize, usize)> = a
                 .tiles
@@ -1636,28 +1649,9 @@ mod tests {
     fn streamed_pieces_cover_the_serialised_body_once_islands_before_tiles() {
         // 40 tiles of a strip, some triangles not walkable (several islands per tile row).
         let (vertices, triangles) = strip(40, 3.0);
-        let flags: Vec<u16> = (0..triangles.len())
-            .map(|i| {
-                if i % 5 == 0 {
-                    flags::CLOCKWISE
-                } else {
-                    flags::WALKABLE | flags::CLOCKWISE
-                }
-            })
-            .collect();
+        let flags = every_nth_unwalkable(triangles.len(), 5);
         for style in [Style::Trx, Style::Trn] {
-            let input = BakeInput {
-                vertices: &vertices,
-                triangles: &triangles,
-                flags: &flags,
-                tiles: None,
-                links: None,
-                grid_width: 14,
-                grid_height: 1,
-                tile_width: 9.0,
-                style,
-                border: 0,
-            };
+            let input = strip_input(&vertices, &triangles, &flags, 14, style);
             let mut pieces = Vec::new();
             let mut sink = |piece: BodyPiece| pieces.push(piece);
             let baked = bake_streaming(&input, &Config::default(), Some(&mut sink)).unwrap();
