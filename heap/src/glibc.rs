@@ -34,8 +34,9 @@ pub(crate) fn configure() {
     // and the pad; freed, it is the top of the heap again (never trimmed).
     // SAFETY: `sbrk(0)` only reads the end of the heap.
     let before = unsafe { libc::sbrk(0) } as usize;
-    // SAFETY: a plain malloc/free pair of a block nobody else sees.
-    unsafe { libc::free(libc::malloc(1 << 20)) };
+    // SAFETY: a plain malloc/free pair of a block nobody else sees. `black_box`: without it
+    // the compiler removes a pair whose block is never used, and the heap does not grow here.
+    unsafe { libc::free(std::hint::black_box(libc::malloc(1 << 20))) };
     if before != usize::MAX {
         ADVISED_END.fetch_max(before, Ordering::Relaxed);
     }
