@@ -85,6 +85,16 @@ def run_once(command):
     return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
+def rotated(items, run):
+    """`items` in the order of run number `run`: each run starts one further along, so every
+    command follows every other equally often. In a fixed order the command run right after
+    nwn-trn (400 ms on one core) was about 3 ms slower than the same binary elsewhere in the
+    order (measured 2026-11-27 by swapping --binary and --baseline), which tilted every
+    comparison against whichever binary came after the peer."""
+    shift = run % len(items) if items else 0
+    return items[shift:] + items[:shift]
+
+
 def pykotor_seconds(path, runs):
     """Median seconds of PyKotor's read_bwm + bytes_bwm of `path` in process (the peer the
     issue compares a KotOR re-bake with), or None when PyKotor is not installed."""
@@ -178,8 +188,8 @@ def main():
         samples = {name: [] for name, _ in binaries}
         cpu = {name: [] for name, _ in binaries}
         memory = {name: 0 for name, _ in binaries}
-        for _ in range(args.runs * 20):
-            for name, binary in binaries:
+        for run in range(args.runs * 20):
+            for name, binary in rotated(binaries, run):
                 seconds, kilobytes, cpu_seconds = run_once([program or binary, *arguments])
                 samples[name].append(seconds)
                 cpu[name].append(cpu_seconds)
@@ -222,8 +232,8 @@ def main():
             samples = {name: [] for name, _ in commands}
             cpu = {name: [] for name, _ in commands}
             memory = {name: 0 for name, _ in commands}
-            for _ in range(args.runs):
-                for name, command in commands:
+            for run in range(args.runs):
+                for name, command in rotated(commands, run):
                     seconds, kilobytes, cpu_seconds = run_once(command)
                     samples[name].append(seconds)
                     cpu[name].append(cpu_seconds)

@@ -77,6 +77,28 @@ pub struct ChunkedZlib {
     /// Whether the pool compresses (else `place` does), from the thread budget when the
     /// stream was started.
     parallel: bool,
+    /// Complete chunks waiting for a worker, and the workers compressing them.
+    waiting: std::sync::Arc<std::sync::Mutex<Waiting>>,
+    /// How many workers may compress at once while the body is still being placed: one per
+    /// thread of the budget but one (see [`Waiting`]); every thread once `finish` is called.
+    workers_while_placing: usize,
+}
+
+/// The chunks waiting to be compressed and how many pool workers are taking them.
+///
+/// Why not one pool job per chunk: the bake places the body while it computes the island
+/// paths and then the tile tables on its own thread, the longest chain of work in a re-bake.
+/// With a job per chunk every core compresses as soon as chunks queue up, three busy
+/// threads share two cores, and that chain slows down by a third. With one worker fewer than
+/// the thread budget until the body is complete, the chain keeps a core; the chunks still
+/// waiting then are compressed on every core (dm_dungeon's re-bake, 121 interleaved runs:
+/// median 48.5 → 47.2 ms, docs/performance.md). Only the order of the work changes.
+#[derive(Debug, Default)]
+struct Waiting {
+    chunks: std::collections::VecDeque<ReadyChunk>,
+    workers: usize,
+    /// The most workers seen at once while the body was being placed (for the tests).
+    most_while_placing: usize,
 }
 
 impl ChunkedZlib {
@@ -96,6 +118,8 @@ impl ChunkedZlib {
             placed: Vec::new(),
             spoiled: false,
             parallel: walkmesh_core::threads::may_spawn(),
+            waiting: Default::default(),
+            workers_while_placing: walkmesh_core::threads::available().saturating_sub(1).max(1),
         };
         if length == 0 {
             encoder.complete(ReadyChunk {
@@ -194,14 +218,57 @@ impl ChunkedZlib {
             }
             return;
         }
-        let sender = self.results.0.clone();
-        let job = move || {
-            // The receiver lives until `finish` has every chunk.
-            let _ = sender.send((chunk.index, compress(&chunk, level, chunk_count)));
+        let Ok(mut waiting) = self.waiting.lock() else {
+            // Only after a worker panicked (rayon aborts first): `finish` finds the chunk
+            // missing and the writer compresses the body in one piece.
+            return;
         };
-        match compression_pool() {
-            Some(pool) => pool.spawn(job),
-            None => rayon::spawn(job),
+        waiting.chunks.push_back(chunk);
+        if waiting.workers < self.workers_while_placing {
+            waiting.workers += 1;
+            waiting.most_while_placing = waiting.most_while_placing.max(waiting.workers);
+            self.start_worker();
+        }
+    }
+
+    /// A pool job that compresses waiting chunks until none is left.
+    fn start_worker(&self) {
+        let (level, chunk_count) = (self.level, self.chunk_count);
+        let sender = self.results.0.clone();
+        let waiting = std::sync::Arc::clone(&self.waiting);
+        rayon::spawn(move || {
+            loop {
+                // The worker count drops under the same lock that found the queue empty, so
+                // `complete` never counts on a worker that is leaving.
+                let chunk = {
+                    let Ok(mut waiting) = waiting.lock() else {
+                        return;
+                    };
+                    match waiting.chunks.pop_front() {
+                        Some(chunk) => chunk,
+                        None => {
+                            waiting.workers -= 1;
+                            return;
+                        }
+                    }
+                };
+                // The receiver lives until `finish` has every chunk.
+                let _ = sender.send((chunk.index, compress(&chunk, level, chunk_count)));
+            }
+        });
+    }
+
+    /// The body is complete: workers for every thread of the budget take the chunks still
+    /// waiting.
+    fn start_every_worker(&self) {
+        let threads = self.workers_while_placing + 1;
+        let Ok(mut waiting) = self.waiting.lock() else {
+            return;
+        };
+        let wanted = threads.min(waiting.workers + waiting.chunks.len());
+        while waiting.workers < wanted {
+            waiting.workers += 1;
+            self.start_worker();
         }
     }
 
@@ -214,6 +281,7 @@ impl ChunkedZlib {
             return None;
         }
         if self.parallel {
+            self.start_every_worker();
             let (sender, receiver) = self.results;
             drop(sender);
             let mut missing = self.done.iter().filter(|d| d.is_none()).count();
@@ -249,51 +317,6 @@ impl ChunkedZlib {
         Some(stream)
     }
 }
-
-/// How much lower than the thread that starts them the compression threads run (a nice
-/// value added to its own, capped at the lowest priority, 19).
-const LOWER_PRIORITY: i32 = 10;
-
-/// The threads chunks are compressed on: one per core, each below the priority of the thread
-/// that started the pool (see [`lower_this_threads_priority`]); `None` if they cannot be
-/// started (rayon's shared pool is used then).
-///
-/// Why lower: during a re-bake the calling thread computes the island paths and then the
-/// tile tables, the longest chain of work, while the chunks handed over so far wait to be
-/// compressed. At equal priority three busy threads share two cores and the chain slows
-/// down by a third; with the compression below it, the chain keeps a core and compression
-/// fills every moment it leaves, then every core once the bake ends (dm_dungeon's re-bake:
-/// 49.4 → 46.6 ms, docs/performance.md). The order work is done in changes; the bytes do not.
-fn compression_pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(walkmesh_core::threads::machine())
-            .thread_name(|i| format!("walkmesh-deflate-{i}"))
-            .start_handler(|_| lower_this_threads_priority())
-            .build()
-            .ok()
-    })
-    .as_ref()
-}
-
-/// Raises the nice value of the calling thread by [`LOWER_PRIORITY`] (Linux gives every
-/// thread its own; a failure leaves it as it was, which only costs time).
-#[cfg(target_os = "linux")]
-fn lower_this_threads_priority() {
-    let this = rustix::thread::gettid();
-    if let Ok(nice) = rustix::process::getpriority_process(Some(this)) {
-        let _ = rustix::process::setpriority_process(
-            Some(this),
-            nice.saturating_add(LOWER_PRIORITY).min(19),
-        );
-    }
-}
-
-/// Elsewhere a thread's priority is left as it is (on macOS the call would set the whole
-/// process's).
-#[cfg(not(target_os = "linux"))]
-fn lower_this_threads_priority() {}
 
 /// The raw deflate of a complete chunk, ending with the final block if it is the last.
 fn compress(chunk: &ReadyChunk, level: u32, chunk_count: usize) -> Compressed {
@@ -595,20 +618,24 @@ mod tests {
         assert_eq!(inflate(&right.finish().unwrap()), body);
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
-    fn chunks_are_compressed_below_the_priority_of_the_caller() {
-        let nice_of_this_thread = || {
-            rustix::process::getpriority_process(Some(rustix::thread::gettid()))
-                .expect("getpriority of this thread")
-        };
-        let pool = compression_pool().expect("the compression pool starts");
-        // The pool's threads were started by whichever test used it first, at this process's
-        // priority (every test thread has it).
-        let caller = nice_of_this_thread();
-        let compressing = pool.install(nice_of_this_thread);
-        assert_eq!(compressing, (caller + LOWER_PRIORITY).min(19));
-        assert!(pool.current_num_threads() >= 1);
+    fn while_the_body_is_placed_one_thread_of_the_budget_is_left_to_the_caller() {
+        let piece = 64 * 1024;
+        let body = sample(piece * 16, 11);
+        walkmesh_core::threads::with_budget(3, || {
+            let mut encoder = ChunkedZlib::new(6, piece, body.len());
+            for (k, bytes) in body.chunks(piece).enumerate() {
+                encoder.place(k * piece, bytes);
+            }
+            // Sixteen chunks queued faster than they compress: two workers of three threads.
+            let most = encoder.waiting.lock().unwrap().most_while_placing;
+            assert!(
+                (1..=2).contains(&most),
+                "{most} workers compressed at once while the body was placed"
+            );
+            let stream = encoder.finish().expect("every chunk compressed");
+            assert_eq!(inflate(&stream), body);
+        });
     }
 
     #[test]
