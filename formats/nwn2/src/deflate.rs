@@ -10,10 +10,11 @@
 //!
 //! [`ChunkedZlib`] is told the body's length first and then takes the body in pieces placed
 //! at their offsets, in any order (the bake hands over the island part, computed early, before
-//! the tile tables ahead of it). Each chunk goes to rayon's pool as soon as every byte of it and
-//! of its window is there, so compression overlaps the bake. It never holds the whole body:
-//! only the chunks still being filled (with their windows), so a re-bake does not touch (and
-//! have the kernel zero) a second and third copy of a 5 MB body.
+//! the tile tables ahead of it). Each chunk is queued for rayon's pool as soon as every byte of
+//! it and of its window is there, so compression overlaps the bake; while the body is being
+//! placed, one thread of the budget is left to the bake (see `Waiting`). It never holds the
+//! whole body: only the chunks still being filled or waiting (with their windows), so a
+//! re-bake does not touch (and have the kernel zero) a second and third copy of a 5 MB body.
 
 use flate2::{Compress, Compression, FlushCompress, Status};
 
@@ -48,11 +49,11 @@ struct ReadyChunk {
 
 /// A zlib stream built chunk by chunk from pieces placed at their offsets.
 ///
-/// Each chunk goes to rayon's pool as soon as it is complete. Why the pool and not the
+/// Each chunk is queued for rayon's pool as soon as it is complete. Why the pool and not the
 /// caller's thread: the bake produces the body faster than one core deflates it at level 6,
-/// so chunks queue up; in the pool they are deflated on every core as soon as the bake's own
-/// work leaves one free. With a thread budget of one (a batch worker), chunks are compressed
-/// in order by `place` itself.
+/// so chunks queue up; pool workers (all threads of the budget but one until `finish`, then
+/// all) take them in turn. With a thread budget of one (a batch worker), chunks are
+/// compressed in order by `place` itself.
 #[derive(Debug)]
 pub struct ChunkedZlib {
     level: u32,
