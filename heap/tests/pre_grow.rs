@@ -3,7 +3,6 @@
 //! No test harness: the check must run on the main thread, as the binary's `main` does
 //! (glibc gives other threads arenas of their own, which `sbrk` does not show), and in a
 //! process of its own (another test's allocations could have grown the heap already).
-#![allow(unsafe_code)]
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn main() {
