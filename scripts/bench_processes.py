@@ -5,7 +5,8 @@ For the largest shared file of each format (and a generated 1M-triangle OBJ) it 
 `info`, `convert --rebuild` back to the same format and one cross-format conversion, each
 as a fresh process, and prints a Markdown table of medians and peak memory. With
 `--baseline OTHER_BINARY` every command also runs with that binary, interleaved run by run
-so both see the same machine load, and the table gains a ratio column (baseline / this).
+so both see the same machine load (the order rotates from run to run, so neither always
+follows the other or the peer), and the table gains a ratio column (baseline / this).
 
 Needs only Python 3 and a built binary:
 
