@@ -53,17 +53,23 @@ fn layout(dir: &Path, rooms: &[(&str, f32)]) -> std::path::PathBuf {
     path
 }
 
-/// `walkmesh generate MODELS --lyt LYT --out-dir OUT --json`, which must succeed; its JSON.
-fn generate_area(models: &Path, lyt: &Path, out: &Path) -> serde_json::Value {
-    let run = walkmesh([
+/// `walkmesh generate MODELS --lyt LYT --out-dir OUT`, then `extra`, whatever it exits with.
+fn run_generate(models: &Path, lyt: &Path, out: &Path, extra: &[&str]) -> walkmesh_tests::CliRun {
+    let mut args = vec![
         "generate".as_ref(),
         models.as_os_str(),
         "--lyt".as_ref(),
         lyt.as_os_str(),
         "--out-dir".as_ref(),
         out.as_os_str(),
-        "--json".as_ref(),
-    ]);
+    ];
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    walkmesh(args)
+}
+
+/// [`run_generate`] with `--json`, which must succeed; its JSON.
+fn generate_area(models: &Path, lyt: &Path, out: &Path) -> serde_json::Value {
+    let run = run_generate(models, lyt, out, &["--json"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     serde_json::from_str(&run.stdout).unwrap()
 }
@@ -203,14 +209,7 @@ fn a_room_name_leaving_the_out_dir_is_refused_and_nothing_is_written() {
     floor_room(&models, "rooma");
     let lyt = layout(&models, &[("rooma", 0.0), ("../escape", 10.0)]);
     let out = dir.path().join("out");
-    let run = walkmesh([
-        "generate".as_ref(),
-        models.as_os_str(),
-        "--lyt".as_ref(),
-        lyt.as_os_str(),
-        "--out-dir".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = run_generate(&models, &lyt, &out, &[]);
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(
         run.stderr.contains("cannot be used as a file name"),
@@ -229,14 +228,7 @@ fn rooms_without_a_model_are_listed_and_one_input_is_required() {
     floor_room(&models, "rooma");
     let lyt = layout(&models, &[("rooma", 0.0), ("roomc", 10.0)]);
     let out = dir.path().join("out");
-    let run = walkmesh([
-        "generate".as_ref(),
-        models.as_os_str(),
-        "--lyt".as_ref(),
-        lyt.as_os_str(),
-        "--out-dir".as_ref(),
-        out.as_os_str(),
-    ]);
+    let run = run_generate(&models, &lyt, &out, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout.contains("rooms without a model: roomc"),
