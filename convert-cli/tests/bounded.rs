@@ -5,10 +5,11 @@
 //! regression fails the test instead of taking the machine (issue #33 saw 24 GiB).
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_walkmesh");
+mod common;
+use common::{bounded_by, code};
 
 /// Address space allowed to one run (KiB): the binary, its allocator and a 8192-pixel
 /// picture fit with room to spare; the runaway render reached 24 GiB.
@@ -16,34 +17,7 @@ const ADDRESS_SPACE_KIB: u64 = 1 << 20;
 
 /// Runs `walkmesh ARGS` under the cap, killing it after `limit`.
 fn bounded(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {ADDRESS_SPACE_KIB} && exec \"$0\" \"$@\""
-        ))
-        .arg(BIN)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            child.kill().unwrap();
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "walkmesh {args:?} still running after {limit:?}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn code(output: &Output) -> Option<i32> {
-    output.status.code()
+    bounded_by(args, ADDRESS_SPACE_KIB, limit)
 }
 
 /// OBJ files (Y up) whose geometry has no width in plan, far from the origin.

@@ -25,6 +25,18 @@ pub struct Source {
 }
 
 impl Source {
+    /// What [`Source::from_mesh`] allocates for `mesh`: a triangle and a wall mark per fanned
+    /// triangle, the curved-wall feet at most once more each.
+    pub fn bytes_for(mesh: &NavMesh) -> u64 {
+        let triangles: usize = mesh
+            .polygons
+            .iter()
+            .map(|corners| corners.len().saturating_sub(2))
+            .sum();
+        let per_triangle = std::mem::size_of::<Triangle>() as u64 * 2 + 1;
+        (triangles as u64).saturating_mul(per_triangle)
+    }
+
     pub fn from_mesh(mesh: &NavMesh, params: &Params) -> Source {
         let names = material_names(mesh);
         let nodes = face_node_names(mesh);
@@ -273,8 +285,17 @@ pub struct FloorHit {
     pub distance: f32,
 }
 
-impl<'a> FloorIndex<'a> {
-    pub fn new(source: &'a Source, params: &Params) -> FloorIndex<'a> {
+/// How the floor index files walkable triangles: plan buckets over their extent.
+struct Buckets {
+    walkable: Vec<usize>,
+    lo: [f32; 2],
+    bucket: f32,
+    columns: usize,
+    rows: usize,
+}
+
+impl Buckets {
+    fn of(source: &Source, params: &Params) -> Buckets {
         let walkable: Vec<usize> = (0..source.triangles.len())
             .filter(|&i| source.triangles.get(i).is_some_and(|t| t.walkable))
             .collect();
@@ -294,21 +315,61 @@ impl<'a> FloorIndex<'a> {
         let bucket = (params.cell_size * 10.0).max(extent / 2048.0);
         let columns = ((hi[0] - lo[0]) / bucket).floor() as usize + 1;
         let rows = ((hi[1] - lo[1]) / bucket).floor() as usize + 1;
-        let mut counts = vec![0u32; columns * rows + 1];
-        let span = |t: &Triangle| {
-            let (mut a, mut b) = ([f32::MAX; 2], [f32::MIN; 2]);
-            for c in &t.corners {
-                a = [a[0].min(c[0]), a[1].min(c[1])];
-                b = [b[0].max(c[0]), b[1].max(c[1])];
-            }
-            let x0 = ((a[0] - lo[0]) / bucket).floor().max(0.0) as usize;
-            let y0 = ((a[1] - lo[1]) / bucket).floor().max(0.0) as usize;
-            let x1 = (((b[0] - lo[0]) / bucket).floor() as usize).min(columns - 1);
-            let y1 = (((b[1] - lo[1]) / bucket).floor() as usize).min(rows - 1);
-            (x0, y0, x1, y1)
-        };
-        for t in walkable.iter().filter_map(|&i| source.triangles.get(i)) {
-            let (x0, y0, x1, y1) = span(t);
+        Buckets {
+            walkable,
+            lo,
+            bucket,
+            columns,
+            rows,
+        }
+    }
+
+    /// The buckets a triangle's plan bounds cover: first and last column and row.
+    fn span(&self, t: &Triangle) -> (usize, usize, usize, usize) {
+        let (lo, bucket) = (self.lo, self.bucket);
+        let (mut a, mut b) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for c in &t.corners {
+            a = [a[0].min(c[0]), a[1].min(c[1])];
+            b = [b[0].max(c[0]), b[1].max(c[1])];
+        }
+        let x0 = ((a[0] - lo[0]) / bucket).floor().max(0.0) as usize;
+        let y0 = ((a[1] - lo[1]) / bucket).floor().max(0.0) as usize;
+        let x1 = (((b[0] - lo[0]) / bucket).floor() as usize).min(self.columns - 1);
+        let y1 = (((b[1] - lo[1]) / bucket).floor() as usize).min(self.rows - 1);
+        (x0, y0, x1, y1)
+    }
+
+    fn triangles<'s>(&'s self, source: &'s Source) -> impl Iterator<Item = (usize, &'s Triangle)> {
+        self.walkable
+            .iter()
+            .filter_map(|&i| source.triangles.get(i).map(|t| (i, t)))
+    }
+}
+
+impl<'a> FloorIndex<'a> {
+    /// What [`FloorIndex::new`] allocates: the walkable list, two bucket count arrays and one
+    /// item per bucket each walkable triangle's plan bounds cover (counted without filing).
+    pub fn bytes_for(source: &Source, params: &Params) -> u64 {
+        let buckets = Buckets::of(source, params);
+        let items: u64 = buckets
+            .triangles(source)
+            .map(|(_, t)| {
+                let (x0, y0, x1, y1) = buckets.span(t);
+                ((x1.saturating_sub(x0) + 1) * (y1.saturating_sub(y0) + 1)) as u64
+            })
+            .sum();
+        let counts = (buckets.columns * buckets.rows + 1) as u64;
+        crate::budget::bytes_of::<usize>(buckets.walkable.len())
+            .saturating_add(counts.saturating_mul(8))
+            .saturating_add(items.saturating_mul(4))
+    }
+
+    pub fn new(source: &'a Source, params: &Params) -> FloorIndex<'a> {
+        let buckets = Buckets::of(source, params);
+        let columns = buckets.columns;
+        let mut counts = vec![0u32; columns * buckets.rows + 1];
+        for (_, t) in buckets.triangles(source) {
+            let (x0, y0, x1, y1) = buckets.span(t);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     if let Some(c) = counts.get_mut(y * columns + x + 1) {
@@ -325,11 +386,8 @@ impl<'a> FloorIndex<'a> {
         }
         let mut fill = counts.clone();
         let mut items = vec![0u32; counts.last().copied().unwrap_or(0) as usize];
-        for &i in &walkable {
-            let Some(t) = source.triangles.get(i) else {
-                continue;
-            };
-            let (x0, y0, x1, y1) = span(t);
+        for (i, t) in buckets.triangles(source) {
+            let (x0, y0, x1, y1) = buckets.span(t);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     if let Some(slot) = fill.get_mut(y * columns + x) {
@@ -343,11 +401,11 @@ impl<'a> FloorIndex<'a> {
         }
         FloorIndex {
             source,
-            origin: lo,
-            bucket,
+            origin: buckets.lo,
+            bucket: buckets.bucket,
             snap: 2.0 * params.cell_size,
             columns,
-            rows,
+            rows: buckets.rows,
             starts: counts,
             items,
         }

@@ -3,9 +3,10 @@
 
 use std::collections::VecDeque;
 
-use crate::Params;
+use crate::budget::{Budget, bytes_of};
 use crate::report::{ComponentReport, Report};
 use crate::voxel::Heightfield;
+use crate::{GenerateError, Params};
 
 /// No neighbour in that direction.
 pub const NONE: u32 = u32::MAX;
@@ -37,9 +38,30 @@ pub struct Graph {
     pub starts: Vec<u32>,
 }
 
+/// Bytes per walkable span claimed for the stages from the graph to the triangulation: the
+/// node itself (40) and the per-node working arrays alive beside it at the busiest stage
+/// (reachability: edge distances, component ids, the floods' queues at their largest
+/// capacity, about 45), with room for the outlines' and triangulation's scratch, which
+/// follow the kept floor's boundary. Measured: a 1M-triangle terrain at 0.1 m cells peaks at
+/// 0.8 of the whole estimate (`docs/robustness.md`).
+const BYTES_PER_NODE: u64 = 96;
+/// Bytes per grid column from the graph on: the graph's column starts and the layer split's
+/// column owners.
+const BYTES_PER_COLUMN: u64 = 4 + 8;
+
 impl Graph {
+    /// What [`Graph::build`] and the stages up to the triangulation allocate for `field`,
+    /// before the layers' own grids (claimed in [`layers`]).
+    pub fn bytes_for(field: &Heightfield) -> u64 {
+        let nodes = walkable_spans(field) as u64;
+        let columns = field.columns.len() as u64 + 1;
+        nodes
+            .saturating_mul(BYTES_PER_NODE)
+            .saturating_add(columns.saturating_mul(BYTES_PER_COLUMN))
+    }
+
     pub fn build(field: &Heightfield, params: &Params) -> Graph {
-        let mut nodes = Vec::new();
+        let mut nodes = Vec::with_capacity(walkable_spans(field));
         let mut starts = Vec::with_capacity(field.columns.len() + 1);
         for (c, spans) in field.columns.iter().enumerate() {
             starts.push(nodes.len() as u32);
@@ -219,6 +241,23 @@ impl Graph {
     }
 }
 
+/// Half the passage width in cells, at most the grid's width plus its height: no node is
+/// farther than that from the floor's edge, so a wider passage changes nothing, and the
+/// margin growth below takes one round per cell of it.
+fn passage_steps(params: &Params, field: &Heightfield) -> i32 {
+    let across = i32::try_from(field.width.saturating_add(field.height)).unwrap_or(i32::MAX);
+    params.passage_cells().min(across)
+}
+
+/// Walkable spans of the field: the graph's node count.
+fn walkable_spans(field: &Heightfield) -> usize {
+    field
+        .columns
+        .iter()
+        .map(|spans| spans.iter().filter(|s| s.walkable).count())
+        .sum()
+}
+
 /// The node under a seed point: in the seed's column (or the nearest column with floor within
 /// two cells), the highest floor at most a climb above the seed, else the nearest.
 fn node_under(
@@ -269,7 +308,7 @@ pub fn reachability(
     // Components are found on the floor at least a passage wide (an opening: nodes at least
     // half a passage from the edge), so a gap narrower than a character does not join two
     // floors; the kept components then get their narrow margins back (below).
-    let half = params.passage_cells();
+    let half = passage_steps(params, field);
     let distance = graph.edge_distance();
     let core: Vec<bool> = distance
         .iter()
@@ -469,6 +508,11 @@ fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
         .filter(|&n| id.get(n).is_some_and(|&c| c != u32::MAX))
         .collect();
     for _ in 0..steps {
+        // Nothing left to label: more steps (a passage width wider than the whole grid)
+        // change nothing.
+        if frontier.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for &n in &frontier {
             let label = id.get(n).copied().unwrap_or(u32::MAX);
@@ -560,7 +604,12 @@ impl Layer {
 
 /// Splits the kept nodes into layers by flood fill: a node joins the layer growing beside it
 /// unless its column is taken or a plan neighbour in the layer is not linked to it.
-pub fn layers(graph: &Graph, field: &Heightfield, kept: &[bool]) -> (Vec<Layer>, Vec<u32>) {
+pub fn layers(
+    graph: &Graph,
+    field: &Heightfield,
+    kept: &[bool],
+    budget: &mut Budget,
+) -> Result<(Vec<Layer>, Vec<u32>), GenerateError> {
     let mut layer_of = vec![u32::MAX; graph.nodes.len()];
     let mut layers = Vec::new();
     let mut owner = column_owner::ColumnOwner::new(field.width, field.height);
@@ -594,9 +643,9 @@ pub fn layers(graph: &Graph, field: &Heightfield, kept: &[bool]) -> (Vec<Layer>,
                 }
             }
         }
-        layers.push(make_layer(graph, members));
+        layers.push(make_layer(graph, members, budget)?);
     }
-    (layers, layer_of)
+    Ok((layers, layer_of))
 }
 
 /// Every plan neighbour already in the layer is linked to `n`.
@@ -614,7 +663,11 @@ fn fits(_graph: &Graph, n: usize, node: &Node, owner: &column_owner::ColumnOwner
     })
 }
 
-fn make_layer(graph: &Graph, members: Vec<u32>) -> Layer {
+fn make_layer(
+    graph: &Graph,
+    members: Vec<u32>,
+    budget: &mut Budget,
+) -> Result<Layer, GenerateError> {
     let mut b = [u32::MAX, u32::MAX, 0, 0];
     for node in members.iter().filter_map(|&n| graph.nodes.get(n as usize)) {
         b = [
@@ -626,6 +679,9 @@ fn make_layer(graph: &Graph, members: Vec<u32>) -> Layer {
     }
     let w = (b[2] - b[0] + 1) as usize;
     let h = (b[3] - b[1] + 1) as usize;
+    // A layer's grid covers its bounds: a ring or a long diagonal ramp holds few nodes in a
+    // large box, so each grid is claimed on its own.
+    budget.claim("the floor layers", bytes_of::<u32>(w.saturating_mul(h)))?;
     let mut grid = vec![NONE; w * h];
     for &n in &members {
         if let Some(node) = graph.nodes.get(n as usize) {
@@ -635,11 +691,11 @@ fn make_layer(graph: &Graph, members: Vec<u32>) -> Layer {
             }
         }
     }
-    Layer {
+    Ok(Layer {
         nodes: members,
         bounds: b,
         grid,
-    }
+    })
 }
 
 /// Which node of the layer being grown holds each column: one slot per column tagged with the
@@ -683,5 +739,30 @@ mod column_owner {
                 *slot = [current, node];
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Issue #51: `--min-passage-width 1e9` looped 2^31 rounds of the margin growth (7 s on
+    /// an 80 m² floor). The rounds are bounded by the grid, where a wider passage changes
+    /// nothing.
+    #[test]
+    fn passage_rounds_are_bounded_by_the_grid() {
+        let field = Heightfield {
+            width: 3,
+            height: 4,
+            origin: [0.0; 3],
+            cell_size: 0.1,
+            cell_height: 0.05,
+            columns: vec![Vec::new(); 12],
+        };
+        let mut params = Params::preset(crate::Engine::Kotor);
+        assert_eq!(passage_steps(&params, &field), 4);
+        params.min_passage_width = 1e9;
+        assert_eq!(passage_steps(&params, &field), 7);
     }
 }

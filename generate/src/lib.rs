@@ -38,6 +38,7 @@
 
 #[cfg(feature = "kotor-area")]
 pub mod area;
+pub mod budget;
 pub mod floor;
 pub mod footprint;
 pub mod graph;
@@ -88,6 +89,19 @@ pub enum GenerateError {
         height: u64,
         limit: u64,
     },
+    /// A stage's memory estimate passes the limit (`Params::max_memory_mib`).
+    #[error(
+        "{stage} needs an estimated {estimate_mib} MiB of memory in all, more than the limit of {limit_mib} MiB; raise the limit with {option} (at least {estimate_mib}), or raise --cell-size"
+    )]
+    Memory {
+        stage: &'static str,
+        estimate_mib: u64,
+        limit_mib: u64,
+        option: &'static str,
+    },
+    /// The scene reaches where 32-bit cells cannot describe it.
+    #[error("the input is out of range: {why}")]
+    OutOfRange { why: String },
 }
 
 /// Generates a walkmesh from `input`'s triangles (render geometry, +Z up).
@@ -108,6 +122,9 @@ pub fn generate_with(
     let started = Instant::now();
     let mut clock = Instant::now();
     progress::phase(|| format!("generating: reading {} faces", input.polygons.len()));
+    let mut budget = budget::Budget::new(params.max_memory_mib);
+    let read = budget::mesh_bytes(input).saturating_add(floor::Source::bytes_for(input));
+    budget.claim("reading the render geometry", read)?;
     let source = floor::Source::from_mesh(input, params);
     if source.triangles.is_empty() {
         return Err(GenerateError::EmptyInput);
@@ -121,11 +138,12 @@ pub fn generate_with(
             source.triangles.len()
         )
     });
-    let field = voxel::Heightfield::build(&source, params)?;
+    let field = voxel::Heightfield::build(&source, params, &mut budget)?;
     report.grid = [field.width, field.height];
     report.stage("voxelise", &mut clock);
 
     progress::phase(|| "generating: walkable floor".to_string());
+    budget.claim("the walkable graph", graph::Graph::bytes_for(&field))?;
     let mut graph = graph::Graph::build(&field, params);
     report.walkable_spans = graph.nodes.len();
     graph.erode(params, &field);
@@ -139,10 +157,15 @@ pub fn generate_with(
     graph::trim_slivers(&graph, &field, &mut kept);
     report.stage("reachability", &mut clock);
 
-    let (layers, layer_of) = graph::layers(&graph, &field, &kept);
+    let (layers, layer_of) = graph::layers(&graph, &field, &kept, &mut budget)?;
     report.layers = layers.len();
     report.stage("layers", &mut clock);
 
+    budget.claim(
+        "the floor index",
+        floor::FloorIndex::bytes_for(&source, params),
+    )?;
+    report.memory_estimate = budget.used();
     let index = floor::FloorIndex::new(&source, params);
     progress::phase(|| format!("generating: outlining {} layer(s)", layers.len()));
     let mesh = triangulate::layers_mesh(

@@ -21,6 +21,8 @@ pub struct Overrides {
     pub keep_unreachable: bool,
     /// A neutral material name (`Material::from_name`).
     pub default_material: Option<String>,
+    /// Memory limit in MiB (`--max-memory`).
+    pub max_memory_mib: Option<u64>,
 }
 
 impl Params {
@@ -44,6 +46,9 @@ impl Params {
         }
         params.seeds = overrides.seeds.clone();
         params.keep_unreachable = overrides.keep_unreachable;
+        if let Some(mib) = overrides.max_memory_mib {
+            params.max_memory_mib = mib;
+        }
         if let Some(name) = &overrides.default_material {
             params.default_material =
                 Material::from_name(name).ok_or_else(|| GenerateError::Parameter {

@@ -59,7 +59,17 @@ pub struct Params {
     /// doorways and open edges get none. KotOR preset: on.
     #[serde(default)]
     pub walls: bool,
+    /// Memory the generation may claim, in MiB (`--max-memory`; [`crate::budget`]).
+    #[serde(default = "default_max_memory")]
+    pub max_memory_mib: u64,
 }
+
+fn default_max_memory() -> u64 {
+    walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB
+}
+
+/// The finest cell (m): below a millimetre no modelled floor has detail to resolve.
+const MIN_CELL: f32 = 0.001;
 
 /// Neutral materials of the KotOR vocabulary (`core/src/material.rs` ids).
 const STONE: Material = Material(4);
@@ -102,6 +112,7 @@ impl Params {
             default_material: STONE,
             fill_holes: false,
             walls: false,
+            max_memory_mib: default_max_memory(),
         };
         match engine {
             Engine::Kotor => Params {
@@ -173,11 +184,66 @@ impl Params {
                 why: format!("{}° is not in 0..90", self.max_slope),
             });
         }
+        for (name, value) in [
+            ("cell_size", self.cell_size),
+            ("cell_height", self.cell_height),
+        ] {
+            if value < MIN_CELL {
+                return Err(GenerateError::Parameter {
+                    name,
+                    why: format!(
+                        "{} m is finer than {MIN_CELL} m: render geometry is modelled to the millimetre at best",
+                        crate::budget::number(value)
+                    ),
+                });
+            }
+        }
+        self.check_steps()?;
+        if self.cell_size > self.agent_height {
+            return Err(GenerateError::Parameter {
+                name: "cell_size",
+                why: format!(
+                    "{} m cells are wider than the {} m agent is tall: cells that coarse cannot outline a doorway it walks through",
+                    crate::budget::number(self.cell_size),
+                    self.agent_height
+                ),
+            });
+        }
+        if self.max_memory_mib == 0 {
+            return Err(GenerateError::Parameter {
+                name: "max_memory",
+                why: "0 MiB is no memory limit: give a whole number of MiB above 0".into(),
+            });
+        }
         if let Some(seed) = self.seeds.iter().find(|s| s.iter().any(|c| !c.is_finite())) {
             return Err(GenerateError::Parameter {
                 name: "seeds",
                 why: format!("{seed:?} is not a finite point"),
             });
+        }
+        Ok(())
+    }
+
+    /// Refuses heights more cell-height steps than span levels count exactly (2^24: they are
+    /// computed in `f32`), naming the height and the step.
+    fn check_steps(&self) -> Result<(), GenerateError> {
+        const MAX_STEPS: f64 = 16_777_216.0;
+        let heights = [
+            ("agent_height", self.agent_height),
+            ("max_climb", self.max_climb),
+        ];
+        for (name, value) in heights {
+            let steps = f64::from(value) / f64::from(self.cell_height);
+            if steps > MAX_STEPS {
+                return Err(GenerateError::Parameter {
+                    name,
+                    why: format!(
+                        "{} m is {steps:.3e} steps of the {} m cell height; at most {MAX_STEPS} fit a span level: give a smaller {name} or a larger cell_height",
+                        crate::budget::number(value),
+                        self.cell_height
+                    ),
+                });
+            }
         }
         Ok(())
     }

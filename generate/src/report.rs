@@ -38,6 +38,9 @@ pub struct Report {
     /// Voxel grid columns × rows.
     pub grid: [usize; 2],
     pub walkable_spans: usize,
+    /// Memory the stages claimed, in bytes (`budget.rs`): an upper bound of what generation
+    /// allocated, checked against `params.max_memory_mib`.
+    pub memory_estimate: u64,
     pub kept: Vec<ComponentReport>,
     pub dropped: Vec<ComponentReport>,
     /// Floor narrower than `min_passage_width` everywhere, dropped (m²).
@@ -84,6 +87,7 @@ impl Report {
             input_triangles: 0,
             grid: [0, 0],
             walkable_spans: 0,
+            memory_estimate: 0,
             kept: Vec::new(),
             dropped: Vec::new(),
             dropped_area: 0.0,
@@ -135,8 +139,13 @@ impl Report {
         );
         let _ = writeln!(
             out,
-            "  {} input triangles, grid {} × {}, {} walkable spans, {} layer(s)",
-            self.input_triangles, self.grid[0], self.grid[1], self.walkable_spans, self.layers
+            "  {} input triangles, grid {} × {}, {} walkable spans, {} layer(s), memory estimate {} MiB",
+            self.input_triangles,
+            self.grid[0],
+            self.grid[1],
+            self.walkable_spans,
+            self.layers,
+            self.memory_estimate.div_ceil(1024 * 1024)
         );
         for (what, list) in [("kept", &self.kept), ("dropped", &self.dropped)] {
             for c in list.iter() {

@@ -1,6 +1,7 @@
 //! Voxelisation: source triangles into solid spans per plan column (Recast's heightfield),
 //! then the span filters (low obstacles, clearance).
 
+use crate::budget::{Budget, Extent, bytes_of};
 use crate::floor::Source;
 use crate::{GenerateError, Params};
 
@@ -39,45 +40,50 @@ pub struct Heightfield {
 const MAX_COLUMNS: u64 = 200_000_000;
 
 impl Heightfield {
-    /// Voxelises `source` and applies the filters.
-    pub fn build(source: &Source, params: &Params) -> Result<Heightfield, GenerateError> {
-        let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
-        for t in &source.triangles {
-            for c in &t.corners {
-                for axis in 0..3 {
-                    lo[axis] = lo[axis].min(c[axis]);
-                    hi[axis] = hi[axis].max(c[axis]);
-                }
-            }
-        }
+    /// Voxelises `source` and applies the filters, claiming the grid's and the spans' memory
+    /// from `budget` before allocating it.
+    pub fn build(
+        source: &Source,
+        params: &Params,
+        budget: &mut Budget,
+    ) -> Result<Heightfield, GenerateError> {
+        let corners = source.triangles.iter().flat_map(|t| t.corners.iter());
+        let extent = Extent::of(corners).ok_or(GenerateError::EmptyInput)?;
+        extent.check(params.cell_size, params.cell_height)?;
+        let (lo, hi) = (extent.lo, extent.hi);
         let cs = params.cell_size;
         // One empty cell of border, so every walkable cell has four neighbours to look at.
         let origin = [lo[0] - cs, lo[1] - cs, lo[2] - params.cell_height];
-        let width = (((hi[0] - origin[0]) / cs).floor() as u64) + 2;
-        let height = (((hi[1] - origin[1]) / cs).floor() as u64) + 2;
-        if width.saturating_mul(height) > MAX_COLUMNS {
+        // Counted in f64: the extent check bounds each axis, but not yet their product.
+        let cells = |axis: usize| {
+            ((f64::from(hi[axis]) - f64::from(origin[axis])) / f64::from(cs)).floor() as u64 + 2
+        };
+        let (width, height) = (cells(0), cells(1));
+        let columns = width.saturating_mul(height);
+        if columns > MAX_COLUMNS {
             return Err(GenerateError::GridTooLarge {
-                columns: width.saturating_mul(height),
+                columns,
                 width,
                 height,
                 limit: MAX_COLUMNS,
             });
         }
+        budget.claim("the voxel grid", bytes_of::<Vec<Span>>(columns as usize))?;
         let mut field = Heightfield {
             width: width as usize,
             height: height as usize,
             origin,
             cell_size: cs,
             cell_height: params.cell_height,
-            columns: vec![Vec::new(); (width * height) as usize],
+            columns: vec![Vec::new(); columns as usize],
         };
         let merge = params.climb_cells();
         for t in &source.triangles {
-            field.rasterise(&t.corners, t.walkable, merge);
+            field.rasterise(&t.corners, t.walkable, merge, budget)?;
         }
         field.filter_low_obstacles(params.climb_cells());
         field.filter_bevels(params.climb_cells());
-        field.fill_cracks(params.climb_cells(), params.height_cells());
+        field.fill_cracks(params.climb_cells(), params.height_cells(), budget)?;
         field.filter_low_clearance(params.height_cells());
         Ok(field)
     }
@@ -94,7 +100,13 @@ impl Heightfield {
     }
 
     /// Adds the spans one triangle covers (Recast's clip per row, then per column).
-    fn rasterise(&mut self, corners: &[[f32; 3]; 3], walkable: bool, merge: i32) {
+    fn rasterise(
+        &mut self,
+        corners: &[[f32; 3]; 3],
+        walkable: bool,
+        merge: i32,
+        budget: &mut Budget,
+    ) -> Result<(), GenerateError> {
         let cs = self.cell_size;
         let local: Vec<[f32; 3]> = corners
             .iter()
@@ -138,10 +150,12 @@ impl Heightfield {
                         sliver: walkable && !covers(&local, centre),
                         base: top,
                     };
+                    claim_room(spans, budget)?;
                     add_span(spans, span, merge);
                 }
             }
         }
+        Ok(())
     }
 
     /// A non-walkable span whose top is within a climb of the walkable span below it becomes
@@ -223,7 +237,12 @@ impl Heightfield {
     /// fill the catwalk was cut off from the room). Opposite sides only, and only an empty
     /// column (no solid from a climb below the floor to the agent's height above it): a wall
     /// foot, a step or a bevel is not a crack, and a gap of two cells stays a gap.
-    fn fill_cracks(&mut self, climb: i32, agent: i32) {
+    fn fill_cracks(
+        &mut self,
+        climb: i32,
+        agent: i32,
+        budget: &mut Budget,
+    ) -> Result<(), GenerateError> {
         let mut fill = Vec::new();
         for y in 0..self.height as i64 {
             for x in 0..self.width as i64 {
@@ -269,9 +288,11 @@ impl Heightfield {
                     sliver: false,
                     base: level,
                 };
+                claim_room(spans, budget)?;
                 add_span(spans, span, 0);
             }
         }
+        Ok(())
     }
 
     /// A walkable span with less than the agent's height of room above it is not walkable.
@@ -287,6 +308,19 @@ impl Heightfield {
             }
         }
     }
+}
+
+/// Claims what one more span in `spans` may allocate before it is added: a full vector
+/// grows to twice its capacity (4 at its first allocation, Rust's minimum for small
+/// elements), and the allocator keeps a header word or two per block.
+fn claim_room(spans: &Vec<Span>, budget: &mut Budget) -> Result<(), GenerateError> {
+    if spans.len() < spans.capacity() {
+        return Ok(());
+    }
+    let grown = (spans.capacity() * 2).max(4);
+    let header = if spans.capacity() == 0 { 16 } else { 0 };
+    let more = bytes_of::<Span>(grown - spans.capacity()) + header;
+    budget.claim("voxelising", more)
 }
 
 /// Inserts a span into a sorted, disjoint column, merging the ones it touches. The merged

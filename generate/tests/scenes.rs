@@ -1201,7 +1201,8 @@ fn mesh_of_field(field: &walkmesh_generate::voxel::Heightfield, params: &Params)
     use walkmesh_generate::{graph, triangulate};
     let graph = graph::Graph::build(field, params);
     let kept = vec![true; graph.nodes.len()];
-    let (layers, layer_of) = graph::layers(&graph, field, &kept);
+    let mut budget = walkmesh_generate::budget::Budget::new(params.max_memory_mib);
+    let (layers, layer_of) = graph::layers(&graph, field, &kept, &mut budget).unwrap();
     let mut flat = Scene::default();
     flat.floor(0.0, 0.0, 1.0, 1.0, 0.0);
     let mut report = generate(&flat.mesh, params).unwrap().report;

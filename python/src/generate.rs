@@ -78,7 +78,7 @@ fn engine_of(name: Option<&str>) -> PyResult<Engine> {
 /// walkmesh as a `Mesh`, or `(Mesh, report)` with `with_report=True` (the report is
 /// `walkmesh generate --json`'s `report`).
 #[pyfunction]
-#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, with_report=false))]
+#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, max_memory=None, with_report=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -96,6 +96,7 @@ pub fn generate<'py>(
     keep_unreachable: bool,
     default_material: Option<String>,
     up: Option<&Bound<'py, PyAny>>,
+    max_memory: Option<u64>,
     with_report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let up_options = match up {
@@ -118,6 +119,7 @@ pub fn generate<'py>(
         seeds: seeds.unwrap_or_default(),
         keep_unreachable,
         default_material,
+        max_memory_mib: max_memory,
     };
     let params = Params::with_overrides(engine_of(engine)?, &overrides)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -127,7 +129,9 @@ pub fn generate<'py>(
             let scene = walkmesh_generate::combine(&meshes);
             walkmesh_generate::generate(&scene, &params)
         })
-        .map_err(|e| PyValueError::new_err(format!("generate: {e}")))?;
+        .map_err(|e| {
+            PyValueError::new_err(crate::errors::python_wording(&format!("generate: {e}")))
+        })?;
     let report_json = serde_json::to_string(&generated.report)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mesh = Mesh {

@@ -130,3 +130,24 @@ def test_a_kotor_room_model_generates_about_bioware_s_floor():
     mesh = walkmesh.generate(str(model), engine="kotor")
     theirs = walkmesh.read(wok).info()["walkable_area"]
     assert mesh.info()["walkable_area"] == pytest.approx(theirs, rel=0.1)
+
+
+def test_memory_and_range_are_refused_with_the_keywords_named():
+    """Issue #51: the estimate is checked against max_memory= before anything is allocated,
+    and the refusals speak of the package's keywords, not the command line's flags."""
+    floor = walkmesh.Mesh.from_arrays(
+        np.array([(0, 0, 0), (10, 0, 0), (10, 8, 0), (0, 8, 0)], dtype=np.float32),
+        np.array([(0, 1, 2), (0, 2, 3)], dtype=np.uint32))
+    with pytest.raises(ValueError, match=r"needs an estimated .* max_memory=MIB"):
+        walkmesh.generate(floor, engine="kotor", cell_size=0.002, max_memory=256)
+    with pytest.raises(ValueError, match="cell_size"):
+        walkmesh.generate(floor, engine="kotor", cell_size=1e9)
+    far = walkmesh.Mesh.from_arrays(
+        np.array([(0, 0, 0), (10, 0, 0), (10, 8, 0), (1e30, 0, 0), (1e30, 1, 0), (1e30, 0, 1)],
+                 dtype=np.float32),
+        np.array([(0, 1, 2), (3, 4, 5)], dtype=np.uint32))
+    with pytest.raises(ValueError, match="out of range"):
+        walkmesh.generate(far, engine="kotor")
+    mesh, report = walkmesh.generate(floor, engine="kotor", max_memory=64, with_report=True)
+    assert 0 < report["memory_estimate"] < 64 << 20
+    assert report["params"]["max_memory_mib"] == 64

@@ -155,6 +155,7 @@ def generate(
     keep_unreachable: bool = False,
     default_material: Optional[str] = None,
     up: Optional[str] = None,
+    max_memory: Optional[int] = None,
     with_report: bool = False,
 ) -> Any: ...
 def _python_wording(text: str) -> str: ...

@@ -91,6 +91,10 @@ pub struct Args {
     /// The room's name in the layout (default: the first input's file name without extension).
     #[arg(long, value_name = "NAME", requires = "lyt")]
     pub room: Option<String>,
+    /// Memory limit (MiB): every stage estimates what it allocates before allocating it and
+    /// refuses above the limit, naming the stage and the estimate. Default 4096.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory: Option<u64>,
     /// Print one JSON object: the generation report and the conversion.
     #[arg(long)]
     pub json: bool,
@@ -330,6 +334,7 @@ pub(crate) fn params(
         seeds: args.seed.clone(),
         keep_unreachable: args.keep_unreachable,
         default_material: plan.read.default_material.clone(),
+        max_memory_mib: args.max_memory,
     };
     Params::with_overrides(engine, &overrides).map_err(|e| Failure::usage(format!("generate: {e}")))
 }

@@ -66,6 +66,7 @@ impl NameColumn {
 
 /// Every render triangle of `model` in model coordinates (see the module documentation).
 pub fn render_mesh(model: &Model) -> Result<NavMesh, MdlError> {
+    refuse_a_foreign_mdx(model)?;
     let transforms = model.model_transforms();
     let neutral = MaterialProfile::neutral();
     let (vertex_total, face_total) = model
@@ -182,6 +183,29 @@ pub fn mdx_path(mdl_path: &Path) -> PathBuf {
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "MDL");
     mdl_path.with_extension(if upper { "MDX" } else { "mdx" })
+}
+
+/// Refuses a model whose `.mdx` rows differ from the `.mdl`'s own copy of the positions in
+/// every mesh: that `.mdx` belongs to another model (its size word patched, or a file
+/// renamed), and its rows would be taken as positions. The game's files always agree
+/// (`docs/formats/mdl.md` §4.3); one mesh that differs is read as it is (the rows win).
+fn refuse_a_foreign_mdx(model: &Model) -> Result<(), MdlError> {
+    let meshes = model
+        .nodes
+        .iter()
+        .filter(|n| n.mesh.as_ref().is_some_and(|m| !m.vertices.is_empty()))
+        .count();
+    let differing = model.vertex_copy_mismatches.len();
+    if differing == 0 || differing < meshes {
+        return Ok(());
+    }
+    Err(MdlError::whole(
+        MdlErrorKind::Inconsistent,
+        "mdx",
+        format!(
+            "the .mdx rows differ from the model's own copy of the vertices in every mesh ({differing} of {meshes}): this .mdx is not this model's (give the .mdx written with this .mdl)"
+        ),
+    ))
 }
 
 /// Reads `X.mdl` and the `X.mdx` beside it and returns [`render_mesh`]. A missing `.mdx` is

@@ -439,3 +439,45 @@ fn truncations_and_byte_flips_never_panic() {
         }
     }
 }
+
+/// Issue #51: another model's `.mdx` given with its size word patched into this `.mdl`
+/// (so the size check passes) has its rows taken as positions: far-flung points that made
+/// `generate` allocate hundreds of MB. Every mesh's rows then differ from the model's own
+/// copy, and the render reader refuses the pair, naming the `.mdx`; one mesh that differs
+/// is still read (the rows win, as the game draws them).
+#[test]
+fn another_models_mdx_with_the_size_word_patched_is_refused() {
+    let own = built(Game::Kotor1);
+    let mut foreign_nodes = nodes();
+    for node in &mut foreign_nodes {
+        if let Some(mesh) = node.mesh.as_mut() {
+            for v in &mut mesh.vertices {
+                *v = [v[0] * 1e6 + 3.0e5, v[1] * 1e6 - 7.0e5, v[2] + 40.0];
+            }
+        }
+    }
+    let foreign = build(Game::Kotor1, "Other", &foreign_nodes);
+    assert_eq!(foreign.mdx.len(), own.mdx.len());
+    let mut mdl = own.mdl.clone();
+    mdl[8..12].copy_from_slice(&(foreign.mdx.len() as u32).to_le_bytes());
+    let model = read_model(&mdl, Some(&foreign.mdx)).unwrap();
+    assert_eq!(model.vertex_copy_mismatches.len(), 3, "{model:?}");
+    let error = render_mesh(&model).unwrap_err();
+    assert_eq!(error.kind, MdlErrorKind::Inconsistent);
+    assert!(error.to_string().contains("not this model's"), "{error}");
+    // Through the file reader the same, naming the model file.
+    let dir = tempfile::tempdir().unwrap();
+    let mdl_path = dir.path().join("room.mdl");
+    std::fs::write(&mdl_path, &mdl).unwrap();
+    std::fs::write(dir.path().join("room.mdx"), &foreign.mdx).unwrap();
+    let error = read_render_mesh_file(&mdl_path).unwrap_err();
+    assert!(error.to_string().contains("room.mdl"), "{error}");
+    assert!(error.to_string().contains("3 of 3"), "{error}");
+    // One mesh's rows edited (a modder's touch-up): read, the rows taken.
+    let mut touched = own.mdx.clone();
+    let first = f32::from_le_bytes(touched[0..4].try_into().unwrap());
+    touched[0..4].copy_from_slice(&(first + 0.5).to_le_bytes());
+    let model = read_model(&own.mdl, Some(&touched)).unwrap();
+    assert_eq!(model.vertex_copy_mismatches.len(), 1);
+    assert!(render_mesh(&model).is_ok());
+}
