@@ -72,9 +72,11 @@ pub struct ReadOptions {
     pub params: BTreeMap<String, String>,
     /// Validators recompute the derived tables a file stores (path tables, island paths,
     /// …) and compare. `convert`'s check of the bytes it is about to write turns this
-    /// off: our writer has just computed those tables with the same code, so computing them
-    /// again proves nothing and doubled the time of a re-bake. Structure, ranges, links and
-    /// values are still checked; `walkmesh validate` and the corpus tests run the full check.
+    /// off: our writer has just computed those tables with the same code (or, writing an
+    /// unchanged file back, has just run the full validator on the stored ones: see
+    /// [`crate::stored`]), so computing them again proves nothing and doubled the time of a
+    /// re-bake. Structure, ranges, links and values are still checked; `walkmesh validate`
+    /// and the corpus tests run the full check.
     pub recompute_derived: bool,
     /// Readers record where the mesh came from (`NavMesh::provenance`: the file's bytes,
     /// a fingerprint) so that an unchanged mesh is written back byte for byte. `convert`'s

@@ -20,6 +20,7 @@ pub mod passes;
 pub mod printable;
 pub mod progress;
 pub mod slope;
+pub mod stored;
 pub mod summary;
 pub mod threads;
 pub mod validate;

@@ -134,6 +134,86 @@ fn walkable_area(mesh: &NavMesh) -> f64 {
         .sum()
 }
 
+/// `bytes` (a TRX) with one tile's path table looping: towards node 0, a node and one of its
+/// walkable neighbours name each other as the next hop (what fuzzing found in issue #51). The
+/// body is re-serialised and compressed again; the other packets are kept.
+fn with_a_path_loop(bytes: &[u8]) -> Vec<u8> {
+    use walkmesh_nwn2::{aswm, container};
+    let file = walkmesh_nwn2::file::parse(bytes, 1 << 30).unwrap();
+    let mut a = file.aswm.clone();
+    let ti = a
+        .tiles
+        .iter()
+        .position(|t| t.node_to_local.len() > 5)
+        .unwrap();
+    let tile = &a.tiles[ti];
+    let (n, start) = (tile.node_to_local.len(), tile.triangles_offset as usize);
+    let node_of = |t: u32| {
+        let local = (t as usize).checked_sub(start)?;
+        tile.local_to_node
+            .get(local)
+            .copied()
+            .filter(|&m| m != 0xFF)
+    };
+    let (s, x) = (1..n)
+        .find_map(|s| {
+            let triangle = &a.triangles[start + tile.node_to_local[s] as usize];
+            let x = triangle.neighbours.iter().find_map(|&t| node_of(t))?;
+            (x != 0).then_some((s, usize::from(x)))
+        })
+        .unwrap();
+    let nodes = &mut a.tiles[ti].nodes;
+    nodes[s * n] = x as u8;
+    nodes[x * n] = s as u8;
+    let payload = aswm::wrap(&aswm::serialize(&a), None);
+    let packets: Vec<([u8; 4], &[u8])> = file
+        .container
+        .packets
+        .iter()
+        .map(|p| match &p.fourcc {
+            b"ASWM" => (p.fourcc, &payload[..]),
+            _ => (p.fourcc, p.payload),
+        })
+        .collect();
+    container::write(file.container.major, file.container.minor, &packets)
+}
+
+/// Issue #51: `convert bad.trx out.trx` (no `--rebuild`) used to copy a file whose stored path
+/// tables our validator rejects, byte for byte and without a word. It bakes them again now:
+/// exit 0, the warning printed, and the output validates.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn convert_bakes_stored_path_tables_that_fail_validation_again() {
+    let source = nwn2("abandoned house.trx");
+    let dir = temp_dir("stored-tables");
+    let (bad, out) = (dir.join("bad.trx"), dir.join("out.trx"));
+    std::fs::write(&bad, with_a_path_loop(&std::fs::read(&source).unwrap())).unwrap();
+    let found = error_codes(&bad);
+    assert!(found.iter().any(|c| c == "trx.path_loop"), "{found:?}");
+    let stderr = convert(&["convert", bad.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(
+        stderr.contains("trx.stored_tables_rebuilt") && stderr.contains("trx.path_loop"),
+        "{stderr}"
+    );
+    assert_ne!(std::fs::read(&out).unwrap(), std::fs::read(&bad).unwrap());
+    validates_clean(&out);
+    let (a, b) = (read(&bad), read(&out));
+    assert_eq!(a.vertices, b.vertices);
+    assert_eq!(a.polygons, b.polygons);
+    assert_eq!(a.surfaces, b.surfaces);
+    // The intact file is still copied as it is, without the warning.
+    let copy = dir.join("copy.trx");
+    let stderr = convert(&["convert", source.to_str().unwrap(), copy.to_str().unwrap()]);
+    assert!(!stderr.contains("stored_tables_rebuilt"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+}
+
 #[test]
 #[cfg_attr(
     not(walkmesh_corpora),

@@ -106,6 +106,23 @@ impl Findings {
 
 /// Checks a BWM file. `Err` only when the header cannot be read (too short, wrong magic).
 pub fn validate_bwm(input: Input<'_>, options: &ReadOptions) -> Result<Vec<Diagnostic>, ReadError> {
+    findings_of(input, options).map(Findings::finish)
+}
+
+/// The errors our validator finds in a file the writer is about to copy unchanged (`bytes`,
+/// the file a mesh was read from), each code counted in full, not only the findings listed.
+pub fn stored_errors(bytes: &[u8]) -> walkmesh_core::stored::StoredErrors {
+    use walkmesh_core::stored::StoredErrors;
+    let input = Input { bytes, path: None };
+    match findings_of(input, &ReadOptions::default()) {
+        Ok(f) => StoredErrors::counted(&f.items, |code| f.per_code.get(code).copied()),
+        // It was read from these very bytes; a header error means they cannot be copied either.
+        Err(error) => StoredErrors::unreadable(&error),
+    }
+}
+
+/// Every rule of [`validate_bwm`], the findings not yet closed (the counts per code kept).
+fn findings_of(input: Input<'_>, options: &ReadOptions) -> Result<Findings, ReadError> {
     let mut f = Findings::new();
     let raw = match RawBwm::parse(input.bytes) {
         Ok(raw) => raw,
@@ -126,7 +143,7 @@ pub fn validate_bwm(input: Input<'_>, options: &ReadOptions) -> Result<Vec<Diagn
                 error.field.clone(),
                 error.message,
             );
-            return Ok(f.finish());
+            return Ok(f);
         }
     };
     let header = &raw.header;
@@ -195,7 +212,7 @@ pub fn validate_bwm(input: Input<'_>, options: &ReadOptions) -> Result<Vec<Diagn
             }
         }
     }
-    Ok(f.finish())
+    Ok(f)
 }
 
 /// Tables must not overlap the header or each other; extra bytes after the last are noted.

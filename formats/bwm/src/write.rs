@@ -67,66 +67,18 @@ pub fn write_bwm(
     if !options.rebuild
         && kind == mesh.kind
         && let Some(bytes) = mesh.fresh_provenance("bwm").and_then(|p| p.section("file"))
+        && crate::validate::stored_errors(bytes).copy_or_warn(diag, "bwm.stored_tables_rebuilt")
     {
-        let broken = stored_table_errors(bytes);
-        if broken.is_empty() {
-            return Ok(Output {
-                main: bytes.to_vec(),
-                sidecars: Vec::new(),
-            });
-        }
-        diag.warn(
-            "bwm.stored_tables_rebuilt",
-            format!(
-                "the source's stored tables are invalid ({} error(s): {}); every derived table \
-                 is recomputed from the mesh instead of copied",
-                broken.len(),
-                summarize_codes(&broken)
-            ),
-        );
+        return Ok(Output {
+            main: bytes.to_vec(),
+            sidecars: Vec::new(),
+        });
     }
     let derived = derive(mesh, kind, options, diag)?;
     Ok(Output {
         main: serialize_derived(&derived)?,
         sidecars: Vec::new(),
     })
-}
-
-/// Error codes our validator finds in `bytes` (a file about to be written back unchanged).
-fn stored_table_errors(bytes: &[u8]) -> Vec<String> {
-    let input = walkmesh_core::Input { bytes, path: None };
-    match crate::validate::validate_bwm(input, &walkmesh_core::ReadOptions::default()) {
-        Ok(findings) => findings
-            .into_iter()
-            .filter(|d| d.severity == walkmesh_core::Severity::Error)
-            .map(|d| d.code)
-            .collect(),
-        // It was read from these very bytes; a structural error here means they cannot be
-        // copied either.
-        Err(error) => vec![error.to_string()],
-    }
-}
-
-/// `code ×count` for each distinct code, in order of first appearance.
-fn summarize_codes(codes: &[String]) -> String {
-    let mut counted: Vec<(&str, usize)> = Vec::new();
-    for code in codes {
-        match counted.iter_mut().find(|(c, _)| *c == code.as_str()) {
-            Some((_, n)) => *n += 1,
-            None => counted.push((code.as_str(), 1)),
-        }
-    }
-    counted
-        .iter()
-        .map(|(code, n)| {
-            if *n > 1 {
-                format!("{code} ×{n}")
-            } else {
-                code.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Recomputes every table of `mesh` written as `kind`.

@@ -666,6 +666,18 @@ pub type Unwrapped<'a> = (Arc<[u8]>, Wrapper, Option<&'a [u8]>);
 /// The inflated body of an ASWM payload (at file offset `base`), and the zlib stream.
 /// Decompression is capped by the stored size and by `max` (bytes).
 pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'_>, ReadError> {
+    unwrap_reusing(payload, base, max, None)
+}
+
+/// [`unwrap_payload`], taking `inflated` as the body instead of inflating the stream again
+/// when it has the stored size: what this very payload inflated to when it was read (the
+/// provenance keeps it), so that checking a file about to be copied costs no second inflate.
+pub(crate) fn unwrap_reusing(
+    payload: &[u8],
+    base: u64,
+    max: u64,
+    inflated: Option<Arc<[u8]>>,
+) -> Result<Unwrapped<'_>, ReadError> {
     if !payload.starts_with(b"COMP") {
         return Ok((Arc::from(payload), Wrapper::Raw, None));
     }
@@ -687,6 +699,9 @@ pub fn unwrap_payload(payload: &[u8], base: u64, max: u64) -> Result<Unwrapped<'
         compressed,
         uncompressed,
     };
+    if let Some(body) = inflated.filter(|body| body.len() as u64 == u64::from(uncompressed)) {
+        return Ok((body, wrapper, Some(stream)));
+    }
     if let Some(body) = inflate_exact(stream, uncompressed as usize) {
         return Ok((body, wrapper, Some(stream)));
     }

@@ -1,5 +1,7 @@
 //! A whole TRN/TRX file: container, TRWH and the parsed ASWM.
 
+use std::sync::Arc;
+
 use walkmesh_core::ReadError;
 
 use crate::aswm::{self, Aswm, Layout, Wrapper};
@@ -17,26 +19,33 @@ pub struct TrxFile<'a> {
     pub layout: Layout,
     pub wrapper: Wrapper,
     /// The inflated body as read (shared with the provenance of a read mesh).
-    pub body: std::sync::Arc<[u8]>,
+    pub body: Arc<[u8]>,
     /// The original zlib stream.
     pub stream: Option<&'a [u8]>,
 }
 
 /// Parses the container, TRWH and ASWM (the ASWM must be there exactly once).
 pub fn parse(bytes: &[u8], max_decompressed: u64) -> Result<TrxFile<'_>, ReadError> {
-    parse_keeping(bytes, max_decompressed, true)
+    parse_keeping(bytes, max_decompressed, true, None)
 }
 
 /// [`parse`] for the reader: the ASWM's path tables, island lists and island paths are checked
 /// but left empty ([`aswm::parse_skeleton`]); the same inputs are accepted and refused.
 pub fn parse_skeleton(bytes: &[u8], max_decompressed: u64) -> Result<TrxFile<'_>, ReadError> {
-    parse_keeping(bytes, max_decompressed, false)
+    parse_keeping(bytes, max_decompressed, false, None)
+}
+
+/// [`parse`] of a file read before, with `body`, what its ASWM packet inflated to then (the
+/// provenance's `aswm.body`): the packet is not inflated again.
+pub fn parse_inflated(bytes: &[u8], body: Arc<[u8]>) -> Result<TrxFile<'_>, ReadError> {
+    parse_keeping(bytes, body.len() as u64, true, Some(body))
 }
 
 fn parse_keeping(
     bytes: &[u8],
     max_decompressed: u64,
     keep: bool,
+    inflated: Option<Arc<[u8]>>,
 ) -> Result<TrxFile<'_>, ReadError> {
     let container = container::parse(bytes)?;
     let mut trwh = None;
@@ -76,8 +85,12 @@ fn parse_keeping(
         .packets
         .get(aswm_index)
         .ok_or_else(|| ReadError::whole("ASWM", "packet index out of range"))?;
-    let (body, wrapper, stream) =
-        aswm::unwrap_payload(packet.payload, packet.payload_offset, max_decompressed)?;
+    let (body, wrapper, stream) = aswm::unwrap_reusing(
+        packet.payload,
+        packet.payload_offset,
+        max_decompressed,
+        inflated,
+    )?;
     let parsed = if keep {
         aswm::parse(&body)
     } else {

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use walkmesh_core::stored::StoredErrors;
 use walkmesh_core::{Diagnostic, Diagnostics, Position, ReadError, ReadOptions, Severity};
 
 use crate::aswm::{Aswm, NO_NODE, NONE16, NONE32, flags};
@@ -152,6 +153,15 @@ fn validate_with(
     recompute_derived: bool,
     crowded: &mut dyn FnMut() -> usize,
 ) -> Vec<Diagnostic> {
+    findings_of(file, recompute_derived, crowded).finish()
+}
+
+/// The rules of [`validate_with`], their findings not yet closed (the counts per code kept).
+fn findings_of(
+    file: &TrxFile<'_>,
+    recompute_derived: bool,
+    crowded: &mut dyn FnMut() -> usize,
+) -> Findings {
     let mut f = Findings::new();
     if (file.container.major, file.container.minor) != (2, 3) {
         f.warn(
@@ -197,7 +207,28 @@ fn validate_with(
     if structural_ok {
         toolset_rules(aswm, recompute_derived, crowded, &mut f);
     }
-    f.finish()
+    f
+}
+
+/// The errors our validator finds in a file the writer is about to copy unchanged (`bytes`,
+/// and `body`, what its ASWM packet inflated to when it was read, if known), path tables and
+/// island paths searched again: the writer copied them without a look before (issue #51), and
+/// `convert`'s output check does not search them (it trusts the tables its writer computed).
+pub fn stored_errors(bytes: &[u8], body: Option<std::sync::Arc<[u8]>>) -> StoredErrors {
+    let parsed = match body {
+        Some(body) => file::parse_inflated(bytes, body),
+        None => file::parse(bytes, ReadOptions::default().max_decompressed),
+    };
+    let parsed = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return StoredErrors::unreadable(&error),
+    };
+    let findings = findings_of(&parsed, true, &mut || {
+        crowded_count(&stored_sides(&parsed.aswm))
+    });
+    StoredErrors::counted(&findings.diag.items, |code| {
+        findings.counts.get(code).map(|&(count, _)| count)
+    })
 }
 
 /// §5.1: indices in range and links consistent. Returns false when later checks could index

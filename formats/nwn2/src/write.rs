@@ -1,7 +1,8 @@
 //! NavMesh → TRN/TRX.
 //!
 //! *Preserve*: while the provenance of a TRX/TRN read by this crate is fresh and no rebuild is
-//! asked for, the original file is written back byte for byte.
+//! asked for, the original file is written back byte for byte, unless our validator finds
+//! errors in it (its stored derived tables are then baked again, `trx.stored_tables_rebuilt`).
 //! *Bake*: otherwise the ASWM is recomputed ([`crate::bake`]) and written with TRWH (and the
 //! packets kept from the source file or from a `nwn2:template`).
 
@@ -83,11 +84,17 @@ pub fn write_trx(
 ) -> Result<Output, WriteError> {
     let style = style_for(mesh, options);
     let template = options.params.get("nwn2:template");
+    // Unchanged authored data in the source's style: the file is written back as it was,
+    // unless our validator rejects its stored tables (path tables, islands, tiles, centres,
+    // planes: all derived). Copying those would write a file the game may walk wrongly on and
+    // our validator rejects, so they are baked again from the mesh, with a warning. A valid
+    // file keeps its bytes, the toolset's zlib stream included.
     if !options.rebuild
         && template.is_none()
         && let Some(provenance) = mesh.fresh_provenance("trx")
         && let Some(file) = provenance.section("file")
         && style_for(mesh, &WriteOptions::default()) == style
+        && stored_tables_valid(provenance, file, diag)
     {
         return Ok(Output {
             main: file.to_vec(),
@@ -99,6 +106,22 @@ pub fn write_trx(
         ..Config::default()
     };
     bake_mesh(mesh, options, style, diag, &config)
+}
+
+/// Whether the file a mesh was read from (`file`, with `provenance`) may be copied: our
+/// validator finds no error in it; otherwise `trx.stored_tables_rebuilt` is warned, naming
+/// the errors, and the caller bakes.
+fn stored_tables_valid(
+    provenance: &walkmesh_core::Provenance,
+    file: &[u8],
+    diag: &mut Diagnostics,
+) -> bool {
+    let body = provenance
+        .sections
+        .iter()
+        .find(|(name, _)| name == "aswm.body")
+        .map(|(_, body)| std::sync::Arc::clone(body));
+    crate::validate::stored_errors(file, body).copy_or_warn(diag, "trx.stored_tables_rebuilt")
 }
 
 /// Bakes `mesh` into a complete file: the geometry placed on the tile grid

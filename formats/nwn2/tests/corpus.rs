@@ -1,6 +1,6 @@
 //! Real-corpus conformance: preserve round trip, re-bake against the toolset's own tables,
 //! validation, TRN → TRX bakes, dumps.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod common;
 
 use walkmesh_core::format::Dumper;
@@ -20,10 +20,17 @@ fn read(bytes: &[u8]) -> walkmesh_core::NavMesh {
 }
 
 fn write(mesh: &walkmesh_core::NavMesh, options: &WriteOptions) -> Vec<u8> {
-    let mut diag = Diagnostics::new();
-    let prepared =
-        walkmesh_core::passes::prepare(mesh, &TrxFormat.requirements(options), &mut diag);
-    TrxFormat.write(&prepared, options, &mut diag).unwrap().main
+    write_with(mesh, options, &mut Diagnostics::new())
+}
+
+/// [`write`] keeping the diagnostics.
+fn write_with(
+    mesh: &walkmesh_core::NavMesh,
+    options: &WriteOptions,
+    diag: &mut Diagnostics,
+) -> Vec<u8> {
+    let prepared = walkmesh_core::passes::prepare(mesh, &TrxFormat.requirements(options), diag);
+    TrxFormat.write(&prepared, options, diag).unwrap().main
 }
 
 fn aswm(bytes: &[u8]) -> Aswm {
@@ -49,13 +56,79 @@ fn preserve_round_trip_is_byte_identical() {
     assert_eq!(files.len(), 21, "the shared corpus has 21 NWN2 files");
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
-        let out = write(&read(&bytes), &WriteOptions::default());
+        let mut diag = Diagnostics::new();
+        let out = write_with(&read(&bytes), &WriteOptions::default(), &mut diag);
         assert!(
             out == bytes,
             "{} is not written back byte-identically",
             path.display()
         );
+        // Their stored tables are valid (official_files_validate_without_errors): copied
+        // without a word.
+        assert!(
+            !diag
+                .items
+                .iter()
+                .any(|d| d.code == "trx.stored_tables_rebuilt"),
+            "{}: {diag:?}",
+            path.display()
+        );
     }
+}
+
+/// Issue #51 on an official file: its path tables broken (a loop and a next hop that is not
+/// a neighbour) are not copied by a plain write; the file is baked again, exactly as
+/// `--rebuild` bakes the intact file, and validates.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn broken_stored_path_tables_of_an_official_file_are_baked_again() {
+    let files = common::corpus_files();
+    let path = files
+        .iter()
+        .find(|p| common::name(p) == "abandoned house.trx")
+        .unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    let tile = aswm(&bytes)
+        .tiles
+        .iter()
+        .position(|t| t.node_to_local.len() > 5)
+        .unwrap();
+    let bad = common::with_edited_aswm(&bytes, |a| common::corrupt_path_table(a, tile));
+    let found = common::error_codes(&bad);
+    assert!(found.iter().any(|c| c == "trx.path_loop"), "{found:?}");
+    let mesh = read(&bad);
+    let mut diag = Diagnostics::new();
+    let out = write_with(&mesh, &WriteOptions::default(), &mut diag);
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "trx.stored_tables_rebuilt")
+        .unwrap_or_else(|| panic!("no warning in {diag:?}"));
+    assert!(
+        warning.message.contains("trx.path_loop")
+            && warning.message.contains("trx.path_next_not_adjacent"),
+        "{}",
+        warning.message
+    );
+    assert_eq!(errors(&out), Vec::<String>::new());
+    let rebuilt = write(
+        &read(&bytes),
+        &WriteOptions {
+            rebuild: true,
+            ..WriteOptions::default()
+        },
+    );
+    assert!(
+        out == rebuilt,
+        "not what --rebuild makes of the intact file"
+    );
+    let back = read(&out);
+    assert_eq!(back.vertices, mesh.vertices);
+    assert!(back.polygons.iter().eq(mesh.polygons.iter()));
+    assert_eq!(back.surfaces, mesh.surfaces);
 }
 
 /// Path-table entries equal ignoring bit 0x80 (0xFF only equals 0xFF).

@@ -1,6 +1,6 @@
 //! IR mapping, material profile, TRN/TRX styles, templates and older ASWM versions, on
 //! hand-built meshes.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod common;
 
 use walkmesh_core::{
@@ -384,8 +384,27 @@ fn older_aswm_versions_are_read() {
         let (mesh, _) = read(&file);
         assert_eq!(mesh.polygons, reference.polygons);
         assert_eq!(mesh.surfaces, reference.surfaces);
-        // Written back unchanged: the same bytes; rebuilt: version 0x6c.
-        assert_eq!(write(&mesh, "x.trx").0, file);
+        // Written back unchanged: 0x6b, which our validator accepts, is copied as it is.
+        // 0x69 and 0x6a store no node list, so the tiles' local-to-node entries name nodes
+        // that are not there (trx.tile_local_to_node_out_of_range): not copied but baked
+        // again (version 0x6c), saying so. Rebuilt: version 0x6c.
+        let (copy, diag) = write(&mesh, "x.trx");
+        let rebuilt = diag
+            .items
+            .iter()
+            .any(|d| d.code == "trx.stored_tables_rebuilt");
+        if version == 0x6b {
+            assert_eq!(common::error_codes(&file), Vec::<String>::new());
+            assert!(copy == file && !rebuilt, "{diag:?}");
+        } else {
+            let found = common::error_codes(&file);
+            assert!(
+                found.contains(&"trx.tile_local_to_node_out_of_range".to_string()),
+                "{found:?}"
+            );
+            assert!(rebuilt, "{diag:?}");
+            assert_eq!(common::error_codes(&copy), Vec::<String>::new());
+        }
         let mut diag = Diagnostics::new();
         let options = WriteOptions {
             rebuild: true,
@@ -419,4 +438,109 @@ fn a_trx_bake_reports_its_phases() {
     assert!(has("baking NWN2: "), "{seen:?}");
     assert!(has("baking NWN2: path tables of 2 tiles (0/2)"), "{seen:?}");
     assert!(has("baking NWN2: paths between "), "{seen:?}");
+}
+
+/// Two 9 m tiles of walkable ground, each cut into 3 × 3 squares of two counter-clockwise
+/// triangles: 18 nodes in each tile's path table.
+fn walkable_grid() -> NavMesh {
+    let mut mesh = NavMesh::default();
+    for j in 0..=3 {
+        for i in 0..=6 {
+            mesh.vertices.push([i as f32 * 3.0, j as f32 * 3.0, 0.0]);
+        }
+    }
+    let v = |i: u32, j: u32| j * 7 + i;
+    for j in 0..3 {
+        for i in 0..6 {
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            mesh.push_polygon(&[a, b, c], surface(3, true));
+            mesh.push_polygon(&[a, c, d], surface(3, true));
+        }
+    }
+    mesh
+}
+
+/// What the IR holds of a mesh's authored data.
+fn authored(mesh: &NavMesh) -> (Vec<[f32; 3]>, Vec<Vec<u32>>, Vec<Surface>) {
+    (
+        mesh.vertices.clone(),
+        mesh.polygons.iter().map(<[u32]>::to_vec).collect(),
+        mesh.surfaces.clone(),
+    )
+}
+
+/// Issue #51: a TRX whose stored path tables our validator rejects is not copied by a plain
+/// write; its derived tables are baked again, with a warning naming what was wrong.
+#[test]
+fn stored_path_tables_that_fail_validation_are_baked_again_not_copied() {
+    let (clean, _) = write(&walkable_grid(), "area.trx");
+    assert_eq!(common::error_codes(&clean), Vec::<String>::new());
+    let bad = common::with_edited_aswm(&clean, |a| common::corrupt_path_table(a, 0));
+    let found = common::error_codes(&bad);
+    assert!(
+        found.iter().any(|c| c == "trx.path_loop")
+            && found.iter().any(|c| c == "trx.path_next_not_adjacent"),
+        "{found:?}"
+    );
+    let (mesh, _) = read(&bad);
+    let (out, diag) = write(&mesh, "area.trx");
+    assert!(out != bad, "the invalid stored tables were copied");
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "trx.stored_tables_rebuilt")
+        .unwrap_or_else(|| panic!("no warning in {diag:?}"));
+    assert_eq!(warning.severity, walkmesh_core::Severity::Warning);
+    assert!(
+        warning.message.contains("trx.path_loop")
+            && warning.message.contains("trx.path_next_not_adjacent"),
+        "{}",
+        warning.message
+    );
+    assert_eq!(common::error_codes(&out), Vec::<String>::new());
+    // The bake of the same authored data: the clean file, byte for byte (zlib level 6).
+    assert!(out == clean, "not the file the mesh bakes into");
+    let (back, _) = read(&out);
+    assert_eq!(authored(&back), authored(&mesh));
+    // A valid file is still copied, without a word.
+    let (mesh, _) = read(&clean);
+    let (again, diag) = write(&mesh, "area.trx");
+    assert!(again == clean);
+    assert!(
+        !diag
+            .items
+            .iter()
+            .any(|d| d.code == "trx.stored_tables_rebuilt")
+    );
+}
+
+/// The same for a TRN, which has no path tables: its stored triangle centres and planes are
+/// derived data too.
+#[test]
+fn stored_trn_tables_that_fail_validation_are_baked_again_not_copied() {
+    let (clean, _) = write(&walkable_grid(), "area.trn");
+    assert_eq!(common::error_codes(&clean), Vec::<String>::new());
+    let bad = common::with_edited_aswm(&clean, |a| {
+        a.triangles[3].centre[0] += 0.5;
+        a.triangles[5].d += 2.0;
+    });
+    let found = common::error_codes(&bad);
+    assert_eq!(found, ["trx.triangle_centre", "trx.triangle_plane"]);
+    let (mesh, _) = read(&bad);
+    let (out, diag) = write(&mesh, "area.trn");
+    assert!(
+        diag.items
+            .iter()
+            .any(|d| d.code == "trx.stored_tables_rebuilt"
+                && d.message
+                    .contains("(2 error(s): trx.triangle_centre, trx.triangle_plane)")),
+        "{diag:?}"
+    );
+    assert_eq!(common::error_codes(&out), Vec::<String>::new());
+    assert!(out == clean, "not the file the mesh bakes into");
+    let (back, _) = read(&out);
+    assert_eq!(authored(&back), authored(&mesh));
+    let (mesh, _) = read(&clean);
+    let (again, diag) = write(&mesh, "area.trn");
+    assert!(again == clean && diag.items.is_empty(), "{diag:?}");
 }

@@ -112,7 +112,13 @@ impl Writer for PathWriter {
             .fresh_provenance("path")
             .and_then(|p| p.section("file"))
             .filter(|_| !options.rebuild);
-        if let Some(bytes) = preserved {
+        // Unchanged regions: the file is written back as it was, unless our validator rejects
+        // it (links, connectivity tables, octree, boxes and normals are derived from the
+        // regions). Copying would write a file the engine may search wrongly; the regions are
+        // cooked again instead (one region per polygon, as `--rebuild` does), with a warning.
+        if let Some(bytes) = preserved
+            && validate::stored_errors(bytes).copy_or_warn(diag, "path.stored_tables_rebuilt")
+        {
             return Ok(Output {
                 main: bytes.to_vec(),
                 sidecars: Vec::new(),

@@ -130,6 +130,25 @@ fn f64s(v: [f32; 3]) -> [f64; 3] {
 
 /// Every finding for a parsed file.
 pub fn findings(file: &PathFile) -> Vec<Diagnostic> {
+    report(file).finish()
+}
+
+/// The errors our validator finds in a file the writer is about to copy unchanged (`bytes`,
+/// the file a mesh was read from): links, tables and octree are derived data, copied without
+/// a look before (issue #51). Each code is counted in full, not only the findings listed.
+pub fn stored_errors(bytes: &[u8]) -> walkmesh_core::stored::StoredErrors {
+    use walkmesh_core::stored::StoredErrors;
+    match PathFile::parse(bytes) {
+        Ok(file) => {
+            let report = report(&file);
+            StoredErrors::counted(&report.diag.items, |code| report.counts.get(code).copied())
+        }
+        Err(error) => StoredErrors::unreadable(&error),
+    }
+}
+
+/// Every rule applied to `file`, the findings not yet closed (the counts per code kept).
+fn report(file: &PathFile) -> Report<'_> {
     let mut report = Report {
         diag: Diagnostics::new(),
         file,
@@ -185,7 +204,7 @@ pub fn findings(file: &PathFile) -> Vec<Diagnostic> {
             ),
         );
     }
-    report.finish()
+    report
 }
 
 /// Checks one region and its nodes; true when its node range is usable.

@@ -1243,3 +1243,112 @@ fn a_cook_under_a_budget_reports_its_phases() {
     );
     assert!(has("cooking PATH: writing "), "{seen:?}");
 }
+
+/// A 3 × 3 grid of 2 m squares, each its own region (a different AI index mask per square
+/// keeps the merge from joining them): nine linked regions.
+fn nine_linked_regions() -> Vec<u8> {
+    let mut mesh = grid(3, 3, 2.0, [0.0, 0.0], |_, _| 0.0, |_, _| true, false);
+    let masks = (0..mesh.polygons.len())
+        .map(|p| 1 + (p / 2) as i64)
+        .collect();
+    mesh.face_attributes
+        .insert("path:index_mask".into(), Attribute::Int(masks));
+    let writer = PathFormat.writer().unwrap();
+    let out = writer
+        .write(&mesh, &WriteOptions::default(), &mut Diagnostics::new())
+        .unwrap();
+    let file = PathFile::parse(&out.main).unwrap();
+    assert_eq!(file.regions.len(), 9);
+    assert!(!file.links.is_empty());
+    out.main
+}
+
+fn read_path(bytes: &[u8]) -> NavMesh {
+    PathFormat
+        .reader()
+        .unwrap()
+        .read(
+            walkmesh_core::Input { bytes, path: None },
+            &walkmesh_core::ReadOptions::default(),
+            &mut Diagnostics::new(),
+        )
+        .unwrap()
+}
+
+fn path_error_codes(bytes: &[u8]) -> Vec<String> {
+    walkmesh_prime::validate::findings(&PathFile::parse(bytes).unwrap())
+        .into_iter()
+        .filter(|d| d.severity == walkmesh_core::Severity::Error)
+        .map(|d| d.code)
+        .collect()
+}
+
+/// Issue #51 for PATH: a file whose stored derived data (connectivity bits, a link's inverse
+/// width, an octree leaf) our validator rejects is not copied by a plain write; the regions
+/// are kept and every table is cooked again, with a warning naming what was wrong.
+#[test]
+fn stored_tables_that_fail_validation_are_cooked_again_not_copied() {
+    let clean = read_and_rebuild(&nine_linked_regions());
+    assert_eq!(path_error_codes(&clean), Vec::<String>::new());
+    let mut file = PathFile::parse(&clean).unwrap();
+    file.ground[0] ^= 1 << 1;
+    file.links[0].inv_width = 0.2;
+    file.octree[0].region_count = 0;
+    let bad = file.encode();
+    let found = path_error_codes(&bad);
+    for code in [
+        "path.ground_bits_mismatch",
+        "path.link_inverse_width_mismatch",
+        "path.octree_region_missing",
+    ] {
+        assert!(found.iter().any(|c| c == code), "{code} not in {found:?}");
+    }
+    let mesh = read_path(&bad);
+    let writer = PathFormat.writer().unwrap();
+    let mut diag = Diagnostics::new();
+    let out = writer
+        .write(&mesh, &WriteOptions::default(), &mut diag)
+        .unwrap()
+        .main;
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "path.stored_tables_rebuilt")
+        .unwrap_or_else(|| panic!("no warning in {diag:?}"));
+    assert_eq!(warning.severity, walkmesh_core::Severity::Warning);
+    assert!(
+        warning.message.contains("path.ground_bits_mismatch")
+            && warning.message.contains("path.octree_region_missing"),
+        "{}",
+        warning.message
+    );
+    assert_eq!(path_error_codes(&out), Vec::<String>::new());
+    // The regions are authored data: kept, so the cook gives the intact file back.
+    assert!(out == clean, "not the intact file");
+    let back = read_path(&out);
+    assert_eq!(back.vertices, mesh.vertices);
+    assert!(back.polygons.iter().eq(mesh.polygons.iter()));
+    assert_eq!(back.surfaces, mesh.surfaces);
+    // A valid file is still copied, without a word.
+    let mut diag = Diagnostics::new();
+    let again = writer
+        .write(&read_path(&clean), &WriteOptions::default(), &mut diag)
+        .unwrap()
+        .main;
+    assert!(again == clean && diag.items.is_empty(), "{diag:?}");
+}
+
+/// What `--rebuild` makes of `bytes` read back (a file as reading and cooking its own regions
+/// gives it).
+fn read_and_rebuild(bytes: &[u8]) -> Vec<u8> {
+    let options = WriteOptions {
+        rebuild: true,
+        ..WriteOptions::default()
+    };
+    PathFormat
+        .writer()
+        .unwrap()
+        .write(&read_path(bytes), &options, &mut Diagnostics::new())
+        .unwrap()
+        .main
+}

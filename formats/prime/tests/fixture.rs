@@ -184,6 +184,42 @@ fn fixture_preserves_byte_for_byte_and_rebuilds_identically() {
     assert_ne!(cooked.main, bytes);
 }
 
+/// Issue #51 on the fixture: its links and tables broken, a plain write does not copy them
+/// but cooks the regions again, giving the intact fixture back with a warning.
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn fixture_with_broken_stored_tables_is_cooked_again_not_copied() {
+    let bytes = fixture();
+    let mut file = PathFile::parse(&bytes).unwrap();
+    file.flyer[10] ^= 0x10;
+    file.links[0].width = 11.0;
+    file.lookup[3] = 99;
+    let bad = file.encode();
+    let mesh = read(&bad);
+    let mut diag = Diagnostics::new();
+    let out = PathFormat
+        .writer()
+        .unwrap()
+        .write(&mesh, &WriteOptions::default(), &mut diag)
+        .unwrap();
+    let warning = diag
+        .items
+        .iter()
+        .find(|d| d.code == "path.stored_tables_rebuilt")
+        .unwrap_or_else(|| panic!("no warning in {diag:?}"));
+    for code in [
+        "path.flyer_bits_mismatch",
+        "path.link_width_mismatch",
+        "path.octree_lookup_invalid",
+    ] {
+        assert!(warning.message.contains(code), "{}", warning.message);
+    }
+    assert!(out.main == bytes, "not the intact fixture");
+}
+
 #[test]
 #[cfg_attr(
     not(walkmesh_corpora),
