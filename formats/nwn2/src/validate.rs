@@ -231,6 +231,24 @@ pub fn stored_errors(bytes: &[u8], body: Option<std::sync::Arc<[u8]>>) -> Stored
     })
 }
 
+/// A tile's node list (node → local triangle). Versions 0x69 and 0x6a store none
+/// (`docs/formats/nwn2.md` §2.6): there it is the inverse of the stored local-to-node map,
+/// which is what the node list of a later version holds for the same tile.
+fn node_list(version: u32, tile: &crate::aswm::Tile) -> std::borrow::Cow<'_, [u32]> {
+    if version >= 0x6b {
+        return std::borrow::Cow::Borrowed(&tile.node_to_local);
+    }
+    let mut list: Vec<(u8, u32)> = tile
+        .local_to_node
+        .iter()
+        .enumerate()
+        .filter(|&(_, &node)| node != NO_NODE)
+        .map(|(local, &node)| (node, local as u32))
+        .collect();
+    list.sort_unstable();
+    std::borrow::Cow::Owned(list.into_iter().map(|(_, local)| local).collect())
+}
+
 /// §5.1: indices in range and links consistent. Returns false when later checks could index
 /// out of range.
 fn structure(a: &Aswm, f: &mut Findings) -> bool {
@@ -336,7 +354,7 @@ fn structure(a: &Aswm, f: &mut Findings) -> bool {
     for (ti, tile) in a.tiles.iter().enumerate() {
         let field = format!("aswm.tiles[{ti}]");
         let ltn = tile.local_to_node.len();
-        let n = tile.node_to_local.len();
+        let n = node_list(a.version, tile).len();
         let offset = tile.triangles_offset as usize;
         if ltn != 0 && ltn != tile.triangle_count as usize {
             f.error(
@@ -685,7 +703,7 @@ fn toolset_rules(
                 ),
             );
         }
-        if tile.node_to_local != walkable {
+        if *node_list(a.version, tile) != walkable[..] {
             f.error(
                 "trx.tile_node_list",
                 &field,
@@ -727,9 +745,10 @@ fn toolset_rules(
 fn check_tile_paths(a: &Aswm, ti: usize, start: usize, end: usize, f: &mut Findings) {
     let Some(tile) = a.tiles.get(ti) else { return };
     let field = format!("aswm.tiles[{ti}]");
-    let n = tile.node_to_local.len();
+    let nodes = node_list(a.version, tile);
+    let n = nodes.len();
     let tri = |node: usize| {
-        tile.node_to_local
+        nodes
             .get(node)
             .and_then(|&l| a.triangles.get(start + l as usize))
     };
