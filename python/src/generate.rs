@@ -16,7 +16,12 @@ use crate::mesh::Mesh;
 use crate::options::{self, Options};
 
 /// The meshes `inputs` names: one Mesh or path, or a list of them.
-fn input_meshes(py: Python<'_>, inputs: &Bound<'_, PyAny>, up: &Options) -> PyResult<Vec<NavMesh>> {
+fn input_meshes(
+    py: Python<'_>,
+    inputs: &Bound<'_, PyAny>,
+    up: &Options,
+    diag: &mut walkmesh_core::Diagnostics,
+) -> PyResult<Vec<NavMesh>> {
     let items: Vec<Bound<'_, PyAny>> =
         if inputs.is_instance_of::<PyList>() || inputs.is_instance_of::<PyTuple>() {
             inputs.try_iter()?.collect::<PyResult<_>>()?
@@ -28,17 +33,26 @@ fn input_meshes(py: Python<'_>, inputs: &Bound<'_, PyAny>, up: &Options) -> PyRe
             "inputs: give at least one mesh or file",
         ));
     }
-    items.iter().map(|item| input_mesh(py, item, up)).collect()
+    items
+        .iter()
+        .map(|item| input_mesh(py, item, up, diag))
+        .collect()
 }
 
-fn input_mesh(py: Python<'_>, item: &Bound<'_, PyAny>, up: &Options) -> PyResult<NavMesh> {
+fn input_mesh(
+    py: Python<'_>,
+    item: &Bound<'_, PyAny>,
+    up: &Options,
+    diag: &mut walkmesh_core::Diagnostics,
+) -> PyResult<NavMesh> {
     if let Ok(mesh) = item.cast::<Mesh>() {
         return Ok(mesh.borrow().mesh.clone());
     }
     let path: PathBuf = item.extract().map_err(|_| {
         PyTypeError::new_err("inputs: each input is a walkmesh.Mesh or a path (str, os.PathLike)")
     })?;
-    if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path)) {
+    // A model's reading notes (`mdl.node_count`) join the generated mesh's warnings.
+    if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path, diag)) {
         return model.map_err(|error| errors::read_failure(py, error.to_string(), Some(&path)));
     }
     // Every `usemtl` name kept (`walkmesh_obj::MATERIAL_NAMES_PARAM`), as the command line
@@ -123,7 +137,8 @@ pub fn generate<'py>(
     };
     let params = Params::with_overrides(engine_of(engine)?, &overrides)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let meshes = input_meshes(py, inputs, &up_options)?;
+    let mut read_notes = walkmesh_core::Diagnostics::new();
+    let meshes = input_meshes(py, inputs, &up_options, &mut read_notes)?;
     let generated = py
         .detach(|| {
             let scene = walkmesh_generate::combine(&meshes);
@@ -139,7 +154,11 @@ pub fn generate<'py>(
         source_format: None,
         path: None,
         read_options: ReadOptions::default(),
-        warnings: lossy_steps(&generated.report),
+        warnings: read_notes
+            .items
+            .into_iter()
+            .chain(lossy_steps(&generated.report))
+            .collect(),
     };
     let mesh = Bound::new(py, mesh)?.into_any();
     if !with_report {

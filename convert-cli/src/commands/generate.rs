@@ -159,7 +159,7 @@ pub fn run(
     let mut meshes = Vec::with_capacity(args.inputs.len());
     let mut dependencies = Vec::new();
     for input in &args.inputs {
-        let mesh = match walkmesh_formats::read_render_geometry(input) {
+        let mesh = match walkmesh_formats::read_render_geometry(input, &mut diag) {
             Some(read) => read.map_err(Failure::input)?,
             None => load_with(registry, input, None, &plan.read, &mut diag)?.0,
         };

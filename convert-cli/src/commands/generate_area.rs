@@ -61,6 +61,8 @@ pub fn run(
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = super::generate::show_progress(args);
+    // The models' reading notes (`mdl.node_count`), printed with the area's findings.
+    let read_notes = std::cell::RefCell::new(walkmesh_core::Diagnostics::new());
     let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
         let area = Area {
             source: &source,
@@ -69,7 +71,9 @@ pub fn run(
         };
         let from_hooks = args.seed.is_empty();
         let read_model = &|mdl: &[u8], mdx: &[u8], name: &str| {
-            walkmesh_formats::render_geometry_of_model(mdl, mdx, name).map_err(String::from)
+            let mut diag = read_notes.borrow_mut();
+            walkmesh_formats::render_geometry_of_model(mdl, mdx, name, &mut diag)
+                .map_err(String::from)
         };
         generate_rooms(
             registry, area, out_dir, &params, from_hooks, note_read, read_model,
@@ -88,7 +92,14 @@ pub fn run(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
     crate::commands::lint::area::write_rooms(registry, files, &check)?;
-    let findings: Vec<String> = solution.findings.iter().map(|f| f.to_string()).collect();
+    let notes = read_notes
+        .into_inner()
+        .items
+        .into_iter()
+        .map(|d| d.to_string());
+    let findings: Vec<String> = notes
+        .chain(solution.findings.iter().map(|f| f.to_string()))
+        .collect();
     if args.json {
         let json = AreaGeneration {
             layout: &lyt_file,

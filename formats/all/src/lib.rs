@@ -123,6 +123,7 @@ impl From<ModelGeometryError> for String {
 /// package both decide through this function.
 pub fn read_render_geometry(
     path: &std::path::Path,
+    diag: &mut walkmesh_core::Diagnostics,
 ) -> Option<Result<walkmesh_core::NavMesh, ModelGeometryError>> {
     let is_model = path
         .extension()
@@ -133,9 +134,15 @@ pub fn read_render_geometry(
     }
     #[cfg(feature = "mdl")]
     return Some(
-        walkmesh_mdl::read_render_mesh_file(path)
+        walkmesh_mdl::read_model_file(path)
+            .and_then(|model| {
+                note_node_count(&model, diag);
+                walkmesh_mdl::render_mesh(&model).map_err(|e| e.in_file(path))
+            })
             .map_err(|e| ModelGeometryError::Model(Box::new(e))),
     );
+    #[cfg(not(feature = "mdl"))]
+    let _ = diag;
     #[cfg(not(feature = "mdl"))]
     return Some(Err(ModelGeometryError::NoModelReader {
         model: walkmesh_core::printable::escape(&path.display().to_string()).into_owned(),
@@ -144,25 +151,44 @@ pub fn read_render_geometry(
 
 /// The render geometry of a KotOR binary model given as bytes (a `.mdl` and its `.mdx`, e.g.
 /// members of a module archive), as [`read_render_geometry`] reads it from files. `label`
-/// names the model in errors.
+/// names the model in errors and in the warnings added to `diag`.
 pub fn render_geometry_of_model(
     mdl: &[u8],
     mdx: &[u8],
     label: &str,
+    diag: &mut walkmesh_core::Diagnostics,
 ) -> Result<walkmesh_core::NavMesh, ModelGeometryError> {
+    let label = walkmesh_core::printable::escape(label).into_owned();
     #[cfg(feature = "mdl")]
     return walkmesh_mdl::read_model(mdl, Some(mdx))
-        .and_then(|model| walkmesh_mdl::render_mesh(&model))
+        .and_then(|model| {
+            let mut notes = walkmesh_core::Diagnostics::new();
+            note_node_count(&model, &mut notes);
+            for item in notes.items {
+                diag.warn(&item.code, format!("{label}: {}", item.message));
+            }
+            walkmesh_mdl::render_mesh(&model)
+        })
         .map_err(|source| ModelGeometryError::ModelBytes {
-            label: walkmesh_core::printable::escape(label).into_owned(),
+            label,
             source: Box::new(source),
         });
     #[cfg(not(feature = "mdl"))]
+    let _ = diag;
+    #[cfg(not(feature = "mdl"))]
     return Err(ModelGeometryError::NoModelReaderBytes {
-        label: walkmesh_core::printable::escape(label).into_owned(),
+        label,
         mdl: mdl.len(),
         mdx: mdx.len(),
     });
+}
+
+/// The reader's warning for a header node count that disagrees with the tree it read.
+#[cfg(feature = "mdl")]
+fn note_node_count(model: &walkmesh_mdl::Model, diag: &mut walkmesh_core::Diagnostics) {
+    if let Some(note) = model.node_count_note() {
+        diag.warn("mdl.node_count", note);
+    }
 }
 
 #[cfg(test)]
@@ -173,13 +199,15 @@ mod tests {
     #[cfg(feature = "mdl")]
     #[test]
     fn a_model_that_does_not_read_is_a_model_error_naming_it() {
-        let error = render_geometry_of_model(b"not a model", b"", "room.mdl").unwrap_err();
+        let mut diag = walkmesh_core::Diagnostics::new();
+        let error =
+            render_geometry_of_model(b"not a model", b"", "room.mdl", &mut diag).unwrap_err();
         assert!(error.to_string().starts_with("room.mdl: "), "{error}");
         assert!(
             matches!(&error, ModelGeometryError::ModelBytes { label, .. } if label == "room.mdl"),
             "{error:?}"
         );
-        assert!(read_render_geometry(std::path::Path::new("room.obj")).is_none());
+        assert!(read_render_geometry(std::path::Path::new("room.obj"), &mut diag).is_none());
     }
 
     /// Every built-in format's engine and capabilities, as lint, route and view use them.

@@ -21,8 +21,8 @@ pub use error::{MdlError, MdlErrorKind, Part};
 pub use model::{Face, Game, Mesh, Model, Node, Transform, flags};
 pub use parse::read_model;
 pub use render::{
-    MATERIAL_COLUMN, MATERIAL_LIST, NODE_COLUMN, NODE_LIST, mdx_path, read_render_mesh_file,
-    render_mesh,
+    MATERIAL_COLUMN, MATERIAL_LIST, NODE_COLUMN, NODE_LIST, mdx_path, read_model_file,
+    read_render_mesh_file, render_mesh,
 };
 pub use walkmesh::walkmesh;
 
@@ -87,6 +87,9 @@ impl Reader for MdlFormat {
         diag: &mut Diagnostics,
     ) -> Result<NavMesh, ReadError> {
         let model = read_model(input.bytes, None)?;
+        if let Some(note) = model.node_count_note() {
+            diag.warn("mdl.node_count", note);
+        }
         let mesh = walkmesh(&model, options.materials.as_ref(), diag)?;
         mesh.check()
             .map_err(|message| ReadError::whole("", message))?;

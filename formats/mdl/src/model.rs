@@ -49,9 +49,26 @@ pub struct Model {
     /// Every node of the model tree, depth-first pre-order from the root (index 0), children
     /// in the order of their parent's child array. Animation node trees are not read.
     pub nodes: Vec<Node>,
+    /// The node count the geometry header states; the tree read from the root may hold
+    /// another number (see [`Model::node_count_note`]).
+    pub declared_nodes: usize,
     /// Names of mesh nodes whose vertex copy in the `.mdl` differs from their `.mdx` rows
     /// (the rows are used; `docs/formats/mdl.md` §4.3 found them equal in every file).
     pub vertex_copy_mismatches: Vec<String>,
+}
+
+impl Model {
+    /// A sentence for the reader's warning `mdl.node_count` when the header's node count
+    /// disagrees with the tree read from the root, which is what the game reads.
+    pub fn node_count_note(&self) -> Option<String> {
+        (self.declared_nodes != self.nodes.len()).then(|| {
+            format!(
+                "the geometry header counts {} node(s), the tree from the root holds {}; the tree is read, as the game reads it",
+                self.declared_nodes,
+                self.nodes.len()
+            )
+        })
+    }
 }
 
 /// One node of the model tree.

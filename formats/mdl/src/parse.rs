@@ -68,57 +68,37 @@ pub fn read_model(mdl: &[u8], mdx: Option<&[u8]>) -> Result<Model, MdlError> {
         base: 0,
         mdx: true,
     });
-    let declared = declared_nodes(&blob)?;
+    let (declared, most_nodes) = declared_nodes(&blob)?;
     let vertex_source = mdx.map_or(blob.data.len(), |m| m.data.len().max(blob.data.len()));
     let mut reader = TreeReader {
         blob,
         mdx,
         game,
         names,
-        declared,
+        most_nodes,
         vertex_budget: vertex_source / 12,
         face_budget: blob.data.len() / FACE_SIZE,
         nodes: Vec::new(),
         mismatches: Vec::new(),
     };
     reader.walk()?;
-    if declared != reader.nodes.len() {
-        return Err(MdlError::at(
-            MdlErrorKind::Inconsistent,
-            blob.file_offset(0x2C),
-            "geometry.node_count",
-            format!(
-                "the header counts {declared} node(s), the tree from the root holds {}",
-                reader.nodes.len()
-            ),
-        ));
-    }
     Ok(Model {
         name,
         game,
         classification,
         nodes: reader.nodes,
+        declared_nodes: declared,
         vertex_copy_mismatches: reader.mismatches,
     })
 }
 
-/// The node count of the geometry header, refused when the model data cannot hold that many
-/// node headers (so a hostile count is caught before the walk).
-fn declared_nodes(blob: &Bytes<'_>) -> Result<usize, MdlError> {
+/// The node count of the geometry header, and the most node headers the model data can hold
+/// (which bounds the walk). The game walks the tree from the root: a count that disagrees
+/// with a tree that reads whole is reported ([`Model::declared_nodes`]), not refused (K2's
+/// `401dxna` counts 71 nodes for a tree of 69).
+fn declared_nodes(blob: &Bytes<'_>) -> Result<(usize, usize), MdlError> {
     let declared = blob.u32(0x2C, "geometry.node_count")? as usize;
-    let room = blob.data.len() / NODE_HEADER;
-    if declared > room {
-        return Err(MdlError::at(
-            MdlErrorKind::Truncated,
-            blob.file_offset(0x2C),
-            "geometry.node_count",
-            format!(
-                "the header counts {declared} node(s), but {} bytes of model data hold at most {room} node headers",
-                blob.data.len()
-            ),
-        ));
-    }
-    Ok(declared)
+    Ok((declared, blob.data.len() / NODE_HEADER))
 }
 
 /// The 12-byte wrapper (§2.1): zero, blob size, `.mdx` size. Returns the blob.
@@ -243,7 +223,8 @@ struct TreeReader<'a> {
     game: Game,
     names: ArrayDef,
     /// Node count of the geometry header: the walk stops with an error past it.
-    declared: usize,
+    /// The most node headers the model data can hold: the walk never goes past it.
+    most_nodes: usize,
     /// Vertices and faces the files can still hold: every mesh takes its counts from these
     /// before reading, so meshes whose data overlap cannot multiply the work (real files
     /// never share mesh data).
@@ -270,14 +251,14 @@ impl TreeReader<'_> {
                 return Err(self.revisit(&pending, earlier));
             }
             seen.insert(pending.offset, index);
-            if index >= self.declared {
+            if index >= self.most_nodes {
                 return Err(MdlError::at(
-                    MdlErrorKind::Inconsistent,
+                    MdlErrorKind::Truncated,
                     pending.slot,
                     pending.field(),
                     format!(
-                        "the tree holds more nodes than the {} the geometry header counts",
-                        self.declared
+                        "the tree holds more nodes than the {} node headers the model data can hold",
+                        self.most_nodes
                     ),
                 ));
             }
@@ -287,17 +268,17 @@ impl TreeReader<'_> {
             }
             self.nodes.push(node);
             // Every offset waiting is a node still to come, so together with the nodes read
-            // they cannot exceed the header's count; this keeps the stack within it even when
-            // child arrays overlap.
-            if self.nodes.len() + stack.len() + children.len() > self.declared {
+            // they cannot exceed the node headers the data holds; this keeps the stack within
+            // it even when child arrays overlap.
+            if self.nodes.len() + stack.len() + children.len() > self.most_nodes {
                 let at = self.nodes.last().map_or(0, |n| n.offset);
                 return Err(MdlError::at(
                     MdlErrorKind::Inconsistent,
                     at + 0x2C,
                     "node.children",
                     format!(
-                        "the child arrays name more nodes than the {} the geometry header counts",
-                        self.declared
+                        "the child arrays name more nodes than the {} node headers the model data can hold",
+                        self.most_nodes
                     ),
                 )
                 .in_node(self.nodes.last().map_or("", |n| n.name.as_str())));

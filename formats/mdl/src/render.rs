@@ -212,6 +212,12 @@ fn refuse_a_foreign_mdx(model: &Model) -> Result<(), MdlError> {
 /// an error naming it: the game renders from the `.mdx` rows, so this function does not fall
 /// back to the `.mdl`'s vertex copy (use [`crate::read_model`] with `None` for that).
 pub fn read_render_mesh_file(mdl_path: &Path) -> Result<NavMesh, MdlError> {
+    let model = read_model_file(mdl_path)?;
+    render_mesh(&model).map_err(|e| e.in_file(mdl_path))
+}
+
+/// Reads `X.mdl` with the `X.mdx` beside it (a missing `.mdx` is an error naming it).
+pub fn read_model_file(mdl_path: &Path) -> Result<Model, MdlError> {
     let mdl = std::fs::read(mdl_path).map_err(|error| {
         MdlError::whole(
             MdlErrorKind::Io,
@@ -232,6 +238,5 @@ pub fn read_render_mesh_file(mdl_path: &Path) -> Result<NavMesh, MdlError> {
         )
         .in_file(mdl_path)
     })?;
-    let model = crate::read_model(&mdl, Some(&mdx)).map_err(|e| e.in_file(mdl_path))?;
-    render_mesh(&model).map_err(|e| e.in_file(mdl_path))
+    crate::read_model(&mdl, Some(&mdx)).map_err(|e| e.in_file(mdl_path))
 }

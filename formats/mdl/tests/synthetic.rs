@@ -382,30 +382,46 @@ fn a_kotor2_mesh_header_in_a_kotor1_model_is_refused() {
 }
 
 #[test]
-fn unknown_node_bits_and_node_count_disagreements_are_refused() {
+fn unknown_node_bits_are_refused_and_node_count_disagreements_reported() {
     let mut b = built(Game::Kotor1);
     let at = b.node_offsets[1];
     b.mdl[at..at + 2].copy_from_slice(&0x0401u16.to_le_bytes());
     let error = read_model(&b.mdl, None).unwrap_err();
     assert_eq!(error.kind, MdlErrorKind::Unsupported);
     assert_eq!(error.node.as_deref(), Some("turned"));
-    let mut b = built(Game::Kotor1);
-    set_u32(&mut b.mdl, 12 + 0x2C, 6);
-    let error = read_model(&b.mdl, None).unwrap_err();
-    assert_eq!(error.kind, MdlErrorKind::Inconsistent);
-    assert_eq!(error.offset, Some(12 + 0x2C));
-    // Fewer than the tree holds: the walk stops at the first child array that names a node
-    // too many ("turned"'s: root, its three children and "floor" make five).
-    set_u32(&mut b.mdl, 12 + 0x2C, 4);
-    let error = read_model(&b.mdl, None).unwrap_err();
-    assert_eq!(error.kind, MdlErrorKind::Inconsistent);
-    assert_eq!(error.node.as_deref(), Some("turned"));
-    assert_eq!(error.offset, Some((b.node_offsets[1] + 0x2C) as u64));
-    // More than the model data could hold: refused before the walk.
-    set_u32(&mut b.mdl, 12 + 0x2C, 1_000_000);
-    let error = read_model(&b.mdl, None).unwrap_err();
-    assert_eq!(error.kind, MdlErrorKind::Truncated);
-    assert_eq!(error.field, "geometry.node_count");
+    // A header count above, below or far past the tree (issue #50: K2's 401dxna counts 71
+    // nodes for a tree of 69): the tree is read as the game reads it, and the count's
+    // disagreement is the reader's warning `mdl.node_count`.
+    let b = built(Game::Kotor1);
+    let whole = read_model(&b.mdl, None).unwrap();
+    assert_eq!(whole.node_count_note(), None);
+    for declared in [6u32, 4, 1_000_000] {
+        let mut b = built(Game::Kotor1);
+        set_u32(&mut b.mdl, 12 + 0x2C, declared);
+        let model = read_model(&b.mdl, Some(&b.mdx)).unwrap();
+        assert_eq!(model.nodes, whole.nodes);
+        assert_eq!(model.declared_nodes, declared as usize);
+        let note = model.node_count_note().unwrap();
+        assert!(
+            note.contains(&format!("counts {declared} node(s)")),
+            "{note}"
+        );
+        assert!(note.contains("holds 5"), "{note}");
+        let mut diag = Diagnostics::new();
+        let input = Input {
+            bytes: &b.mdl,
+            path: None,
+        };
+        MdlFormat
+            .reader()
+            .unwrap()
+            .read(input, &ReadOptions::default(), &mut diag)
+            .unwrap();
+        assert!(
+            diag.items.iter().any(|d| d.code == "mdl.node_count"),
+            "{diag:?}"
+        );
+    }
 }
 
 /// Every prefix and every single-byte change of a small model is read or refused, never a
