@@ -8,8 +8,11 @@ use crate::passes::{
 };
 
 /// The mesh rules that make a file wrong rather than doubtful, in O(n): a non-finite
-/// coordinate, a polygon using one vertex twice. `convert` checks what it writes with these
-/// (the warnings of [`mesh_findings`] were already given while preparing the mesh).
+/// coordinate, a polygon using one vertex twice, walkable polygons (those not repeating a
+/// vertex) none of which has any area (`mesh.walkable_area_zero`: a walkmesh that looks
+/// walkable and cannot be walked on, as a room placed where 32-bit floats merge its points
+/// is). `convert` checks what it writes with
+/// these (the warnings of [`mesh_findings`] were already given while preparing the mesh).
 pub fn mesh_errors(mesh: &NavMesh) -> Vec<Diagnostic> {
     let mut diag = Diagnostics::new();
     if let Some(bad) = mesh
@@ -36,6 +39,26 @@ pub fn mesh_errors(mesh: &NavMesh) -> Vec<Diagnostic> {
             );
         }
     }
+    // One zero-area walkable polygon is a warning (official files have a few); all of them
+    // is a mesh nothing can walk on. A NaN area (non-finite corners) counts as none; polygons
+    // repeating a vertex are left out (already an error of their own).
+    let (count, with_area) = (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p) && !repeats_a_vertex(mesh.polygons.get(p)))
+        .fold((0usize, 0usize), |(count, with_area), p| {
+            let area = polygon_area(mesh, p);
+            (count + 1, with_area + usize::from(area > 0.0))
+        });
+    if count > 0 && with_area == 0 {
+        diag.push(
+            Severity::Error,
+            "mesh.walkable_area_zero",
+            Position::None,
+            None,
+            format!(
+                "all {count} walkable polygon(s) have zero area (their corners lie on one line or point), so nothing can be walked on (a mesh moved as far as x = 1e30, where 32-bit floats cannot tell its points apart, collapses so)"
+            ),
+        );
+    }
     diag.items
 }
 
@@ -54,7 +77,8 @@ fn repeats_a_vertex(vertices: &[u32]) -> bool {
 
 /// Findings about the geometry of `mesh` (codes `mesh.*`).
 ///
-/// Errors: polygons repeating a vertex, non-finite coordinates.
+/// Errors: polygons repeating a vertex, non-finite coordinates, walkable polygons all without
+/// area (`mesh.walkable_area_zero`).
 /// Warnings: edges shared by more than two walkable polygons (official NWN2 files have them
 /// where duplicated pieces meet, and the games load them; they are never linked), zero-area
 /// polygons, walkable polygons facing down, walkable neighbours with opposite winding,
@@ -270,5 +294,46 @@ mod tests {
         };
         ramp.push_polygon(&[0, 1, 2], stone());
         assert!(!codes(&ramp).contains(&"mesh.steep_walkable".to_string()));
+    }
+
+    #[test]
+    fn walkable_polygons_all_without_area_are_an_error_one_is_a_warning() {
+        // A 1 m square moved to x = y = 1e30 (f32): every corner is the same point.
+        let far = 1e30f32;
+        let mut collapsed = NavMesh {
+            vertices: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+                .iter()
+                .map(|[x, y]| [far + x, far + y, 0.0])
+                .collect(),
+            ..NavMesh::default()
+        };
+        collapsed.push_polygon(&[0, 1, 2], stone());
+        collapsed.push_polygon(&[0, 2, 3], stone());
+        let errors: Vec<String> = mesh_errors(&collapsed)
+            .into_iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(errors, ["mesh.walkable_area_zero"]);
+        // With one walkable polygon that has area, the collapsed ones are warnings only.
+        collapsed
+            .vertices
+            .extend([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
+        collapsed.push_polygon(&[4, 5, 6], stone());
+        assert!(mesh_errors(&collapsed).is_empty());
+        assert!(codes(&collapsed).contains(&"mesh.degenerate_walkable_polygon".to_string()));
+        // No walkable polygon at all (a door's walkmesh) is no such error.
+        let mut door = collapsed.clone();
+        for surface in &mut door.surfaces {
+            surface.walkable = false;
+        }
+        assert!(mesh_errors(&door).is_empty());
+        // A walkable polygon repeating a vertex is its own error, not this one.
+        let mut repeated = NavMesh {
+            vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+            ..NavMesh::default()
+        };
+        repeated.push_polygon(&[0, 1, 0], stone());
+        let errors: Vec<String> = mesh_errors(&repeated).into_iter().map(|d| d.code).collect();
+        assert_eq!(errors, ["mesh.repeated_vertex"]);
     }
 }

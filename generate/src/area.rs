@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, NavMesh, Registry, confine, printable};
 use walkmesh_kotor_area::kits::read_wok;
-use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
+use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, Placement};
+use walkmesh_kotor_area::placed::{FarRoom, RepeatedRoom, check_placed, place, unique_rooms};
 use walkmesh_kotor_area::rooms::{OnRead, RoomsError, write_room_wok};
 use walkmesh_kotor_area::transitions::{
     DEFAULT_TOLERANCE, RoomMesh, Solution, apply, solve, wok_with_transitions,
@@ -93,6 +94,12 @@ pub enum AreaError {
         printable::escape(room)
     )]
     NoFloor { room: String, report: String },
+    /// The layout names one room twice (ignoring ASCII case): both would be one `ROOM.wok`.
+    #[error(transparent)]
+    Repeated(Box<RepeatedRoom>),
+    /// A room placed where 32-bit floats cannot hold its points 1 mm apart.
+    #[error(transparent)]
+    Far(Box<FarRoom>),
     /// A room's WOK could not be written.
     #[error(transparent)]
     Write(#[from] RoomsError),
@@ -101,10 +108,25 @@ pub enum AreaError {
     Transitions(String),
 }
 
+impl From<RepeatedRoom> for AreaError {
+    fn from(error: RepeatedRoom) -> Self {
+        AreaError::Repeated(Box::new(error))
+    }
+}
+
+impl From<FarRoom> for AreaError {
+    fn from(error: FarRoom) -> Self {
+        AreaError::Far(Box::new(error))
+    }
+}
+
 /// Generates every layout room that has a model; returns the rooms (WOK bytes in area
 /// coordinates, no transitions yet) and the names of rooms without a model. Every room's
-/// output name is checked before anything is generated. `from_hooks`: the rooms' door hooks
-/// are their seeds (no seeds were given in `params`).
+/// output name and position is checked before anything is generated: a layout naming one room
+/// twice (ignoring ASCII case) and a position 32-bit floats cannot hold to 1 mm are refused
+/// (`walkmesh_kotor_area::placed`), and so is a room whose generated points, once placed,
+/// would lie beyond that. `from_hooks`: the rooms' door hooks are their seeds (no seeds were
+/// given in `params`).
 pub fn generate_rooms(
     registry: &Registry,
     area: Area<'_>,
@@ -119,11 +141,13 @@ pub fn generate_rooms(
         lyt,
         lyt_file,
     } = area;
+    unique_rooms(lyt, lyt_file)?;
     let mut targets = Vec::new();
     for (index, room) in lyt.rooms.iter().enumerate() {
         if room.name == PLACEHOLDER_ROOM {
             continue;
         }
+        check_placed(room, [], lyt_file)?;
         let file_name = format!("{}.wok", room.name);
         let target = confine::join(out_dir, &file_name, "layout room", lyt_file)?;
         targets.push((index, target));
@@ -156,11 +180,7 @@ pub fn generate_rooms(
                 report: made.report.text(),
             });
         }
-        for v in &mut made.mesh.vertices {
-            for (c, p) in v.iter_mut().zip(room.position) {
-                *c += p;
-            }
-        }
+        place(room, &mut made.mesh.vertices, lyt_file)?;
         made_rooms.push((index, room.name.clone(), target, made));
     }
     // The rooms' doorway seams share their vertices before any WOK is written (seams.rs).
@@ -216,16 +236,53 @@ pub fn room_params(params: &Params, lyt: &Lyt, index: usize, from_hooks: bool) -
     room_params
 }
 
-/// The room's position in the layout and its door hooks in room coordinates.
-pub type RoomPlacement = ([f32; 3], Vec<[f32; 3]>);
+/// The room as the layout places it (name, position, line) and its door hooks in room
+/// coordinates.
+pub type RoomPlacement = (Placement, Vec<[f32; 3]>);
 
-/// Where `lyt` places the room `name` (matched case-insensitively), with its door hooks in
-/// room coordinates (`generate --lyt` for one room); `None` when the layout has no such room.
-pub fn room_placement(lyt: &Lyt, name: &str) -> Option<RoomPlacement> {
-    let room = lyt
+/// Why `generate --lyt` cannot place its one room.
+#[derive(Debug, thiserror::Error)]
+pub enum PlacementError {
+    /// The layout names the room twice: which place it takes is not known.
+    #[error(transparent)]
+    Repeated(Box<RepeatedRoom>),
+    /// Its position is one 32-bit floats cannot hold to 1 mm.
+    #[error(transparent)]
+    Far(Box<FarRoom>),
+}
+
+impl From<FarRoom> for PlacementError {
+    fn from(error: FarRoom) -> Self {
+        PlacementError::Far(Box::new(error))
+    }
+}
+
+/// Where `lyt` (read from `lyt_file`) places the room `name` (matched case-insensitively),
+/// with its door hooks in room coordinates (`generate --lyt` for one room); `Ok(None)` when
+/// the layout has no such room. A layout placing the room twice, or at a position 32-bit
+/// floats cannot hold to 1 mm (`walkmesh_kotor_area::placed`), is refused: the room's points
+/// are placed with `walkmesh_kotor_area::placed::place` once generated.
+pub fn room_placement(
+    lyt: &Lyt,
+    name: &str,
+    lyt_file: &Path,
+) -> Result<Option<RoomPlacement>, PlacementError> {
+    let mut named = lyt
         .rooms
         .iter()
-        .find(|r| r.name.eq_ignore_ascii_case(name))?;
+        .enumerate()
+        .filter(|(_, r)| r.name.eq_ignore_ascii_case(name));
+    let Some((first, room)) = named.next() else {
+        return Ok(None);
+    };
+    if let Some((second, again)) = named.next() {
+        return Err(PlacementError::Repeated(Box::new(RepeatedRoom {
+            file: lyt_file.to_path_buf(),
+            first: (first, room.name.clone(), room.line),
+            second: (second, again.name.clone(), again.line),
+        })));
+    }
+    check_placed(room, [], lyt_file)?;
     let p = room.position;
     let hooks = lyt
         .door_hooks
@@ -239,7 +296,7 @@ pub fn room_placement(lyt: &Lyt, name: &str) -> Option<RoomPlacement> {
             ]
         })
         .collect();
-    Some((p, hooks))
+    Ok(Some((room.clone(), hooks)))
 }
 
 /// Files to write (target, bytes), the solution, and the per-room results.

@@ -8,12 +8,14 @@
 //! read back from glTF or OBJ) into one mesh per room, ready to be written as WOKs.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use walkmesh_core::{Attribute, EdgeRef, Extra, Hook, MeshKind, NavMesh, Polygons};
 
 use crate::error::AreaError;
 
 use crate::lyt::Lyt;
+use crate::placed::unique_rooms;
 use crate::transitions::RoomMesh;
 
 /// Per-face column: the LYT index of the face's room.
@@ -96,8 +98,10 @@ pub fn assemble(lyt: &Lyt, rooms: &[RoomMesh]) -> NavMesh {
 /// face comes from the `area:room` column, else from the `obj:group` name (an OBJ read back),
 /// matched to the layout's room names. Each room keeps its vertices (area coordinates, as game
 /// rooms store them), surfaces and transitions; its origin is the stored walkmesh position, else
-/// the room's LYT position.
-pub fn split(mesh: &NavMesh, lyt: &Lyt) -> Result<Vec<RoomMesh>, AreaError> {
+/// the room's LYT position. A layout naming one room twice is refused (both rooms would be
+/// written as the one `ROOM.wok`); `lyt_file` names the layout in that refusal.
+pub fn split(mesh: &NavMesh, lyt: &Lyt, lyt_file: &Path) -> Result<Vec<RoomMesh>, AreaError> {
+    unique_rooms(lyt, lyt_file)?;
     mesh.check()?;
     let rooms_of_faces = face_rooms(mesh, lyt)?;
     let origins = match mesh.extras.get(ROOM_ORIGINS) {
@@ -301,7 +305,7 @@ mod tests {
         assert_eq!(area.hooks[0].name, "door:A:d1");
         assert_eq!(area.hooks[0].position, [1.0, 2.0, 3.0]);
         assert_eq!(area.edge_tags.len(), 1);
-        let back = split(&area, &lyt).unwrap();
+        let back = split(&area, &lyt, Path::new("area.lyt")).unwrap();
         assert_eq!(back.len(), 2);
         for (a, b) in rooms.iter().zip(&back) {
             assert_eq!(a.lyt_index, b.lyt_index);
@@ -314,13 +318,13 @@ mod tests {
         let mut obj_like = area.clone();
         obj_like.face_attributes.remove(ROOM_COLUMN);
         obj_like.extras.remove(ROOM_ORIGINS);
-        let back = split(&obj_like, &lyt).unwrap();
+        let back = split(&obj_like, &lyt, Path::new("area.lyt")).unwrap();
         assert_eq!(back[1].name, "B");
         assert_eq!(back[1].mesh.origin, [5.0, 0.0, 0.0]);
         obj_like.face_attributes.remove("obj:group");
-        assert!(split(&obj_like, &lyt).is_err());
+        assert!(split(&obj_like, &lyt, Path::new("area.lyt")).is_err());
         assert!(matches!(
-            split(&obj_like, &lyt),
+            split(&obj_like, &lyt, Path::new("area.lyt")),
             Err(AreaError::NoRooms { faces }) if faces == obj_like.polygons.len()
         ));
     }

@@ -60,6 +60,9 @@ pub enum AreaError {
     /// A face whose OBJ group is not named after a room of the layout.
     #[error("face {face} is in group '{group}', which is not a room of the layout")]
     UnknownGroup { face: usize, group: String },
+    /// A layout naming one room twice (ignoring ASCII case): one file for two rooms.
+    #[error(transparent)]
+    Repeated(Box<crate::placed::RepeatedRoom>),
     /// A mesh without room information to split it by.
     // The column is `assemble::ROOM_COLUMN`, spelt out so that this module needs no other
     // (a test in `assemble` checks the two agree).
@@ -90,6 +93,12 @@ pub enum AreaError {
         "KotOR rooms are BWM walkmeshes, and this build leaves the BWM format out (cargo feature `bwm`)"
     )]
     BwmLeftOut,
+}
+
+impl From<crate::placed::RepeatedRoom> for AreaError {
+    fn from(error: crate::placed::RepeatedRoom) -> Self {
+        AreaError::Repeated(Box::new(error))
+    }
 }
 
 impl From<AreaError> for String {

@@ -460,6 +460,7 @@ pub fn build_indoor(
         lyt.rooms.push(Placement {
             name: name.clone(),
             position: room.position.map(|c| c as f32),
+            line: None,
         });
         let kit = kits.iter().find(|k| {
             k.kit.name.eq_ignore_ascii_case(&room.kit) || k.kit.id.eq_ignore_ascii_case(&room.kit)

@@ -9,6 +9,8 @@
 //! - [`assemble`]: a whole area as one mesh (faces tagged with their room) and back to rooms;
 //! - [`rooms`]: an area's rooms from a folder or archive, with its layout (the single `.lyt`
 //!   rule), for the CLI and the Python package;
+//! - [`placed`]: rooms placed by a layout, checked before anything is written for them (one
+//!   name per room file; positions 32-bit floats hold to 1 mm);
 //! - [`solved`]: the files `area solve` writes back (rooms whose transitions changed);
 //! - [`kits`]: Holocron Toolset kits and Indoor Map Builder `.indoor` maps built into rooms.
 //!
@@ -21,6 +23,7 @@ pub mod erf;
 pub mod error;
 pub mod kits;
 pub mod lyt;
+pub mod placed;
 pub mod rooms;
 pub mod solved;
 pub mod text;

@@ -8,15 +8,24 @@
 
 use std::sync::Arc;
 
-use walkmesh_core::{Diagnostic, ReadError, Severity};
+use walkmesh_core::{Diagnostic, ReadError, Severity, printable};
 
 use crate::text::{count, finding, format_f32, lines, number, resref_problem};
 
 /// A room, track or obstacle: a model placed at a position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Placement {
     pub name: String,
     pub position: [f32; 3],
+    /// The LYT line it was read from, for messages (`None` for a placement made in code). Not
+    /// part of what the layout says: equality ignores it, and writing never uses it.
+    pub line: Option<u64>,
+}
+
+impl PartialEq for Placement {
+    fn eq(&self, other: &Placement) -> bool {
+        self.name == other.name && self.position == other.position
+    }
 }
 
 /// A door hook: where a door of a room sits, and how it is turned.
@@ -314,7 +323,11 @@ fn placement(
             &field(label),
         )?;
     }
-    Ok(Placement { name, position })
+    Ok(Placement {
+        name,
+        position,
+        line: Some(line),
+    })
 }
 
 /// True for a token written as a whole number (`0`, `-3`), not a real (`0.0`).
@@ -453,14 +466,20 @@ pub fn check_lyt(lyt: &Lyt) -> Vec<Diagnostic> {
             continue;
         }
         if let Some(first) = seen.insert(room.name.to_ascii_lowercase(), i) {
+            // A warning: the file reads, but every command that finds a room's file by its
+            // name refuses it (`crate::placed::unique_rooms`).
             findings.push(finding(
                 Severity::Warning,
                 "lyt.duplicate_room",
-                None,
+                room.line,
                 Some(format!("rooms[{i}].name")),
                 format!(
-                    "room {i} '{}' has the same name as room {first}; names are case-insensitive",
-                    room.name
+                    "room {i} '{}' has the same name as room {first}{}; names are case-insensitive, so both are one room file, and the area commands refuse the layout",
+                    printable::escape(&room.name),
+                    lyt.rooms
+                        .get(first)
+                        .and_then(|r| r.line)
+                        .map_or(String::new(), |line| format!(" (line {line})")),
                 ),
             ));
             // Keep the first index for later messages.

@@ -11,6 +11,7 @@ use walkmesh_core::{Diagnostics, MeshKind, NavMesh, ReadError, Registry, WriteOp
 use crate::erf::{Archive, read_file_or_member};
 use crate::kits::read_wok;
 use crate::lyt::{Lyt, PLACEHOLDER_ROOM, read_lyt};
+use crate::placed::{RepeatedRoom, unique_rooms};
 use crate::transitions::RoomMesh;
 
 /// Why rooms or their layout could not be loaded.
@@ -31,6 +32,14 @@ pub enum RoomsError {
     Room { file: String, message: String },
     /// A room's WOK could not be written.
     Write { message: String },
+    /// The layout names one room twice (ignoring ASCII case): one file for two rooms.
+    Repeated(Box<RepeatedRoom>),
+}
+
+impl From<RepeatedRoom> for RoomsError {
+    fn from(error: RepeatedRoom) -> Self {
+        RoomsError::Repeated(Box::new(error))
+    }
 }
 
 impl std::fmt::Display for RoomsError {
@@ -58,6 +67,7 @@ impl std::fmt::Display for RoomsError {
             ),
             RoomsError::Room { file, message } => write!(f, "{file}: {message}"),
             RoomsError::Write { message } => write!(f, "{message}"),
+            RoomsError::Repeated(error) => write!(f, "{error}"),
         }
     }
 }
@@ -197,7 +207,15 @@ impl RoomSource {
 
     /// Reads the WOK of every layout room the source has (the placeholder room `****` has
     /// none); returns the rooms, their original bytes, and the names of rooms without a WOK.
-    pub fn load_rooms(&self, lyt: &Lyt, on_read: OnRead) -> Result<LoadedRooms, RoomsError> {
+    /// A layout naming one room twice is refused first (both would be the one `ROOM.wok`);
+    /// `lyt_file` names the layout in that refusal.
+    pub fn load_rooms(
+        &self,
+        lyt: &Lyt,
+        lyt_file: &Path,
+        on_read: OnRead,
+    ) -> Result<LoadedRooms, RoomsError> {
+        unique_rooms(lyt, lyt_file)?;
         let mut rooms = Vec::new();
         let mut originals = Vec::new();
         let mut missing = Vec::new();
@@ -335,16 +353,34 @@ mod tests {
         ]);
         let source = RoomSource::open(dir.path(), ignore_reads).unwrap();
         let (lyt, _) = source.layout(None, "--lyt", ignore_reads).unwrap();
-        let error = source.load_rooms(&lyt, ignore_reads).unwrap_err();
+        let error = source
+            .load_rooms(&lyt, Path::new("area.lyt"), ignore_reads)
+            .unwrap_err();
         assert!(
             matches!(&error, RoomsError::Room { file, .. } if file == "room_b.wok"),
             "{error:?}"
         );
         std::fs::remove_file(dir.path().join("room_b.wok")).unwrap();
         let source = RoomSource::open(dir.path(), ignore_reads).unwrap();
-        let (rooms, originals, missing) = source.load_rooms(&lyt, ignore_reads).unwrap();
+        let (rooms, originals, missing) = source
+            .load_rooms(&lyt, Path::new("area.lyt"), ignore_reads)
+            .unwrap();
         assert!(rooms.is_empty() && originals.is_empty());
         assert_eq!(missing, ["room_a", "room_b"]);
+    }
+
+    #[test]
+    fn a_layout_naming_a_room_twice_reads_no_room() {
+        let twice = "beginlayout\nroomcount 2\n  room_a 0 0 0\n  ROOM_A 10 0 0\ndonelayout\n";
+        let dir = folder(&[("area.lyt", twice.as_bytes()), ("room_a.wok", b"not a wok")]);
+        let source = RoomSource::open(dir.path(), ignore_reads).unwrap();
+        let (lyt, shown) = source.layout(None, "--lyt", ignore_reads).unwrap();
+        let error = source.load_rooms(&lyt, &shown, ignore_reads).unwrap_err();
+        let RoomsError::Repeated(repeated) = &error else {
+            panic!("{error:?}")
+        };
+        assert_eq!((repeated.first.2, repeated.second.2), (Some(3), Some(4)));
+        assert!(error.to_string().contains("lines 3 and 4"), "{error}");
     }
 
     #[test]

@@ -44,6 +44,10 @@ fn rooms_error(py: Python<'_>, error: RoomsError) -> PyErr {
             let file = PathBuf::from(file);
             errors::read_failure(py, error.to_string(), Some(&file))
         }
+        RoomsError::Repeated(ref repeated) => {
+            let file = repeated.file.clone();
+            errors::read_failure(py, error.to_string(), Some(&file))
+        }
         RoomsError::Layout { .. } | RoomsError::Write { .. } => {
             errors::read_failure(py, error.to_string(), None)
         }
@@ -60,8 +64,8 @@ fn load_area(
 ) -> PyResult<(Lyt, Vec<RoomMesh>, Vec<String>)> {
     let loaded = py.detach(|| {
         let source = RoomSource::open(rooms, ignore_reads)?;
-        let (layout, _) = source.layout(lyt, "lyt=", ignore_reads)?;
-        let (loaded, _, missing) = source.load_rooms(&layout, ignore_reads)?;
+        let (layout, layout_file) = source.layout(lyt, "lyt=", ignore_reads)?;
+        let (loaded, _, missing) = source.load_rooms(&layout, &layout_file, ignore_reads)?;
         Ok((layout, loaded, missing))
     });
     loaded.map_err(|error| rooms_error(py, error))

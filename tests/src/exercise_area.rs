@@ -124,6 +124,19 @@ fn layout(bytes: &[u8]) {
         names_as_files(&room.name);
         names_as_files(&format!("{}.wok", room.name));
     }
+    // The checks every per-room writer makes first (issue #51): one name per room file, and
+    // each position one 32-bit floats hold to 1 mm, with a room's points moved there; the
+    // refusals' messages are printed.
+    let file = std::path::Path::new("fuzz.lyt");
+    if let Err(repeated) = walkmesh_kotor_area::placed::unique_rooms(&lyt, file) {
+        let _ = repeated.to_string();
+    }
+    for room in &lyt.rooms {
+        let mut corners = [[0.0, 0.0, 0.0], [10.0, -10.0, 3.0]];
+        if let Err(far) = walkmesh_kotor_area::placed::place(room, &mut corners, file) {
+            let _ = far.to_string();
+        }
+    }
     assert!(
         !lyt.is_unchanged() || write_lyt(&lyt) == bytes,
         "an unchanged layout is not written back as read"

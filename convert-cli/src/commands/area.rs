@@ -548,9 +548,14 @@ pub(crate) fn room_layout(
 pub(crate) type LoadedRooms = walkmesh_kotor_area::rooms::LoadedRooms;
 
 /// Reads the WOK of every layout room the source has; returns the rooms, their original
-/// bytes, and the names of rooms without a WOK.
-pub(crate) fn load_rooms(source: &RoomSource, lyt: &Lyt) -> Result<LoadedRooms, Failure> {
-    Ok(source.load_rooms(lyt, crate::output::note_read)?)
+/// bytes, and the names of rooms without a WOK. A layout naming one room twice is refused
+/// (`lyt_file` names it).
+pub(crate) fn load_rooms(
+    source: &RoomSource,
+    lyt: &Lyt,
+    lyt_file: &Path,
+) -> Result<LoadedRooms, Failure> {
+    Ok(source.load_rooms(lyt, lyt_file, crate::output::note_read)?)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -565,7 +570,7 @@ fn solve_command(
 ) -> Result<i32, Failure> {
     let source = open_rooms(rooms_path)?;
     let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
-    let (mut rooms, originals, missing) = load_rooms(&source, &lyt)?;
+    let (mut rooms, originals, missing) = load_rooms(&source, &lyt, &lyt_file)?;
     let solution = solve(&rooms, lyt.rooms.len(), tolerance);
     let changed = solution.changed();
     if json {
@@ -710,8 +715,11 @@ fn split_command(
     for item in &diag.items {
         writeln!(stderr, "{item}")?;
     }
-    let rooms = assemble::split(&mesh, &lyt)
-        .map_err(|e| Failure(format!("{}: {e}", mesh_path.display())))?;
+    let rooms = assemble::split(&mesh, &lyt, lyt_path).map_err(|e| match e {
+        // The refusal names the layout itself.
+        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure(repeated.to_string()),
+        e => Failure(format!("{}: {e}", mesh_path.display())),
+    })?;
     let targets = rooms
         .iter()
         .map(|room| confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path))
@@ -794,6 +802,17 @@ fn indoor(
         map_path,
     )?;
     let build = build_indoor(&map, &kits, tolerance);
+    // Every room placed where 32-bit floats hold its points 1 mm apart, checked before
+    // anything is written (the layout's positions are the map's).
+    for room in &build.rooms {
+        if let Some(placement) = build.lyt.rooms.get(room.lyt_index) {
+            walkmesh_kotor_area::placed::check_placed(
+                placement,
+                room.mesh.vertices.iter().copied(),
+                map_path,
+            )?;
+        }
+    }
     let targets = build
         .rooms
         .iter()
@@ -977,7 +996,7 @@ fn assemble_area(
 ) -> Result<AssembledArea, Failure> {
     let source = open_rooms(rooms_path)?;
     let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
-    let (rooms, _, missing) = load_rooms(&source, &lyt)?;
+    let (rooms, _, missing) = load_rooms(&source, &lyt, &lyt_file)?;
     if !missing.is_empty() {
         writeln!(
             stderr,

@@ -180,12 +180,9 @@ pub fn run(
         walkmesh_generate::generate_with(&input, &params, checks)
     })
     .map_err(|e| Failure::input(format!("generate: {e}")))?;
-    if let Some((position, _)) = &placement {
-        for v in &mut generated.mesh.vertices {
-            for (c, p) in v.iter_mut().zip(position) {
-                *c += p;
-            }
-        }
+    if let (Some((room, _)), Some(lyt)) = (&placement, &args.lyt) {
+        walkmesh_kotor_area::placed::place(room, &mut generated.mesh.vertices, lyt)
+            .map_err(|e| Failure::input(e.to_string()))?;
     }
     if generated.mesh.polygons.is_empty() {
         return Err(Failure::input(format!(
@@ -267,7 +264,8 @@ fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
-    let placement = room_placement(&lyt, &name).ok_or_else(|| {
+    let found = room_placement(&lyt, &name, path).map_err(|e| Failure::input(e.to_string()))?;
+    let placement = found.ok_or_else(|| {
         Failure::usage(format!(
             "room '{}' is not in {} (give its name with --room)",
             walkmesh_core::printable::escape(&name),

@@ -168,7 +168,7 @@ fn missing_rooms(missing: &[String]) -> Diagnostics {
 fn load_area(args: &Args) -> Result<Linted, Failure> {
     let source = open_rooms(&args.target)?;
     let (lyt, lyt_path) = room_layout(&source, args.lyt.as_deref())?;
-    let (rooms, originals, missing) = load_rooms(&source, &lyt)?;
+    let (rooms, originals, missing) = load_rooms(&source, &lyt, &lyt_path)?;
     Ok(Linted {
         mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),
         format: "bwm",

@@ -160,7 +160,7 @@ pub(super) fn fix_area(
         .map_err(|e| Failure::output(format!("cannot create {}: {e}", out_dir.display())))?;
     write_rooms(registry, files, check)?;
     let written = open_rooms(out_dir)?;
-    let (rooms, _, missing) = load_rooms(&written, &area.lyt)?;
+    let (rooms, _, missing) = load_rooms(&written, &area.lyt, &area.lyt_path)?;
     let mesh: NavMesh = walkmesh_kotor_area::assemble::assemble(&area.lyt, &rooms);
     Ok(FixOutcome {
         repairs,
