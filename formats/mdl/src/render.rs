@@ -188,7 +188,7 @@ pub fn mdx_path(mdl_path: &Path) -> PathBuf {
 /// an error naming it: the game renders from the `.mdx` rows, so this function does not fall
 /// back to the `.mdl`'s vertex copy (use [`crate::read_model`] with `None` for that).
 pub fn read_render_mesh_file(mdl_path: &Path) -> Result<NavMesh, MdlError> {
-    let mdl = std::fs::read(mdl_path).map_err(|error| {
+    let mdl = walkmesh_core::files::read(mdl_path).map_err(|error| {
         MdlError::whole(
             MdlErrorKind::Io,
             "",
@@ -197,7 +197,7 @@ pub fn read_render_mesh_file(mdl_path: &Path) -> Result<NavMesh, MdlError> {
         .in_file(mdl_path)
     })?;
     let mdx_file = mdx_path(mdl_path);
-    let mdx = std::fs::read(&mdx_file).map_err(|error| {
+    let mdx = walkmesh_core::files::read(&mdx_file).map_err(|error| {
         MdlError::whole(
             MdlErrorKind::MissingMdx,
             "",
