@@ -116,8 +116,7 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
     let Some(path) = path else {
         return Ok(None);
     };
-    crate::output::note_read(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = walkmesh_core::files::read_to_string(path).map_err(|e| {
         Failure::input(format!(
             "cannot read the material profile {}: {e}",
             path.display()
@@ -142,8 +141,8 @@ fn open_with<'r>(
     file: &Path,
     from: Option<&str>,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    // A file, or a member of a module archive written `area.mod:room.wok`.
-    crate::output::note_read(file);
+    // A file, or a member of a module archive written `area.mod:room.wok` (the file or the
+    // archive read is recorded: no output of the command replaces it).
     let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, from)?;
     Ok((bytes, format))

@@ -271,9 +271,10 @@ pub fn run_with(
     // Names, messages and values from file data reach a person's terminal through these
     // streams: control characters in them are shown escaped (docs: "Hostile input").
     let mut stderr = Escaping::new(stderr);
-    output::forget_reads();
-    let code = run_escaped(registry, args, stdout, &mut stderr);
-    output::forget_reads();
+    // Every file any reader opens during the command is recorded in this scope, and no output
+    // of the command replaces one (walkmesh_core::files; docs/robustness.md).
+    let reads = walkmesh_core::files::Scope::new();
+    let code = reads.run(|| run_escaped(registry, args, stdout, &mut stderr));
     hints::set_current(None);
     let _ = stderr.flush();
     code

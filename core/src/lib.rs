@@ -10,6 +10,7 @@ pub mod cursor;
 pub mod diag;
 pub mod dump;
 pub mod engine;
+pub mod files;
 pub mod fingerprint;
 pub mod flatdump;
 pub mod format;

@@ -572,7 +572,7 @@ pub fn file_holding(path: &std::path::Path) -> std::path::PathBuf {
 }
 
 pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, AreaError> {
-    match std::fs::read(path) {
+    match walkmesh_core::files::read(path) {
         Ok(bytes) => Ok(bytes),
         Err(error) => {
             let text = path.to_string_lossy();
@@ -583,11 +583,14 @@ pub fn read_file_or_member(path: &std::path::Path) -> Result<Vec<u8>, AreaError>
                     source: error,
                 });
             };
-            let bytes = std::fs::read(archive_path).map_err(|e| AreaError::Io {
-                action: "read the archive",
-                path: archive_path.into(),
-                source: e,
-            })?;
+            let bytes =
+                walkmesh_core::files::read(std::path::Path::new(archive_path)).map_err(|e| {
+                    AreaError::Io {
+                        action: "read the archive",
+                        path: archive_path.into(),
+                        source: e,
+                    }
+                })?;
             let archive = Archive::parse(&bytes).map_err(|e| e.in_file(archive_path))?;
             archive
                 .extract(member)

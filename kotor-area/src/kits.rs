@@ -127,7 +127,7 @@ pub fn load_kits(json_dir: &Path, wok_root: &Path) -> Result<Vec<LoadedKit>, Are
     paths.sort();
     let mut kits = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(&path).map_err(|source| AreaError::Io {
+        let bytes = walkmesh_core::files::read(&path).map_err(|source| AreaError::Io {
             action: "read",
             path: path.clone(),
             source,
@@ -555,7 +555,8 @@ fn room_walkmesh(
             )
             .map_err(|e| e.to_string())
             .and_then(|path| {
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+                walkmesh_core::files::read(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))
             })
             .and_then(|bytes| read_wok(&bytes).map_err(String::from)),
             (None, _) => Err(format!("kit '{}' was not found", room.kit)),

@@ -74,8 +74,9 @@ impl std::fmt::Display for RoomsError {
 
 impl std::error::Error for RoomsError {}
 
-/// Called with every file read from disk (the command line records them so that it never
-/// writes over an input).
+/// Called with every file read from disk. The files are read through
+/// `walkmesh_core::files`, which already records them for the running command (so that no
+/// output replaces one); the callback only tells the caller.
 pub type OnRead = fn(&Path);
 
 /// Where rooms come from: a folder of WOKs (names matched case-insensitively) or an archive.
@@ -91,7 +92,7 @@ pub type LoadedRooms = (Vec<RoomMesh>, Vec<Vec<u8>>, Vec<String>);
 /// Reads a whole module archive.
 pub fn read_archive(path: &Path, on_read: OnRead) -> Result<Archive, RoomsError> {
     on_read(path);
-    let bytes = std::fs::read(path).map_err(|e| RoomsError::Io {
+    let bytes = walkmesh_core::files::read(path).map_err(|e| RoomsError::Io {
         path: path.to_path_buf(),
         message: format!("cannot read {}: {e}", path.display()),
     })?;
@@ -152,7 +153,7 @@ impl RoomSource {
             RoomSource::Folder(_, files) => {
                 let path = files.get(&file_name.to_ascii_lowercase())?;
                 on_read(path);
-                std::fs::read(path).ok()
+                walkmesh_core::files::read(path).ok()
             }
             RoomSource::Archive(_, archive) => archive.extract(file_name).map(<[u8]>::to_vec),
         }
@@ -177,7 +178,7 @@ impl RoomSource {
                     .filter(|(n, _)| n.ends_with(".lyt"))
                     .filter_map(|(n, p)| {
                         on_read(p);
-                        Some((n.clone(), std::fs::read(p).ok()?))
+                        Some((n.clone(), walkmesh_core::files::read(p).ok()?))
                     })
                     .collect(),
                 dir,

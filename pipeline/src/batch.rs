@@ -49,7 +49,8 @@ pub fn run_jobs<R: Send>(
         for _ in 0..workers {
             let send = send.clone();
             let (next, convert) = (&next, &convert);
-            scope.spawn(move || {
+            // In the command's scope: a file one worker reads is never replaced by another.
+            scope.spawn(walkmesh_core::files::carried(move || {
                 walkmesh_core::threads::with_budget(inner, || {
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -59,7 +60,7 @@ pub fn run_jobs<R: Send>(
                         }
                     }
                 });
-            });
+            }));
         }
         // The workers hold the only senders left: the loop ends when the last one is done.
         drop(send);
@@ -311,6 +312,46 @@ mod tests {
         }
         let empty = run_jobs(&[], 2, || {}, |job: &Job| job.input.clone());
         assert!(empty.is_empty());
+    }
+
+    /// A file one worker of a command read is not replaced by another worker of the same
+    /// command: workers record into the command's scope (`walkmesh_core::files`).
+    #[test]
+    fn a_file_one_worker_reads_is_not_replaced_by_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = dir.path().join("read.bin");
+        std::fs::write(&read, b"input").unwrap();
+        let jobs: Vec<Job> = (0..2)
+            .map(|i| Job {
+                input: PathBuf::from(format!("in{i}")),
+                output: read.clone(),
+                refused: None,
+            })
+            .collect();
+        // Job 0 reads and waits for job 1, which then writes: the worker of job 0 waits
+        // inside it, so job 1 runs on the other worker.
+        let read_first = std::sync::Barrier::new(2);
+        let results = walkmesh_core::files::Scope::new().run(|| {
+            run_jobs(
+                &jobs,
+                2,
+                || {},
+                |job| {
+                    if job.input == Path::new("in0") {
+                        let bytes = walkmesh_core::files::read(&read).map(|_| ());
+                        read_first.wait();
+                        bytes.map_err(|e| e.to_string())
+                    } else {
+                        read_first.wait();
+                        crate::output::write_atomically(&read, b"output").map_err(|f| f.message)
+                    }
+                },
+            )
+        });
+        assert_eq!(results[0], Ok(()));
+        let refusal = results[1].clone().unwrap_err();
+        assert!(refusal.contains("is a file this command read"), "{refusal}");
+        assert_eq!(std::fs::read(&read).unwrap(), b"input");
     }
 
     #[test]

@@ -362,7 +362,10 @@ fn to_file(
     {
         let read_path = output::final_path(path, settings).map_err(output_step)?;
         std::thread::scope(|scope| {
-            let staging = scope.spawn(|| output::stage(path, written, settings));
+            // In the command's scope: the staging checks OUT against the files it read.
+            let staging = scope.spawn(walkmesh_core::files::carried(|| {
+                output::stage(path, written, settings)
+            }));
             let checked = check(&read_path);
             let staged = staging.join().unwrap_or_else(|_| {
                 Err(Failure::output(format!(

@@ -230,7 +230,20 @@ pub struct CannotCheck {
 /// Reads the bytes about to be written (`main`; `path` where they are staged, with any
 /// sidecars beside them) with the target's validator and reader, as `convert` does before
 /// renaming an output into place.
+///
+/// What the reader opens here is the command's own output, not an input: it is not recorded
+/// as read ([`walkmesh_core::files::unrecorded`]), or the files renamed into place would count
+/// as inputs for the rest of the command.
 pub fn check_output(
+    target: &dyn Format,
+    main: &[u8],
+    path: Option<&Path>,
+    options: &ReadOptions,
+) -> Result<Checked, CannotCheck> {
+    walkmesh_core::files::unrecorded(|| check_staged(target, main, path, options))
+}
+
+fn check_staged(
     target: &dyn Format,
     main: &[u8],
     path: Option<&Path>,

@@ -9,6 +9,9 @@
 //!   the link stays. FIFOs, devices, sockets and directories are refused.
 //! - A sidecar (`.mtl`, `.bin`) is replaced only when this project wrote it (see
 //!   [`written_by_us`]) or `force` (`--force`) is given; an OUT named like its own sidecar is refused.
+//! - A file the running command read (any file a reader opened: the input, its sidecars,
+//!   buffers, layouts, profiles; [`walkmesh_core::files`]) is never replaced, as OUT or as a
+//!   sidecar, under any name or link: identity is device and inode.
 //! - Temporary files are listed in [`PENDING`] so that the signal handler of the binary
 //!   ([`remove_pending`]) can delete them when SIGINT/SIGTERM/SIGHUP arrives.
 
@@ -96,65 +99,31 @@ fn directory_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-thread_local! {
-    /// Files the running command has read (device and inode), on this thread: a write that
-    /// would replace one is refused (see [`note_read`]).
-    static READ: std::cell::RefCell<Vec<FileId>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// Device and inode of a file.
-type FileId = (u64, u64);
+type FileId = walkmesh_core::files::FileId;
+
+/// Records that the running command read `path` (see [`walkmesh_core::files`], which every
+/// reader reads through: a caller needs this only for a file it opened by other means).
+pub use walkmesh_core::files::note_read;
 
 /// What `path` names (following links), or for `archive.mod:member` the archive.
-#[cfg(unix)]
 pub fn file_id(path: &Path) -> Option<FileId> {
-    use std::os::unix::fs::MetadataExt;
-    let metadata = fs::metadata(path).ok().or_else(|| {
+    walkmesh_core::files::id_of(path).or_else(|| {
         let (archive, _) = path.to_str()?.rsplit_once(':')?;
-        fs::metadata(archive).ok()
-    })?;
-    Some((metadata.dev(), metadata.ino()))
+        walkmesh_core::files::id_of(Path::new(archive))
+    })
 }
 
-#[cfg(not(unix))]
-pub fn file_id(_path: &Path) -> Option<FileId> {
-    None
-}
-
-/// Records that the running command read `path` (a file found in an input folder, an
-/// archive, a layout): no later write of this thread replaces it, whatever its spelling or
-/// link. Commands that fix files in place on purpose call [`forget_reads`] first.
-pub fn note_read(path: &Path) {
-    if let Some(id) = file_id(path) {
-        READ.with(|read| read.borrow_mut().push(id));
-    }
-}
-
-/// Forgets the files noted by [`note_read`] (at the start of a command; before writing in
-/// place on purpose).
-pub fn forget_reads() {
-    READ.with(|read| read.borrow_mut().clear());
-}
-
-fn was_read(id: FileId) -> bool {
-    READ.with(|read| read.borrow().contains(&id))
-}
-
-/// Refuses to replace a file the running command read.
-#[cfg(unix)]
-fn refuse_an_input(out: &Path, metadata: &Metadata) -> Result<(), Failure> {
-    use std::os::unix::fs::MetadataExt;
-    if was_read((metadata.dev(), metadata.ino())) {
+/// Refuses to replace a file the running command read ([`walkmesh_core::files::was_read`]:
+/// any file a reader opened, under any name). `what` names the file as the message says it
+/// (OUT, or a sidecar of OUT).
+fn refuse_an_input(what: impl FnOnce() -> String, metadata: &Metadata) -> Result<(), Failure> {
+    if walkmesh_core::files::id(metadata).is_some_and(walkmesh_core::files::was_read) {
         return Err(Failure::output(format!(
             "{} is a file this command read: it never writes over what it reads; nothing was written",
-            out.display()
+            what()
         )));
     }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn refuse_an_input(_out: &Path, _metadata: &Metadata) -> Result<(), Failure> {
     Ok(())
 }
 
@@ -193,7 +162,7 @@ fn resolve(out: &Path, settings: OutputSettings) -> Result<Target, Failure> {
             continue;
         }
         if kind.is_file() {
-            refuse_an_input(out, &metadata)?;
+            refuse_an_input(|| out.display().to_string(), &metadata)?;
             return Ok(Target {
                 path,
                 existing: Some(metadata),
@@ -479,6 +448,11 @@ pub fn stage(out: &Path, output: &Output, settings: OutputSettings) -> Result<St
                 )));
             }
             Ok(metadata) => {
+                // Before `--force` is considered: nothing allows replacing an input.
+                refuse_an_input(
+                    || format!("{}, the sidecar of {},", path.display(), out.display()),
+                    &metadata,
+                )?;
                 let main_existing = main.existing.as_ref().map(|_| main.path.as_path());
                 if !settings.force && !written_by_us(&path, &sidecar.bytes, main_existing) {
                     return Err(Failure::output(format!(

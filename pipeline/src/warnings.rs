@@ -74,7 +74,7 @@ struct LintTable {
 }
 
 fn read_project_file(path: &Path) -> Result<ProjectFile, Failure> {
-    let text = std::fs::read_to_string(path)
+    let text = walkmesh_core::files::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
     toml::from_str(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }

@@ -383,18 +383,22 @@ fn convert<'py>(
     let parsed = options::parse(options, &keys)?;
     // Choose the target before reading, so a bad output fails fast.
     target_format(py, to_format, Some(&dst))?;
-    let (bytes, path) = load_bytes(py, source_of(src)?)?;
-    let mut mesh = read_loaded(py, &bytes, path, from_format, parsed.read_options())?;
-    let earlier = std::mem::take(&mut mesh.warnings);
-    let (report, _) = write_mesh(
-        py,
-        &mesh,
-        Destination::File(&dst, settings),
-        to_format,
-        &parsed,
-        earlier,
-    )?;
-    report.to_dict(py)
+    // One command, as `walkmesh convert`: every file read (the source, its buffers, the
+    // profile) is recorded, and `dst` (or a sidecar of it) that is one of them is refused.
+    let report = walkmesh_core::files::Scope::new().run(|| {
+        let (bytes, path) = load_bytes(py, source_of(src)?)?;
+        let mut mesh = read_loaded(py, &bytes, path, from_format, parsed.read_options())?;
+        let earlier = std::mem::take(&mut mesh.warnings);
+        write_mesh(
+            py,
+            &mesh,
+            Destination::File(&dst, settings),
+            to_format,
+            &parsed,
+            earlier,
+        )
+    })?;
+    report.0.to_dict(py)
 }
 
 /// The findings of `validate` for a file (path, archive member or bytes), or for a Mesh:

@@ -393,7 +393,7 @@ pub fn findings_as_written(
                     &parsed,
                     Vec::new(),
                 )?;
-                let bytes = std::fs::read(&path).map_err(|e| {
+                let bytes = walkmesh_core::files::read(&path).map_err(|e| {
                     raise(
                         py,
                         Kind::Write,
@@ -949,27 +949,35 @@ impl Mesh {
         other: Option<PyRef<'_, Mesh>>,
     ) -> PyResult<String> {
         let meshes: Vec<&Mesh> = std::iter::once(self).chain(other.as_deref()).collect();
-        let html = py.detach(|| {
-            let trees: Vec<Option<walkmesh_core::dump::DumpNode>> =
-                meshes.iter().map(|m| m.stored_fields()).collect();
-            let names: Vec<String> = meshes.iter().map(|m| m.view_name()).collect();
-            let inputs: Vec<walkmesh_view::ViewInput<'_>> = meshes
-                .iter()
-                .zip(&trees)
-                .zip(&names)
-                .map(|((m, tree), name)| walkmesh_view::ViewInput {
-                    name,
-                    format: m.source_format.unwrap_or("arrays"),
-                    capabilities: crate::registry().capabilities_of(m.source_format.unwrap_or("")),
-                    mesh: &m.mesh,
-                    fields: tree.as_ref(),
-                })
-                .collect();
-            walkmesh_view::page(&inputs, &names.join(" + "))
+        // One command, as `walkmesh view`: the source files read again for their fields are
+        // recorded, and a `path` that is one of them is refused (nothing is written).
+        let reads = walkmesh_core::files::Scope::new();
+        let html = reads.run(|| {
+            py.detach(|| {
+                let trees: Vec<Option<walkmesh_core::dump::DumpNode>> =
+                    meshes.iter().map(|m| m.stored_fields()).collect();
+                let names: Vec<String> = meshes.iter().map(|m| m.view_name()).collect();
+                let inputs: Vec<walkmesh_view::ViewInput<'_>> = meshes
+                    .iter()
+                    .zip(&trees)
+                    .zip(&names)
+                    .map(|((m, tree), name)| walkmesh_view::ViewInput {
+                        name,
+                        format: m.source_format.unwrap_or("arrays"),
+                        capabilities: crate::registry()
+                            .capabilities_of(m.source_format.unwrap_or("")),
+                        mesh: &m.mesh,
+                        fields: tree.as_ref(),
+                    })
+                    .collect();
+                walkmesh_view::page(&inputs, &names.join(" + "))
+            })
         });
         let html = html.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        std::fs::write(&path, html)
-            .map_err(|e| PyValueError::new_err(format!("cannot write {}: {e}", path.display())))?;
+        reads
+            .run(|| pipeline::output::write_atomically(&path, html.as_bytes()))
+            // A ValueError, as before this went through the staged writer.
+            .map_err(|failure| PyValueError::new_err(errors::python_wording(&failure.message)))?;
         Ok(path.display().to_string())
     }
 

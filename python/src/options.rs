@@ -159,7 +159,7 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>, allowed: &[&str]) -> PyResult<
             }
             "materials" => {
                 let path: PathBuf = value.extract()?;
-                let text = std::fs::read_to_string(&path).map_err(|e| {
+                let text = walkmesh_core::files::read_to_string(&path).map_err(|e| {
                     bad(
                         &key,
                         format!("cannot read the material profile {}: {e}", path.display()),

@@ -172,6 +172,51 @@ def test_convert_options_reach_the_writer(tmp_path):
     assert "v " in text
 
 
+def test_convert_never_replaces_a_file_it_read(tmp_path):
+    # A glTF file's external buffer is read by the glTF reader, not named by the caller: an
+    # output onto it, or a .gltf output whose .bin sidecar would land on it, is refused and
+    # the buffer keeps its bytes (docs/robustness.md, "Outputs never replace an input").
+    scene = tmp_path / "scene.gltf"
+    walkmesh.convert(FIXTURES / "obj" / "two_rooms.obj", scene)
+    buffer = tmp_path / "scene.bin"
+    before = buffer.read_bytes()
+    (tmp_path / "shared.gltf").write_text(scene.read_text())
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "scene.gltf").write_text(scene.read_text())
+    (other / "scene.bin").write_bytes(before)
+    link = tmp_path / "link.wok"
+    link.symlink_to(buffer)
+    for dst, kwargs in [
+        (buffer, {"to_format": "wok"}),
+        (link, {}),
+        (tmp_path / "sub" / ".." / "scene.bin", {"to_format": "wok"}),
+        # `shared.gltf` reads `scene.bin`; writing `scene.gltf` brings the sidecar `scene.bin`.
+        (scene, {"force": True}),
+    ]:
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        source = tmp_path / "shared.gltf" if dst == scene else scene
+        with pytest.raises(walkmesh.WriteError, match="is a file this command read") as raised:
+            walkmesh.convert(source, dst, **kwargs)
+        assert "nothing was written" in str(raised.value)
+        assert buffer.read_bytes() == before, dst
+    # The same conversion to another folder is written.
+    walkmesh.convert(other / "scene.gltf", tmp_path / "elsewhere.wok")
+
+
+def test_view_never_replaces_a_file_it_read(tmp_path):
+    scene = tmp_path / "scene.gltf"
+    walkmesh.convert(FIXTURES / "obj" / "two_rooms.obj", scene)
+    buffer = tmp_path / "scene.bin"
+    before = buffer.read_bytes()
+    mesh = walkmesh.read(scene)
+    # The page shows the file's fields: `view` reads the file (and its buffer) again.
+    with pytest.raises(ValueError, match="is a file this command read"):
+        mesh.view(buffer)
+    assert buffer.read_bytes() == before
+    assert mesh.view(tmp_path / "page.html").endswith("page.html")
+
+
 def test_height_tolerance_reaches_the_cooker(tmp_path):
     # Two triangles 1 cm out of plane: merged into one region within the default 0.05,
     # kept apart when only exactly coplanar faces may merge.

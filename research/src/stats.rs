@@ -375,13 +375,17 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Rese
             reason: e.to_string(),
         })?;
     let indexed: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
+    // The pool's threads read for the running command: in its scope (walkmesh_core::files).
+    let reads = walkmesh_core::files::Scope::current();
     for window in indexed.chunks(threads * WINDOW_PER_THREAD) {
         let tallies: Vec<Result<(&'static str, Tally), String>> = pool.install(|| {
             use rayon::prelude::*;
             window
                 .par_iter()
                 .map(|&(index, file)| {
-                    walkmesh_core::threads::with_budget(1, || tally_file(registry, file, index))
+                    walkmesh_core::files::within(reads.clone(), || {
+                        walkmesh_core::threads::with_budget(1, || tally_file(registry, file, index))
+                    })
                 })
                 .collect()
         });
@@ -473,7 +477,7 @@ fn tally_file(
     file: &Path,
     index: usize,
 ) -> Result<(&'static str, Tally), String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = walkmesh_core::files::read(file).map_err(|e| format!("cannot read: {e}"))?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, None)
         .map_err(|e| format!("not a walkmesh: {e}"))?;
     let dumper = format

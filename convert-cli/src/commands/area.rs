@@ -427,8 +427,7 @@ fn replace(
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
-        crate::output::note_read(file);
-        let bytes = std::fs::read(file)
+        let bytes = walkmesh_core::files::read(file)
             .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive
             .put(name, bytes)
@@ -485,7 +484,6 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
-        crate::output::note_read(vis_path);
         let bytes = read_file_or_member(vis_path).map_err(|e| Failure(e.to_string()))?;
         let (vis, mut found) =
             read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
@@ -619,12 +617,13 @@ fn solve_command(
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
     }
-    if out.is_none() {
-        // In place, on purpose: the rooms or the archive read are the files replaced.
-        crate::output::forget_reads();
-    }
     let mut written = Vec::new();
     for (target, bytes) in solved.files {
+        if out.is_none() {
+            // In place, on purpose: the rooms or the archive read are the files replaced
+            // (only those: any other file read stays protected).
+            walkmesh_core::files::forget(&target);
+        }
         write_atomically(&target, &bytes)?;
         written.push(target);
     }
@@ -787,8 +786,7 @@ fn indoor(
     tolerance: Tolerance,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    crate::output::note_read(map_path);
-    let bytes = std::fs::read(map_path)
+    let bytes = walkmesh_core::files::read(map_path)
         .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
     let map =
         IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
@@ -866,7 +864,7 @@ fn indoor(
 pub fn is_archive(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8];
-    std::fs::File::open(path)
+    walkmesh_core::files::open(path)
         .and_then(|mut file| file.read_exact(&mut head))
         .is_ok_and(|()| Archive::sniff(&head))
 }
@@ -880,7 +878,7 @@ pub fn info_for_archive(
     let head = {
         use std::io::Read;
         let mut head = [0u8; 8];
-        let mut file = std::fs::File::open(path).ok()?;
+        let mut file = walkmesh_core::files::open(path).ok()?;
         file.read_exact(&mut head).ok()?;
         head
     };

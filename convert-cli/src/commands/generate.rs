@@ -251,7 +251,7 @@ fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
     let Some(path) = &args.lyt else {
         return Ok(None);
     };
-    let bytes = std::fs::read(path)
+    let bytes = walkmesh_core::files::read(path)
         .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?;
     let (lyt, _) = walkmesh_kotor_area::lyt::read_lyt(&bytes)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;

@@ -224,7 +224,7 @@ fn selection(args: &Args) -> Result<Selection, Failure> {
 
 /// The findings of an earlier `lint --json` output (`walkmesh_lint::baseline::parse_known`).
 fn read_baseline(path: &Path) -> Result<Vec<Known>, Failure> {
-    let text = std::fs::read_to_string(path)
+    let text = walkmesh_core::files::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
     walkmesh_lint::baseline::parse_known(&text)
         .map_err(|why| Failure::usage(format!("baseline {}: {why}", path.display())))

@@ -398,7 +398,7 @@ impl<'a> Buffers<'a> {
         })?;
         self.files_read
             .push(base.parent().unwrap_or(Path::new("")).join(&name));
-        let opened = std::fs::File::open(&file).map_err(|e| {
+        let opened = walkmesh_core::files::open(&file).map_err(|e| {
             ReadError::whole(
                 field.clone(),
                 format!(

@@ -218,7 +218,7 @@ pub fn read_render_mesh_file(mdl_path: &Path) -> Result<NavMesh, MdlError> {
 
 /// Reads `X.mdl` with the `X.mdx` beside it (a missing `.mdx` is an error naming it).
 pub fn read_model_file(mdl_path: &Path) -> Result<Model, MdlError> {
-    let mdl = std::fs::read(mdl_path).map_err(|error| {
+    let mdl = walkmesh_core::files::read(mdl_path).map_err(|error| {
         MdlError::whole(
             MdlErrorKind::Io,
             "",
@@ -227,7 +227,7 @@ pub fn read_model_file(mdl_path: &Path) -> Result<Model, MdlError> {
         .in_file(mdl_path)
     })?;
     let mdx_file = mdx_path(mdl_path);
-    let mdx = std::fs::read(&mdx_file).map_err(|error| {
+    let mdx = walkmesh_core::files::read(&mdx_file).map_err(|error| {
         MdlError::whole(
             MdlErrorKind::MissingMdx,
             "",

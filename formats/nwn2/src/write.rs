@@ -566,7 +566,7 @@ fn with_template(
     grid: (u32, u32, f32),
     diag: &mut Diagnostics,
 ) -> Result<Vec<u8>, WriteError> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let bytes = walkmesh_core::files::read(std::path::Path::new(path)).map_err(|e| {
         WriteError::new(
             "nwn2:template",
             format!("cannot read the template {path}: {e}"),
