@@ -16,6 +16,9 @@ pub struct Triangle {
     pub walkable: bool,
     /// Walkable surface its material suggests (or the default).
     pub surface: Surface,
+    /// Its render material names a surface no character starts from (water, lava, sky,
+    /// void: `Params::not_floor`): never the floor chosen when no seed is given.
+    pub not_floor: bool,
 }
 
 /// The input's triangles (polygons fanned), non-finite ones left out.
@@ -68,6 +71,7 @@ impl Source {
                     corners,
                     walkable: up >= min_up && !(up < WALL_FLOOR_UP && wall),
                     surface,
+                    not_floor: name.is_some_and(|m| params.names_no_floor(m)),
                 });
                 walls.push(wall);
             }

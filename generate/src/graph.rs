@@ -29,6 +29,8 @@ pub struct Node {
     pub links: [u32; 4],
     /// Removed by erosion.
     pub removed: bool,
+    /// Its top is a surface no character starts from (`voxel::Span::not_floor`).
+    pub not_floor: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +80,7 @@ impl Graph {
                     ceiling,
                     links: [NONE; 4],
                     removed: false,
+                    not_floor: span.not_floor,
                 });
             }
         }
@@ -241,6 +244,17 @@ impl Graph {
     }
 }
 
+/// The start floor chosen when no seed lies on one: its component and what decided.
+#[derive(Clone, Debug)]
+pub struct StartChoice {
+    pub component: usize,
+    pub report: crate::report::StartReport,
+}
+
+/// Chooses the start among the components (`crate::start::choose_start`, handed in by the
+/// pipeline so that the rules can read the graph without the graph knowing them).
+pub type StartChooser = fn(&Graph, &Heightfield, &[u32], &[usize], &Params) -> Option<StartChoice>;
+
 /// Half the passage width in cells, at most the grid's width plus its height: no node is
 /// farther than that from the floor's edge, so a wider passage changes nothing, and the
 /// margin growth below takes one round per cell of it.
@@ -304,6 +318,7 @@ pub fn reachability(
     field: &Heightfield,
     params: &Params,
     report: &mut Report,
+    choose_start: StartChooser,
 ) -> Vec<bool> {
     // Components are found on the floor at least a passage wide (an opening: nodes at least
     // half a passage from the edge), so a gap narrower than a character does not join two
@@ -327,16 +342,15 @@ pub fn reachability(
             _ => report.seeds_missed.push(seed),
         }
     }
-    // No seed given, or none on a floor: the largest component is the start.
-    if reason.iter().all(Option::is_none) {
-        let largest = sizes
-            .iter()
-            .enumerate()
-            .max_by_key(|&(_, s)| *s)
-            .map(|(c, _)| c);
-        if let Some(r) = largest.and_then(|c| reason.get_mut(c)) {
-            *r = Some("largest");
+    // No seed given, or none on a floor: the start rules choose the floor a character stands
+    // on (`start.rs`).
+    if reason.iter().all(Option::is_none)
+        && let Some(start) = choose_start(graph, field, &id, &sizes, params)
+    {
+        if let Some(r) = reason.get_mut(start.component) {
+            *r = Some(start.report.rule);
         }
+        report.start = Some(start.report);
     }
     let cell_area = f64::from(field.cell_size) * f64::from(field.cell_size);
     let summaries = summarise(graph, field, &id, sizes.len());

@@ -52,6 +52,7 @@ pub mod seams;
 // The TRX tile budget; a build without the NWN2 format has no TRX writer to budget for.
 #[cfg(feature = "nwn2")]
 pub mod simplify;
+pub mod start;
 pub mod triangulate;
 pub mod voxel;
 mod wall_foot;
@@ -152,7 +153,7 @@ pub fn generate_with(
     report.stage("walkable", &mut clock);
 
     progress::phase(|| "generating: reachability".to_string());
-    let mut kept = graph::reachability(&graph, &field, params, &mut report);
+    let mut kept = graph::reachability(&graph, &field, params, &mut report, start::choose_start);
     graph::trim_walls(&graph, &field, params, &mut kept);
     graph::trim_slivers(&graph, &field, &mut kept);
     report.stage("reachability", &mut clock);

@@ -23,6 +23,8 @@ pub struct Overrides {
     pub default_material: Option<String>,
     /// Memory limit in MiB (`--max-memory`).
     pub max_memory_mib: Option<u64>,
+    /// Material-name words of surfaces no character starts from (`--not-floor`).
+    pub not_floor: Option<Vec<String>>,
 }
 
 impl Params {
@@ -46,6 +48,9 @@ impl Params {
         }
         params.seeds = overrides.seeds.clone();
         params.keep_unreachable = overrides.keep_unreachable;
+        if let Some(words) = &overrides.not_floor {
+            params.not_floor = words.iter().filter(|w| !w.is_empty()).cloned().collect();
+        }
         if let Some(mib) = overrides.max_memory_mib {
             params.max_memory_mib = mib;
         }

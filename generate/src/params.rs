@@ -59,9 +59,23 @@ pub struct Params {
     /// doorways and open edges get none. KotOR preset: on.
     #[serde(default)]
     pub walls: bool,
+    /// Words of render material names (ASCII case ignored) that mark a surface no character
+    /// starts from: never the floor chosen when no seed is given ([`crate::graph`]'s start
+    /// rules). A name with `puddle` is a floor whatever else it says (BioWare's `Puddles` is
+    /// walkable). Default [`NOT_FLOOR`]; empty turns the rule off.
+    #[serde(default = "default_not_floor")]
+    pub not_floor: Vec<String>,
     /// Memory the generation may claim, in MiB (`--max-memory`; [`crate::budget`]).
     #[serde(default = "default_max_memory")]
     pub max_memory_mib: u64,
+}
+
+/// The default [`Params::not_floor`] words: a water plane (K2's `410dxn02` has one of
+/// 9,442 m² over its 2,121 m² of grass), lava, a sky dome or sky box, a void plane.
+pub const NOT_FLOOR: [&str; 4] = ["water", "lava", "sky", "void"];
+
+fn default_not_floor() -> Vec<String> {
+    NOT_FLOOR.iter().map(|w| (*w).to_string()).collect()
 }
 
 fn default_max_memory() -> u64 {
@@ -112,6 +126,7 @@ impl Params {
             default_material: STONE,
             fill_holes: false,
             walls: false,
+            not_floor: default_not_floor(),
             max_memory_mib: default_max_memory(),
         };
         match engine {
@@ -246,6 +261,16 @@ impl Params {
             }
         }
         Ok(())
+    }
+
+    /// Whether a render material name marks a surface no character starts from.
+    pub fn names_no_floor(&self, name: &str) -> bool {
+        let lower = name.to_ascii_lowercase();
+        !lower.contains("puddle")
+            && self
+                .not_floor
+                .iter()
+                .any(|word| !word.is_empty() && lower.contains(&word.to_ascii_lowercase()))
     }
 
     /// Clearance in cells (rounded up: a character never fits in less than it needs).

@@ -18,9 +18,30 @@ pub struct ComponentReport {
     pub centre: [f32; 3],
     /// Plan bounds: min x, min y, max x, max y.
     pub bounds: [f32; 4],
-    /// Why it was kept or dropped: `seed`, `largest`, `keep-unreachable`, `unreachable`,
-    /// `small`.
+    /// Why it was kept or dropped: `seed`, the start rule that chose it when no seed was
+    /// given (`largest`, `no-water`, `under-cover`, `ground`: `start.rs`), `keep-unreachable`,
+    /// `beside`, `unreachable`, `small`.
     pub reason: &'static str,
+}
+
+/// What decided the start, for the report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StartReport {
+    /// `largest`, `no-water`, `under-cover` or `ground` (`start.rs`'s rules).
+    pub rule: &'static str,
+    /// Larger pieces the rules passed over, and why.
+    pub passed_over: Vec<PassedOver>,
+}
+
+/// A piece larger than the start that a rule passed over.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PassedOver {
+    /// Area in m² (cells × cell area).
+    pub area: f64,
+    /// Centre of its cells (x, y, floor height).
+    pub centre: [f32; 3],
+    /// `not floor` (its material), `open to the sky`, `raised`.
+    pub why: &'static str,
 }
 
 /// Time one stage took.
@@ -50,6 +71,9 @@ pub struct Report {
     pub eroded_area: f64,
     /// Area of the dropped components (m²).
     pub dropped_area: f64,
+    /// With no seed on a floor: the start rule that chose the kept floor and the larger
+    /// pieces it passed over (`start.rs`).
+    pub start: Option<StartReport>,
     /// Seeds that found no walkable floor under them.
     pub seeds_missed: Vec<[f32; 3]>,
     /// Pieces with one floor per column that were outlined and triangulated.
@@ -93,6 +117,7 @@ impl Report {
             dropped_area: 0.0,
             narrow_area: 0.0,
             eroded_area: 0.0,
+            start: None,
             seeds_missed: Vec::new(),
             layers: 0,
             skipped_edges: 0,
@@ -153,6 +178,16 @@ impl Report {
                     out,
                     "  {what} {:.2} m² at ({:.2}, {:.2}, {:.2}) [{}]",
                     c.area, c.centre[0], c.centre[1], c.centre[2], c.reason
+                );
+            }
+        }
+        if let Some(start) = &self.start {
+            let _ = writeln!(out, "  start floor chosen by the rule: {}", start.rule);
+            for p in &start.passed_over {
+                let _ = writeln!(
+                    out,
+                    "  passed over {:.2} m² at ({:.2}, {:.2}, {:.2}): {}",
+                    p.area, p.centre[0], p.centre[1], p.centre[2], p.why
                 );
             }
         }

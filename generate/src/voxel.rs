@@ -15,6 +15,9 @@ pub struct Span {
     /// The walkable top comes only from floor triangles that do not cover the column's
     /// centre: the floor's edge runs through the column (see `graph::trim_slivers`).
     pub sliver: bool,
+    /// The walkable top comes only from render surfaces whose material says they are no
+    /// floor to start from (water, lava, sky, void: `Params::not_floor`).
+    pub not_floor: bool,
     /// The floor level a character stands on to reach this top: the top itself, except for a
     /// riser (a steep face rising within a climb from a floor in the same cell, which the
     /// merge makes walkable as Recast does): the floor it rises from. A riser is a step up
@@ -79,7 +82,7 @@ impl Heightfield {
         };
         let merge = params.climb_cells();
         for t in &source.triangles {
-            field.rasterise(&t.corners, t.walkable, merge, budget)?;
+            field.rasterise(t, merge, budget)?;
         }
         field.filter_low_obstacles(params.climb_cells());
         field.filter_bevels(params.climb_cells());
@@ -102,11 +105,11 @@ impl Heightfield {
     /// Adds the spans one triangle covers (Recast's clip per row, then per column).
     fn rasterise(
         &mut self,
-        corners: &[[f32; 3]; 3],
-        walkable: bool,
+        triangle: &crate::floor::Triangle,
         merge: i32,
         budget: &mut Budget,
     ) -> Result<(), GenerateError> {
+        let (corners, walkable) = (&triangle.corners, triangle.walkable);
         let cs = self.cell_size;
         let local: Vec<[f32; 3]> = corners
             .iter()
@@ -148,6 +151,7 @@ impl Heightfield {
                         top,
                         walkable,
                         sliver: walkable && !covers(&local, centre),
+                        not_floor: walkable && triangle.not_floor,
                         base: top,
                     };
                     claim_room(spans, budget)?;
@@ -173,6 +177,7 @@ impl Heightfield {
                 {
                     span.walkable = true;
                     span.sliver = false;
+                    span.not_floor = false;
                     span.base = b.top;
                 }
                 below = Some(original);
@@ -226,6 +231,7 @@ impl Heightfield {
             if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
                 span.walkable = true;
                 span.sliver = false;
+                span.not_floor = false;
             }
         }
     }
@@ -286,6 +292,7 @@ impl Heightfield {
                     top: level,
                     walkable: true,
                     sliver: false,
+                    not_floor: false,
                     base: level,
                 };
                 claim_room(spans, budget)?;
@@ -338,9 +345,10 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             continue;
         }
         let (high, low) = if s.top > new.top { (s, new) } else { (new, s) };
-        let (walkable, sliver, base) = if (s.top - new.top).abs() <= merge {
-            // A sliver only when every floor giving the top is one.
+        let (walkable, sliver, not_floor, base) = if (s.top - new.top).abs() <= merge {
+            // A sliver only when every floor giving the top is one; likewise no floor.
             let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
+            let not_floor = (!s.walkable || s.not_floor) && (!new.walkable || new.not_floor);
             // A steep top made walkable by a floor within a climb below it is a riser: a
             // character stands on that floor to step up.
             let base = if high.walkable || !low.walkable {
@@ -351,16 +359,18 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             (
                 s.walkable || new.walkable,
                 sliver && (s.walkable || new.walkable),
+                not_floor && (s.walkable || new.walkable),
                 base,
             )
         } else {
-            (high.walkable, high.sliver, high.base)
+            (high.walkable, high.sliver, high.not_floor, high.base)
         };
         new = Span {
             bottom: new.bottom.min(s.bottom),
             top: new.top.max(s.top),
             walkable,
             sliver,
+            not_floor,
             base,
         };
         spans.remove(i);
@@ -439,6 +449,7 @@ mod tests {
                 base: 1,
                 walkable: true,
                 sliver: false,
+                not_floor: false,
             },
             2,
         );
@@ -450,6 +461,7 @@ mod tests {
                 base: 6,
                 walkable: true,
                 sliver: false,
+                not_floor: false,
             },
             2,
         );
@@ -462,6 +474,7 @@ mod tests {
                 base: 20,
                 walkable: false,
                 sliver: false,
+                not_floor: false,
             },
             2,
         );
@@ -473,6 +486,7 @@ mod tests {
                 base: 20,
                 walkable: false,
                 sliver: false,
+                not_floor: false,
             }]
         );
         let mut spans = Vec::new();
@@ -484,6 +498,7 @@ mod tests {
                 base: 10,
                 walkable: false,
                 sliver: false,
+                not_floor: false,
             },
             2,
         );
@@ -495,6 +510,7 @@ mod tests {
                 base: 11,
                 walkable: true,
                 sliver: false,
+                not_floor: false,
             },
             2,
         );
@@ -506,6 +522,7 @@ mod tests {
                 base: 11,
                 walkable: true,
                 sliver: false,
+                not_floor: false,
             }]
         );
     }

@@ -1234,6 +1234,7 @@ fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
         top: 10,
         walkable: true,
         sliver: false,
+        not_floor: false,
         base: 10,
     };
     // The other layer's cell: floor at the same level, a ceiling 1.5 m above it.
@@ -1242,6 +1243,7 @@ fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
         top: 41,
         walkable: false,
         sliver: false,
+        not_floor: false,
         base: 41,
     };
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
@@ -1338,6 +1340,7 @@ fn a_simplified_edge_never_runs_along_another_layers_cell() {
         top: 10,
         walkable: true,
         sliver: false,
+        not_floor: false,
         base: 10,
     };
     let (width, height) = (16usize, 16usize);
@@ -1397,6 +1400,7 @@ fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
         top: 10,
         walkable: true,
         sliver: false,
+        not_floor: false,
         base: 10,
     };
     let mut state: u64 = 0x0d1b_54a3_2d19_2ed0;

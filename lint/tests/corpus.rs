@@ -465,5 +465,8 @@ fn modder_made_placeable_walkmeshes_show_their_own_defects() {
     assert!(holo.is_empty(), "{holo:#?}");
     let bed = default("unk_bed.pwk");
     assert_eq!(bed.len(), 18, "{bed:#?}");
-    assert!(bed.iter().all(|f| f.code == "lint.degenerate" && f.fixable), "{bed:#?}");
+    assert!(
+        bed.iter().all(|f| f.code == "lint.degenerate" && f.fixable),
+        "{bed:#?}"
+    );
 }

@@ -92,7 +92,7 @@ fn engine_of(name: Option<&str>) -> PyResult<Engine> {
 /// walkmesh as a `Mesh`, or `(Mesh, report)` with `with_report=True` (the report is
 /// `walkmesh generate --json`'s `report`).
 #[pyfunction]
-#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, max_memory=None, with_report=false))]
+#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, max_memory=None, not_floor=None, with_report=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -111,6 +111,7 @@ pub fn generate<'py>(
     default_material: Option<String>,
     up: Option<&Bound<'py, PyAny>>,
     max_memory: Option<u64>,
+    not_floor: Option<Vec<String>>,
     with_report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let up_options = match up {
@@ -134,6 +135,7 @@ pub fn generate<'py>(
         keep_unreachable,
         default_material,
         max_memory_mib: max_memory,
+        not_floor,
     };
     let params = Params::with_overrides(engine_of(engine)?, &overrides)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -151,3 +151,24 @@ def test_memory_and_range_are_refused_with_the_keywords_named():
     mesh, report = walkmesh.generate(floor, engine="kotor", max_memory=64, with_report=True)
     assert 0 < report["memory_estimate"] < 64 << 20
     assert report["params"]["max_memory_mib"] == 64
+
+
+def test_the_start_floor_rule_is_reported_and_not_floor_is_a_keyword():
+    """Issue #50: a grass island over a larger water plane keeps the island by the rule
+    `no-water`; not_floor=[] turns the rule off."""
+    water = [(-20, -20, 0), (20, -20, 0), (20, 20, 0), (-20, 20, 0)]
+    island = [(-5, -5, 0.3), (5, -5, 0.3), (5, 5, 0.3), (-5, 5, 0.3)]
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        island_path = Path(folder) / "island.obj"
+        lines = ["usemtl dxn_water09"] + [f"v {x} {y} {z}" for x, y, z in water] + ["f 1 2 3 4"]
+        lines += ["usemtl DXN_grass01"] + [f"v {x} {y} {z}" for x, y, z in island] + ["f 5 6 7 8"]
+        island_path.write_text("\n".join(lines) + "\n")
+        mesh, report = walkmesh.generate(str(island_path), engine="kotor", up="z",
+                                         with_report=True)
+        assert report["start"]["rule"] == "no-water"
+        assert 95.0 <= report["walkable_area"] <= 101.0
+        mesh, report = walkmesh.generate(str(island_path), engine="kotor", up="z",
+                                         not_floor=[], with_report=True)
+        assert report["start"]["rule"] == "largest"
+        assert report["walkable_area"] > 1000.0

@@ -156,6 +156,7 @@ def generate(
     default_material: Optional[str] = None,
     up: Optional[str] = None,
     max_memory: Optional[int] = None,
+    not_floor: Optional[Sequence[str]] = None,
     with_report: bool = False,
 ) -> Any: ...
 def _python_wording(text: str) -> str: ...

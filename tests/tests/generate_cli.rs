@@ -571,3 +571,62 @@ fn a_kotor_wok_holds_walls_on_the_walled_sides_only() {
         assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
     }
 }
+
+/// Issue #50: without --seed the start floor is chosen by named rules, and the report says
+/// which: a grass island 0.3 m over a larger water plane keeps the island (`no-water`);
+/// `--not-floor ""` turns the rule off and the water plane, the largest piece, is kept.
+#[test]
+fn the_start_floor_rule_is_reported_and_the_words_are_the_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("island.obj");
+    std::fs::write(
+        &obj,
+        "usemtl dxn_water09\nv -20 -20 0\nv 20 -20 0\nv 20 20 0\nv -20 20 0\nf 1 2 3 4\n\
+         usemtl DXN_grass01\nv -5 -5 0.3\nv 5 -5 0.3\nv 5 5 0.3\nv -5 5 0.3\nf 5 6 7 8\n\
+         v -5 -5 -1\nv 5 -5 -1\nv 5 5 -1\nv -5 5 -1\n\
+         f 9 10 6 5\nf 10 11 7 6\nf 11 12 8 7\nf 12 9 5 8\n",
+    )
+    .unwrap();
+    let out = dir.path().join("island.wok");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "generate".to_string(),
+            obj.display().to_string(),
+            "--up".into(),
+            "z".into(),
+            "-o".into(),
+            out.display().to_string(),
+            "--json".into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let run = walkmesh(args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    let json = run(&[]);
+    let report = &json["report"];
+    assert_eq!(report["start"]["rule"], "no-water", "{report:#}");
+    assert_eq!(report["kept"][0]["reason"], "no-water");
+    let area = report["walkable_area"].as_f64().unwrap();
+    assert!((95.0..=101.0).contains(&area), "{area}");
+    let passed = &report["start"]["passed_over"][0];
+    assert!(passed["area"].as_f64().unwrap() > 1000.0, "{passed}");
+    let json = run(&["--not-floor", ""]);
+    assert_eq!(json["report"]["start"]["rule"], "largest");
+    assert!(json["report"]["walkable_area"].as_f64().unwrap() > 1000.0);
+    // The text report names the rule too.
+    let text = walkmesh([
+        "generate",
+        obj.to_str().unwrap(),
+        "--up",
+        "z",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text.stdout
+            .contains("start floor chosen by the rule: no-water"),
+        "{}",
+        text.stdout
+    );
+}

@@ -91,6 +91,11 @@ pub struct Args {
     /// The room's name in the layout (default: the first input's file name without extension).
     #[arg(long, value_name = "NAME", requires = "lyt")]
     pub room: Option<String>,
+    /// Words of render material names (case ignored) that mark surfaces no character starts
+    /// from, never the floor chosen without --seed (default water,lava,sky,void; a name with
+    /// "puddle" is always floor); "" turns the rule off.
+    #[arg(long, value_name = "WORD,...", value_delimiter = ',')]
+    pub not_floor: Option<Vec<String>>,
     /// Memory limit (MiB): every stage estimates what it allocates before allocating it and
     /// refuses above the limit, naming the stage and the estimate. Default 4096.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
@@ -333,6 +338,7 @@ pub(crate) fn params(
         keep_unreachable: args.keep_unreachable,
         default_material: plan.read.default_material.clone(),
         max_memory_mib: args.max_memory,
+        not_floor: args.not_floor.clone(),
     };
     Params::with_overrides(engine, &overrides).map_err(|e| Failure::usage(format!("generate: {e}")))
 }

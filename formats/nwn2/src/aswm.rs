@@ -26,6 +26,10 @@ pub mod flags {
 /// The version this crate writes.
 pub const WRITE_VERSION: u32 = 0x6c;
 
+/// Twice the signed XY area under which a triangle counts as vertical or degenerate: its
+/// winding seen from above is meaningless (the writer and the validator use this one bound).
+pub const WINDING_EPSILON: f64 = 1e-6;
+
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Edge {
     pub vertices: [u32; 2],

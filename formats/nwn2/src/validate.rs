@@ -558,7 +558,7 @@ fn toolset_rules(
         // toolset sets 0x04 on every TRX triangle, downward non-walkable pieces included,
         // and the game loads those files, so non-walkable triangles are not checked.
         let walkable = t.flags & flags::WALKABLE != 0;
-        let measurable = area2.abs() > crate::write::WINDING_EPSILON;
+        let measurable = area2.abs() > crate::aswm::WINDING_EPSILON;
         if walkable && measurable && ((flagged && area2 > 0.0) || (!flagged && area2 < 0.0)) {
             f.warn(
                 "trx.clockwise_flag_mismatch",

@@ -24,9 +24,7 @@ pub const DEFAULT_TILE_WIDTH: f32 = 9.0;
 /// whole mesh by a tile: float noise from modelling tools, far below any walkmesh detail.
 pub const SNAP_EPSILON: f32 = 1e-3;
 
-/// Twice the signed XY area under which a triangle counts as vertical or degenerate: its
-/// winding seen from above is meaningless (the validator uses the same bound).
-pub const WINDING_EPSILON: f64 = 1e-6;
+pub use crate::aswm::WINDING_EPSILON;
 
 /// Twice the signed area of a triangle projected on XY (positive: counter-clockwise seen
 /// from +Z).
