@@ -109,3 +109,43 @@ impl Rng {
         }
     }
 }
+
+/// A room model `NAME.mdl` + `NAME.mdx` in `dir` (KotOR 1, the layout's binary form): one
+/// render floor from `min` to `max` at height 0, in room coordinates, textured `stone01`.
+/// Returns the two paths; a test fixture, so a file it cannot write ends the test.
+#[allow(clippy::panic)]
+pub fn floor_room_model(
+    dir: &Path,
+    name: &str,
+    min: [f32; 2],
+    max: [f32; 2],
+) -> (PathBuf, PathBuf) {
+    use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
+    let floor = SyntheticNode::trimesh(
+        "floor",
+        0,
+        SyntheticMesh {
+            texture: "stone01".into(),
+            vertices: vec![
+                [min[0], min[1], 0.0],
+                [max[0], min[1], 0.0],
+                [max[0], max[1], 0.0],
+                [min[0], max[1], 0.0],
+            ],
+            faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
+            render: true,
+        },
+    );
+    let nodes = [
+        SyntheticNode::dummy(name, None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
+        floor,
+    ];
+    let built = build(walkmesh_mdl::Game::Kotor1, name, &nodes);
+    let (mdl, mdx) = (
+        dir.join(format!("{name}.mdl")),
+        dir.join(format!("{name}.mdx")),
+    );
+    std::fs::write(&mdl, &built.mdl).unwrap_or_else(|e| panic!("{}: {e}", mdl.display()));
+    std::fs::write(&mdx, &built.mdx).unwrap_or_else(|e| panic!("{}: {e}", mdx.display()));
+    (mdl, mdx)
+}

@@ -6,39 +6,12 @@
 
 use std::path::Path;
 
-use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
-use walkmesh_tests::walkmesh;
+use walkmesh_tests::{floor_room_model, walkmesh};
 
 /// A room model named `name`: a 10 × 10 m floor from (0, 0) to (10, 10) at height 0, in room
 /// coordinates, written as `name.mdl` + `name.mdx` in `dir`.
 fn floor_room(dir: &Path, name: &str) {
-    floor_room_rect(dir, name, [0.0, 0.0], [10.0, 10.0]);
-}
-
-/// A room model named `name`: a floor from `min` to `max` at height 0, in room coordinates.
-fn floor_room_rect(dir: &Path, name: &str, min: [f32; 2], max: [f32; 2]) {
-    let floor = SyntheticNode::trimesh(
-        "floor",
-        0,
-        SyntheticMesh {
-            texture: "stone01".into(),
-            vertices: vec![
-                [min[0], min[1], 0.0],
-                [max[0], min[1], 0.0],
-                [max[0], max[1], 0.0],
-                [min[0], max[1], 0.0],
-            ],
-            faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
-            render: true,
-        },
-    );
-    let nodes = [
-        SyntheticNode::dummy(name, None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
-        floor,
-    ];
-    let built = build(walkmesh_mdl::Game::Kotor1, name, &nodes);
-    std::fs::write(dir.join(format!("{name}.mdl")), &built.mdl).unwrap();
-    std::fs::write(dir.join(format!("{name}.mdx")), &built.mdx).unwrap();
+    floor_room_model(dir, name, [0.0, 0.0], [10.0, 10.0]);
 }
 
 /// A layout of rooms `names` at the x offsets `xs`.
@@ -145,7 +118,7 @@ fn a_wide_room_opening_onto_a_narrow_one_shares_the_seam_points_and_links_exactl
     let models = dir.path().join("models");
     std::fs::create_dir(&models).unwrap();
     floor_room(&models, "rooma");
-    floor_room_rect(&models, "roomb", [0.0, 2.0], [6.0, 8.0]);
+    floor_room_model(&models, "roomb", [0.0, 2.0], [6.0, 8.0]);
     let lyt = layout(&models, &[("rooma", 0.0), ("roomb", 10.0)]);
     let out = dir.path().join("out");
     let json = generate_area(&models, &lyt, &out);

@@ -10,41 +10,13 @@
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, Material, NavMesh, Surface};
-use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
-use walkmesh_tests::{CliRun, walkmesh};
+use walkmesh_tests::{CliRun, floor_room_model, walkmesh};
 
 const STONE: Surface = Surface {
     material: Material(4),
     walkable: true,
     code: 4,
 };
-
-/// A room model `name.mdl` + `name.mdx` in `dir`: a 10 × 10 m floor at height 0, in room
-/// coordinates (as `generate_area.rs` builds them).
-fn floor_model(dir: &Path, name: &str) {
-    let floor = SyntheticNode::trimesh(
-        "floor",
-        0,
-        SyntheticMesh {
-            texture: "stone01".into(),
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [10.0, 0.0, 0.0],
-                [10.0, 10.0, 0.0],
-                [0.0, 10.0, 0.0],
-            ],
-            faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
-            render: true,
-        },
-    );
-    let nodes = [
-        SyntheticNode::dummy(name, None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
-        floor,
-    ];
-    let built = build(walkmesh_mdl::Game::Kotor1, name, &nodes);
-    std::fs::write(dir.join(format!("{name}.mdl")), &built.mdl).unwrap();
-    std::fs::write(dir.join(format!("{name}.mdx")), &built.mdx).unwrap();
-}
 
 /// A walkable 10 × 10 m floor from (x0, 0) to (x0 + 10, 10) at height 0.
 fn floor_mesh(x0: f32) -> NavMesh {
@@ -126,8 +98,8 @@ fn assert_empty(dir: &Path) {
 #[test]
 fn generate_out_dir_refuses_a_layout_naming_a_room_twice() {
     let dir = tempfile::tempdir().unwrap();
-    floor_model(dir.path(), "rooma");
-    floor_model(dir.path(), "roomb");
+    floor_room_model(dir.path(), "rooma", [0.0, 0.0], [10.0, 10.0]);
+    floor_room_model(dir.path(), "roomb", [0.0, 0.0], [10.0, 10.0]);
     let lyt = twice(dir.path());
     let out = dir.path().join("out");
     let refused = run(&[
@@ -145,7 +117,7 @@ fn generate_out_dir_refuses_a_layout_naming_a_room_twice() {
 #[test]
 fn generate_one_room_refuses_a_layout_placing_it_twice() {
     let dir = tempfile::tempdir().unwrap();
-    floor_model(dir.path(), "rooma");
+    floor_room_model(dir.path(), "rooma", [0.0, 0.0], [10.0, 10.0]);
     let lyt = twice(dir.path());
     let wok = dir.path().join("rooma.wok");
     let refused = run(&[
@@ -299,7 +271,7 @@ fn assert_refused_as_far(run: &CliRun, room: &str, line: u64, x: &str) {
 fn generate_one_room_refuses_a_position_floats_cannot_hold() {
     for (x, shown) in [("3e38", "3e38"), ("1e30", "1e30"), ("20000", "20000")] {
         let dir = tempfile::tempdir().unwrap();
-        floor_model(dir.path(), "rooma");
+        floor_room_model(dir.path(), "rooma", [0.0, 0.0], [10.0, 10.0]);
         let lyt = layout(dir.path(), "far.lyt", &[("roomb", "0"), ("rooma", x)]);
         let wok = dir.path().join("rooma.wok");
         let refused = run(&[
@@ -315,7 +287,7 @@ fn generate_one_room_refuses_a_position_floats_cannot_hold() {
     }
     // 8 km out, points 1 mm apart stay apart: placed as before.
     let dir = tempfile::tempdir().unwrap();
-    floor_model(dir.path(), "rooma");
+    floor_room_model(dir.path(), "rooma", [0.0, 0.0], [10.0, 10.0]);
     let lyt = layout(dir.path(), "near.lyt", &[("rooma", "8000")]);
     let wok = dir.path().join("rooma.wok");
     let placed = run(&[
@@ -333,8 +305,8 @@ fn generate_one_room_refuses_a_position_floats_cannot_hold() {
 fn generate_out_dir_refuses_a_room_placed_where_floats_cannot_hold_it() {
     for x in ["1e30", "3e38"] {
         let dir = tempfile::tempdir().unwrap();
-        floor_model(dir.path(), "rooma");
-        floor_model(dir.path(), "roomb");
+        floor_room_model(dir.path(), "rooma", [0.0, 0.0], [10.0, 10.0]);
+        floor_room_model(dir.path(), "roomb", [0.0, 0.0], [10.0, 10.0]);
         let lyt = layout(dir.path(), "far.lyt", &[("rooma", "0"), ("roomb", x)]);
         let out = dir.path().join("out");
         let refused = run(&[

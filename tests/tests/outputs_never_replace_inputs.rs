@@ -17,8 +17,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
-use walkmesh_tests::{CliRun, fixtures_dir, walkmesh};
+use walkmesh_tests::{CliRun, fixtures_dir, floor_room_model, walkmesh};
 
 type Args<'a> = Vec<&'a dyn AsRef<OsStr>>;
 
@@ -100,34 +99,6 @@ fn gltf_with_buffer(dir: &Path, name: &str, buffer: &str) -> (PathBuf, PathBuf) 
     (renamed, moved)
 }
 
-/// `room.mdl` and its `room.mdx`: a 10 × 10 m floor.
-fn model(dir: &Path) -> (PathBuf, PathBuf) {
-    let floor = SyntheticNode::trimesh(
-        "floor",
-        0,
-        SyntheticMesh {
-            texture: "stone01".into(),
-            vertices: vec![
-                [0.0, 0.0, 0.0],
-                [10.0, 0.0, 0.0],
-                [10.0, 10.0, 0.0],
-                [0.0, 10.0, 0.0],
-            ],
-            faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
-            render: true,
-        },
-    );
-    let nodes = [
-        SyntheticNode::dummy("room", None, [0.0; 3], [1.0, 0.0, 0.0, 0.0]),
-        floor,
-    ];
-    let built = build(walkmesh_mdl::Game::Kotor1, "room", &nodes);
-    let (mdl, mdx) = (dir.join("room.mdl"), dir.join("room.mdx"));
-    std::fs::write(&mdl, &built.mdl).unwrap();
-    std::fs::write(&mdx, &built.mdx).unwrap();
-    (mdl, mdx)
-}
-
 /// Names of `file` other than its own: a symbolic link `link_name` and a hard link
 /// `hard_name` beside it, and `sub/../NAME`.
 fn other_names(file: &Path, link_name: &str, hard_name: &str) -> Vec<PathBuf> {
@@ -144,7 +115,7 @@ fn other_names(file: &Path, link_name: &str, hard_name: &str) -> Vec<PathBuf> {
 #[test]
 fn generate_never_replaces_the_mdx_of_its_model() {
     let dir = tempfile::tempdir().unwrap();
-    let (mdl, mdx) = model(dir.path());
+    let (mdl, mdx) = floor_room_model(dir.path(), "room", [0.0, 0.0], [10.0, 10.0]);
     let bytes = std::fs::read(&mdx).unwrap();
     let mut targets = vec![mdx.clone()];
     targets.extend(other_names(&mdx, "x.wok", "h.wok"));
