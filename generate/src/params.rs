@@ -263,6 +263,24 @@ impl Params {
         Ok(())
     }
 
+    /// A sentence when the agent fits passages narrower than the cells resolve: a gap is kept
+    /// open only when at least two whole cells of it are free of the walls on both sides, so
+    /// a passage narrower than two cells may close, and the floor beyond it be dropped as
+    /// unreachable. The agent fits a passage as wide as its width (twice the radius) or
+    /// `min_passage_width`, whichever is wider.
+    pub fn unresolved_passages(&self) -> Option<String> {
+        let fits = (2.0 * self.agent_radius).max(self.min_passage_width);
+        let resolved = 2.0 * self.cell_size;
+        (fits < resolved).then(|| {
+            format!(
+                "the agent fits passages {fits} m wide, but {} m cells keep open only passages {resolved} m wide or wider: narrower gaps may close and the floor beyond them be left out; cells half as wide as the narrowest gap keep it open (--cell-size {} keeps {} m gaps)",
+                self.cell_size,
+                self.cell_size / 2.0,
+                self.cell_size
+            )
+        })
+    }
+
     /// Whether a render material name marks a surface no character starts from.
     pub fn names_no_floor(&self, name: &str) -> bool {
         let lower = name.to_ascii_lowercase();

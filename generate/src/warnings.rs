@@ -1,6 +1,7 @@
 //! The generation's lossy steps as warnings with stable codes, so the command line, Python
 //! and Blender tell a person the same thing: floor left out (unreachable or too small), seeds
-//! on no floor, outline edges the triangulation could not keep.
+//! on no floor, outline edges the triangulation could not keep, passages the agent fits that
+//! the cells are too coarse to keep open.
 
 use walkmesh_core::Diagnostics;
 
@@ -62,6 +63,9 @@ impl Report {
         for limit in &self.limits {
             diag.warn(limit.code, limit.message.clone());
         }
+        if let Some(message) = self.params.unresolved_passages() {
+            diag.warn("generate.passage_unresolved", message);
+        }
         if self.skipped_edges > 0 {
             diag.warn(
                 "generate.outline_edges_skipped",
@@ -71,5 +75,32 @@ impl Report {
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use crate::{Engine, Params};
+
+    /// Issue #50: a 0.35 m gap passable at radius 0 closed in the NWN2 and Prime presets
+    /// (0.2 and 0.3 m cells) and the floor beyond was dropped without a word: cells resolve
+    /// passages of two cells and wider only, and the report now says so when the agent fits
+    /// narrower ones.
+    #[test]
+    fn passages_finer_than_two_cells_are_said_to_be_unresolved() {
+        let mut params = Params::preset(Engine::Nwn2);
+        assert_eq!(params.unresolved_passages(), None);
+        params.agent_radius = 0.0;
+        params.min_passage_width = 0.0;
+        let message = params.unresolved_passages().unwrap();
+        assert!(message.contains("0.4 m"), "{message}");
+        assert!(message.contains("--cell-size 0.1"), "{message}");
+        // The KotOR preset's 0.1 m cells resolve its 0.8 m passage width.
+        assert_eq!(Params::preset(Engine::Kotor).unresolved_passages(), None);
+        let mut prime = Params::preset(Engine::Prime);
+        prime.agent_radius = 0.0;
+        prime.min_passage_width = 0.35;
+        assert!(prime.unresolved_passages().is_some());
     }
 }
