@@ -481,6 +481,32 @@ def generate_case():
            "; ".join(problems) or f"{len(wm.materials)} faces, {area:.2f} m² walkable")
 
 
+def roof_case():
+    """Generate from Selected under a roof slab (issue 50): a 10 m floor and an 11 × 11 m slab
+    0.3 m thick 3 m over it. The slab's top is the largest walkable piece, but it is open to
+    the sky and the floor is under cover: the floor is kept, on its own height."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    floor = bpy.context.active_object
+    bpy.ops.mesh.primitive_cube_add(size=2, location=(0, 0, 3.15))
+    roof = bpy.context.active_object
+    roof.scale = (5.5, 5.5, 0.15)
+    for obj in (floor, roof):
+        obj.select_set(True)
+    bpy.context.view_layer.update()
+    result = bpy.ops.walkmesh.generate(engine="kotor")
+    made = bpy.context.active_object
+    if result != {"FINISHED"} or made in (floor, roof):
+        record("generate under a roof keeps the floor", False, f"operator returned {result}")
+        return
+    wm, _ = bridge.object_to_walkmesh(made, walkmesh, depsgraph=None, apply_modifiers=False)
+    area = wm.info()["walkable_area"]
+    found = floors_at(wm, 1.0, 1.0)
+    ok = 97.0 <= area <= 100.5 and len(found) == 1 and abs(found[0]) < 0.02
+    record("generate under a roof keeps the floor", ok,
+           f"{area:.2f} m² walkable, heights at (1, 1): {found}")
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -490,7 +516,7 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case, generate_case):
+             panel_warnings_case, lint_case, generate_case, roof_case):
     try:
         case()
     except Exception:

@@ -102,9 +102,14 @@ class WALKMESH_OT_generate(bpy.types.Operator):
         context.view_layer.objects.active = obj
         for warning in wm.warnings:
             self.report({"WARNING"}, f"{warning['code']}: {warning['message']}")
+        # Which start rule chose the kept floor when no seed was given (a roof slab or a
+        # table top larger than the floor is passed over), as the CLI's report says it.
+        start = report.get("start")
+        chosen = [f"start floor by the rule {start['rule']}"] if start else []
         self.report({"INFO"}, f"{report['faces_written']} faces, "
                               f"{report['walkable_area']:.2f} m² walkable from "
-                              f"{len(objects)} object(s)" + "".join(f"; {n}" for n in notes))
+                              f"{len(objects)} object(s)"
+                              + "".join(f"; {n}" for n in chosen + list(notes)))
         return {"FINISHED"}
 
 
