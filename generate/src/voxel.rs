@@ -59,7 +59,8 @@ impl Heightfield {
         let origin = [lo[0] - cs, lo[1] - cs, lo[2] - params.cell_height];
         // Counted in f64: the extent check bounds each axis, but not yet their product.
         let cells = |axis: usize| {
-            ((f64::from(hi[axis]) - f64::from(origin[axis])) / f64::from(cs)).floor() as u64 + 2
+            (((f64::from(hi[axis]) - f64::from(origin[axis])) / f64::from(cs)).floor() as u64)
+                .saturating_add(2)
         };
         let (width, height) = (cells(0), cells(1));
         let columns = width.saturating_mul(height);

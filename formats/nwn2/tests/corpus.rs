@@ -85,11 +85,7 @@ fn preserve_round_trip_is_byte_identical() {
     ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
 )]
 fn broken_stored_path_tables_of_an_official_file_are_baked_again() {
-    let files = common::corpus_files();
-    let path = files
-        .iter()
-        .find(|p| common::name(p) == "abandoned house.trx")
-        .unwrap();
+    let path = common::corpus_file("abandoned house.trx");
     let bytes = std::fs::read(path).unwrap();
     let tile = aswm(&bytes)
         .tiles
@@ -295,11 +291,7 @@ fn each_trn_bakes_into_a_clean_trx() {
     ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
 )]
 fn dump_shows_fields_at_their_offsets() {
-    let files = common::corpus_files();
-    let path = files
-        .iter()
-        .find(|p| common::name(p) == "abandoned house.trx")
-        .unwrap();
+    let path = common::corpus_file("abandoned house.trx");
     let bytes = std::fs::read(path).unwrap();
     let tree = TrxFormat
         .dump(
@@ -346,7 +338,7 @@ fn dump_shows_fields_at_their_offsets() {
     let border = find(&tree, &["packets[1]", "body", "border"]);
     assert_eq!(border.value, Some(walkmesh_core::dump::DumpValue::UInt(0)));
     // Every file dumps.
-    for path in &files {
+    for path in &common::corpus_files() {
         let bytes = std::fs::read(path).unwrap();
         assert!(
             TrxFormat

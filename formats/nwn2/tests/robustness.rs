@@ -49,11 +49,7 @@ fn with_raw_body(trwh: &[u8], body: &[u8]) -> Vec<u8> {
     ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
 )]
 fn truncated_files_give_errors_naming_a_field() {
-    let files = common::corpus_files();
-    let path = files
-        .iter()
-        .find(|p| common::name(p) == "dm001_cargohold.trx")
-        .unwrap();
+    let path = common::corpus_file("dm001_cargohold.trx");
     let bytes = std::fs::read(path).unwrap();
     for cut in (0..bytes.len())
         .step_by(37)
@@ -102,11 +98,7 @@ fn random_byte_flips_never_panic() {
     }
     println!("byte flips: {ok} read, {failed} rejected");
     // Flips in the compressed file: the zlib checksum or the parser rejects them.
-    let files = common::corpus_files();
-    let path = files
-        .iter()
-        .find(|p| common::name(p) == "abandoned house.trx")
-        .unwrap();
+    let path = common::corpus_file("abandoned house.trx");
     let original = std::fs::read(path).unwrap();
     for _ in 0..200 {
         let mut bytes = original.clone();

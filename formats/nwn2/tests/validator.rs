@@ -46,11 +46,7 @@ fn has_error(a: &Aswm, code: &str) -> bool {
     ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
 )]
 fn mutations_are_reported_with_their_codes() {
-    let files = common::corpus_files();
-    let path = files
-        .iter()
-        .find(|p| common::name(p) == "abandoned house.trx")
-        .unwrap();
+    let path = common::corpus_file("abandoned house.trx");
     let clean = walkmesh_nwn2::file::parse(&std::fs::read(path).unwrap(), 1 << 30)
         .unwrap()
         .aswm;

@@ -1,4 +1,4 @@
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 use std::path::{Path, PathBuf};
 
 /// The NWN2 files of the shared corpora (the tests calling this are ignored without them).
@@ -18,6 +18,14 @@ pub fn is_trx(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("trx"))
+}
+
+/// The shared corpus file named `file_name` (a test that names one needs it).
+pub fn corpus_file(file_name: &str) -> PathBuf {
+    corpus_files()
+        .into_iter()
+        .find(|p| name(p) == file_name)
+        .unwrap_or_else(|| panic!("{file_name} is not in the shared NWN2 corpus"))
 }
 
 pub fn name(path: &Path) -> String {
