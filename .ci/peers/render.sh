@@ -31,8 +31,27 @@ fi
 WALKMESH="$TARGET/release/walkmesh"
 
 shot() { # shot URL OUT.png WIDTH HEIGHT
-  timeout 180 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
-    --force-device-scale-factor=1 --screenshot="$2" --window-size="$3,$4" "$1" >/dev/null 2>&1
+  # Headless Chromium in a container now and then dies of a signal before it draws anything
+  # (a CI run saw one segfault in about forty screenshots); that says nothing about our files,
+  # so a screenshot killed by a signal is taken again, at most three times, and said so. A
+  # timeout (124) or any other failure is not retried; it leaves no screenshot, so the
+  # comparison that follows counts it as a failure.
+  local attempt code
+  for attempt in 1 2 3; do
+    rm -f "$2"
+    set +e
+    timeout 180 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+      --hide-scrollbars --force-device-scale-factor=1 --screenshot="$2" --window-size="$3,$4" \
+      "$1" >/dev/null 2>&1
+    code=$?
+    set -e
+    if [ "$code" -eq 0 ] && [ -s "$2" ]; then return 0; fi
+    if [ "$code" -le 128 ] || [ "$attempt" -eq 3 ]; then
+      echo "render peer: chromium failed on $1 (exit $code, attempt $attempt)" >&2
+      return 0
+    fi
+    echo "render peer: chromium died with signal $((code - 128)) on $1; taking the screenshot again" >&2
+  done
 }
 size_of() { # prints "W H" of an SVG we wrote
   head -n 1 "$1" | sed -E 's/.* width="([0-9]+)" height="([0-9]+)".*/\1 \2/'
