@@ -23,6 +23,7 @@ use walkmesh_kotor_area::transitions::{
 };
 use walkmesh_kotor_area::{Lyt, RoomSource};
 
+use crate::doorways::{Aligned, Facing, align_facing_edges};
 use crate::seams::{Tolerance, share_seam_points};
 use crate::{Params, Report};
 
@@ -44,6 +45,9 @@ pub struct RoomResult {
     /// Vertices added on its open boundary edges where other rooms' seam vertices lie (so
     /// both sides of a doorway are cut at the same points).
     pub seam_points: usize,
+    /// Its doorway vertices moved onto a line shared with the room it faces
+    /// ([`crate::doorways`]): how many and the largest move.
+    pub doorway: Aligned,
     pub report: Report,
 }
 
@@ -58,6 +62,8 @@ pub struct GeneratedRoom {
     pub bytes: Vec<u8>,
     /// Vertices added on its open boundary edges where other rooms' seam vertices lie.
     pub seam_points: usize,
+    /// Its doorway vertices moved onto a line shared with the room it faces.
+    pub doorway: Aligned,
     pub report: Report,
 }
 
@@ -183,15 +189,20 @@ pub fn generate_rooms(
         place(room, &mut made.mesh.vertices, lyt_file)?;
         made_rooms.push((index, room.name.clone(), target, made));
     }
-    // The rooms' doorway seams share their vertices before any WOK is written (seams.rs).
+    // Facing doorway edges are brought onto one line (doorways.rs), then the rooms' doorway
+    // seams share their vertices (seams.rs), before any WOK is written.
     let mut meshes: Vec<NavMesh> = made_rooms
         .iter_mut()
         .map(|(_, _, _, made)| std::mem::take(&mut made.mesh))
         .collect();
+    let aligned = align_facing_edges(&mut meshes, doorway_facing(params));
     let seam_points = share_seam_points(&mut meshes, seam_tolerance());
     let mut generated = Vec::with_capacity(made_rooms.len());
-    for (((index, name, target, made), mesh), seam_points) in
-        made_rooms.into_iter().zip(&meshes).zip(seam_points)
+    for ((((index, name, target, made), mesh), seam_points), doorway) in made_rooms
+        .into_iter()
+        .zip(&meshes)
+        .zip(seam_points)
+        .zip(aligned)
     {
         let mut notes = Diagnostics::new();
         let bytes = write_room_wok(registry, mesh, &mut notes)?;
@@ -201,10 +212,23 @@ pub fn generate_rooms(
             target,
             bytes,
             seam_points,
+            doorway,
             report: made.report,
         });
     }
     Ok((generated, missing))
+}
+
+/// When two rooms' open floor edges face each other across a doorway: within two cells across
+/// (each floor's voxel contour may end a cell short of or past the modeller's line), heights
+/// within the agent's climb, overlapping along at least two cells.
+pub fn doorway_facing(params: &Params) -> Facing {
+    let cell = f64::from(params.cell_size);
+    Facing {
+        across: 2.0 * cell,
+        up: f64::from(params.max_climb),
+        min_overlap: 2.0 * cell,
+    }
 }
 
 /// The transition solver's tolerance, for the seam points.
@@ -345,6 +369,7 @@ pub fn solve_transitions(generated: Vec<GeneratedRoom>, lyt: &Lyt) -> Result<Sol
             transitions: leads.len(),
             leads_to,
             seam_points: made.seam_points,
+            doorway: made.doorway,
             report: made.report,
         });
         files.push((made.target, bytes));

@@ -39,6 +39,7 @@
 #[cfg(feature = "kotor-area")]
 pub mod area;
 pub mod budget;
+pub mod doorways;
 pub mod floor;
 pub mod footprint;
 pub mod graph;

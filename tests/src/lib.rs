@@ -113,25 +113,35 @@ impl Rng {
 /// A room model `NAME.mdl` + `NAME.mdx` in `dir` (KotOR 1, the layout's binary form): one
 /// render floor from `min` to `max` at height 0, in room coordinates, textured `stone01`.
 /// Returns the two paths; a test fixture, so a file it cannot write ends the test.
-#[allow(clippy::panic)]
 pub fn floor_room_model(
     dir: &Path,
     name: &str,
     min: [f32; 2],
     max: [f32; 2],
 ) -> (PathBuf, PathBuf) {
+    quad_room_model(
+        dir,
+        name,
+        [
+            [min[0], min[1], 0.0],
+            [max[0], min[1], 0.0],
+            [max[0], max[1], 0.0],
+            [min[0], max[1], 0.0],
+        ],
+    )
+}
+
+/// A room model `NAME.mdl` + `NAME.mdx` in `dir` (KotOR 1) whose one render floor is the quad
+/// `corners` (counter-clockwise seen from above, room coordinates), textured `stone01`.
+#[allow(clippy::panic)]
+pub fn quad_room_model(dir: &Path, name: &str, corners: [[f32; 3]; 4]) -> (PathBuf, PathBuf) {
     use walkmesh_mdl::synthetic::{SyntheticMesh, SyntheticNode, build};
     let floor = SyntheticNode::trimesh(
         "floor",
         0,
         SyntheticMesh {
             texture: "stone01".into(),
-            vertices: vec![
-                [min[0], min[1], 0.0],
-                [max[0], min[1], 0.0],
-                [max[0], max[1], 0.0],
-                [min[0], max[1], 0.0],
-            ],
+            vertices: corners.to_vec(),
             faces: vec![([0, 1, 2], 0), ([0, 2, 3], 0)],
             render: true,
         },

@@ -348,3 +348,112 @@ fn a_module_archive_holding_the_models_and_the_layout_is_an_input() {
         assert_eq!(validate.code, 0, "{}", validate.stdout);
     }
 }
+
+/// A layout of rooms `names` at the positions given.
+fn layout_at(dir: &Path, rooms: &[(&str, [f32; 3])]) -> std::path::PathBuf {
+    let mut text = format!("beginlayout\nroomcount {}\n", rooms.len());
+    for (name, [x, y, z]) in rooms {
+        text.push_str(&format!("  {name} {x} {y} {z}\n"));
+    }
+    text.push_str("trackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n");
+    let path = dir.join("area.lyt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Generates the two rooms `a` and `b` (quads in room coordinates) placed at `at_b` (room A at
+/// the origin); the JSON report.
+fn two_quad_rooms(a: [[f32; 3]; 4], b: [[f32; 3]; 4], at_b: [f32; 3]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    walkmesh_tests::quad_room_model(&models, "rooma", a);
+    walkmesh_tests::quad_room_model(&models, "roomb", b);
+    let lyt = layout_at(&models, &[("rooma", [0.0; 3]), ("roomb", at_b)]);
+    let out = dir.path().join("out");
+    let json = generate_area(&models, &lyt, &out);
+    for name in ["rooma.wok", "roomb.wok"] {
+        let validate = walkmesh(["validate".as_ref(), out.join(name).as_os_str()]);
+        assert_eq!(validate.code, 0, "{}", validate.stdout);
+    }
+    json
+}
+
+const SQUARE: [[f32; 3]; 4] = [
+    [0.0, 0.0, 0.0],
+    [10.0, 0.0, 0.0],
+    [10.0, 10.0, 0.0],
+    [0.0, 10.0, 0.0],
+];
+
+#[test]
+fn doorway_floors_a_little_apart_at_an_angle_or_a_step_are_brought_onto_one_line_and_linked() {
+    // Each case: room B's floor ends facing room A's across a doorway, off by more than the
+    // transition solver's 0.05 m, within two cells (0.2 m) and the climb (0.25 m).
+    let slanted_a = [
+        [0.0, 0.0, 0.0],
+        [10.0, 0.0, 0.0],
+        [12.0, 10.0, 0.0],
+        [0.0, 10.0, 0.0],
+    ];
+    // B's west edge parallel to A's slanted east edge, 0.12 m further east.
+    let slanted_b = [
+        [10.12, 0.0, 0.0],
+        [20.0, 0.0, 0.0],
+        [20.0, 10.0, 0.0],
+        [12.12, 10.0, 0.0],
+    ];
+    let cases = [
+        ("a 0.12 m gap", SQUARE, SQUARE, [10.12, 0.0, 0.0]),
+        ("0.06 m overlapping", SQUARE, SQUARE, [9.94, 0.0, 0.0]),
+        (
+            "slanted 11°, 0.12 m apart",
+            slanted_a,
+            slanted_b,
+            [0.0, 0.0, 0.0],
+        ),
+        ("a 0.2 m step up", SQUARE, SQUARE, [10.0, 0.0, 0.2]),
+        (
+            "half as wide, cut elsewhere, 0.1 m gap",
+            SQUARE,
+            SQUARE,
+            [10.1, 5.0, 0.0],
+        ),
+    ];
+    for (case, a, b, at_b) in cases {
+        let json = two_quad_rooms(a, b, at_b);
+        let rooms = json["rooms"].as_array().unwrap();
+        assert_eq!(
+            rooms[0]["leads_to"],
+            serde_json::json!(["roomb"]),
+            "{case}: {json}"
+        );
+        assert_eq!(
+            rooms[1]["leads_to"],
+            serde_json::json!(["rooma"]),
+            "{case}: {json}"
+        );
+        for room in rooms {
+            let moved = &room["doorway"];
+            assert!(moved["vertices"].as_u64().unwrap() >= 2, "{case}: {moved}");
+            // Each side moves about half the gap (the step: half the height), never more
+            // than two cells.
+            let most = moved["max_move"].as_f64().unwrap();
+            assert!(most > 0.02 && most <= 0.2, "{case}: {most}");
+        }
+    }
+}
+
+#[test]
+fn floors_farther_apart_than_two_cells_or_a_climb_are_not_moved_or_linked() {
+    for (case, at_b) in [
+        ("a 0.5 m gap", [10.5, 0.0, 0.0]),
+        ("a 0.4 m step", [10.0, 0.0, 0.4]),
+    ] {
+        let json = two_quad_rooms(SQUARE, SQUARE, at_b);
+        for room in json["rooms"].as_array().unwrap() {
+            assert_eq!(room["leads_to"], serde_json::json!([]), "{case}: {json}");
+            assert_eq!(room["doorway"]["vertices"], 0, "{case}: {room}");
+        }
+    }
+}

@@ -117,6 +117,18 @@ pub fn run(
     Ok(0)
 }
 
+/// What aligning its doorways did to a room, for the text report.
+fn doorway_moves(aligned: &walkmesh_generate::doorways::Aligned) -> String {
+    if aligned.vertices == 0 {
+        String::from("no doorway vertex moved")
+    } else {
+        format!(
+            "{} doorway vertex(es) moved onto the shared line, at most {:.3} m",
+            aligned.vertices, aligned.max_move
+        )
+    }
+}
+
 fn print_text(
     lyt_file: &Path,
     results: &[RoomResult],
@@ -137,13 +149,14 @@ fn print_text(
         };
         writeln!(
             stdout,
-            "  {}: {} faces, walkable {:.2} m², dropped {:.2} m², {} transition edge(s) to {leads}, {} seam point(s) shared; wrote {}",
+            "  {}: {} faces, walkable {:.2} m², dropped {:.2} m², {} transition edge(s) to {leads}, {} seam point(s) shared, {}; wrote {}",
             printable::escape(&r.room),
             r.faces,
             r.walkable_area,
             r.dropped_area,
             r.transitions,
             r.seam_points,
+            doorway_moves(&r.doorway),
             r.file.display()
         )?;
     }
