@@ -51,6 +51,40 @@ pub struct RoomResult {
     pub report: Report,
 }
 
+/// What `walkmesh generate --out-dir --json` prints and `walkmesh.area.generate` returns.
+#[derive(Serialize, Debug)]
+pub struct AreaReport<'a> {
+    pub layout: &'a Path,
+    pub rooms: &'a [RoomResult],
+    /// Layout rooms whose model is not in the input (nothing written for them).
+    pub rooms_without_model: &'a [String],
+    /// The models' reading notes, then the transition solver's findings.
+    pub findings: Vec<String>,
+}
+
+impl<'a> AreaReport<'a> {
+    pub fn new(
+        layout: &'a Path,
+        rooms: &'a [RoomResult],
+        rooms_without_model: &'a [String],
+        read_notes: &Diagnostics,
+        solution: &Solution,
+    ) -> AreaReport<'a> {
+        let findings = read_notes
+            .items
+            .iter()
+            .map(|d| d.to_string())
+            .chain(solution.findings.iter().map(|f| f.to_string()))
+            .collect();
+        AreaReport {
+            layout,
+            rooms,
+            rooms_without_model,
+            findings,
+        }
+    }
+}
+
 /// A room generated, before the transitions are solved.
 #[derive(Debug)]
 pub struct GeneratedRoom {

@@ -100,12 +100,9 @@ pub fn align_facing_edges(rooms: &mut [NavMesh], facing: Facing) -> Vec<Aligned>
             continue;
         }
         for (room, moves) in moves {
-            apply(
-                &mut rooms[room],
-                &canonical[room],
-                &moves,
-                &mut aligned[room],
-            );
+            let (count, most) = move_welded(&mut rooms[room], &canonical[room], &moves);
+            aligned[room].vertices += count;
+            aligned[room].max_move = aligned[room].max_move.max(most);
         }
     }
     aligned
@@ -258,7 +255,7 @@ fn doorways(edges: &[OpenEdge], pairs: &[(usize, usize)]) -> Vec<Vec<usize>> {
 }
 
 /// A vertex move: canonical vertex number to its new position.
-type Moves = HashMap<u32, [f64; 3]>;
+pub(crate) type Moves = HashMap<u32, [f64; 3]>;
 
 /// Where the doorway's vertices go, per room: onto the length-weighted mean line of its
 /// edges, at the mean of their own height and the other rooms' heights there. `None` when its
@@ -344,7 +341,7 @@ fn height_of_others(
 
 /// Whether every walkable triangle of `mesh` with a moved vertex keeps its plan orientation
 /// and at least a tenth of its plan area.
-fn keeps_faces(mesh: &NavMesh, canonical: &[u32], moves: &Moves) -> bool {
+pub(crate) fn keeps_faces(mesh: &NavMesh, canonical: &[u32], moves: &Moves) -> bool {
     let at = |i: u32| canonical.get(i as usize).copied().unwrap_or(i);
     let position = |i: u32| {
         moves
@@ -369,8 +366,10 @@ fn keeps_faces(mesh: &NavMesh, canonical: &[u32], moves: &Moves) -> bool {
     })
 }
 
-/// Moves every vertex welded to a moved one.
-fn apply(mesh: &mut NavMesh, canonical: &[u32], moves: &Moves, aligned: &mut Aligned) {
+/// Moves every vertex welded to a moved one; the number of (canonical) vertices that moved
+/// and the largest move (m, in 3D).
+pub(crate) fn move_welded(mesh: &mut NavMesh, canonical: &[u32], moves: &Moves) -> (usize, f64) {
+    let (mut count, mut most) = (0, 0.0_f64);
     for (i, vertex) in mesh.vertices.iter_mut().enumerate() {
         let Some(to) = canonical.get(i).and_then(|c| moves.get(c)) else {
             continue;
@@ -381,10 +380,11 @@ fn apply(mesh: &mut NavMesh, canonical: &[u32], moves: &Moves, aligned: &mut Ali
                 .sqrt();
         *vertex = to.map(|x| x as f32);
         if moved > 1e-6 && canonical.get(i) == Some(&(i as u32)) {
-            aligned.vertices += 1;
-            aligned.max_move = aligned.max_move.max(moved);
+            count += 1;
+            most = most.max(moved);
         }
     }
+    (count, most)
 }
 
 #[cfg(test)]

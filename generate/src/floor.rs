@@ -515,6 +515,37 @@ impl<'a> FloorIndex<'a> {
         best
     }
 
+    /// The walkable render triangles filed in the buckets within `radius` of plan point `p`
+    /// (each once; some may lie farther: the caller measures).
+    pub fn triangles_near(&self, p: [f32; 2], radius: f32) -> Vec<&'a Triangle> {
+        let bucket = |v: f32, o: f32, n: usize| {
+            (((v - o) / self.bucket).floor().max(0.0) as usize).min(n.saturating_sub(1))
+        };
+        let (x0, x1) = (
+            bucket(p[0] - radius, self.origin[0], self.columns),
+            bucket(p[0] + radius, self.origin[0], self.columns),
+        );
+        let (y0, y1) = (
+            bucket(p[1] - radius, self.origin[1], self.rows),
+            bucket(p[1] + radius, self.origin[1], self.rows),
+        );
+        let mut found: Vec<u32> = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let b = y * self.columns + x;
+                if let (Some(&s), Some(&e)) = (self.starts.get(b), self.starts.get(b + 1)) {
+                    found.extend_from_slice(self.items.get(s as usize..e as usize).unwrap_or(&[]));
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+            .into_iter()
+            .filter_map(|i| self.source.triangles.get(i as usize))
+            .collect()
+    }
+
     pub fn triangle(&self, index: usize) -> Option<&Triangle> {
         self.source.triangles.get(index)
     }

@@ -41,6 +41,7 @@ pub mod area;
 pub mod budget;
 pub mod doorways;
 pub mod floor;
+pub mod floor_ends;
 pub mod footprint;
 pub mod graph;
 pub mod holes;
@@ -207,6 +208,21 @@ pub fn generate_with(
         }
         report.holes = Some(filled);
         report.stage("holes", &mut clock);
+    }
+
+    // The open edges' ends on the render floor's own line (floor_ends.rs), where the wall
+    // stage finds no wall and no radius keeps the floor back on purpose.
+    if params.agent_radius == 0.0 {
+        progress::phase(|| "generating: floor ends".to_string());
+        let ground = walls::Ground {
+            field: &field,
+            max_climb: params.max_climb,
+            agent_height: params.agent_height,
+        };
+        report.floor_ends = Some(floor_ends::follow_render_ends(
+            &mut mesh, &index, &ground, params,
+        ));
+        report.stage("floor ends", &mut clock);
     }
 
     if params.walls {

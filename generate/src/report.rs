@@ -102,6 +102,8 @@ pub struct Report {
     pub holes: Option<Filled>,
     /// KotOR: walls raised on the walkable floor's edge as non-walkable faces (`walls.rs`).
     pub walls: Option<Walls>,
+    /// KotOR: open floor edges moved onto the render floor's own end (`floor_ends.rs`).
+    pub floor_ends: Option<FloorEnds>,
 }
 
 impl Report {
@@ -134,6 +136,7 @@ impl Report {
             nwn2_simplified: None,
             holes: None,
             walls: None,
+            floor_ends: None,
         }
     }
 
@@ -233,6 +236,15 @@ impl Report {
                 w.walled, w.edges, w.faces, w.area
             );
         }
+        if let Some(e) = &self.floor_ends
+            && e.vertices > 0
+        {
+            let _ = writeln!(
+                out,
+                "  floor ends: {} open edge(s) on the render floor's own end, {} vertices moved, at most {:.3} m",
+                e.edges, e.vertices, e.max_move
+            );
+        }
         #[cfg(feature = "nwn2")]
         if let Some(s) = &self.nwn2_simplified {
             let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
@@ -277,4 +289,15 @@ pub struct Walls {
     /// Non-walkable faces added and their area (m², upright).
     pub faces: usize,
     pub area: f64,
+}
+
+/// What moving the floor ends did (the report's `floor_ends`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FloorEnds {
+    /// Open edges that found the render floor's end along them.
+    pub edges: usize,
+    /// Vertices moved onto it.
+    pub vertices: usize,
+    /// The largest move (m, in 3D).
+    pub max_move: f64,
 }

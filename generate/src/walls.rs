@@ -193,6 +193,24 @@ fn top_vertices(mesh: &mut NavMesh, pieces: &[Piece]) -> HashMap<u32, u32> {
 
 /// The walkable boundary edges: edges of exactly one face, that face walkable, directed as
 /// that face runs them (floor on the left), sorted for a deterministic output.
+/// The (canonical) keys of the walkable boundary edges the wall stage finds no wall on at all:
+/// where the floor ends in the open (a doorway, an opening), for the floor-ends stage.
+pub(crate) fn open_edge_keys(
+    mesh: &NavMesh,
+    canonical: &[u32],
+    ground: &Ground,
+) -> std::collections::HashSet<[u32; 2]> {
+    boundary_edges(mesh, canonical)
+        .iter()
+        .filter(|e| {
+            edge_runs(mesh, e, ground)
+                .iter()
+                .all(|r| r.height.is_none())
+        })
+        .map(|e| e.key)
+        .collect()
+}
+
 pub(crate) fn boundary_edges(mesh: &NavMesh, canonical: &[u32]) -> Vec<RimEdge> {
     let at = |i: u32| canonical.get(i as usize).copied().unwrap_or(i);
     let undirected = |key: [u32; 2]| (key[0].min(key[1]), key[0].max(key[1]));

@@ -336,14 +336,14 @@ fn measure_all() -> Totals {
 fn generated_room_footprints_hold_the_measured_level() {
     let t = measure_all();
     let [iou, precision, recall] = t.means();
-    assert!(iou >= 0.928, "mean IoU {iou:.3}");
-    assert!(precision >= 0.946, "mean precision {precision:.3}");
-    assert!(recall >= 0.979, "mean recall {recall:.3}");
+    assert!(iou >= 0.929, "mean IoU {iou:.3}");
+    assert!(precision >= 0.947, "mean precision {precision:.3}");
+    assert!(recall >= 0.98, "mean recall {recall:.3}");
     // The kit rooms, issue 34's yardstick (its bars are asserted in the next test).
     let [iou, precision, recall] = t.kit_means();
-    assert!(iou >= 0.939, "kit mean IoU {iou:.3}");
-    assert!(precision >= 0.957, "kit mean precision {precision:.3}");
-    assert!(recall >= 0.98, "kit mean recall {recall:.3}");
+    assert!(iou >= 0.94, "kit mean IoU {iou:.3}");
+    assert!(precision >= 0.958, "kit mean precision {precision:.3}");
+    assert!(recall >= 0.981, "kit mean recall {recall:.3}");
     assert_eq!(t.missed, 0, "BioWare pieces of 1 m² or more missed");
     assert_eq!(t.spurious, 0, "spurious pieces of 1 m² or more");
     assert_eq!(
@@ -451,7 +451,7 @@ fn measure_k2() -> [f64; 4] {
 }
 
 /// Mean IoU, precision, recall and worst IoU of the K2 rooms as measured (docs/generate.md).
-const K2_LEVEL: [f64; 4] = [0.794, 0.830, 0.951, 0.624];
+const K2_LEVEL: [f64; 4] = [0.795, 0.831, 0.951, 0.624];
 
 /// The K2 rooms hold the level measured when they were first generated (issue 50's table in
 /// docs/generate.md): a change that loses ground on rooms it was not tuned on fails.

@@ -860,24 +860,82 @@ fn a_crack_one_cell_wide_between_floors_is_crossed_and_a_wider_gap_is_not() {
 }
 
 #[test]
-fn an_open_floor_edge_inside_a_cell_is_not_overshot() {
-    // A floor ending 0.04 m into a 0.1 m cell at x = 10.04 and 0.06 m into one at y = 8.06.
-    // The walkmesh follows whole cells; a boundary cell is floor only when the render floor
-    // covers its centre, so the edge lands within half a cell of the render floor's edge
-    // (x = 10.0, y = 8.1), never a whole cell past it (x = 10.1 before).
+fn an_open_floor_edge_inside_a_cell_ends_on_the_render_floors_edge() {
+    // A floor ending 0.04 m into a 0.1 m cell at x = 10.04 and 0.06 m into one at y = 8.06,
+    // with nothing rising beyond (no wall is written there). The voxel contour ends on whole
+    // cells (x = 10.0, y = 8.1); the walkmesh ends on the modeller's line instead
+    // (floor_ends.rs): exactly the render floor, 10.04 × 8.06 = 80.9224 m².
     let mut scene = Scene::default();
     scene.floor(0.0, 0.0, 10.04, 8.06, 0.0);
     let out = generate(&scene.mesh, &kotor()).unwrap();
-    assert!(walkable_at(&out.mesh, [9.95, 4.0, 0.0]));
-    assert!(!walkable_at(&out.mesh, [10.07, 4.0, 0.0]));
-    assert!(walkable_at(&out.mesh, [5.0, 8.08, 0.0]));
-    assert!(!walkable_at(&out.mesh, [5.0, 8.12, 0.0]));
+    assert!(walkable_at(&out.mesh, [10.035, 4.0, 0.0]));
+    assert!(!walkable_at(&out.mesh, [10.045, 4.0, 0.0]));
+    assert!(walkable_at(&out.mesh, [5.0, 8.055, 0.0]));
+    assert!(!walkable_at(&out.mesh, [5.0, 8.065, 0.0]));
     let area = out.report.walkable_area;
-    assert!(
-        (area - 81.0).abs() < 0.05,
-        "area {area} (10.0 × 8.1; the render floor is 80.92 m²)"
-    );
+    assert!((area - 80.9224).abs() < 1e-3, "area {area}");
+    let ends = out.report.floor_ends.unwrap();
+    assert!(ends.edges >= 2 && ends.max_move <= 0.15, "{ends:?}");
     assert_lint_clean("edge inside a cell", &out.mesh);
+}
+
+#[test]
+fn a_slanted_open_floor_end_is_followed_and_a_walled_one_is_not_moved() {
+    // The east end of the floor runs from (10, 0) to (12, 8), 14° off the cell grid: the voxel
+    // contour is a staircase, simplified to a slanted line near it; the walkmesh ends on the
+    // render edge itself. Area: 10 × 8 + 2 × 8 / 2 = 88 m².
+    let mut scene = Scene::default();
+    scene.quad([
+        [0.0, 0.0, 0.0],
+        [10.0, 0.0, 0.0],
+        [12.0, 8.0, 0.0],
+        [0.0, 8.0, 0.0],
+    ]);
+    let out = generate(&scene.mesh, &kotor()).unwrap();
+    let area = out.report.walkable_area;
+    let near_dbg: Vec<_> = out
+        .mesh
+        .vertices
+        .iter()
+        .filter(|v| v[0] > 9.5 || v[1] > 7.8)
+        .collect();
+    assert!(
+        (area - 88.0).abs() < 0.02,
+        "area {area} {:?} {near_dbg:?}",
+        out.report.floor_ends
+    );
+    // Every vertex near the slanted end lies on its line x = 10 + y / 4.
+    let near: Vec<[f32; 3]> = out
+        .mesh
+        .vertices
+        .iter()
+        .copied()
+        .filter(|v| v[0] > 9.5)
+        .collect();
+    assert!(!near.is_empty());
+    for v in near {
+        let off = (v[0] - (10.0 + v[1] / 4.0)).abs();
+        assert!(off < 1e-3, "vertex {v:?} is {off} m off the floor's end");
+    }
+    assert_lint_clean("slanted end", &out.mesh);
+    // A wall standing on the floor's end (a 3 m face rising at x = 10.04): the edge is walled,
+    // not open, and stays on the voxel contour.
+    let mut walled = Scene::default();
+    walled.floor(0.0, 0.0, 10.04, 8.0, 0.0);
+    walled.quad([
+        [10.04, 0.0, 0.0],
+        [10.04, 8.0, 0.0],
+        [10.04, 8.0, 3.0],
+        [10.04, 0.0, 3.0],
+    ]);
+    let out = generate(&walled.mesh, &kotor()).unwrap();
+    assert!(
+        out.mesh
+            .vertices
+            .iter()
+            .all(|v| (v[0] - 10.04).abs() > 1e-3),
+        "a walled edge moved onto the floor's end"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ pub mod lint_rules;
 pub mod output;
 pub mod policy;
 pub mod warnings;
+pub mod write_set;
 
 pub use failure::Failure;
 

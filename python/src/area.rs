@@ -36,7 +36,7 @@ fn list(py: Python<'_>, archive_path: PathBuf) -> PyResult<Vec<String>> {
 
 /// A failure of the library's room loading, as the package's exception: a file named where
 /// the failure has one.
-fn rooms_error(py: Python<'_>, error: RoomsError) -> PyErr {
+pub(crate) fn rooms_error(py: Python<'_>, error: RoomsError) -> PyErr {
     match error {
         RoomsError::Read(read) => errors::read_error(py, &read),
         RoomsError::Io { ref path, .. } => errors::read_failure(py, error.to_string(), Some(path)),
@@ -256,5 +256,6 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("assemble", assemble)?;
     module.add_function(wrap_pyfunction!(solve_transitions, module)?)?;
     module.add_function(wrap_pyfunction!(solve_mesh_transitions, module)?)?;
+    module.add_function(wrap_pyfunction!(crate::area_generate::generate, module)?)?;
     Ok(())
 }

@@ -18,6 +18,7 @@ use walkmesh_core::{
 use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure};
 
 mod area;
+mod area_generate;
 mod errors;
 mod generate;
 mod mesh;
@@ -331,7 +332,7 @@ fn convert_error(
 }
 
 /// How the Python package names its options in the policy's messages.
-const PYTHON_NAMES: pipeline::policy::OptionNames = pipeline::policy::OptionNames {
+pub(crate) const PYTHON_NAMES: pipeline::policy::OptionNames = pipeline::policy::OptionNames {
     strict: "strict=True",
     allow_invalid: "allow_invalid=True",
     weld: "weld=",

@@ -2,6 +2,7 @@
 calls (same presets, same result, same report)."""
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -172,3 +173,60 @@ def test_the_start_floor_rule_is_reported_and_not_floor_is_a_keyword():
                                          not_floor=[], with_report=True)
         assert report["start"]["rule"] == "largest"
         assert report["walkable_area"] > 1000.0
+
+
+SITHBASE_AREA = """beginlayout
+roomcount 4
+  hall_6 0 0 0
+  hall_7 -13.39323 12.8971 -0.00010983102
+  disassembly_1 -12.81446 -12.446607 -0.00176828
+  elevator_1 12.028071 -6.823294 -0.0004098808
+trackcount 0
+obstaclecount 0
+doorhookcount 0
+donelayout
+"""
+
+
+def test_an_area_of_kit_rooms_placed_door_to_door_is_generated_and_linked_as_the_cli_does(
+        tmp_path, cli):
+    """The sithbase kit's hall_6 with three rooms placed door hook to door hook (as
+    tests/tests/kit_areas.rs places them): every door becomes a transition pair both ways."""
+    need_corpora()
+    kit = [p for p in corpus_files("mdl") if "pykotor-kits" in p.parts and p.parent.name == "sithbase"]
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("hall_6", "hall_7", "disassembly_1", "elevator_1"):
+        mdl = next(p for p in kit if p.stem == name)
+        shutil.copy(mdl, models / mdl.name)
+        shutil.copy(mdl.with_suffix(".mdx"), models / (name + ".mdx"))
+    (models / "area.lyt").write_text(SITHBASE_AREA)
+    report = walkmesh.area.generate(models, tmp_path / "out")
+    leads = {room["room"]: room["leads_to"] for room in report["rooms"]}
+    assert leads == {
+        "hall_6": ["disassembly_1", "elevator_1", "hall_7"],
+        "hall_7": ["hall_6"],
+        "disassembly_1": ["hall_6"],
+        "elevator_1": ["hall_6"],
+    }
+    assert report["rooms_without_model"] == []
+    for room in report["rooms"]:
+        # The floors end on the models' doorway lines: aligning moved them by millimetres.
+        assert room["doorway"]["max_move"] < 0.01
+        written = walkmesh.read(tmp_path / "out" / (room["room"] + ".wok"))
+        assert written.info()["walkable_area"] == pytest.approx(room["walkable_area"], rel=1e-4)
+    # The command line gives the same rooms and links.
+    printed = cli("generate", models, "--out-dir", tmp_path / "cli", "--json")
+    theirs = json.loads(printed.stdout)
+    assert [(r["room"], r["faces"], r["leads_to"]) for r in theirs["rooms"]] == [
+        (r["room"], r["faces"], r["leads_to"]) for r in report["rooms"]
+    ]
+
+
+def test_an_area_without_models_or_with_an_output_over_an_input_is_refused(tmp_path):
+    (tmp_path / "area.lyt").write_text(SITHBASE_AREA)
+    with pytest.raises(walkmesh.ReadError, match="has a model"):
+        walkmesh.area.generate(tmp_path, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(ValueError, match="max_climb"):
+        walkmesh.area.generate(tmp_path, tmp_path / "out", max_climb=-1.0)

@@ -11,7 +11,12 @@
   room name to its Mesh with the solved transitions (write it with ``Mesh.write``);
 - ``solve_mesh_transitions(rooms, room_count=None, tolerance=None, vertical_tolerance=None)
   -> dict``: the same solver over meshes in memory, ``rooms`` a list of
-  ``(lyt_index, name, Mesh)`` (the Blender add-on uses it).
+  ``(lyt_index, name, Mesh)`` (the Blender add-on uses it);
+- ``generate(models, out_dir, lyt=None, seeds=None, agent_height=..., not_floor=...,
+  max_memory=...) -> dict``: every layout room's WOK generated from its model
+  (``ROOM.mdl`` + ``ROOM.mdx`` in the folder or module archive ``models``), facing doorways
+  brought onto one line, transitions solved across rooms, written to ``out_dir``
+  (``walkmesh generate MODELS --lyt AREA.lyt --out-dir OUT``); returns its ``--json`` report.
 
 ``rooms`` is a folder of WOKs or a module archive; ``lyt`` defaults to its single .lyt.
 """
@@ -23,5 +28,13 @@ read_lyt = _area.read_lyt
 assemble = _area.assemble
 solve_transitions = _area.solve_transitions
 solve_mesh_transitions = _area.solve_mesh_transitions
+generate = _area.generate
 
-__all__ = ["assemble", "list", "read_lyt", "solve_mesh_transitions", "solve_transitions"]
+__all__ = [
+    "assemble",
+    "generate",
+    "list",
+    "read_lyt",
+    "solve_mesh_transitions",
+    "solve_transitions",
+]

@@ -22,4 +22,29 @@ def solve_mesh_transitions(
     vertical_tolerance: Optional[float] = None,
 ) -> Dict[str, Any]: ...
 
-__all__ = ["assemble", "list", "read_lyt", "solve_mesh_transitions", "solve_transitions"]
+def generate(
+    models: PathLike,
+    out_dir: PathLike,
+    *,
+    lyt: Optional[PathLike] = None,
+    seeds: Optional[Sequence[Tuple[float, float, float]]] = None,
+    agent_height: Optional[float] = None,
+    agent_radius: Optional[float] = None,
+    max_climb: Optional[float] = None,
+    max_slope: Optional[float] = None,
+    cell_size: Optional[float] = None,
+    cell_height: Optional[float] = None,
+    min_region_area: Optional[float] = None,
+    min_passage_width: Optional[float] = None,
+    not_floor: Optional[Sequence[str]] = None,
+    max_memory: Optional[int] = None,
+) -> Dict[str, Any]: ...
+
+__all__ = [
+    "assemble",
+    "generate",
+    "list",
+    "read_lyt",
+    "solve_mesh_transitions",
+    "solve_transitions",
+]

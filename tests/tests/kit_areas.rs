@@ -11,6 +11,8 @@
 //! both ways in the WOKs `walkmesh generate DIR --lyt AREA.lyt --out-dir OUT` writes, and no
 //! other room pair may be linked. BioWare's own kit WOKs, placed the same way, are checked to
 //! meet exactly those pairs first (so the layout, not only our generator, is under test).
+//! The rooms' floors must end on their models' doorway lines: aligning facing doorways
+//! (`walkmesh_generate::doorways`) moves no vertex by more than 1 cm.
 //! Each kit gives one area per room with two or more hooks, grown from that room (the same
 //! rooms and doors reached from two starts are one area).
 
@@ -490,6 +492,20 @@ fn check_area(area: &KitArea, rooms: &[KitRoom], failures: &mut Vec<String>) {
         })
         .collect();
     let (pairs, one_way) = linked_pairs(&leads);
+    let most_moved = json["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|room| room["doorway"]["max_move"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    // Each room's floor ends on its model's own doorway line (floor_ends.rs), so the rooms
+    // already meet there: aligning them moves nothing by more than 1 cm (the kit models'
+    // lines differ by up to 4 mm; the voxel contours were 3–4 cm off).
+    if most_moved > 0.01 {
+        failures.push(format!(
+            "{kit}: doorway vertices moved up to {most_moved:.4} m onto the shared line"
+        ));
+    }
     let name_pairs = |set: &BTreeSet<(usize, usize)>| -> Vec<String> {
         set.iter()
             .map(|&(a, b)| format!("{}–{}", names[a], names[b]))

@@ -9,24 +9,13 @@
 use std::io::Write;
 use std::path::Path;
 
-use serde::Serialize;
 use walkmesh_core::{Registry, printable};
-use walkmesh_generate::area::{Area, RoomResult, generate_rooms, solve_transitions};
+use walkmesh_generate::area::{Area, AreaReport, RoomResult, generate_rooms, solve_transitions};
 
 use super::generate::{Args, params, plan};
 use crate::Failure;
 use crate::commands::area::{open_rooms, room_layout};
 use crate::output::note_read;
-
-/// What `--json` prints in area mode.
-#[derive(Serialize, Debug)]
-struct AreaGeneration<'a> {
-    layout: &'a Path,
-    rooms: &'a [RoomResult],
-    /// Layout rooms whose model is not in the input (nothing written for them).
-    rooms_without_model: &'a [String],
-    findings: Vec<String>,
-}
 
 pub fn run(
     registry: &Registry,
@@ -92,24 +81,12 @@ pub fn run(
         .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
     crate::commands::lint::area::write_rooms(registry, files, &check)?;
-    let notes = read_notes
-        .into_inner()
-        .items
-        .into_iter()
-        .map(|d| d.to_string());
-    let findings: Vec<String> = notes
-        .chain(solution.findings.iter().map(|f| f.to_string()))
-        .collect();
+    let notes = read_notes.into_inner();
+    let report = AreaReport::new(&lyt_file, &results, &missing, &notes, &solution);
     if args.json {
-        let json = AreaGeneration {
-            layout: &lyt_file,
-            rooms: &results,
-            rooms_without_model: &missing,
-            findings,
-        };
-        writeln!(stdout, "{}", crate::json::pretty(&json)?)?;
+        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else if !args.quiet {
-        for f in &findings {
+        for f in &report.findings {
             writeln!(stderr, "{f}")?;
         }
         print_text(&lyt_file, &results, &missing, stdout)?;

@@ -6,13 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::ReadOptions;
-use walkmesh_core::{Diagnostics, Format, NavMesh, Output, Registry, confine};
+use walkmesh_core::{Diagnostics, NavMesh, Registry, confine};
 use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
 use walkmesh_kotor_area::transitions::RoomMesh;
 use walkmesh_lint::LintOptions;
-use walkmesh_pipeline::output::{self, OutputSettings, Staged};
 use walkmesh_pipeline::policy;
+use walkmesh_pipeline::write_set::write_checked_set;
 
 use super::{FixOutcome, RoomRepair};
 use crate::Failure;
@@ -77,38 +77,6 @@ fn repaired_rooms(
     Ok((bytes, repairs))
 }
 
-/// Stages `bytes` at `target` and reads it back with the BWM reader and validator.
-fn stage_checked(
-    format: &dyn Format,
-    target: &Path,
-    bytes: Vec<u8>,
-    check: &ReadOptions,
-) -> Result<Staged, Failure> {
-    let written = Output {
-        main: bytes,
-        sidecars: Vec::new(),
-    };
-    let settings = OutputSettings {
-        force: false,
-        create_dirs: false,
-        fsync: false,
-    };
-    let staged = output::stage(target, &written, settings)?;
-    let verdict =
-        walkmesh_pipeline::check_output(format, &written.main, Some(staged.read_path()), check)
-            .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
-            .and_then(|checked| {
-                policy::judge_output(checked, Some(target), format.id(), false, policy::CLI_NAMES)
-            });
-    match verdict {
-        Ok(_) => Ok(staged),
-        Err(failure) => {
-            staged.discard();
-            Err(failure)
-        }
-    }
-}
-
 /// Writes every room (all staged and checked first, then renamed into place).
 pub(crate) fn write_rooms(
     registry: &Registry,
@@ -116,20 +84,7 @@ pub(crate) fn write_rooms(
     check: &ReadOptions,
 ) -> Result<(), Failure> {
     let format = crate::commands::area::kotor_room_format(registry)?;
-    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
-    for (target, bytes) in files {
-        match stage_checked(format, &target, bytes, check) {
-            Ok(file) => staged.push(file),
-            Err(failure) => {
-                staged.into_iter().for_each(Staged::discard);
-                return Err(failure);
-            }
-        }
-    }
-    for file in staged {
-        file.commit()?;
-    }
-    Ok(())
+    write_checked_set(format, files, check, policy::CLI_NAMES)
 }
 
 /// Repairs and writes the rooms of `area` to `out_dir`, then reads them back with the same

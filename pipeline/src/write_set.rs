@@ -1,0 +1,68 @@
+//! Several files written as one output: each is staged and read back by the target format's
+//! reader and validator, and only when every one passes are they renamed into place, so a
+//! refused file leaves every target as it was. A KotOR area's rooms are written this way by
+//! `lint AREA --fix OUTDIR` and `generate --out-dir` on the command line and by
+//! `walkmesh.area.generate` in Python.
+
+use std::path::{Path, PathBuf};
+
+use walkmesh_core::{Format, Output, ReadOptions};
+
+use crate::Failure;
+use crate::output::{self, OutputSettings, Staged};
+use crate::policy::{self, OptionNames};
+
+/// Writes every `(target, bytes)` in `format`: all staged and checked (read back with
+/// `check`, judged as any output is, messages naming the caller's options `names`), then
+/// renamed. A target that exists is refused (no `force`); its folder must exist.
+pub fn write_checked_set(
+    format: &dyn Format,
+    files: Vec<(PathBuf, Vec<u8>)>,
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
+    for (target, bytes) in files {
+        match stage_checked(format, &target, bytes, check, names) {
+            Ok(file) => staged.push(file),
+            Err(failure) => {
+                staged.into_iter().for_each(Staged::discard);
+                return Err(failure);
+            }
+        }
+    }
+    for file in staged {
+        file.commit()?;
+    }
+    Ok(())
+}
+
+/// Stages `bytes` at `target` and reads it back with the format's reader and validator.
+fn stage_checked(
+    format: &dyn Format,
+    target: &Path,
+    bytes: Vec<u8>,
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<Staged, Failure> {
+    let written = Output {
+        main: bytes,
+        sidecars: Vec::new(),
+    };
+    let settings = OutputSettings {
+        force: false,
+        create_dirs: false,
+        fsync: false,
+    };
+    let staged = output::stage(target, &written, settings)?;
+    let verdict = crate::check_output(format, &written.main, Some(staged.read_path()), check)
+        .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
+        .and_then(|checked| policy::judge_output(checked, Some(target), format.id(), false, names));
+    match verdict {
+        Ok(_) => Ok(staged),
+        Err(failure) => {
+            staged.discard();
+            Err(failure)
+        }
+    }
+}

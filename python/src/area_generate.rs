@@ -1,0 +1,175 @@
+//! `walkmesh.area.generate(models, out_dir, ...)`: every room of a KotOR area generated from
+//! its model, transitions solved across rooms and the WOKs written, through the library flow
+//! `walkmesh generate MODELS --lyt AREA.lyt --out-dir OUT` runs (`walkmesh_generate::area`:
+//! generate the rooms, bring facing doorways onto one line, share the seam points, solve the
+//! transitions; `walkmesh_pipeline::write_set`: every room staged and read back by the
+//! validator before any is renamed into place).
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use walkmesh_core::{Engine, ReadOptions};
+use walkmesh_generate::area::{Area, AreaError, AreaReport, generate_rooms, solve_transitions};
+use walkmesh_generate::{Overrides, Params};
+use walkmesh_kotor_area::RoomSource;
+
+use crate::errors::{self, Fields, Kind};
+
+/// A refusal of the area flow as the package's exception: a room's model or the layout that
+/// cannot be read is a `ReadError`, the rest (no floor, a room the generator refuses, a
+/// transition that cannot be written) a `WriteError`.
+fn area_error(py: Python<'_>, error: AreaError) -> PyErr {
+    let kind = match error {
+        AreaError::Model(_) | AreaError::Repeated(_) | AreaError::Far(_) => Kind::Read,
+        AreaError::UnsafeName(_) => Kind::Read,
+        _ => Kind::Write,
+    };
+    errors::raise(py, kind, error.to_string(), Fields::default())
+}
+
+fn failure(py: Python<'_>, failure: walkmesh_pipeline::Failure) -> PyErr {
+    let fields = Fields {
+        code: Some(failure.code.to_string()),
+        findings: failure.diagnostics,
+        ..Fields::default()
+    };
+    errors::raise(py, Kind::Write, failure.message, fields)
+}
+
+/// Generates every room of a KotOR area: `models` is a folder or module archive holding each
+/// layout room's `ROOM.mdl` + `ROOM.mdx` (and the layout, unless `lyt` names it); one
+/// `ROOM.wok` per room is written to `out_dir` in area coordinates, with the transitions to
+/// the rooms it meets. The agent keywords override the KotOR preset as `walkmesh generate`'s
+/// flags do; without `seeds` (area coordinates) each room starts from its layout door hooks.
+/// Returns `walkmesh generate --out-dir --json`'s report: `layout`, `rooms` (per room: `file`,
+/// `faces`, `walkable_area`, `leads_to`, `doorway` moves, `seam_points`, the generation
+/// `report`), `rooms_without_model` and the solver's `findings`.
+#[pyfunction]
+#[pyo3(signature = (models, out_dir, *, lyt=None, seeds=None, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, not_floor=None, max_memory=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn generate<'py>(
+    py: Python<'py>,
+    models: PathBuf,
+    out_dir: PathBuf,
+    lyt: Option<PathBuf>,
+    seeds: Option<Vec<[f32; 3]>>,
+    agent_height: Option<f32>,
+    agent_radius: Option<f32>,
+    max_climb: Option<f32>,
+    max_slope: Option<f32>,
+    cell_size: Option<f32>,
+    cell_height: Option<f32>,
+    min_region_area: Option<f32>,
+    min_passage_width: Option<f32>,
+    not_floor: Option<Vec<String>>,
+    max_memory: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let overrides = Overrides {
+        agent_height,
+        agent_radius,
+        max_climb,
+        max_slope,
+        cell_size,
+        cell_height,
+        min_region_area,
+        min_passage_width,
+        seeds: seeds.unwrap_or_default(),
+        keep_unreachable: false,
+        default_material: None,
+        max_memory_mib: max_memory,
+        not_floor,
+    };
+    let params = Params::with_overrides(Engine::Kotor, &overrides)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if out_dir.exists() && !out_dir.is_dir() {
+        return Err(PyValueError::new_err(format!(
+            "out_dir: {} is not a folder",
+            out_dir.display()
+        )));
+    }
+    // One command, as `walkmesh generate --out-dir`: every file read is recorded, and a room
+    // WOK that would replace one of them is refused.
+    let json =
+        walkmesh_core::files::Scope::new().run(|| run(py, &models, &out_dir, lyt, &params))?;
+    crate::json_to_python(py, &json)
+}
+
+/// The flow; the report as JSON text.
+fn run(
+    py: Python<'_>,
+    models: &std::path::Path,
+    out_dir: &std::path::Path,
+    lyt: Option<PathBuf>,
+    params: &Params,
+) -> PyResult<String> {
+    let note = walkmesh_core::files::note_read;
+    let registry = crate::registry();
+    let format = registry.room_walkmesh(Engine::Kotor).ok_or_else(|| {
+        errors::raise(
+            py,
+            Kind::Write,
+            "this build has no format for KotOR rooms (BWM)".into(),
+            Fields::default(),
+        )
+    })?;
+    let source = RoomSource::open(models, note).map_err(|e| crate::area::rooms_error(py, e))?;
+    let (layout, layout_file) = source
+        .layout(lyt.as_deref(), "lyt=", note)
+        .map_err(|e| crate::area::rooms_error(py, e))?;
+    // The models' reading notes (`mdl.node_count`), reported with the area's findings.
+    let read_notes = std::sync::Mutex::new(walkmesh_core::Diagnostics::new());
+    let read_model = |mdl: &[u8], mdx: &[u8], name: &str| {
+        let mut notes = walkmesh_core::Diagnostics::new();
+        let model = walkmesh_formats::render_geometry_of_model(mdl, mdx, name, &mut notes);
+        if let Ok(mut all) = read_notes.lock() {
+            all.items.extend(notes.items);
+        }
+        model.map_err(String::from)
+    };
+    let area = Area {
+        source: &source,
+        lyt: &layout,
+        lyt_file: &layout_file,
+    };
+    let from_hooks = params.seeds.is_empty();
+    let generated = py.detach(|| {
+        generate_rooms(
+            registry,
+            area,
+            out_dir,
+            params,
+            from_hooks,
+            note,
+            &read_model,
+        )
+        .and_then(|(rooms, missing)| Ok((solve_transitions(rooms, &layout)?, missing)))
+    });
+    let ((files, solution, results), missing) = generated.map_err(|e| area_error(py, e))?;
+    if results.is_empty() {
+        return Err(errors::read_failure(
+            py,
+            format!(
+                "none of the {} layout rooms of {} has a model (ROOM.mdl + ROOM.mdx) in {}",
+                layout.rooms.len(),
+                layout_file.display(),
+                models.display()
+            ),
+            Some(models),
+        ));
+    }
+    std::fs::create_dir_all(out_dir).map_err(|e| {
+        errors::raise(
+            py,
+            Kind::Write,
+            format!("cannot create {}: {e}", out_dir.display()),
+            Fields::default(),
+        )
+    })?;
+    let check = walkmesh_pipeline::check_options(&ReadOptions::default());
+    walkmesh_pipeline::write_set::write_checked_set(format, files, &check, crate::PYTHON_NAMES)
+        .map_err(|e| failure(py, e))?;
+    let notes = read_notes.into_inner().unwrap_or_default();
+    let report = AreaReport::new(&layout_file, &results, &missing, &notes, &solution);
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
