@@ -21,7 +21,8 @@
 //!    would cross another is skipped and counted, never an error), triangles kept whose centre
 //!    lies in the layer, refined where the surface leaves the render floor by more than
 //!    `detail_error` at any sample on the outline edges or on a lattice inside (Recast's
-//!    detail mesh);
+//!    detail mesh); for NWN2 the TRX tile lines are constraints too ([`tiles`]), so no face
+//!    crosses a tile;
 //! 8. **heights and materials** ([`floor`]): every vertex takes its height from the render
 //!    floor under it (one height per point), every face the walkable surface its render
 //!    material's name suggests, else `default_material`;
@@ -55,6 +56,7 @@ pub mod seams;
 #[cfg(feature = "nwn2")]
 pub mod simplify;
 pub mod start;
+pub mod tiles;
 pub mod triangulate;
 pub mod voxel;
 mod wall_foot;

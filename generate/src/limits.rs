@@ -15,8 +15,10 @@
 //!   budget), so the check runs the cook and reports its refusal (any other refusal of the
 //!   cook as `generate.prime_cook_refused`).
 //!
-//! Before this check, `generate` simplifies the faces of over-full NWN2 tiles
-//! ([`crate::simplify`]); a tile found here is one that could not be brought under the limit.
+//! Before this check, `generate` cuts the NWN2 floor at the tile lines ([`crate::tiles`]: no
+//! face crosses a tile, so each tile counts its own floor, as the writer will) and simplifies
+//! the faces of over-full tiles ([`crate::simplify`]); a tile found here is one that could not
+//! be brought under the limit.
 
 use serde::Serialize;
 use walkmesh_core::NavMesh;

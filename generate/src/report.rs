@@ -83,6 +83,9 @@ pub struct Report {
     pub skipped_edges: usize,
     /// Points added where a face left the render floor by more than `detail_error`.
     pub detail_points: usize,
+    /// NWN2: points put on the TRX tile lines the floor is cut at (`tiles.rs`): where an
+    /// outline or a step line crosses one, and the detail points along a line.
+    pub tile_line_points: usize,
     /// Mechanical repairs made by lint's fixer at the end (T-junctions split, …).
     pub repairs: usize,
     pub faces_written: usize,
@@ -124,6 +127,7 @@ impl Report {
             layers: 0,
             skipped_edges: 0,
             detail_points: 0,
+            tile_line_points: 0,
             repairs: 0,
             faces_written: 0,
             vertices_written: 0,
@@ -216,6 +220,13 @@ impl Report {
                 out,
                 "  {} outline edge(s) crossed another and were left out of the triangulation",
                 self.skipped_edges
+            );
+        }
+        if self.tile_line_points > 0 {
+            let _ = writeln!(
+                out,
+                "  floor cut at the NWN2 tile lines: {} point(s) put on them, no face crosses a tile",
+                self.tile_line_points
             );
         }
         if let Some(h) = &self.holes

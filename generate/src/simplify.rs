@@ -10,7 +10,8 @@
 //!
 //! - a vertex is removed only where the plan footprint and the surfaces stay as they were: a
 //!   vertex with no feature edge around it (feature: a boundary edge, an edge between faces
-//!   of different surfaces, an edge of more than two faces) collapses onto any neighbour; a
+//!   of different surfaces, an edge of more than two faces, an edge on a tile line, where the
+//!   triangulation cut the floor: [`crate::tiles`]) collapses onto any neighbour; a
 //!   vertex on exactly two feature edges that are collinear in plan collapses along them
 //!   (onto one of their other ends), so boundaries and material borders keep their lines;
 //!   every other vertex is kept;
@@ -455,7 +456,8 @@ impl Work {
         for (&u, faces) in &edges {
             let feature = match faces.as_slice() {
                 [_] => true,
-                [a, b] => surface(*a) != surface(*b),
+                // An edge on a tile line keeps its line: the floor is cut there (`tiles.rs`).
+                [a, b] => surface(*a) != surface(*b) || self.on_tile_line(v, u),
                 _ => return None, // more than two faces on an edge: left alone
             };
             if feature {
@@ -477,6 +479,18 @@ impl Work {
             &[a, b] if self.between(v, a, b) => Some(vec![a, b]),
             _ => None,
         }
+    }
+
+    /// The edge from `v` to `u` lies on a tile line of the writer's grid.
+    fn on_tile_line(&self, v: u32, u: u32) -> bool {
+        let to_f32 = |p: [f64; 3]| p.map(|c| c as f32);
+        let (a, b) = (
+            self.frame.place(to_f32(self.position(v))),
+            self.frame.place(to_f32(self.position(u))),
+        );
+        let width = self.frame.width;
+        let on_line = |c: f32| (c / width).round() * width == c;
+        (0..2).any(|axis| a.get(axis) == b.get(axis) && a.get(axis).is_some_and(|&c| on_line(c)))
     }
 
     /// `v` lies on the plan segment from `a` to `b` (within a micrometre).

@@ -1,9 +1,11 @@
 //! A layer's faces: constrained Delaunay triangulation of its rings, triangles chosen by the
 //! cells they cover, refined where they leave the render floor (`detail`), heights and
-//! surfaces from the render floor.
+//! surfaces from the render floor. For NWN2 the TRX tile lines are constraints too
+//! ([`crate::tiles`]): no face crosses a tile, each layer's share of a tile is triangulated
+//! on its own.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
@@ -15,16 +17,28 @@ use crate::floor::FloorIndex;
 use crate::graph::{Graph, Layer};
 use crate::outline::{Edge, Ring};
 use crate::report::Report;
+use crate::tiles::{SNAP, TileLines};
 use crate::voxel::Heightfield;
 
 mod detail;
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
-/// Heights already given to outline corners, by grid corner, across layers: a corner two
-/// layers share gets one height, so their vertices coincide exactly (no T-junction from a
-/// height differing in the last bits). Stacked floors at one corner keep their own heights.
-pub type CornerHeights = RefCell<HashMap<(i64, i64), Vec<f32>>>;
+/// Heights already given to outline corners and to points on NWN2 tile lines, across layers:
+/// a point two layers share gets one height, so their vertices coincide exactly (no
+/// T-junction from a height differing in the last bits). Stacked floors at one point keep
+/// their own heights.
+pub type CornerHeights = RefCell<HashMap<HeightKey, Vec<f32>>>;
+
+/// A point whose height is shared across layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeightKey {
+    /// A corner of the cell grid.
+    Corner(i64, i64),
+    /// A point on a tile line off the grid's corners (where an outline crosses it), by its
+    /// exact plan coordinates: both layers compute it bit for bit (`TileLines::crossings`).
+    OnTileLine(u64, u64),
+}
 
 /// Everything a layer's height look-ups need.
 struct Ground<'a> {
@@ -37,9 +51,42 @@ struct Ground<'a> {
     /// The layer's rings in plan when every ring edge is in the triangulation (then each
     /// face lies wholly inside or outside them); None when an edge was refused.
     outline: Option<Vec<Vec<[f64; 2]>>>,
+    /// The tile lines the floor is cut at (NWN2), if any.
+    tiles: Option<TileLines>,
 }
 
 impl Ground<'_> {
+    /// Plan position of grid corner `c`, put on a tile line within [`SNAP`] of one.
+    fn plan(&self, c: [i64; 2]) -> [f64; 2] {
+        let cs = f64::from(self.field.cell_size);
+        let p = [
+            f64::from(self.field.origin[0]) + c[0] as f64 * cs,
+            f64::from(self.field.origin[1]) + c[1] as f64 * cs,
+        ];
+        match self.tiles {
+            Some(tiles) => tiles.snap_point(p),
+            None => p,
+        }
+    }
+
+    /// The grid corner at plan point `p`, if it is one (a corner a tile line moved onto
+    /// itself is up to [`SNAP`] away along that axis).
+    fn grid_corner(&self, p: [f64; 2]) -> Option<(i64, i64)> {
+        let cs = f64::from(self.field.cell_size);
+        let index = |v: f64, origin: f32| -> Option<i64> {
+            let g = (v - f64::from(origin)) / cs;
+            let slack = match self.tiles {
+                Some(tiles) if tiles.on_line(v) => SNAP / cs,
+                _ => 1e-6,
+            };
+            ((g - g.round()).abs() <= slack).then_some(g.round() as i64)
+        };
+        Some((
+            index(p[0], self.field.origin[0])?,
+            index(p[1], self.field.origin[1])?,
+        ))
+    }
+
     /// The cell of plan point `p` (may be outside the layer).
     fn cell(&self, p: [f64; 2]) -> (i64, i64) {
         let cs = f64::from(self.field.cell_size);
@@ -95,13 +142,7 @@ impl Ground<'_> {
     /// corners on the top edge of a step stay on the upper floor (the step's foot is a cell
     /// away, see [`crate::outline::step_segments`]). None off the grid's corners.
     fn corner_top(&self, p: [f64; 2]) -> Option<f32> {
-        let cs = f64::from(self.field.cell_size);
-        let gx = (p[0] - f64::from(self.field.origin[0])) / cs;
-        let gy = (p[1] - f64::from(self.field.origin[1])) / cs;
-        if (gx - gx.round()).abs() > 1e-6 || (gy - gy.round()).abs() > 1e-6 {
-            return None;
-        }
-        let (cx, cy) = (gx.round() as i64, gy.round() as i64);
+        let (cx, cy) = self.grid_corner(p)?;
         [(-1, -1), (0, -1), (-1, 0), (0, 0)]
             .iter()
             .filter_map(|(dx, dy)| self.layer.at(cx + dx, cy + dy))
@@ -111,17 +152,17 @@ impl Ground<'_> {
             .map(|level| self.field.z(level))
     }
 
-    /// Height of a vertex: a grid corner reuses the height another layer gave it when that
-    /// is within a climb of this layer's floor there.
+    /// Height of a vertex: a grid corner (or a point on a tile line) reuses the height
+    /// another layer gave it when that is within a climb of this layer's floor there.
     fn vertex_height(&self, p: [f64; 2]) -> f32 {
-        let cs = f64::from(self.field.cell_size);
-        let gx = (p[0] - f64::from(self.field.origin[0])) / cs;
-        let gy = (p[1] - f64::from(self.field.origin[1])) / cs;
-        let on_corner = (gx - gx.round()).abs() < 1e-6 && (gy - gy.round()).abs() < 1e-6;
-        if !on_corner {
-            return self.height(p).0;
-        }
-        let key = (gx.round() as i64, gy.round() as i64);
+        let on_tile_line = self
+            .tiles
+            .is_some_and(|t| t.on_line(p[0]) || t.on_line(p[1]));
+        let key = match self.grid_corner(p) {
+            Some((x, y)) => HeightKey::Corner(x, y),
+            None if on_tile_line => HeightKey::OnTileLine(p[0].to_bits(), p[1].to_bits()),
+            None => return self.height(p).0,
+        };
         let reference = self.reference(p).unwrap_or(0.0);
         let tolerance = self.params.max_climb + self.field.cell_height;
         let mut cache = self.corners.borrow_mut();
@@ -247,72 +288,236 @@ pub fn layer_mesh(
         index,
         params,
         outline: None,
+        tiles: TileLines::for_params(params),
     };
-    let mut cdt = Cdt::new();
-    let cs = f64::from(field.cell_size);
-    let corner = |c: [i64; 2]| {
-        Point2::new(
-            f64::from(field.origin[0]) + c[0] as f64 * cs,
-            f64::from(field.origin[1]) + c[1] as f64 * cs,
-        )
+    let mut build = Build {
+        cdt: Cdt::new(),
+        heights: HashMap::new(),
+        on_lines: BTreeMap::new(),
     };
-    let mut heights: HashMap<usize, f32> = HashMap::new();
     let skipped_before = report.skipped_edges;
-    let mut complete = true;
-    for ring in rings {
-        let corners: Vec<FixedVertexHandle> = ring
-            .iter()
-            .filter_map(|&c| cdt.insert(corner(c)).ok())
-            .collect();
-        complete &= corners.len() == ring.len();
-        // Each edge goes in as a chain through its detail points (`detail::edge_points`).
-        for (i, &from) in corners.iter().enumerate() {
-            let Some(&to) = corners.get((i + 1) % corners.len()) else {
-                continue;
-            };
-            if from == to {
-                continue;
+    let plan_rings = build.rings(&ground, rings, report);
+    if let Some(plan_rings) = plan_rings
+        && report.skipped_edges == skipped_before
+    {
+        ground.outline = Some(plan_rings);
+    }
+    build.steps(&ground, steps, report);
+    build.tile_lines(&ground, report);
+    let Build {
+        mut cdt,
+        mut heights,
+        ..
+    } = build;
+    detail::refine(&mut cdt, &ground, &mut heights, report);
+    emit(&cdt, &ground, &mut heights, mesh, report);
+}
+
+/// A layer's triangulation being built: the CDT, the heights of its vertices, and the
+/// vertices lying on each tile line (axis, line number), in a sorted map so that the lines go
+/// in in one order every run (the triangulation of cocircular grid points depends on it).
+struct Build {
+    cdt: Cdt,
+    heights: HashMap<usize, f32>,
+    on_lines: BTreeMap<(usize, i64), Vec<FixedVertexHandle>>,
+}
+
+impl Build {
+    /// Inserts plan point `p`, noting it under every tile line it lies on.
+    fn insert(&mut self, ground: &Ground, p: [f64; 2]) -> Option<FixedVertexHandle> {
+        let v = self.cdt.insert(Point2::new(p[0], p[1])).ok()?;
+        if let Some(tiles) = ground.tiles {
+            for (axis, &c) in p.iter().enumerate() {
+                if tiles.on_line(c) {
+                    let line = (c / tiles.width()).round() as i64;
+                    self.on_lines.entry((axis, line)).or_default().push(v);
+                }
             }
-            let ends = [from, to].map(|v| {
-                let p = cdt.vertex(v).position();
-                ([p.x, p.y], vertex_height(&cdt, &ground, &mut heights, v))
-            });
-            let [start, end] = ends;
-            let points = detail::edge_points(&ground, start, end);
-            let mut chain = vec![from];
-            chain.extend(
-                points
-                    .iter()
-                    .filter_map(|p| cdt.insert(Point2::new(p[0], p[1])).ok()),
-            );
-            chain.push(to);
-            report.detail_points += chain.len() - 2;
-            for pair in chain.windows(2) {
-                if let [a, b] = *pair
+        }
+        Some(v)
+    }
+
+    /// The points where the segment from `a` to `b` crosses tile lines (none without them).
+    fn crossings(ground: &Ground, a: [f64; 2], b: [f64; 2]) -> Vec<[f64; 2]> {
+        ground
+            .tiles
+            .map_or_else(Vec::new, |tiles| tiles.crossings(a, b))
+    }
+
+    /// Puts in every ring as constraint chains: each edge split where it crosses a tile line,
+    /// each piece through its detail points (`detail::edge_points`). Returns the rings in
+    /// plan (crossings included) when every corner went in.
+    fn rings(
+        &mut self,
+        ground: &Ground,
+        rings: &[Ring],
+        report: &mut Report,
+    ) -> Option<Vec<Vec<[f64; 2]>>> {
+        let mut complete = true;
+        let mut plan_rings = Vec::with_capacity(rings.len());
+        for ring in rings {
+            let corners: Vec<(FixedVertexHandle, [f64; 2])> = ring
+                .iter()
+                .map(|&c| ground.plan(c))
+                .filter_map(|p| Some((self.insert(ground, p)?, p)))
+                .collect();
+            complete &= corners.len() == ring.len();
+            let mut plan = Vec::with_capacity(corners.len());
+            for (i, &(from, a)) in corners.iter().enumerate() {
+                let Some(&(to, b)) = corners.get((i + 1) % corners.len()) else {
+                    continue;
+                };
+                plan.push(a);
+                if from == to {
+                    continue;
+                }
+                let mut pieces = vec![from];
+                for p in Self::crossings(ground, a, b) {
+                    if let Some(v) = self.insert(ground, p) {
+                        report.tile_line_points += 1;
+                        pieces.push(v);
+                        plan.push(p);
+                    }
+                }
+                pieces.push(to);
+                for pair in pieces.windows(2) {
+                    if let [u, w] = *pair {
+                        self.chain(ground, u, w, report);
+                    }
+                }
+            }
+            plan_rings.push(plan);
+        }
+        complete.then_some(plan_rings)
+    }
+
+    /// A constraint from `from` to `to` through its detail points; a piece that would cross
+    /// another constraint is left out and counted.
+    fn chain(
+        &mut self,
+        ground: &Ground,
+        from: FixedVertexHandle,
+        to: FixedVertexHandle,
+        report: &mut Report,
+    ) -> usize {
+        if from == to {
+            return 0;
+        }
+        let ends = [from, to].map(|v| {
+            let p = self.cdt.vertex(v).position();
+            (
+                [p.x, p.y],
+                vertex_height(&self.cdt, ground, &mut self.heights, v),
+            )
+        });
+        let [start, end] = ends;
+        let points = detail::edge_points(ground, start, end);
+        let mut chain = vec![from];
+        chain.extend(
+            points
+                .iter()
+                .filter_map(|p| self.cdt.insert(Point2::new(p[0], p[1])).ok()),
+        );
+        chain.push(to);
+        let added = chain.len() - 2;
+        report.detail_points += added;
+        for pair in chain.windows(2) {
+            if let [a, b] = *pair
+                && a != b
+                && self.cdt.try_add_constraint(a, b).is_empty()
+            {
+                report.skipped_edges += 1;
+            }
+        }
+        added
+    }
+
+    /// Step lines lie on grid lines inside the layer; a piece crossing a simplified ring edge
+    /// near the outline is left out (the ring decides the footprint). Split at tile lines.
+    fn steps(&mut self, ground: &Ground, steps: &[Edge], report: &mut Report) {
+        for (from, to) in steps {
+            let (a, b) = (ground.plan(*from), ground.plan(*to));
+            let crossings = Self::crossings(ground, a, b);
+            report.tile_line_points += crossings.len();
+            let mut points = vec![a];
+            points.extend(crossings);
+            points.push(b);
+            let handles: Vec<Option<FixedVertexHandle>> =
+                points.iter().map(|&p| self.insert(ground, p)).collect();
+            for pair in handles.windows(2) {
+                if let [Some(a), Some(b)] = *pair
                     && a != b
-                    && cdt.try_add_constraint(a, b).is_empty()
+                    && self.cdt.can_add_constraint(a, b)
                 {
-                    report.skipped_edges += 1;
+                    self.cdt.add_constraint(a, b);
                 }
             }
         }
     }
-    if complete && report.skipped_edges == skipped_before {
-        let plan = |r: &Ring| r.iter().map(|&c| corner(c)).map(|p| [p.x, p.y]).collect();
-        ground.outline = Some(rings.iter().map(plan).collect());
-    }
-    // Step lines lie on grid lines inside the layer; one crossing a simplified ring edge
-    // near the outline is left out (the ring decides the footprint).
-    for (from, to) in steps {
-        if let (Ok(a), Ok(b)) = (cdt.insert(corner(*from)), cdt.insert(corner(*to)))
-            && a != b
-            && cdt.can_add_constraint(a, b)
-        {
-            cdt.add_constraint(a, b);
+
+    /// The tile lines inside the layer as constraints: along each line, between consecutive
+    /// points on it (every ring crossing is one, so a stretch is wholly inside or outside),
+    /// each stretch inside the rings not yet a constraint goes in through its detail points.
+    fn tile_lines(&mut self, ground: &Ground, report: &mut Report) {
+        self.tile_corners(ground, report);
+        let lines = std::mem::take(&mut self.on_lines);
+        for ((axis, _), vertices) in lines {
+            let along = 1 - axis;
+            let mut points: Vec<(f64, FixedVertexHandle)> = vertices
+                .into_iter()
+                .map(|v| {
+                    let p = self.cdt.vertex(v).position();
+                    (if along == 0 { p.x } else { p.y }, v)
+                })
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            points.dedup_by_key(|p| p.1);
+            for pair in points.windows(2) {
+                let [(_, a), (_, b)] = *pair else {
+                    continue;
+                };
+                if a == b || self.is_constraint(a, b) {
+                    continue;
+                }
+                let (pa, pb) = (self.cdt.vertex(a).position(), self.cdt.vertex(b).position());
+                let middle = [(pa.x + pb.x) / 2.0, (pa.y + pb.y) / 2.0];
+                if ground.face_inside(middle) {
+                    report.tile_line_points += self.chain(ground, a, b, report);
+                }
+            }
         }
     }
-    detail::refine(&mut cdt, &ground, &mut heights, report);
-    emit(&cdt, &ground, &mut heights, mesh, report);
+
+    /// Where a line of each axis crosses inside the layer, the tile corner goes in first, so
+    /// that the two lines meet at a vertex rather than cross each other's constraints.
+    fn tile_corners(&mut self, ground: &Ground, report: &mut Report) {
+        let Some(tiles) = ground.tiles else {
+            return;
+        };
+        let numbers = |axis: usize| -> Vec<i64> {
+            self.on_lines
+                .keys()
+                .filter(|(a, _)| *a == axis)
+                .map(|&(_, k)| k)
+                .collect()
+        };
+        let (xs, ys) = (numbers(0), numbers(1));
+        for &kx in &xs {
+            for &ky in &ys {
+                let corner = [kx as f64 * tiles.width(), ky as f64 * tiles.width()];
+                if ground.face_inside(corner) && self.insert(ground, corner).is_some() {
+                    report.tile_line_points += 1;
+                }
+            }
+        }
+    }
+
+    /// `a` and `b` are joined by a constraint edge already.
+    fn is_constraint(&self, a: FixedVertexHandle, b: FixedVertexHandle) -> bool {
+        self.cdt
+            .get_edge_from_neighbors(a, b)
+            .is_some_and(|e| self.cdt.is_constraint_edge(e.as_undirected().fix()))
+    }
 }
 
 /// Height of a CDT vertex, looked up once.

@@ -398,6 +398,154 @@ fn an_nwn2_tile_that_cannot_hold_is_refused_by_name() {
     assert!(!trx.exists());
 }
 
+/// An OBJ (Z up) of the two-storey room a modeller makes, from (6, 8) so that the TRX tile
+/// lines x = 9 and y = 9 run 3 m and 1 m into it: an 8 × 8 m ground floor walled 6 m high, a
+/// gallery 8 × 3 m along the north wall 3 m up (a 0.2 m slab, a 1 m railing, a pillar under
+/// it), a stair of 12 steps (0.25 m rise, 0.28 m tread, 3 m wide, `usemtl Wood`) along the
+/// east wall from y = 1.64 up to the gallery (`generate/tests/tiles.rs` builds the same).
+fn two_storey_obj(path: &Path) {
+    let (ox, oy) = (6.0f32, 8.0f32);
+    let mut text = String::new();
+    let mut next = 1;
+    let mut quad = |text: &mut String, corners: [[f32; 3]; 4]| {
+        for [x, y, z] in corners {
+            text.push_str(&format!("v {} {} {z}\n", x + ox, y + oy));
+        }
+        text.push_str(&format!(
+            "f {} {} {} {}\n",
+            next,
+            next + 1,
+            next + 2,
+            next + 3
+        ));
+        next += 4;
+    };
+    text.push_str("usemtl Stone\n");
+    quad(
+        &mut text,
+        [[0., 0., 0.], [8., 0., 0.], [8., 8., 0.], [0., 8., 0.]],
+    );
+    let boxes = [
+        ([-0.2, -0.2, 0.0], [8.2, 0.0, 6.0]),
+        ([-0.2, 8.0, 0.0], [8.2, 8.2, 6.0]),
+        ([-0.2, 0.0, 0.0], [0.0, 8.0, 6.0]),
+        ([8.0, 0.0, 0.0], [8.2, 8.0, 6.0]),
+        ([0.0, 5.0, 2.8], [8.0, 8.0, 3.0]),
+        ([0.0, 5.0, 3.0], [5.0, 5.05, 4.0]),
+        ([2.3, 5.0, 0.0], [2.7, 5.4, 2.8]),
+    ];
+    for ([x0, y0, z0], [x1, y1, z1]) in boxes {
+        for q in [
+            [[x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]],
+            [[x0, y0, z0], [x0, y1, z0], [x1, y1, z0], [x1, y0, z0]],
+            [[x0, y0, z0], [x1, y0, z0], [x1, y0, z1], [x0, y0, z1]],
+            [[x1, y0, z0], [x1, y1, z0], [x1, y1, z1], [x1, y0, z1]],
+            [[x1, y1, z0], [x0, y1, z0], [x0, y1, z1], [x1, y1, z1]],
+            [[x0, y1, z0], [x0, y0, z0], [x0, y0, z1], [x0, y1, z1]],
+        ] {
+            quad(&mut text, q);
+        }
+    }
+    text.push_str("usemtl Wood\n");
+    for k in 0..12 {
+        let (y0, y1) = (1.64 + k as f32 * 0.28, 1.64 + (k + 1) as f32 * 0.28);
+        let (z0, z1) = (k as f32 * 0.25, (k + 1) as f32 * 0.25);
+        quad(
+            &mut text,
+            [[5., y0, z0], [8., y0, z0], [8., y0, z1], [5., y0, z1]],
+        );
+        quad(
+            &mut text,
+            [[5., y0, z1], [8., y0, z1], [8., y1, z1], [5., y1, z1]],
+        );
+        quad(
+            &mut text,
+            [[5., y1, 0.], [5., y0, 0.], [5., y0, z1], [5., y1, z1]],
+        );
+        quad(
+            &mut text,
+            [[8., y0, 0.], [8., y1, 0.], [8., y1, z1], [8., y0, z1]],
+        );
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// Plan area of the walkable triangles of `mesh` whose corners all satisfy `keep`.
+fn walkable_plan_area(mesh: &walkmesh_core::NavMesh, keep: impl Fn(&[f32; 3]) -> bool) -> f64 {
+    (0..mesh.polygons.len())
+        .filter(|&p| mesh.is_walkable(p))
+        .map(|p| -> Vec<[f32; 3]> {
+            mesh.polygons
+                .get(p)
+                .iter()
+                .map(|&i| mesh.vertex(i))
+                .collect()
+        })
+        .filter(|v| v.iter().all(&keep))
+        .map(|v| {
+            let [a, b, c] = [v[0], v[1], v[2]].map(|p| p.map(f64::from));
+            (((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])) / 2.0).abs()
+        })
+        .sum()
+}
+
+#[test]
+fn a_two_storey_room_across_tile_lines_becomes_a_valid_trx() {
+    // Before the floor was cut at the tile lines, 12 walkable triangles crossed x = 9 or
+    // y = 9 and the TRX writer counted 128 walkable triangles in tile (1, 1) where the
+    // generator counted 126: exit 2, nothing written.
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("two_storey.obj");
+    two_storey_obj(&obj);
+    let trx = dir.path().join("two_storey.trx");
+    let run = walkmesh([
+        "generate".as_ref(),
+        obj.as_os_str(),
+        "--up".as_ref(),
+        "z".as_ref(),
+        "-o".as_ref(),
+        trx.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let report = &json["report"];
+    assert_eq!(report["params"]["engine"], "nwn2");
+    assert!(report["tile_line_points"].as_u64().unwrap() > 0, "{report}");
+    assert_eq!(report["limits"], serde_json::json!([]));
+    assert_eq!(json["conversion"]["output_errors"], 0);
+    assert_eq!(walkmesh(["validate".as_ref(), trx.as_os_str()]).code, 0);
+    let lint = walkmesh(["lint".as_ref(), trx.as_os_str(), "--json".as_ref()]);
+    for code in [
+        "lint.downward_walkable",
+        "lint.degenerate",
+        "lint.t_junction",
+        "lint.overlap",
+    ] {
+        assert!(!lint.stdout.contains(code), "{code} in {}", lint.stdout);
+    }
+    // Every tile of the file holds, counted by the tile each triangle is stored in.
+    let mesh = read(&trx);
+    let Some(walkmesh_core::ir::Attribute::Int(tiles)) = mesh.face_attributes.get("nwn2:tile")
+    else {
+        panic!("no tile per face in the TRX read back");
+    };
+    let mut per_tile = std::collections::BTreeMap::<i64, usize>::new();
+    for (p, &tile) in tiles.iter().enumerate() {
+        if mesh.is_walkable(p) {
+            *per_tile.entry(tile).or_default() += 1;
+        }
+    }
+    assert!(per_tile.values().all(|&n| n <= 127), "{per_tile:?}");
+    assert!(per_tile.len() >= 3, "the room spans tiles: {per_tile:?}");
+    // Both storeys (the bounds of generate/tests/tiles.rs: the room less its margins, the
+    // stair and the pillar; the gallery less its margins and the railing).
+    let ground = walkable_plan_area(&mesh, |v| v[2].abs() < 0.05);
+    let gallery = walkable_plan_area(&mesh, |v| (v[2] - 3.0).abs() < 0.05);
+    assert!((40.0..58.1).contains(&ground), "ground floor {ground} m²");
+    assert!((15.0..24.0).contains(&gallery), "gallery {gallery} m²");
+}
+
 #[test]
 fn a_path_output_is_cooked_once() {
     // The PATH writer cooks the mesh; the limit check must not cook it a second time. Every
