@@ -10,9 +10,7 @@ use pyo3::types::{PyDict, PyList};
 use walkmesh_core::ReadOptions;
 use walkmesh_kotor_area::rooms::ignore_reads;
 use walkmesh_kotor_area::transitions::{apply, solve};
-use walkmesh_kotor_area::{
-    Archive, Lyt, RoomMesh, RoomSource, RoomsError, Tolerance, assemble, transitions,
-};
+use walkmesh_kotor_area::{Archive, Lyt, RoomMesh, RoomSource, Tolerance, assemble, transitions};
 
 use crate::errors;
 use crate::mesh::Mesh;
@@ -34,26 +32,6 @@ fn list(py: Python<'_>, archive_path: PathBuf) -> PyResult<Vec<String>> {
     Ok(archive.members.iter().map(|m| m.file_name()).collect())
 }
 
-/// A failure of the library's room loading, as the package's exception: a file named where
-/// the failure has one.
-pub(crate) fn rooms_error(py: Python<'_>, error: RoomsError) -> PyErr {
-    match error {
-        RoomsError::Read(read) => errors::read_error(py, &read),
-        RoomsError::Io { ref path, .. } => errors::read_failure(py, error.to_string(), Some(path)),
-        RoomsError::Room { ref file, .. } => {
-            let file = PathBuf::from(file);
-            errors::read_failure(py, error.to_string(), Some(&file))
-        }
-        RoomsError::Repeated(ref repeated) => {
-            let file = repeated.file.clone();
-            errors::read_failure(py, error.to_string(), Some(&file))
-        }
-        RoomsError::Layout { .. } | RoomsError::Write { .. } => {
-            errors::read_failure(py, error.to_string(), None)
-        }
-    }
-}
-
 /// The layout (`lyt`, else the single .lyt of the rooms) and every layout room with a WOK,
 /// with the names of the rooms without one (`walkmesh_kotor_area::rooms`, as the command line
 /// loads them).
@@ -68,7 +46,7 @@ fn load_area(
         let (loaded, _, missing) = source.load_rooms(&layout, &layout_file, ignore_reads)?;
         Ok((layout, loaded, missing))
     });
-    loaded.map_err(|error| rooms_error(py, error))
+    loaded.map_err(|error| errors::rooms_error(py, error))
 }
 
 fn area_mesh(mesh: walkmesh_core::NavMesh, format: Option<&'static str>) -> Mesh {

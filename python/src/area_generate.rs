@@ -113,10 +113,10 @@ fn run(
             Fields::default(),
         )
     })?;
-    let source = RoomSource::open(models, note).map_err(|e| crate::area::rooms_error(py, e))?;
+    let source = RoomSource::open(models, note).map_err(|e| errors::rooms_error(py, e))?;
     let (layout, layout_file) = source
         .layout(lyt.as_deref(), "lyt=", note)
-        .map_err(|e| crate::area::rooms_error(py, e))?;
+        .map_err(|e| errors::rooms_error(py, e))?;
     // The models' reading notes (`mdl.node_count`), reported with the area's findings.
     let read_notes = std::sync::Mutex::new(walkmesh_core::Diagnostics::new());
     let read_model = |mdl: &[u8], mdx: &[u8], name: &str| {

@@ -295,3 +295,24 @@ pub fn findings_list<'py>(py: Python<'py>, items: &[Diagnostic]) -> PyResult<Bou
     }
     Ok(list)
 }
+
+/// A failure of the library's room loading, as the package's exception: a file named where
+/// the failure has one.
+pub fn rooms_error(py: Python<'_>, error: walkmesh_kotor_area::RoomsError) -> PyErr {
+    use walkmesh_kotor_area::RoomsError;
+    match error {
+        RoomsError::Read(read) => read_error(py, &read),
+        RoomsError::Io { ref path, .. } => read_failure(py, error.to_string(), Some(path)),
+        RoomsError::Room { ref file, .. } => {
+            let file = std::path::PathBuf::from(file);
+            read_failure(py, error.to_string(), Some(&file))
+        }
+        RoomsError::Repeated(ref repeated) => {
+            let file = repeated.file.clone();
+            read_failure(py, error.to_string(), Some(&file))
+        }
+        RoomsError::Layout { .. } | RoomsError::Write { .. } => {
+            read_failure(py, error.to_string(), None)
+        }
+    }
+}
