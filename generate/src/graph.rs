@@ -209,8 +209,17 @@ impl Graph {
         }
     }
 
-    /// Connected components of live nodes: a component id per node (u32::MAX for removed) and
-    /// the node count per component.
+    /// Whether nodes `n` and `m` are floor of one kind: a shore between floor and a surface no
+    /// character stands on (water, lava: `Node::not_floor`) parts two pieces, so a grass
+    /// floor a step above a water plane is not one piece with it and the start rules keep
+    /// the grass alone.
+    fn same_kind(&self, n: usize, m: usize) -> bool {
+        self.nodes.get(n).map(|x| x.not_floor) == self.nodes.get(m).map(|x| x.not_floor)
+    }
+
+    /// Connected components of the nodes `core` marks, over links between nodes of one kind
+    /// ([`Graph::same_kind`]): a component id per node (u32::MAX for none) and the node count
+    /// per component.
     pub fn components(&self, core: &[bool]) -> (Vec<u32>, Vec<usize>) {
         let mut id = vec![u32::MAX; self.nodes.len()];
         let mut sizes = Vec::new();
@@ -232,6 +241,7 @@ impl Graph {
                     if let Some(slot) = id.get_mut(m)
                         && core.get(m).copied().unwrap_or(false)
                         && *slot == u32::MAX
+                        && self.same_kind(n, m)
                     {
                         *slot = component;
                         queue.push(m);
@@ -533,6 +543,7 @@ fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
             for m in graph.around(n) {
                 if let Some(slot) = id.get_mut(m)
                     && *slot == u32::MAX
+                    && graph.same_kind(n, m)
                 {
                     *slot = label;
                     next.push(m);

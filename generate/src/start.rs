@@ -2,7 +2,8 @@
 //! the one a modeller means as the room's floor, by rules a modeller would name:
 //!
 //! 1. **no water**: a piece whose surface is mostly a render material named as no floor
-//!    (`Params::not_floor`: water, lava, sky, void) is not a start while another piece is;
+//!    (`Params::not_floor`: water, lava, sky, void) is not a start while another piece is (a
+//!    shore parts such a surface from the floor beside it: `Graph::same_kind`);
 //! 2. **under cover**: of the pieces at least a quarter the size of the largest left, those
 //!    under something (a ceiling, a roof) beat those open to the sky, so a roof slab over a
 //!    room is not taken for its floor;
