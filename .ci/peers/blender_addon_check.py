@@ -26,6 +26,7 @@ Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 
 import base64
 import gzip
+import importlib
 import json
 import math
 import os
@@ -33,9 +34,11 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import types
 
-import addon_utils
-import bpy
+import bpy  # first: with bpy as a Python module, Blender's own modules come with it
+import addon_utils  # noqa: E402  (ordered after bpy, see above)
+import mathutils  # noqa: E402
 import numpy as np
 
 argv = sys.argv[sys.argv.index("--") + 1:]
@@ -43,9 +46,14 @@ CLI, OUT = argv[0], argv[1]
 FILES = argv[2:]
 os.makedirs(OUT, exist_ok=True)
 
-addon_utils.enable("walkmesh_blender", default_set=True, handle_error=None)
-import walkmesh  # noqa: E402  (the add-on's vendored copy)
-from walkmesh_blender import bridge  # noqa: E402
+# The add-on's module: `walkmesh_blender` for the legacy zip (Blender 3.x), and
+# `bl_ext.<repository>.walkmesh_blender` for the extension (Blender 4.2+), whose wheel Blender
+# installed into the extensions' own site-packages.
+ADDON = os.environ.get("WALKMESH_ADDON_MODULE", "walkmesh_blender")
+if addon_utils.enable(ADDON, default_set=True, handle_error=None) is None:
+    sys.exit(f"blender_addon: the add-on {ADDON} does not enable")
+import walkmesh  # noqa: E402  (the add-on's vendored copy, or the extension's wheel)
+bridge = importlib.import_module(f"{ADDON}.bridge")
 
 results = []
 
@@ -151,8 +159,7 @@ def edit_case(path):
     expected_count = len(tagged) if old_room >= 0 else 1
     moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
     # The viewport overlay labels every transition edge with its room.
-    from walkmesh_blender import overlay
-
+    overlay = importlib.import_module(f"{ADDON}.overlay")
     labels = sorted(room for _, room in overlay._labels(obj))
     overlay_ok = labels == sorted(int(transitions[c]) for c in tagged)
 
@@ -508,6 +515,130 @@ def roof_case():
            f"{area:.2f} m² walkable, heights at (1.5, -2.5): {found}")
 
 
+def overlay_case():
+    """The viewport overlay's labels: a transition edge (0,0,0)-(1,0,0) to room 7 on an object
+    moved to (0.2, 0.1, 0) is labelled "7" at its world midpoint (0.7, 0.1, 0), which an
+    identity projection in a 200 × 100 region puts at pixel (100 + 100·0.7, 50 + 50·0.1)
+    = (170, 55). The font calls run too (blf.size lost its DPI argument in Blender 4.0)."""
+    clear_scene()
+    overlay = importlib.import_module(f"{ADDON}.overlay")
+    transitions = np.array([[7, -1, -1], [-1, -1, -1]], dtype=np.int32)
+    mesh = walkmesh.Mesh.from_arrays(
+        np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32),
+        np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32), materials="Stone",
+        transitions=transitions)
+    obj, _ = bridge.mesh_to_object(mesh, "overlay", bpy.context.scene.collection)
+    obj.location = (0.2, 0.1, 0.0)
+    bpy.context.view_layer.update()
+    overlay.set_font()
+    region = types.SimpleNamespace(width=200, height=100)
+    view = types.SimpleNamespace(perspective_matrix=mathutils.Matrix.Identity(4))
+    context = types.SimpleNamespace(selected_objects=[obj])
+    placed = [(round(x, 3), round(y, 3), text)
+              for x, y, text in overlay.screen_labels(context, region, view)]
+    record("overlay labels (font, position, room)", placed == [(170.0, 55.0, "7")],
+           f"labels {placed}, expected [(170.0, 55.0, '7')]")
+
+
+class Recorder:
+    """Stands in for a UILayout (no window here, so panels are never drawn): records what a
+    draw function asks for and checks it against Blender's own RNA, the way drawing would
+    fail: an icon name Blender does not have, a property the data does not have, an operator
+    that is not registered, or an operator property it does not have."""
+
+    ICONS = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
+
+    def __init__(self, log):
+        self.log = log
+
+    def _icon(self, icon):
+        if icon is not None and icon not in self.ICONS:
+            raise ValueError(f"no icon {icon!r} in this Blender")
+
+    def column(self, **_):
+        return Recorder(self.log)
+
+    row = column
+
+    def box(self):
+        return Recorder(self.log)
+
+    def label(self, text="", icon=None, **_):
+        self._icon(icon)
+        self.log.append(("label", text))
+
+    def prop(self, data, name, icon=None, **_):
+        self._icon(icon)
+        if name not in data.bl_rna.properties:
+            raise ValueError(f"{data} has no property {name!r}")
+        self.log.append(("prop", name))
+
+    def operator(self, idname, text="", icon=None, **_):
+        self._icon(icon)
+        category, name = idname.split(".")
+        cls = getattr(bpy.types, f"{category.upper()}_OT_{name}", None)
+        if cls is None:
+            raise ValueError(f"operator {idname} is not registered")
+        self.log.append(("operator", idname))
+        rna = getattr(getattr(bpy.ops, category), name).get_rna_type()
+        return OperatorProperties(rna, self.log, idname)
+
+
+class OperatorProperties:
+    """The button's operator properties (`button.index = 3`): only properties it has."""
+
+    def __init__(self, rna, log, idname):
+        object.__setattr__(self, "_rna", rna)
+        object.__setattr__(self, "_log", log)
+        object.__setattr__(self, "_idname", idname)
+
+    def __setattr__(self, name, value):
+        if name not in self._rna.properties:
+            raise ValueError(f"{self._idname} has no property {name!r}")
+        self._log.append(("set", self._idname, name, value))
+
+
+def panel_case():
+    """The Walkmesh panel and the File menu entries, drawn into a Recorder after an export with
+    findings and a lint with two findings: every label, property, operator and icon exists in
+    this Blender, the lint findings get one select button each (index 0 and 1), and the menus
+    offer every format's importer and exporter."""
+    clear_scene()
+    vertices = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0],
+                         [1, 1, 0], [2, 1, 0], [2, 1, 2], [1, 1, 2]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    obj, _ = bridge.mesh_to_object(mesh, "panel", bpy.context.scene.collection)
+    obj[bridge.PROP_LYT_INDEX] = 2
+    export_one(obj, os.path.join(OUT, "panel.wok"), "bwm")
+    # Two lint findings (a steep walkable pair and what else the pillar gives) to list.
+    bpy.ops.walkmesh.lint()
+    findings = len(bpy.context.scene.walkmesh_lint.findings)
+    log = []
+    panel = types.SimpleNamespace(layout=Recorder(log))
+    bpy.types.WALKMESH_PT_main.draw(panel, bpy.context)
+    menus = []
+    for module, function in (("io_ops", "_menu_import"), ("io_ops", "_menu_export"),
+                             ("lyt", "_menu_import")):
+        menu = types.SimpleNamespace(layout=Recorder(menus))
+        getattr(importlib.import_module(f"{ADDON}.{module}"), function)(menu, bpy.context)
+    problems = []
+    selects = [entry[3] for entry in log if entry[:3] == ("set", "walkmesh.lint_select", "index")]
+    if findings == 0 or selects != list(range(min(findings, 40))):
+        problems.append(f"{findings} lint findings, select buttons for {selects}")
+    labels = [entry[1] for entry in log if entry[0] == "label"]
+    for expected in ("LYT room 2", "Last export: written", "panel.wok"):
+        if expected not in labels:
+            problems.append(f"no label {expected!r}")
+    operators = {entry[1] for entry in menus if entry[0] == "operator"}
+    wanted = {f"{kind}_scene.walkmesh_{fmt}" for kind in ("import", "export")
+              for fmt in ("bwm", "trx", "path")} | {"walkmesh.import_lyt"}
+    if not wanted <= operators:
+        problems.append(f"menus lack {sorted(wanted - operators)}")
+    record("panel and menus draw with this Blender's icons, properties and operators",
+           not problems, "; ".join(problems) or f"{len(log)} panel items, {len(menus)} menu items")
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -517,7 +648,8 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case, generate_case, roof_case):
+             panel_warnings_case, lint_case, generate_case, roof_case, overlay_case,
+             panel_case):
     try:
         case()
     except Exception:
