@@ -2,6 +2,8 @@
 
     blender --background --factory-startup --python blender_addon_check.py -- \
         WALKMESH_CLI OUT_DIR FILE...
+    WALKMESH_ADDON_MODULE=bl_ext.user_default.walkmesh_blender \
+        python blender_addon_check.py -- WALKMESH_CLI OUT_DIR FILE...    # bpy from PyPI
 
 1. Round trip: every FILE is imported with File > Import (the add-on's operator), exported
    unchanged with File > Export to the same format, and the exported bytes must equal what
@@ -21,6 +23,15 @@
    `walkmesh validate` reports for the written file.
 8. Lint: the panel's Lint button on a floor with one face turned down and a loose island
    lists both findings, and a finding's select button selects exactly its faces.
+9. Generate from Selected: a room with a table and a block, a floor under a roof slab, and
+   two floors apart started from the engine's rule, the 3D cursor and a walkmesh_start empty
+   (kept and dropped as the panel shows them; the result in the `walkmesh` collection); the
+   panel's preset values equal `walkmesh generate --json`'s.
+10. The overlay's labels (font calls, placement), the panel and File menu entries drawn into
+   a layout stand-in that checks icons, properties and operators against this Blender's RNA,
+   and Open Inspector.
+Runs in Blender 3.4 (`blender --python`, the legacy add-on) and in the `bpy` module of 4.2 and
+5.0 (`python blender_addon_check.py -- ...`, WALKMESH_ADDON_MODULE naming the extension).
 Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
@@ -515,6 +526,88 @@ def roof_case():
            f"{area:.2f} m² walkable, heights at (1.5, -2.5): {found}")
 
 
+def generate_start_case():
+    """Two floors apart: a 10 m square at the origin and a 2 m square centred on (20, 0). By
+    the engine's rule the larger is kept and the small one dropped (100 and 4 m², by hand);
+    from the 3D cursor or a selected empty named walkmesh_start at (20, 0) the small one is
+    kept and the large one dropped. Each result lands in the `walkmesh` collection, and the
+    panel's result box says what was kept and dropped."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    big = bpy.context.active_object
+    bpy.ops.mesh.primitive_plane_add(size=2, location=(20, 0, 0))
+    small = bpy.context.active_object
+    bpy.ops.object.empty_add(location=(20, 0, 0))
+    empty = bpy.context.active_object
+    empty.name = "walkmesh_start"
+    problems = []
+
+    def run(label, start, with_empty, kept, dropped):
+        for obj in bpy.context.view_layer.objects:
+            obj.select_set(obj in (big, small) or (with_empty and obj is empty))
+        result = bpy.ops.walkmesh.generate(engine="kotor", start=start)
+        made = bpy.context.active_object
+        shown = bpy.context.scene.walkmesh_generate.result
+        if result != {"FINISHED"} or made in (big, small, empty):
+            problems.append(f"{label}: operator returned {result}")
+            return
+        area = sum(p.area for p in made.data.polygons)
+        collections = [c.name for c in made.users_collection]
+        if abs(area - kept) > 0.05 * kept:
+            problems.append(f"{label}: {area:.2f} m² kept, expected {kept}")
+        off = abs(shown.dropped_area - dropped) > 0.05 * dropped
+        if (shown.kept, shown.dropped) != (1, 1) or off:
+            problems.append(f"{label}: panel says kept {shown.kept}, dropped {shown.dropped} "
+                            f"({shown.dropped_area:.2f} m²), expected 1 and 1 ({dropped} m²)")
+        if collections != ["walkmesh"]:
+            problems.append(f"{label}: the result is in {collections}, not ['walkmesh']")
+
+    run("engine's rule", "AUTO", False, 100.0, 4.0)
+    bpy.context.scene.cursor.location = (20.0, 0.0, 0.0)
+    run("3D cursor", "CURSOR", False, 4.0, 100.0)
+    bpy.context.scene.cursor.location = (0.0, 0.0, 0.0)
+    run("walkmesh_start empty", "AUTO", True, 4.0, 100.0)
+    record("generate: start at the rule, the 3D cursor, a walkmesh_start empty; own collection",
+           not problems, "; ".join(problems))
+
+
+def generate_panel_case():
+    """The Generate section shows each engine preset's agent as `walkmesh generate --json`
+    reports it (the CLI's own preset), and ticking Override Agent starts the sizes there."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=4)
+    obj_file = os.path.join(OUT, "preset_floor.obj")
+    with open(obj_file, "w") as handle:
+        handle.write("v 0 0 0\nv 4 0 0\nv 4 0 -4\nv 0 0 -4\nf 1 2 3 4\n")
+    settings = bpy.context.scene.walkmesh_generate
+    problems = []
+    keys = (("agent_height", "Height", " m"), ("agent_radius", "Radius", " m"),
+            ("max_climb", "Climb", " m"), ("max_slope", "Slope", "°"),
+            ("min_passage_width", "Passage Width", " m"))
+    for engine in ("kotor", "nwn2"):
+        run = cli("generate", obj_file, "-o", os.path.join(OUT, f"preset_{engine}.obj"),
+                  "--engine", engine, "--json", "--force")
+        if run.returncode != 0:
+            problems.append(f"walkmesh generate --engine {engine}: {run.stderr.strip()}")
+            continue
+        params = json.loads(run.stdout)["report"]["params"]
+        settings.use_agent = False
+        settings.engine = engine
+        log = []
+        bpy.types.WALKMESH_PT_main.draw(types.SimpleNamespace(layout=Recorder(log)), bpy.context)
+        labels = {entry[1] for entry in log if entry[0] == "label"}
+        for key, label, unit in keys:
+            expected = f"{label}: {params[key]:g}{unit} (preset)"
+            if expected not in labels:
+                problems.append(f"{engine}: no label {expected!r}")
+        settings.use_agent = True
+        filled = {key: round(getattr(settings, key), 4) for key, _, _ in keys}
+        if filled != {key: round(params[key], 4) for key, _, _ in keys}:
+            problems.append(f"{engine}: Override Agent starts at {filled}, the preset is {params}")
+    settings.use_agent = False
+    record("generate panel shows the CLI's presets", not problems, "; ".join(problems))
+
+
 def overlay_case():
     """The viewport overlay's labels: a transition edge (0,0,0)-(1,0,0) to room 7 on an object
     moved to (0.2, 0.1, 0) is labelled "7" at its world midpoint (0.7, 0.1, 0), which an
@@ -649,7 +742,7 @@ WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transit
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
              panel_warnings_case, lint_case, generate_case, roof_case, overlay_case,
-             panel_case):
+             panel_case, generate_start_case, generate_panel_case):
     try:
         case()
     except Exception:
