@@ -2,6 +2,8 @@
 
     blender --background --factory-startup --python blender_addon_check.py -- \
         WALKMESH_CLI OUT_DIR FILE...
+    WALKMESH_ADDON_MODULE=bl_ext.user_default.walkmesh_blender \
+        python blender_addon_check.py -- WALKMESH_CLI OUT_DIR FILE...    # bpy from PyPI
 
 1. Round trip: every FILE is imported with File > Import (the add-on's operator), exported
    unchanged with File > Export to the same format, and the exported bytes must equal what
@@ -21,11 +23,21 @@
    `walkmesh validate` reports for the written file.
 8. Lint: the panel's Lint button on a floor with one face turned down and a loose island
    lists both findings, and a finding's select button selects exactly its faces.
+9. Generate from Selected: a room with a table and a block, a floor under a roof slab, and
+   two floors apart started from the engine's rule, the 3D cursor and a walkmesh_start empty
+   (kept and dropped as the panel shows them; the result in the `walkmesh` collection); the
+   panel's preset values equal `walkmesh generate --json`'s.
+10. The overlay's labels (font calls, placement), the panel and File menu entries drawn into
+   a layout stand-in that checks icons, properties and operators against this Blender's RNA,
+   and Open Inspector.
+Runs in Blender 3.4 (`blender --python`, the legacy add-on) and in the `bpy` module of 4.2 and
+5.0 (`python blender_addon_check.py -- ...`, WALKMESH_ADDON_MODULE naming the extension).
 Prints "blender_addon: N passed, M failed" and exits 1 on any failure.
 """
 
 import base64
 import gzip
+import importlib
 import json
 import math
 import os
@@ -33,9 +45,11 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import types
 
-import addon_utils
-import bpy
+import bpy  # first: with bpy as a Python module, Blender's own modules come with it
+import addon_utils  # noqa: E402  (ordered after bpy, see above)
+import mathutils  # noqa: E402
 import numpy as np
 
 argv = sys.argv[sys.argv.index("--") + 1:]
@@ -43,9 +57,14 @@ CLI, OUT = argv[0], argv[1]
 FILES = argv[2:]
 os.makedirs(OUT, exist_ok=True)
 
-addon_utils.enable("walkmesh_blender", default_set=True, handle_error=None)
-import walkmesh  # noqa: E402  (the add-on's vendored copy)
-from walkmesh_blender import bridge  # noqa: E402
+# The add-on's module: `walkmesh_blender` for the legacy zip (Blender 3.x), and
+# `bl_ext.<repository>.walkmesh_blender` for the extension (Blender 4.2+), whose wheel Blender
+# installed into the extensions' own site-packages.
+ADDON = os.environ.get("WALKMESH_ADDON_MODULE", "walkmesh_blender")
+if addon_utils.enable(ADDON, default_set=True, handle_error=None) is None:
+    sys.exit(f"blender_addon: the add-on {ADDON} does not enable")
+import walkmesh  # noqa: E402  (the add-on's vendored copy, or the extension's wheel)
+bridge = importlib.import_module(f"{ADDON}.bridge")
 
 results = []
 
@@ -151,8 +170,7 @@ def edit_case(path):
     expected_count = len(tagged) if old_room >= 0 else 1
     moved = np.array(mesh.vertices[vertex].co) + np.array([0.0, 0.0, 0.05])
     # The viewport overlay labels every transition edge with its room.
-    from walkmesh_blender import overlay
-
+    overlay = importlib.import_module(f"{ADDON}.overlay")
     labels = sorted(room for _, room in overlay._labels(obj))
     overlay_ok = labels == sorted(int(transitions[c]) for c in tagged)
 
@@ -508,6 +526,212 @@ def roof_case():
            f"{area:.2f} m² walkable, heights at (1.5, -2.5): {found}")
 
 
+def generate_start_case():
+    """Two floors apart: a 10 m square at the origin and a 2 m square centred on (20, 0). By
+    the engine's rule the larger is kept and the small one dropped (100 and 4 m², by hand);
+    from the 3D cursor or a selected empty named walkmesh_start at (20, 0) the small one is
+    kept and the large one dropped. Each result lands in the `walkmesh` collection, and the
+    panel's result box says what was kept and dropped."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))
+    big = bpy.context.active_object
+    bpy.ops.mesh.primitive_plane_add(size=2, location=(20, 0, 0))
+    small = bpy.context.active_object
+    bpy.ops.object.empty_add(location=(20, 0, 0))
+    empty = bpy.context.active_object
+    empty.name = "walkmesh_start"
+    problems = []
+
+    def run(label, start, with_empty, kept, dropped):
+        for obj in bpy.context.view_layer.objects:
+            obj.select_set(obj in (big, small) or (with_empty and obj is empty))
+        result = bpy.ops.walkmesh.generate(engine="kotor", start=start)
+        made = bpy.context.active_object
+        shown = bpy.context.scene.walkmesh_generate.result
+        if result != {"FINISHED"} or made in (big, small, empty):
+            problems.append(f"{label}: operator returned {result}")
+            return
+        area = sum(p.area for p in made.data.polygons)
+        collections = [c.name for c in made.users_collection]
+        if abs(area - kept) > 0.05 * kept:
+            problems.append(f"{label}: {area:.2f} m² kept, expected {kept}")
+        off = abs(shown.dropped_area - dropped) > 0.05 * dropped
+        if (shown.kept, shown.dropped) != (1, 1) or off:
+            problems.append(f"{label}: panel says kept {shown.kept}, dropped {shown.dropped} "
+                            f"({shown.dropped_area:.2f} m²), expected 1 and 1 ({dropped} m²)")
+        if collections != ["walkmesh"]:
+            problems.append(f"{label}: the result is in {collections}, not ['walkmesh']")
+
+    run("engine's rule", "AUTO", False, 100.0, 4.0)
+    bpy.context.scene.cursor.location = (20.0, 0.0, 0.0)
+    run("3D cursor", "CURSOR", False, 4.0, 100.0)
+    bpy.context.scene.cursor.location = (0.0, 0.0, 0.0)
+    run("walkmesh_start empty", "AUTO", True, 4.0, 100.0)
+    record("generate: start at the rule, the 3D cursor, a walkmesh_start empty; own collection",
+           not problems, "; ".join(problems))
+
+
+def generate_panel_case():
+    """The Generate section shows each engine preset's agent as `walkmesh generate --json`
+    reports it (the CLI's own preset), and ticking Override Agent starts the sizes there."""
+    clear_scene()
+    bpy.ops.mesh.primitive_plane_add(size=4)
+    obj_file = os.path.join(OUT, "preset_floor.obj")
+    with open(obj_file, "w") as handle:
+        handle.write("v 0 0 0\nv 4 0 0\nv 4 0 -4\nv 0 0 -4\nf 1 2 3 4\n")
+    settings = bpy.context.scene.walkmesh_generate
+    problems = []
+    keys = (("agent_height", "Height", " m"), ("agent_radius", "Radius", " m"),
+            ("max_climb", "Climb", " m"), ("max_slope", "Slope", "°"),
+            ("min_passage_width", "Passage Width", " m"))
+    for engine in ("kotor", "nwn2"):
+        run = cli("generate", obj_file, "-o", os.path.join(OUT, f"preset_{engine}.obj"),
+                  "--engine", engine, "--json", "--force")
+        if run.returncode != 0:
+            problems.append(f"walkmesh generate --engine {engine}: {run.stderr.strip()}")
+            continue
+        params = json.loads(run.stdout)["report"]["params"]
+        settings.use_agent = False
+        settings.engine = engine
+        log = []
+        bpy.types.WALKMESH_PT_main.draw(types.SimpleNamespace(layout=Recorder(log)), bpy.context)
+        labels = {entry[1] for entry in log if entry[0] == "label"}
+        for key, label, unit in keys:
+            expected = f"{label}: {params[key]:g}{unit} (preset)"
+            if expected not in labels:
+                problems.append(f"{engine}: no label {expected!r}")
+        settings.use_agent = True
+        filled = {key: round(getattr(settings, key), 4) for key, _, _ in keys}
+        if filled != {key: round(params[key], 4) for key, _, _ in keys}:
+            problems.append(f"{engine}: Override Agent starts at {filled}, the preset is {params}")
+    settings.use_agent = False
+    record("generate panel shows the CLI's presets", not problems, "; ".join(problems))
+
+
+def overlay_case():
+    """The viewport overlay's labels: a transition edge (0,0,0)-(1,0,0) to room 7 on an object
+    moved to (0.2, 0.1, 0) is labelled "7" at its world midpoint (0.7, 0.1, 0), which an
+    identity projection in a 200 × 100 region puts at pixel (100 + 100·0.7, 50 + 50·0.1)
+    = (170, 55). The font calls run too (blf.size lost its DPI argument in Blender 4.0)."""
+    clear_scene()
+    overlay = importlib.import_module(f"{ADDON}.overlay")
+    transitions = np.array([[7, -1, -1], [-1, -1, -1]], dtype=np.int32)
+    mesh = walkmesh.Mesh.from_arrays(
+        np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=np.float32),
+        np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32), materials="Stone",
+        transitions=transitions)
+    obj, _ = bridge.mesh_to_object(mesh, "overlay", bpy.context.scene.collection)
+    obj.location = (0.2, 0.1, 0.0)
+    bpy.context.view_layer.update()
+    overlay.set_font()
+    region = types.SimpleNamespace(width=200, height=100)
+    view = types.SimpleNamespace(perspective_matrix=mathutils.Matrix.Identity(4))
+    context = types.SimpleNamespace(selected_objects=[obj])
+    placed = [(round(x, 3), round(y, 3), text)
+              for x, y, text in overlay.screen_labels(context, region, view)]
+    record("overlay labels (font, position, room)", placed == [(170.0, 55.0, "7")],
+           f"labels {placed}, expected [(170.0, 55.0, '7')]")
+
+
+class Recorder:
+    """Stands in for a UILayout (no window here, so panels are never drawn): records what a
+    draw function asks for and checks it against Blender's own RNA, the way drawing would
+    fail: an icon name Blender does not have, a property the data does not have, an operator
+    that is not registered, or an operator property it does not have."""
+
+    ICONS = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
+
+    def __init__(self, log):
+        self.log = log
+
+    def _icon(self, icon):
+        if icon is not None and icon not in self.ICONS:
+            raise ValueError(f"no icon {icon!r} in this Blender")
+
+    def column(self, **_):
+        return Recorder(self.log)
+
+    row = column
+
+    def box(self):
+        return Recorder(self.log)
+
+    def label(self, text="", icon=None, **_):
+        self._icon(icon)
+        self.log.append(("label", text))
+
+    def prop(self, data, name, icon=None, **_):
+        self._icon(icon)
+        if name not in data.bl_rna.properties:
+            raise ValueError(f"{data} has no property {name!r}")
+        self.log.append(("prop", name))
+
+    def operator(self, idname, text="", icon=None, **_):
+        self._icon(icon)
+        category, name = idname.split(".")
+        cls = getattr(bpy.types, f"{category.upper()}_OT_{name}", None)
+        if cls is None:
+            raise ValueError(f"operator {idname} is not registered")
+        self.log.append(("operator", idname))
+        rna = getattr(getattr(bpy.ops, category), name).get_rna_type()
+        return OperatorProperties(rna, self.log, idname)
+
+
+class OperatorProperties:
+    """The button's operator properties (`button.index = 3`): only properties it has."""
+
+    def __init__(self, rna, log, idname):
+        object.__setattr__(self, "_rna", rna)
+        object.__setattr__(self, "_log", log)
+        object.__setattr__(self, "_idname", idname)
+
+    def __setattr__(self, name, value):
+        if name not in self._rna.properties:
+            raise ValueError(f"{self._idname} has no property {name!r}")
+        self._log.append(("set", self._idname, name, value))
+
+
+def panel_case():
+    """The Walkmesh panel and the File menu entries, drawn into a Recorder after an export with
+    findings and a lint with two findings: every label, property, operator and icon exists in
+    this Blender, the lint findings get one select button each (index 0 and 1), and the menus
+    offer every format's importer and exporter."""
+    clear_scene()
+    vertices = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0],
+                         [1, 1, 0], [2, 1, 0], [2, 1, 2], [1, 1, 2]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]], dtype=np.uint32)
+    mesh = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    obj, _ = bridge.mesh_to_object(mesh, "panel", bpy.context.scene.collection)
+    obj[bridge.PROP_LYT_INDEX] = 2
+    export_one(obj, os.path.join(OUT, "panel.wok"), "bwm")
+    # Two lint findings (a steep walkable pair and what else the pillar gives) to list.
+    bpy.ops.walkmesh.lint()
+    findings = len(bpy.context.scene.walkmesh_lint.findings)
+    log = []
+    panel = types.SimpleNamespace(layout=Recorder(log))
+    bpy.types.WALKMESH_PT_main.draw(panel, bpy.context)
+    menus = []
+    for module, function in (("io_ops", "_menu_import"), ("io_ops", "_menu_export"),
+                             ("lyt", "_menu_import")):
+        menu = types.SimpleNamespace(layout=Recorder(menus))
+        getattr(importlib.import_module(f"{ADDON}.{module}"), function)(menu, bpy.context)
+    problems = []
+    selects = [entry[3] for entry in log if entry[:3] == ("set", "walkmesh.lint_select", "index")]
+    if findings == 0 or selects != list(range(min(findings, 40))):
+        problems.append(f"{findings} lint findings, select buttons for {selects}")
+    labels = [entry[1] for entry in log if entry[0] == "label"]
+    for expected in ("LYT room 2", "Last export: written", "panel.wok"):
+        if expected not in labels:
+            problems.append(f"no label {expected!r}")
+    operators = {entry[1] for entry in menus if entry[0] == "operator"}
+    wanted = {f"{kind}_scene.walkmesh_{fmt}" for kind in ("import", "export")
+              for fmt in ("bwm", "trx", "path")} | {"walkmesh.import_lyt"}
+    if not wanted <= operators:
+        problems.append(f"menus lack {sorted(wanted - operators)}")
+    record("panel and menus draw with this Blender's icons, properties and operators",
+           not problems, "; ".join(problems) or f"{len(log)} panel items, {len(menus)} menu items")
+
+
 for file in FILES:
     try:
         round_trip(file)
@@ -517,7 +741,8 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case, generate_case, roof_case):
+             panel_warnings_case, lint_case, generate_case, roof_case, overlay_case,
+             panel_case, generate_start_case, generate_panel_case):
     try:
         case()
     except Exception:

@@ -2,6 +2,7 @@
 panel, and a button per finding that selects its faces. Faces are numbered as Blender numbers
 the object's polygons (the add-on hands the library one face per polygon, in order)."""
 
+import bmesh
 import bpy
 from bpy.props import BoolProperty, CollectionProperty, IntProperty, StringProperty
 
@@ -84,22 +85,24 @@ class WALKMESH_OT_lint_select(bpy.types.Operator):
             self.report({"WARNING"}, "run Lint again: the findings are out of date")
             return {"CANCELLED"}
         faces = set(finding_faces(results.findings[self.index]))
-        mesh = obj.data
-        if obj.mode == "EDIT":
-            bpy.ops.object.mode_set(mode="OBJECT")
-        for polygon in mesh.polygons:
-            polygon.select = polygon.index in faces
-        for edge in mesh.edges:
-            edge.select = False
-        for vertex in mesh.vertices:
-            vertex.select = False
-        for polygon in mesh.polygons:
-            if polygon.select:
-                for v in polygon.vertices:
-                    mesh.vertices[v].select = True
-        context.view_layer.objects.active = obj
-        obj.select_set(True)
-        bpy.ops.object.mode_set(mode="EDIT")
+        if obj.mode != "EDIT":
+            if context.mode != "OBJECT":
+                bpy.ops.object.mode_set(mode="OBJECT")  # out of another object's Edit Mode
+            context.view_layer.objects.active = obj
+            obj.select_set(True)
+            bpy.ops.object.mode_set(mode="EDIT")
+        # Selected through BMesh in Edit Mode: writing MeshEdge.select on a mesh built from
+        # arrays (an imported walkmesh) crashes Blender 5.0, and BMesh works the same in 3.x.
+        bm = bmesh.from_edit_mesh(obj.data)
+        for elements in (bm.verts, bm.edges, bm.faces):
+            for element in elements:
+                element.select_set(False)
+        for face in bm.faces:
+            if face.index in faces:
+                face.select_set(True)  # selects its edges and vertices too
+        bm.select_mode = {"FACE"}
+        bm.select_flush_mode()
+        bmesh.update_edit_mesh(obj.data)
         bpy.ops.mesh.select_mode(type="FACE")
         self.report({"INFO"}, f"{len(faces)} face(s) selected")
         return {"FINISHED"}

@@ -40,23 +40,37 @@ def _labels(obj):
             for m, v in zip(middles, values[tagged])]
 
 
-def _draw():
-    context = bpy.context
-    settings = getattr(context.scene, "walkmesh", None)
-    if settings is None or not settings.show_rooms:
-        return
-    region, view = context.region, context.region_data
-    font = 0
-    blf.size(font, 14, 72)
+def set_font(font=0):
+    """The labels' font size and colour. blf.size takes no DPI argument from Blender 4.0 on
+    (a third argument raises TypeError); without one Blender 3.x uses 72 DPI, as before."""
+    blf.size(font, 14)
     blf.color(font, 1.0, 0.35, 0.2, 1.0)
+
+
+def screen_labels(context, region, view):
+    """(x, y, text) in region pixels of every transition label of the selected mesh objects
+    (labels behind the view are left out)."""
+    placed = []
     for obj in context.selected_objects:
         if obj.type != "MESH":
             continue
         for point, room in _labels(obj):
             at = location_3d_to_region_2d(region, view, point)
             if at is not None:
-                blf.position(font, at.x, at.y, 0)
-                blf.draw(font, str(room))
+                placed.append((at.x, at.y, str(room)))
+    return placed
+
+
+def _draw():
+    context = bpy.context
+    settings = getattr(context.scene, "walkmesh", None)
+    if settings is None or not settings.show_rooms:
+        return
+    font = 0
+    set_font(font)
+    for x, y, text in screen_labels(context, context.region, context.region_data):
+        blf.position(font, x, y, 0)
+        blf.draw(font, text)
 
 
 def register():

@@ -1,6 +1,8 @@
 """Where the `walkmesh` package comes from.
 
-The add-on zip carries the package itself (the abi3 wheel's `walkmesh/` folder with its
+The extension (Blender 4.2+) lists the walkmesh wheel in its manifest; Blender installs it
+into the extensions' own site-packages, already on sys.path, and there is no vendor/ folder.
+The legacy add-on zip carries the package itself (the abi3 wheel's `walkmesh/` folder with its
 compiled `_walkmesh.abi3.so` / `.pyd`) in `vendor/`: installing the zip is then the whole
 installation, in any Blender whose Python is CPython >= 3.9 (the wheel is abi3), without pip and
 without write access to Blender's own Python folder. The vendored copy comes first on
@@ -27,8 +29,9 @@ def load():
         import walkmesh
     except ImportError as error:
         raise ImportError(
-            "the walkmesh Python package is missing: install the add-on zip built by "
-            "blender-addon/build_zip.py (it vendors the package), or `pip install ./python` "
-            f"into Blender's Python ({sys.executable}): {error}"
+            "the walkmesh Python package is missing: install the extension (Blender 4.2+) or "
+            "the add-on zip (3.x) built by blender-addon/build_zip.py (both carry the "
+            f"package), or `pip install ./python` into Blender's Python ({sys.executable}): "
+            f"{error}"
         ) from error
     return walkmesh
