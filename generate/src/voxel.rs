@@ -351,11 +351,13 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
             let not_floor = (!s.walkable || s.not_floor) && (!new.walkable || new.not_floor);
             // A steep top made walkable by a floor within a climb below it is a riser: a
-            // character stands on that floor to step up.
-            let base = if high.walkable || !low.walkable {
-                high.base
-            } else {
-                low.base
+            // character stands on that floor to step up. Where both are walkable, the higher
+            // base wins: a tread at the top of a full-height step box is a floor of its own,
+            // even when the box's side (a riser from the step below) reached that top first.
+            let base = match (high.walkable, low.walkable) {
+                (true, true) => high.base.max(low.base),
+                (true, false) | (false, false) => high.base,
+                (false, true) => low.base,
             };
             (
                 s.walkable || new.walkable,
