@@ -215,8 +215,14 @@ def check_case(driver, walkmesh, out, name, files):
         check_routes(driver, name, files[0])
     if name == "wok":
         check_route_clicks(driver, name)
-    check(not driver.get_log("browser") if hasattr(driver, "get_log") else True,
-          f"{name}: no errors in the browser console")
+    logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
+    for entry in logs:
+        print(f"     {name}: browser console: {entry.get('level')} {entry.get('message')}")
+    # Chromium's own WebGL performance notes (software GL under load: "GPU stall due to
+    # ReadPixels" when the check reads the canvas back) are the browser's, not the page's; every
+    # other entry, warnings included, fails. Each entry is printed above either way.
+    ours = [e for e in logs if "GL Driver Message" not in str(e.get("message"))]
+    check(not ours, f"{name}: no errors in the browser console")
 
 
 # The walkmesh whose `route` command the page's router is compared with: $WALKMESH_ROUTE_BIN,
