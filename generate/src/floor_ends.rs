@@ -173,6 +173,10 @@ pub fn follow_render_ends(
         }
         moves.retain(|v, _| !folding.contains(v));
     }
+    // Nothing to move: no lint pass over the whole mesh (it runs on every KotOR room).
+    if moves.is_empty() {
+        return ends;
+    }
     if !keeps_faces(mesh, &canonical, &moves) {
         return FloorEnds::default();
     }
