@@ -103,6 +103,37 @@ fn a_glb_instancing_one_mesh_many_times_is_refused_by_its_estimate() {
     assert_refused(&run, &out, &["needs an estimated", "--max-memory"]);
 }
 
+/// The reproducers as the issue gave them, with no `--max-memory`, in a process whose address
+/// space is capped at 2 GiB (`ulimit -v`): the default limit follows the cap (half of it), so
+/// each is refused by its estimate instead of aborting on an allocation the system denies (the
+/// fixed 4096 MiB default let the 2 mm floor reach an 800 MB allocation that failed). The
+/// floor at 5 mm cells fits and is generated.
+#[test]
+fn the_default_limit_follows_an_address_space_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = floor(dir.path());
+    let input = input.to_str().unwrap();
+    let out = dir.path().join("out.wok");
+    let out_text = out.to_str().unwrap();
+    for cell in ["0.002", "0.003"] {
+        let run = generate(&[input, "-o", out_text, "--cell-size", cell]);
+        assert_refused(
+            &run,
+            &out,
+            &["needs an estimated", "limit of 1024 MiB", "--max-memory"],
+        );
+    }
+    let glb = dir.path().join("instanced.glb");
+    std::fs::write(&glb, instanced_glb(1800)).unwrap();
+    let run = generate(&[glb.to_str().unwrap(), "-o", out_text]);
+    assert_refused(&run, &out, &["needs an estimated", "--max-memory"]);
+    let run = generate(&[input, "-o", out_text, "--cell-size", "0.005", "--json"]);
+    assert_eq!(code(&run), Some(0), "{run:?}");
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(json["report"]["params"]["max_memory_mib"], 1024);
+    assert!(out.exists());
+}
+
 /// A stray vertex at x = 1e30 beside the floor (a 1 × 83 grid and "no walkable floor"
 /// before), one triangle 1e6 m away with the generic preset (2.8 GB before), and a glTF node
 /// scaled by 1e30: refused as out of range, naming the corner.

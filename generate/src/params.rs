@@ -79,7 +79,7 @@ fn default_not_floor() -> Vec<String> {
 }
 
 fn default_max_memory() -> u64 {
-    walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB
+    walkmesh_core::memory::default_max_memory_mib()
 }
 
 /// The finest cell (m): below a millimetre no modelled floor has detail to resolve.

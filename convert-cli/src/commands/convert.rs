@@ -53,7 +53,9 @@ pub struct Args {
     pub params: crate::params::FormatParams,
     /// Memory limit (MiB) of the steps that estimate their need before allocating (PATH
     /// cooking, NWN2 island path tables); above it they refuse with a message instead of
-    /// exhausting the machine. Default 4096.
+    /// exhausting the machine. Default 4096, or less where the
+    /// process may not have it: half of `ulimit -v`, three quarters of a container's or the
+    /// machine's memory.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_memory: Option<u64>,
     /// Move the mesh (vertices and origin) by X,Y,Z metres before writing, e.g. to undo the

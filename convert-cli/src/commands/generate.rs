@@ -97,7 +97,9 @@ pub struct Args {
     #[arg(long, value_name = "WORD,...", value_delimiter = ',')]
     pub not_floor: Option<Vec<String>>,
     /// Memory limit (MiB): every stage estimates what it allocates before allocating it and
-    /// refuses above the limit, naming the stage and the estimate. Default 4096.
+    /// refuses above the limit, naming the stage and the estimate. Default 4096, or less where the
+    /// process may not have it: half of `ulimit -v`, three quarters of a container's or the
+    /// machine's memory.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_memory: Option<u64>,
     /// Print one JSON object: the generation report and the conversion.

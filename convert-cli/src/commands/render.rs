@@ -58,7 +58,8 @@ pub struct Args {
     #[arg(long)]
     no_wireframe: bool,
     /// Refuse a PNG whose pixels (with the encoder's copy) would need more than MIB
-    /// mebibytes (default 4096); the picture's size, not the coordinates, sets the work.
+    /// mebibytes (default 4096, or less where the process may not have it, as in
+    /// `convert`); the picture's size, not the coordinates, sets the work.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     max_memory: Option<u64>,
     #[command(flatten)]
@@ -110,7 +111,7 @@ pub fn check_raster(
         "picture",
         &format!("a {} x {} pixel PNG", scene.width, scene.height),
         pixels.saturating_mul(8),
-        max_memory.unwrap_or(walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB),
+        max_memory.unwrap_or_else(walkmesh_core::memory::default_max_memory_mib),
     )
     .map_err(|e| Failure::input(e.message))
 }

@@ -41,7 +41,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             tile_tolerance: 0.0,
-            max_memory_mib: walkmesh_core::memory::DEFAULT_MAX_MEMORY_MIB,
+            max_memory_mib: walkmesh_core::memory::default_max_memory_mib(),
         }
     }
 }
