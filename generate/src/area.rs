@@ -73,6 +73,7 @@ impl<'a> AreaReport<'a> {
         let findings = read_notes
             .items
             .iter()
+            .chain(&room_findings(rooms).items)
             .map(|d| d.to_string())
             .chain(solution.findings.iter().map(|f| f.to_string()))
             .collect();
@@ -84,6 +85,36 @@ impl<'a> AreaReport<'a> {
         }
     }
 }
+
+/// Every room's lossy steps as warnings (floor left out, seeds on no floor, passages the cells
+/// do not resolve: what `walkmesh generate` says of one room), and a note with the code
+/// `generate.doorway_aligned` for each room whose doorway vertices were moved onto the line
+/// it shares with another room; each names the room's model.
+pub fn room_findings(rooms: &[RoomResult]) -> Diagnostics {
+    let mut all = Diagnostics::new();
+    for room in rooms {
+        let mut diag = Diagnostics::new();
+        room.report.warn_lossy_steps(&mut diag);
+        if room.doorway.vertices > 0 {
+            diag.push(
+                walkmesh_core::Severity::Info,
+                DOORWAY_ALIGNED,
+                walkmesh_core::Position::None,
+                None,
+                format!(
+                    "{} doorway vertex(es) moved onto the line shared with the room it faces, at most {:.3} m",
+                    room.doorway.vertices, room.doorway.max_move
+                ),
+            );
+        }
+        diag.set_file(Path::new(&format!("{}.mdl", room.room)));
+        all.extend(diag);
+    }
+    all
+}
+
+/// The code of the note that a room's doorway vertices were moved ([`room_findings`]).
+pub const DOORWAY_ALIGNED: &str = "generate.doorway_aligned";
 
 /// A room generated, before the transitions are solved.
 #[derive(Debug)]

@@ -221,6 +221,10 @@ def test_an_area_of_kit_rooms_placed_door_to_door_is_generated_and_linked_as_the
     assert [(r["room"], r["faces"], r["leads_to"]) for r in theirs["rooms"]] == [
         (r["room"], r["faces"], r["leads_to"]) for r in report["rooms"]
     ]
+    # And says the same of them: each room's lossy steps and doorway moves, by code.
+    assert theirs["findings"] == report["findings"]
+    moved = [f for f in report["findings"] if "[generate.doorway_aligned]" in f]
+    assert len(moved) == sum(1 for r in report["rooms"] if r["doorway"]["vertices"] > 0) > 0
 
 
 def test_an_area_without_models_or_with_an_output_over_an_input_is_refused(tmp_path):
