@@ -112,21 +112,24 @@ impl Heightfield {
     ) -> Result<(), GenerateError> {
         let (corners, walkable) = (&triangle.corners, triangle.walkable);
         let cs = self.cell_size;
-        let local: Vec<[f32; 3]> = corners
-            .iter()
-            .map(|c| {
-                [
-                    (c[0] - self.origin[0]) / cs,
-                    (c[1] - self.origin[1]) / cs,
-                    c[2] - self.origin[2],
-                ]
-            })
-            .collect();
+        let local = corners.map(|c| {
+            [
+                (c[0] - self.origin[0]) / cs,
+                (c[1] - self.origin[1]) / cs,
+                c[2] - self.origin[2],
+            ]
+        });
         let y_lo = local.iter().map(|c| c[1]).fold(f32::MAX, f32::min);
         let y_hi = local.iter().map(|c| c[1]).fold(f32::MIN, f32::max);
         let (y0, y1) = cell_range(y_lo, y_hi, self.height);
         for y in y0..=y1 {
-            let row = clip(&clip(&local, 1, y as f32, true), 1, (y + 1) as f32, false);
+            let row = clip(
+                clip(&local, 1, y as f32, true).as_slice(),
+                1,
+                (y + 1) as f32,
+                false,
+            );
+            let row = row.as_slice();
             if row.len() < 3 {
                 continue;
             }
@@ -134,7 +137,13 @@ impl Heightfield {
             let x_hi = row.iter().map(|c| c[0]).fold(f32::MIN, f32::max);
             let (x0, x1) = cell_range(x_lo, x_hi, self.width);
             for x in x0..=x1 {
-                let cell = clip(&clip(&row, 0, x as f32, true), 0, (x + 1) as f32, false);
+                let cell = clip(
+                    clip(row, 0, x as f32, true).as_slice(),
+                    0,
+                    (x + 1) as f32,
+                    false,
+                );
+                let cell = cell.as_slice();
                 if cell.len() < 3 {
                     continue;
                 }
@@ -411,14 +420,51 @@ fn cell_range(lo: f32, hi: f32, count: usize) -> (i64, i64) {
     (first.max(0), last.min(count as i64 - 1))
 }
 
+/// A convex polygon of at most [`Clipped::CAPACITY`] corners, kept on the stack: a triangle
+/// clipped to one cell (four half-planes, each adding at most one corner) has at most seven.
+/// Rasterising clips every triangle once per row and once per cell, and a heap vector for
+/// each was a tenth of a large scene's generation time.
+#[derive(Clone, Copy)]
+struct Clipped {
+    corners: [[f32; 3]; Clipped::CAPACITY],
+    len: usize,
+}
+
+impl Clipped {
+    const CAPACITY: usize = 8;
+
+    fn of(corners: &[[f32; 3]]) -> Clipped {
+        let mut polygon = Clipped {
+            corners: [[0.0; 3]; Clipped::CAPACITY],
+            len: 0,
+        };
+        for corner in corners {
+            polygon.push(*corner);
+        }
+        polygon
+    }
+
+    /// Adds a corner; past the capacity (which a convex clip never reaches) it is dropped.
+    fn push(&mut self, corner: [f32; 3]) {
+        if let Some(slot) = self.corners.get_mut(self.len) {
+            *slot = corner;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[[f32; 3]] {
+        self.corners.get(..self.len).unwrap_or(&[])
+    }
+}
+
 /// Sutherland–Hodgman clip of a convex polygon against `coordinate[axis] >= value` (keep
 /// above) or `<= value`.
-fn clip(polygon: &[[f32; 3]], axis: usize, value: f32, keep_above: bool) -> Vec<[f32; 3]> {
+fn clip(polygon: &[[f32; 3]], axis: usize, value: f32, keep_above: bool) -> Clipped {
     let side = |p: &[f32; 3]| {
         let d = p[axis] - value;
         if keep_above { d } else { -d }
     };
-    let mut out = Vec::with_capacity(polygon.len() + 2);
+    let mut out = Clipped::of(&[]);
     for (i, a) in polygon.iter().enumerate() {
         let b = polygon.get((i + 1) % polygon.len()).unwrap_or(a);
         let (da, db) = (side(a), side(b));
