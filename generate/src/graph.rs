@@ -56,7 +56,7 @@ impl Graph {
     /// before the layers' own grids (claimed in [`layers`]).
     pub fn bytes_for(field: &Heightfield) -> u64 {
         let nodes = walkable_spans(field) as u64;
-        let columns = field.columns.len() as u64 + 1;
+        let columns = field.column_count() as u64 + 1;
         nodes
             .saturating_mul(BYTES_PER_NODE)
             .saturating_add(columns.saturating_mul(BYTES_PER_COLUMN))
@@ -64,8 +64,9 @@ impl Graph {
 
     pub fn build(field: &Heightfield, params: &Params) -> Graph {
         let mut nodes = Vec::with_capacity(walkable_spans(field));
-        let mut starts = Vec::with_capacity(field.columns.len() + 1);
-        for (c, spans) in field.columns.iter().enumerate() {
+        let mut starts = Vec::with_capacity(field.column_count() + 1);
+        for c in 0..field.column_count() {
+            let spans = field.spans(c).unwrap_or(&[]);
             starts.push(nodes.len() as u32);
             for (i, span) in spans.iter().enumerate() {
                 if !span.walkable {
@@ -275,11 +276,7 @@ fn passage_steps(params: &Params, field: &Heightfield) -> i32 {
 
 /// Walkable spans of the field: the graph's node count.
 fn walkable_spans(field: &Heightfield) -> usize {
-    field
-        .columns
-        .iter()
-        .map(|spans| spans.iter().filter(|s| s.walkable).count())
-        .sum()
+    field.all_spans().iter().filter(|s| s.walkable).count()
 }
 
 /// The node under a seed point: in the seed's column (or the nearest column with floor within
@@ -424,8 +421,7 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
         let (low, high) = (node.floor + climb, node.floor + agent);
         let solid = |column: usize| {
             field
-                .columns
-                .get(column)
+                .spans(column)
                 .is_some_and(|spans| spans.iter().any(|s| s.top > low && s.bottom < high))
         };
         let near = (-reach..=reach).any(|dy| {
@@ -459,7 +455,7 @@ pub fn trim_slivers(graph: &Graph, field: &Heightfield, kept: &mut [bool]) {
             continue;
         }
         let column = node.y as usize * field.width + node.x as usize;
-        let sliver = field.columns.get(column).is_some_and(|spans| {
+        let sliver = field.spans(column).is_some_and(|spans| {
             spans
                 .iter()
                 .any(|s| s.top == node.floor && s.walkable && s.sliver)
@@ -780,14 +776,7 @@ mod tests {
     /// nothing.
     #[test]
     fn passage_rounds_are_bounded_by_the_grid() {
-        let field = Heightfield {
-            width: 3,
-            height: 4,
-            origin: [0.0; 3],
-            cell_size: 0.1,
-            cell_height: 0.05,
-            columns: vec![Vec::new(); 12],
-        };
+        let field = Heightfield::from_columns(3, 4, [0.0; 3], 0.1, 0.05, &vec![Vec::new(); 12]);
         let mut params = Params::preset(crate::Engine::Kotor);
         assert_eq!(passage_steps(&params, &field), 4);
         params.min_passage_width = 1e9;

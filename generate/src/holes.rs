@@ -257,7 +257,7 @@ pub fn prop_stands_in(mesh: &NavMesh, ring: &[u32], ground: &Ground) -> bool {
             });
             floor_columns += usize::from(floor_below);
             inside_columns += 1;
-            let reaches = field.columns.get(column).is_some_and(|spans| {
+            let reaches = field.spans(column).is_some_and(|spans| {
                 spans
                     .iter()
                     .any(|s| field.z(s.top) >= rim_low - ground.max_climb)

@@ -27,6 +27,10 @@ pub struct Span {
 
 /// Columns of spans over a plan grid; column `(x, y)` covers
 /// `[origin + x·cell, origin + (x+1)·cell) × [origin + y·cell, …)`.
+///
+/// Compact, as Recast's compact heightfield: every span in one array, column by column, and
+/// each column's start in it. A vector per column cost a heap block per column (most hold one
+/// span), about 120 bytes a column where this takes 24 (issue #48).
 #[derive(Clone, Debug)]
 pub struct Heightfield {
     pub width: usize,
@@ -35,9 +39,15 @@ pub struct Heightfield {
     pub origin: [f32; 3],
     pub cell_size: f32,
     pub cell_height: f32,
-    /// Spans per column, sorted upwards and disjoint.
-    pub columns: Vec<Vec<Span>>,
+    /// Every column's spans, sorted upwards and disjoint, column after column.
+    spans: Vec<Span>,
+    /// Where each column's spans start in `spans`, and one past the last column's end.
+    starts: Vec<u32>,
 }
+
+/// Rows rasterised together: each band's columns are built as small vectors, then packed
+/// into the compact array, so only one band's vectors are alive at a time.
+const BAND_ROWS: usize = 32;
 
 /// The largest grid built (about 4 GiB of empty columns past this).
 const MAX_COLUMNS: u64 = 200_000_000;
@@ -72,24 +82,164 @@ impl Heightfield {
                 limit: MAX_COLUMNS,
             });
         }
-        budget.claim("the voxel grid", bytes_of::<Vec<Span>>(columns as usize))?;
+        budget.claim("the voxel grid", bytes_of::<u32>(columns as usize + 1))?;
         let mut field = Heightfield {
             width: width as usize,
             height: height as usize,
             origin,
             cell_size: cs,
             cell_height: params.cell_height,
-            columns: vec![Vec::new(); columns as usize],
+            spans: Vec::new(),
+            starts: Vec::with_capacity(columns as usize + 1),
         };
-        let merge = params.climb_cells();
-        for t in &source.triangles {
-            field.rasterise(t, merge, budget)?;
-        }
+        field.rasterise_all(&source.triangles, params.climb_cells(), budget)?;
         field.filter_low_obstacles(params.climb_cells());
         field.filter_bevels(params.climb_cells());
         field.fill_cracks(params.climb_cells(), params.height_cells(), budget)?;
         field.filter_low_clearance(params.height_cells());
         Ok(field)
+    }
+
+    /// A field of the given columns (each sorted upwards and disjoint): for tests and tools
+    /// that build a picture by hand.
+    pub fn from_columns(
+        width: usize,
+        height: usize,
+        origin: [f32; 3],
+        cell_size: f32,
+        cell_height: f32,
+        columns: &[Vec<Span>],
+    ) -> Heightfield {
+        let mut field = Heightfield {
+            width,
+            height,
+            origin,
+            cell_size,
+            cell_height,
+            spans: Vec::new(),
+            starts: Vec::with_capacity(columns.len() + 1),
+        };
+        for column in columns {
+            field.starts.push(field.spans.len() as u32);
+            field.spans.extend_from_slice(column);
+        }
+        field.starts.push(field.spans.len() as u32);
+        field
+    }
+
+    /// Number of columns (width × height).
+    pub fn column_count(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// The spans of a column, sorted upwards; None outside the grid.
+    pub fn spans(&self, column: usize) -> Option<&[Span]> {
+        let (start, end) = (self.starts.get(column)?, self.starts.get(column + 1)?);
+        self.spans.get(*start as usize..*end as usize)
+    }
+
+    fn spans_mut(&mut self, column: usize) -> Option<&mut [Span]> {
+        let (start, end) = (self.starts.get(column)?, self.starts.get(column + 1)?);
+        self.spans.get_mut(*start as usize..*end as usize)
+    }
+
+    /// Every span of the field, column after column.
+    pub fn all_spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Rasterises every triangle, band of rows by band: a band's columns gather their spans
+    /// in small vectors (reused from band to band), in the triangles' order, which the merge
+    /// depends on; then they are packed into the compact array.
+    fn rasterise_all(
+        &mut self,
+        triangles: &[crate::floor::Triangle],
+        merge: i32,
+        budget: &mut Budget,
+    ) -> Result<(), GenerateError> {
+        let bands = self.height.div_ceil(BAND_ROWS);
+        // Each triangle's rows, then the triangles starting in each band (in input order).
+        budget.claim(
+            "voxelising",
+            bytes_of::<(i64, i64)>(triangles.len()) + bytes_of::<u32>(triangles.len() * 2),
+        )?;
+        let rows: Vec<(i64, i64)> = triangles.iter().map(|t| self.rows_of(t)).collect();
+        let mut starting: Vec<Vec<u32>> = vec![Vec::new(); bands];
+        for (t, &(first, _)) in rows.iter().enumerate() {
+            if let Some(list) = starting.get_mut(first.max(0) as usize / BAND_ROWS) {
+                list.push(t as u32);
+            }
+        }
+        budget.claim(
+            "voxelising",
+            bytes_of::<Vec<Span>>(BAND_ROWS.min(self.height) * self.width),
+        )?;
+        let mut band_columns: Vec<Vec<Span>> = vec![Vec::new(); BAND_ROWS * self.width];
+        let mut active: Vec<u32> = Vec::new();
+        for (band, starting_here) in starting.iter().enumerate() {
+            let (row0, row1) = (band * BAND_ROWS, ((band + 1) * BAND_ROWS).min(self.height));
+            // Triangles still reaching this band, merged with those starting in it: both
+            // lists are in input order, and so is the merge.
+            let reaching = active
+                .iter()
+                .copied()
+                .filter(|&t| rows.get(t as usize).is_some_and(|r| r.1 >= row0 as i64));
+            active = merge_ascending(reaching, starting_here.iter().copied());
+            for &t in &active {
+                if let Some(triangle) = triangles.get(t as usize) {
+                    self.rasterise(triangle, merge, (row0, row1), &mut band_columns, budget)?;
+                }
+            }
+            self.pack_band(&mut band_columns, row1 - row0, budget)?;
+        }
+        self.starts.push(self.spans.len() as u32);
+        Ok(())
+    }
+
+    /// The rows a triangle covers.
+    fn rows_of(&self, triangle: &crate::floor::Triangle) -> (i64, i64) {
+        let cs = self.cell_size;
+        let ys = triangle.corners.map(|c| (c[1] - self.origin[1]) / cs);
+        let y_lo = ys.iter().copied().fold(f32::MAX, f32::min);
+        let y_hi = ys.iter().copied().fold(f32::MIN, f32::max);
+        cell_range(y_lo, y_hi, self.height)
+    }
+
+    /// Appends a band's columns to the compact array (claiming its growth first) and empties
+    /// them for the next band.
+    fn pack_band(
+        &mut self,
+        band_columns: &mut [Vec<Span>],
+        rows: usize,
+        budget: &mut Budget,
+    ) -> Result<(), GenerateError> {
+        let used = band_columns
+            .get_mut(..rows * self.width)
+            .unwrap_or_default();
+        let count: usize = used.iter().map(Vec::len).sum();
+        let needed = self.spans.len() + count;
+        if needed > self.spans.capacity() {
+            // Grows by half again at least, so the packing is amortised linear.
+            let grown = needed.max(self.spans.capacity() + self.spans.capacity() / 2);
+            budget.claim(
+                "voxelising",
+                bytes_of::<Span>(grown - self.spans.capacity()),
+            )?;
+            self.spans.reserve_exact(grown - self.spans.len());
+        }
+        if u32::try_from(needed).is_err() {
+            return Err(GenerateError::Memory {
+                stage: "voxelising",
+                estimate_mib: bytes_of::<Span>(needed) >> 20,
+                limit_mib: 0,
+                option: walkmesh_core::memory::OPTION,
+            });
+        }
+        for column in used {
+            self.starts.push(self.spans.len() as u32);
+            self.spans.append(column);
+        }
+        Ok(())
     }
 
     /// Column index of (x, y), None outside the grid.
@@ -103,11 +253,14 @@ impl Heightfield {
         self.origin[2] + level as f32 * self.cell_height
     }
 
-    /// Adds the spans one triangle covers (Recast's clip per row, then per column).
+    /// Adds the spans one triangle covers in rows `rows.0 .. rows.1` (Recast's clip per row,
+    /// then per column) to that band's columns.
     fn rasterise(
-        &mut self,
+        &self,
         triangle: &crate::floor::Triangle,
         merge: i32,
+        rows: (usize, usize),
+        band_columns: &mut [Vec<Span>],
         budget: &mut Budget,
     ) -> Result<(), GenerateError> {
         let (corners, walkable) = (&triangle.corners, triangle.walkable);
@@ -122,6 +275,7 @@ impl Heightfield {
         let y_lo = local.iter().map(|c| c[1]).fold(f32::MAX, f32::min);
         let y_hi = local.iter().map(|c| c[1]).fold(f32::MIN, f32::max);
         let (y0, y1) = cell_range(y_lo, y_hi, self.height);
+        let (y0, y1) = (y0.max(rows.0 as i64), y1.min(rows.1 as i64 - 1));
         for y in y0..=y1 {
             let row = clip(
                 clip(&local, 1, y as f32, true).as_slice(),
@@ -152,8 +306,9 @@ impl Heightfield {
                 let ch = self.cell_height;
                 let bottom = (z_lo / ch).floor() as i32;
                 let top = ((z_hi / ch).ceil() as i32).max(bottom + 1);
-                if let Some(column) = self.column(x, y)
-                    && let Some(spans) = self.columns.get_mut(column)
+                let in_band = (y as usize - rows.0) * self.width + x as usize;
+                if self.column(x, y).is_some()
+                    && let Some(spans) = band_columns.get_mut(in_band)
                 {
                     let centre = [x as f32 + 0.5, y as f32 + 0.5];
                     let span = Span {
@@ -176,7 +331,10 @@ impl Heightfield {
     /// walkable (kerbs, stair steps: Recast's low-hanging-obstacle filter): a riser, whose
     /// base is that floor (see [`Span::base`]).
     fn filter_low_obstacles(&mut self, climb: i32) {
-        for spans in &mut self.columns {
+        for column in 0..self.column_count() {
+            let Some(spans) = self.spans_mut(column) else {
+                continue;
+            };
             let mut below: Option<Span> = None;
             for span in spans.iter_mut() {
                 let original = *span;
@@ -207,7 +365,7 @@ impl Heightfield {
                 let Some(column) = self.column(x, y) else {
                     continue;
                 };
-                let Some(spans) = self.columns.get(column) else {
+                let Some(spans) = self.spans(column) else {
                     continue;
                 };
                 for (i, span) in spans.iter().enumerate() {
@@ -216,8 +374,8 @@ impl Heightfield {
                     }
                     let floors_beside = |dx: i64, dy: i64| {
                         self.column(x + dx, y + dy)
-                            .and_then(|c| self.columns.get(c))
-                            .map_or(&[][..], Vec::as_slice)
+                            .and_then(|c| self.spans(c))
+                            .unwrap_or(&[])
                             .iter()
                             .filter(|o| o.walkable && (o.top - span.top).abs() <= climb)
                             .map(|o| o.top)
@@ -238,7 +396,7 @@ impl Heightfield {
             }
         }
         for (column, i) in raise {
-            if let Some(span) = self.columns.get_mut(column).and_then(|c| c.get_mut(i)) {
+            if let Some(span) = self.spans_mut(column).and_then(|c| c.get_mut(i)) {
                 span.walkable = true;
                 span.sliver = false;
                 span.not_floor = false;
@@ -265,13 +423,13 @@ impl Heightfield {
                 let Some(column) = self.column(x, y) else {
                     continue;
                 };
-                let Some(spans) = self.columns.get(column) else {
+                let Some(spans) = self.spans(column) else {
                     continue;
                 };
                 let floors = |dx: i64, dy: i64| {
                     self.column(x + dx, y + dy)
-                        .and_then(|c| self.columns.get(c))
-                        .map_or(&[][..], Vec::as_slice)
+                        .and_then(|c| self.spans(c))
+                        .unwrap_or(&[])
                         .iter()
                         // A sliver (floor reaching into the cell, its centre uncovered) is
                         // no floor to bridge from: two slivers one cell apart are a gap of
@@ -295,8 +453,38 @@ impl Heightfield {
                 }
             }
         }
-        for (column, level) in fill {
-            if let Some(spans) = self.columns.get_mut(column) {
+        self.add_fills(&fill, budget)
+    }
+
+    /// Adds a floor span at each `(column, level)` of `fill` (in column order), merged into
+    /// its column as rasterising merges: the compact array is copied once, with room for them.
+    fn add_fills(
+        &mut self,
+        fill: &[(usize, i32)],
+        budget: &mut Budget,
+    ) -> Result<(), GenerateError> {
+        if fill.is_empty() {
+            return Ok(());
+        }
+        let count = self.spans.len() + fill.len();
+        budget.claim(
+            "filling cracks",
+            bytes_of::<Span>(count) + bytes_of::<u32>(self.starts.len()),
+        )?;
+        let mut spans = Vec::with_capacity(count);
+        let mut starts = Vec::with_capacity(self.starts.len());
+        let mut fills = fill.iter().peekable();
+        let mut scratch = Vec::new();
+        for column in 0..self.column_count() {
+            starts.push(spans.len() as u32);
+            let own = self.spans(column).unwrap_or(&[]);
+            if fills.peek().is_none_or(|(c, _)| *c != column) {
+                spans.extend_from_slice(own);
+                continue;
+            }
+            scratch.clear();
+            scratch.extend_from_slice(own);
+            while let Some(&(_, level)) = fills.next_if(|(c, _)| *c == column) {
                 let span = Span {
                     bottom: level - 1,
                     top: level,
@@ -305,16 +493,22 @@ impl Heightfield {
                     not_floor: false,
                     base: level,
                 };
-                claim_room(spans, budget)?;
-                add_span(spans, span, 0);
+                add_span(&mut scratch, span, 0);
             }
+            spans.extend_from_slice(&scratch);
         }
+        starts.push(spans.len() as u32);
+        self.spans = spans;
+        self.starts = starts;
         Ok(())
     }
 
     /// A walkable span with less than the agent's height of room above it is not walkable.
     fn filter_low_clearance(&mut self, agent: i32) {
-        for spans in &mut self.columns {
+        for column in 0..self.column_count() {
+            let Some(spans) = self.spans_mut(column) else {
+                continue;
+            };
             for i in 0..spans.len() {
                 let next = spans.get(i + 1).map(|s| s.bottom);
                 if let Some(span) = spans.get_mut(i)
@@ -325,6 +519,23 @@ impl Heightfield {
             }
         }
     }
+}
+
+/// Two ascending sequences merged into one ascending vector.
+fn merge_ascending(a: impl Iterator<Item = u32>, b: impl Iterator<Item = u32>) -> Vec<u32> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    let mut out = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) if x <= y => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        out.extend(next);
+    }
+    out
 }
 
 /// Claims what one more span in `spans` may allocate before it is added: a full vector

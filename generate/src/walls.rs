@@ -572,7 +572,7 @@ fn column_at(field: &Heightfield, x: f64, y: f64) -> Option<&[crate::voxel::Span
     let cx = ((x - f64::from(field.origin[0])) / cs).floor() as i64;
     let cy = ((y - f64::from(field.origin[1])) / cs).floor() as i64;
     let column = field.column(cx, cy)?;
-    field.columns.get(column).map(Vec::as_slice)
+    field.spans(column)
 }
 
 /// True area of a triangle.

@@ -1313,25 +1313,26 @@ fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
     };
     let (width, height) = (16usize, 16usize);
     for case in 0..300 {
-        let mut field = Heightfield {
-            width,
-            height,
-            origin: [0.0, 0.0, 0.0],
-            cell_size: params.cell_size,
-            cell_height: params.cell_height,
-            columns: vec![Vec::new(); width * height],
-        };
+        let mut columns = vec![Vec::new(); width * height];
         for y in 2..14 {
             for x in 2..14 {
                 // Keep the middle solid, drop a third of the cells near the edges.
                 let edge = x < 5 || y < 5 || x > 10 || y > 10;
                 if !edge || random() % 3 != 0 {
-                    field.columns[y * width + x] = vec![floor];
+                    columns[y * width + x] = vec![floor];
                 }
             }
         }
         let (x, y) = (2 + (random() % 12) as usize, 2 + (random() % 12) as usize);
-        field.columns[y * width + x] = vec![floor, ceiling];
+        columns[y * width + x] = vec![floor, ceiling];
+        let field = Heightfield::from_columns(
+            width,
+            height,
+            [0.0, 0.0, 0.0],
+            params.cell_size,
+            params.cell_height,
+            &columns,
+        );
         let mesh = mesh_of_field(&field, &params);
         assert_lint_clean(&format!("case {case}"), &mesh);
     }
@@ -1414,25 +1415,26 @@ fn a_simplified_edge_never_runs_along_another_layers_cell() {
                 y * width + x
             }
         };
-        let mut field = Heightfield {
-            width,
-            height,
-            origin: [0.0, 0.0, 0.0],
-            cell_size: params.cell_size,
-            cell_height: params.cell_height,
-            columns: vec![Vec::new(); width * height],
-        };
+        let mut columns = vec![Vec::new(); width * height];
         for y in 1..12 {
             for x in 4..12 {
                 let notch = x == 4 && (4..7).contains(&y);
                 if !notch {
-                    field.columns[at(x, y)] = vec![floor];
+                    columns[at(x, y)] = vec![floor];
                 }
             }
         }
-        if field.columns[at(island_x + 1, island_y)].is_empty() {
-            field.columns[at(island_x, island_y)] = vec![floor];
+        if columns[at(island_x + 1, island_y)].is_empty() {
+            columns[at(island_x, island_y)] = vec![floor];
         }
+        let field = Heightfield::from_columns(
+            width,
+            height,
+            [0.0, 0.0, 0.0],
+            params.cell_size,
+            params.cell_height,
+            &columns,
+        );
         let mesh = mesh_of_field(&field, &params);
         assert_lint_clean(
             &format!("island at ({island_x}, {island_y}), transposed {transposed}"),
@@ -1471,21 +1473,22 @@ fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
     let (width, height) = (20usize, 20usize);
     for case in 0..800 {
         params.max_edge_error = [0.1, 0.15, 0.2, 0.3][case % 4]; // 1 to 3 cells
-        let mut field = Heightfield {
-            width,
-            height,
-            origin: [0.0, 0.0, 0.0],
-            cell_size: params.cell_size,
-            cell_height: params.cell_height,
-            columns: vec![Vec::new(); width * height],
-        };
+        let mut columns = vec![Vec::new(); width * height];
         for y in 2..18 {
             for x in 2..18 {
                 if random() % 5 < 3 {
-                    field.columns[y * width + x] = vec![floor];
+                    columns[y * width + x] = vec![floor];
                 }
             }
         }
+        let field = Heightfield::from_columns(
+            width,
+            height,
+            [0.0, 0.0, 0.0],
+            params.cell_size,
+            params.cell_height,
+            &columns,
+        );
         let mesh = mesh_of_field(&field, &params);
         assert_lint_clean(&format!("islands {case}"), &mesh);
     }
