@@ -706,7 +706,10 @@ fn make_layer(
     let h = (b[3] - b[1] + 1) as usize;
     // A layer's grid covers its bounds: a ring or a long diagonal ramp holds few nodes in a
     // large box, so each grid is claimed on its own.
-    budget.claim("the floor layers' grid", bytes_of::<u32>(w.saturating_mul(h)))?;
+    budget.claim(
+        "the floor layers' grid",
+        bytes_of::<u32>(w.saturating_mul(h)),
+    )?;
     let mut grid = vec![NONE; w * h];
     for &n in &members {
         if let Some(node) = graph.nodes.get(n as usize) {
