@@ -30,7 +30,8 @@
 10. Generate Area: three rooms of an area collection (two room collections, one room object)
    whose doorway floors end a few cm apart: one walkmesh object per room, the doorways meet,
    each room's transitions lead to its neighbours, the panel lists them, the WOKs written
-   validate and the layout reads back; a room with no floor is refused.
+   validate and the layout reads back; the written area imported by Import LYT Rooms generates
+   the same rooms; a room with no floor is refused.
 11. The overlay's labels (font calls, placement), the panel and File menu entries drawn into
    a layout stand-in that checks icons, properties and operators against this Blender's RNA,
    and Open Inspector.
@@ -729,6 +730,18 @@ def generate_area_case():
     again = bpy.ops.walkmesh.generate_area(collection=area.name)
     if again != {"FINISHED"} or len(made.objects) != 3:
         problems.append(f"a second run returned {again} with {len(made.objects)} object(s)")
+    # The written area imported by Import LYT Rooms is an area too: its rooms are named and
+    # placed by the layout (which is not written again).
+    if bpy.ops.walkmesh.import_lyt(filepath=layout_file) == {"FINISHED"}:
+        imported = next(c for c in bpy.data.collections
+                        if c.get("walkmesh_lyt") == layout_file)
+        result = bpy.ops.walkmesh.generate_area(collection=imported.name)
+        remade = bpy.data.collections.get(f"{imported.name} walkmesh")
+        leads = {r.room: r.leads_to for r in bpy.context.scene.walkmesh_area.rooms}
+        if result != {"FINISHED"} or remade is None or leads != lines:
+            problems.append(f"from the imported layout: {result}, rooms {leads}")
+    else:
+        problems.append("Import LYT Rooms refused the written layout")
     record("generate area: rooms, doorways met, transitions, panel, written WOKs", not problems,
            "; ".join(problems) or "; ".join(
                f"{r.room}: {r.faces} faces → {r.leads_to}" for r in shown))

@@ -40,9 +40,14 @@ def generate(
     max_memory: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 
+_RoomMeshes = Union[Mesh, Sequence[Mesh]]
+
 def generate_meshes(
     rooms: Sequence[
-        Union[Tuple[str, Mesh], Tuple[str, Mesh, Tuple[float, float, float]]]
+        Union[
+            Tuple[str, _RoomMeshes],
+            Tuple[str, _RoomMeshes, Tuple[float, float, float]],
+        ]
     ],
     *,
     lyt: Optional[PathLike] = None,
