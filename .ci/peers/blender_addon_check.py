@@ -27,7 +27,12 @@
    two floors apart started from the engine's rule, the 3D cursor and a walkmesh_start empty
    (kept and dropped as the panel shows them; the result in the `walkmesh` collection); the
    panel's preset values equal `walkmesh generate --json`'s.
-10. The overlay's labels (font calls, placement), the panel and File menu entries drawn into
+10. Generate Area: three rooms of an area collection (two room collections, one room object)
+   whose doorway floors end a few cm apart: one walkmesh object per room, the doorways meet,
+   each room's transitions lead to its neighbours, the panel lists them, the WOKs written
+   validate and the layout reads back; the written area imported by Import LYT Rooms generates
+   the same rooms; a room with no floor is refused.
+11. The overlay's labels (font calls, placement), the panel and File menu entries drawn into
    a layout stand-in that checks icons, properties and operators against this Blender's RNA,
    and Open Inspector.
 Runs in Blender 3.4 (`blender --python`, the legacy add-on) and in the `bpy` module of 4.2 and
@@ -608,6 +613,160 @@ def generate_panel_case():
     record("generate panel shows the CLI's presets", not problems, "; ".join(problems))
 
 
+def move_to(obj, collection):
+    for other in list(obj.users_collection):
+        other.objects.unlink(obj)
+    collection.objects.link(obj)
+
+
+def plane(location, scale, collection):
+    bpy.ops.mesh.primitive_plane_add(size=2, location=location)
+    obj = bpy.context.active_object
+    obj.scale = scale
+    move_to(obj, collection)
+    return obj
+
+
+def doorway(a, b, axis, line):
+    """Positions (rounded to 0.1 mm) of `a`'s and `b`'s vertices within 0.3 m of the line
+    where their floors meet (`axis` 0: x = line, 1: y = line), and both rooms' extreme
+    coordinate on that axis towards it."""
+    near = []
+    for wm in (a, b):
+        v = np.asarray(wm.vertices, dtype=np.float64)
+        near.append({tuple(np.round(p, 4)) for p in v[np.abs(v[:, axis] - line) < 0.3]})
+    edge_a = np.asarray(a.vertices, dtype=np.float64)[:, axis].max()
+    edge_b = np.asarray(b.vertices, dtype=np.float64)[:, axis].min()
+    return near[0] & near[1], edge_a, edge_b
+
+
+def generate_area_case():
+    """Generate Area on three rooms of an area collection m99aa, built as a modder builds
+    them: room_a a collection (a 10 × 6 m floor and a low block, placed by the collection's
+    instance offset), room_b a plane object east of it whose floor starts 4 cm past room_a's,
+    room_c a collection east of room_b starting 3 cm past its floor (in a row: a floor corner
+    shared by two doorways is left unaligned by the library, see generate/src/doorways.rs). Each room must get a
+    walkmesh object in the walkmesh collection; the doorway floor edges must meet (the same
+    points on both sides); each room's transitions must lead to its neighbours; the panel
+    lists every room; the room WOKs written must validate and the layout read back."""
+    clear_scene()
+    area = bpy.data.collections.new("m99aa")
+    bpy.context.scene.collection.children.link(area)
+    rooms = {}
+    for name, offset in (("room_a", (5.0, 3.0, 0.0)), ("room_c", (25.0, 3.0, 0.0))):
+        rooms[name] = bpy.data.collections.new(name)
+        rooms[name].instance_offset = offset
+        area.children.link(rooms[name])
+    plane((5.0, 3.0, 0.0), (5.0, 3.0, 1.0), rooms["room_a"])
+    bpy.ops.mesh.primitive_cube_add(size=1, location=(3.0, 3.0, 0.05))
+    block = bpy.context.active_object
+    block.scale = (1.0, 1.0, 0.1)
+    move_to(block, rooms["room_a"])
+    plane((25.015, 3.0, 0.0), (4.985, 3.0, 1.0), rooms["room_c"])
+    room_b = plane((15.02, 3.0, 0.0), (4.98, 3.0, 1.0), area)
+    room_b.name = "room_b"
+    bpy.context.view_layer.update()
+    folder = os.path.join(OUT, "area")
+    problems = []
+    result = bpy.ops.walkmesh.generate_area(collection=area.name, directory=folder)
+    if result != {"FINISHED"}:
+        record("generate area", False, f"operator returned {result}")
+        return
+    made = bpy.data.collections.get("m99aa walkmesh")
+    if made is None or made.name not in bpy.data.collections["walkmesh"].children:
+        record("generate area", False, "no m99aa walkmesh collection in the walkmesh collection")
+        return
+    objects = {o.name: o for o in made.objects}
+    if sorted(objects) != ["room_a.wok", "room_b.wok", "room_c.wok"]:
+        problems.append(f"room objects {sorted(objects)}")
+    # The layout order: the area's collections, then its objects.
+    index = {"room_a": 0, "room_c": 1, "room_b": 2}
+    meshes = {}
+    for room, lyt_index in index.items():
+        obj = objects.get(f"{room}.wok")
+        if obj is None:
+            continue
+        if obj.get(bridge.PROP_LYT_INDEX) != lyt_index:
+            problems.append(f"{obj.name}: LYT index {obj.get(bridge.PROP_LYT_INDEX)}")
+        meshes[room], _ = bridge.object_to_walkmesh(obj, walkmesh, depsgraph=None,
+                                                    apply_modifiers=False)
+    if len(meshes) == 3:
+        for a, b, axis, line in (("room_a", "room_b", 0, 10.0), ("room_b", "room_c", 0, 20.0)):
+            shared, edge_a, edge_b = doorway(meshes[a], meshes[b], axis, line)
+            if abs(edge_a - edge_b) > 1e-4 or len(shared) < 2:
+                problems.append(f"{a}/{b} doorway: edges at {edge_a:.4f} and {edge_b:.4f}, "
+                                f"{len(shared)} shared point(s)")
+        expected = {"room_a": [2], "room_b": [0, 1], "room_c": [2]}
+        for room, wm in meshes.items():
+            leads = sorted({int(t) for t in np.asarray(wm.transitions).ravel() if t >= 0})
+            if leads != expected[room]:
+                problems.append(f"{room} leads to {leads}, expected {expected[room]}")
+    shown = bpy.context.scene.walkmesh_area.rooms
+    lines = {r.room: r.leads_to for r in shown}
+    if lines != {"room_a": "room_b", "room_b": "room_a, room_c", "room_c": "room_b"}:
+        problems.append(f"the panel's rooms: {lines}")
+    if not any(r.doorway_vertices for r in shown):
+        problems.append("no doorway vertex moved, the floors were 3-4 cm apart")
+    # The panel draws each room's line (against this Blender's RNA, by the Recorder).
+    log = []
+    bpy.types.WALKMESH_PT_main.draw(types.SimpleNamespace(layout=Recorder(log)), bpy.context)
+    labels = [entry[1] for entry in log if entry[0] == "label"]
+    drawn = [t for t in labels if t.startswith("room_") and "faces" in t and "→" in t]
+    if len(drawn) != 3 or not all("moved ≤" in t for t in drawn):
+        problems.append(f"the panel's room lines: {drawn}")
+    for room in index:
+        path = os.path.join(folder, f"{room}.wok")
+        verdict = cli("validate", path)
+        if verdict.returncode != 0:
+            problems.append(f"{room}.wok does not validate: {verdict.stdout}{verdict.stderr}")
+    layout_file = os.path.join(folder, "m99aa.lyt")
+    if os.path.isfile(layout_file):
+        written = [r["name"] for r in walkmesh.area.read_lyt(layout_file)["rooms"]]
+        if written != ["room_a", "room_c", "room_b"]:
+            problems.append(f"the written layout's rooms: {written}")
+    else:
+        problems.append("no m99aa.lyt written")
+    # Run again without a folder: the room objects are replaced, not added to.
+    again = bpy.ops.walkmesh.generate_area(collection=area.name)
+    if again != {"FINISHED"} or len(made.objects) != 3:
+        problems.append(f"a second run returned {again} with {len(made.objects)} object(s)")
+    # The written area imported by Import LYT Rooms is an area too: its rooms are named and
+    # placed by the layout (which is not written again).
+    if bpy.ops.walkmesh.import_lyt(filepath=layout_file) == {"FINISHED"}:
+        imported = next(c for c in bpy.data.collections
+                        if c.get("walkmesh_lyt") == layout_file)
+        result = bpy.ops.walkmesh.generate_area(collection=imported.name)
+        remade = bpy.data.collections.get(f"{imported.name} walkmesh")
+        leads = {r.room: r.leads_to for r in bpy.context.scene.walkmesh_area.rooms}
+        if result != {"FINISHED"} or remade is None or leads != lines:
+            problems.append(f"from the imported layout: {result}, rooms {leads}")
+    else:
+        problems.append("Import LYT Rooms refused the written layout")
+    record("generate area: rooms, doorways met, transitions, panel, written WOKs", not problems,
+           "; ".join(problems) or "; ".join(
+               f"{r.room}: {r.faces} faces → {r.leads_to}" for r in shown))
+
+
+def generate_area_refusal_case():
+    """A room with no floor is refused with the library's message, and nothing is made."""
+    clear_scene()
+    area = bpy.data.collections.new("m98aa")
+    bpy.context.scene.collection.children.link(area)
+    plane((5.0, 3.0, 0.0), (5.0, 3.0, 1.0), area).name = "room_a"
+    wall = plane((20.0, 0.0, 1.0), (2.0, 1.0, 1.0), area)
+    wall.name = "room_w"
+    wall.rotation_euler = (math.radians(90), 0, 0)
+    bpy.context.view_layer.update()
+    try:
+        result = bpy.ops.walkmesh.generate_area(collection=area.name)
+        message = ""
+    except RuntimeError as error:  # an operator that reports an error raises in scripts
+        result, message = {"CANCELLED"}, str(error)
+    made = bpy.data.collections.get("m98aa walkmesh")
+    ok = result == {"CANCELLED"} and "room_w" in message and (made is None or not made.objects)
+    record("generate area refuses a room without floor", ok, f"{result}: {message.strip()}")
+
+
 def overlay_case():
     """The viewport overlay's labels: a transition edge (0,0,0)-(1,0,0) to room 7 on an object
     moved to (0.2, 0.1, 0) is labelled "7" at its world midpoint (0.7, 0.1, 0), which an
@@ -742,7 +901,8 @@ WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transit
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
              panel_warnings_case, lint_case, generate_case, roof_case, overlay_case,
-             panel_case, generate_start_case, generate_panel_case):
+             panel_case, generate_start_case, generate_panel_case, generate_area_case,
+             generate_area_refusal_case):
     try:
         case()
     except Exception:

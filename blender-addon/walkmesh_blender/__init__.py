@@ -18,9 +18,10 @@ _MODULES = None
 
 
 def _modules():
-    from . import generate, inspector, io_ops, lint, lyt, overlay, panel, transitions
+    from . import (area_generate, generate, inspector, io_ops, lint, lyt, overlay, panel,
+                   transitions)
 
-    return (panel, io_ops, transitions, lyt, overlay, lint, inspector, generate)
+    return (panel, io_ops, transitions, lyt, overlay, lint, inspector, generate, area_generate)
 
 
 def register():

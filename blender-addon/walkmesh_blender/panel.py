@@ -68,6 +68,9 @@ class WALKMESH_PT_main(bpy.types.Panel):
 
         from . import generate
         generate.draw(layout, context)
+        if hasattr(context.scene, "walkmesh_area"):
+            from . import area_generate
+            area_generate.draw(layout, context)
 
         col = layout.column(align=True)
         col.label(text="Transitions")

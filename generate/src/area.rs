@@ -191,13 +191,21 @@ impl From<FarRoom> for AreaError {
     }
 }
 
+/// A room's render geometry in room coordinates, and the name its errors are reported under
+/// (`ROOM.mdl` for a model file).
+#[derive(Debug)]
+pub struct RoomModel {
+    pub geometry: NavMesh,
+    pub label: String,
+}
+
+/// The render geometry of layout room (index, placement): `None` when the room has none.
+pub type RoomModels<'a> = &'a dyn Fn(usize, &Placement) -> Option<Result<RoomModel, AreaError>>;
+
 /// Generates every layout room that has a model; returns the rooms (WOK bytes in area
-/// coordinates, no transitions yet) and the names of rooms without a model. Every room's
-/// output name and position is checked before anything is generated: a layout naming one room
-/// twice (ignoring ASCII case) and a position 32-bit floats cannot hold to 1 mm are refused
-/// (`walkmesh_kotor_area::placed`), and so is a room whose generated points, once placed,
-/// would lie beyond that. `from_hooks`: the rooms' door hooks are their seeds (no seeds were
-/// given in `params`).
+/// coordinates, no transitions yet) and the names of rooms without a model. The models are
+/// `ROOM.mdl` + `ROOM.mdx` of `area.source`, read by `read_model`; see
+/// [`generate_room_models`] for the rest.
 pub fn generate_rooms(
     registry: &Registry,
     area: Area<'_>,
@@ -212,6 +220,38 @@ pub fn generate_rooms(
         lyt,
         lyt_file,
     } = area;
+    let model_of = |_: usize, room: &Placement| {
+        let mdl = source.get(&format!("{}.mdl", room.name), note_read)?;
+        let mdx = source.get(&format!("{}.mdx", room.name), note_read)?;
+        let label = format!("{}.mdl", room.name);
+        Some(
+            read_model(&mdl, &mdx, &label)
+                .map(|geometry| RoomModel { geometry, label })
+                .map_err(AreaError::Model),
+        )
+    };
+    generate_room_models(
+        registry, lyt, lyt_file, out_dir, params, from_hooks, &model_of,
+    )
+}
+
+/// Generates every layout room `models` gives geometry for (in room coordinates, as a KotOR
+/// room model is); returns the rooms (WOK bytes in area coordinates, no transitions yet) and
+/// the names of rooms without a model. Every room's output name and position is checked before
+/// anything is generated: a layout naming one room twice (ignoring ASCII case) and a position
+/// 32-bit floats cannot hold to 1 mm are refused (`walkmesh_kotor_area::placed`), and so is a
+/// room whose generated points, once placed, would lie beyond that. `from_hooks`: the rooms'
+/// door hooks are their seeds (no seeds were given in `params`). `lyt_file` names the layout
+/// in messages.
+pub fn generate_room_models(
+    registry: &Registry,
+    lyt: &Lyt,
+    lyt_file: &Path,
+    out_dir: &Path,
+    params: &Params,
+    from_hooks: bool,
+    models: RoomModels<'_>,
+) -> Result<(Vec<GeneratedRoom>, Vec<String>), AreaError> {
     unique_rooms(lyt, lyt_file)?;
     let mut targets = Vec::new();
     for (index, room) in lyt.rooms.iter().enumerate() {
@@ -229,22 +269,15 @@ pub fn generate_rooms(
         let Some(room) = lyt.rooms.get(index) else {
             continue;
         };
-        let (Some(mdl), Some(mdx)) = (
-            source.get(&format!("{}.mdl", room.name), note_read),
-            source.get(&format!("{}.mdx", room.name), note_read),
-        ) else {
+        let Some(model) = models(index, room) else {
             missing.push(room.name.clone());
             continue;
         };
-        let label = format!("{}.mdl", room.name);
-        let model = read_model(&mdl, &mdx, &label).map_err(AreaError::Model)?;
+        let RoomModel { geometry, label } = model?;
         walkmesh_core::progress::phase(|| format!("generating room {}", room.name));
         let room_params = room_params(params, lyt, index, from_hooks);
-        let mut made =
-            crate::generate(&model, &room_params).map_err(|error| AreaError::Generate {
-                label: label.clone(),
-                error,
-            })?;
+        let mut made = crate::generate(&geometry, &room_params)
+            .map_err(|error| AreaError::Generate { label, error })?;
         if made.mesh.polygons.is_empty() {
             return Err(AreaError::NoFloor {
                 room: room.name.clone(),

@@ -235,5 +235,9 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve_transitions, module)?)?;
     module.add_function(wrap_pyfunction!(solve_mesh_transitions, module)?)?;
     module.add_function(wrap_pyfunction!(crate::area_generate::generate, module)?)?;
+    module.add_function(wrap_pyfunction!(
+        crate::area_generate_meshes::generate_meshes,
+        module
+    )?)?;
     Ok(())
 }

@@ -19,7 +19,7 @@ use crate::errors::{self, Fields, Kind};
 /// A refusal of the area flow as the package's exception: a room's model or the layout that
 /// cannot be read is a `ReadError`, the rest (no floor, a room the generator refuses, a
 /// transition that cannot be written) a `WriteError`.
-fn area_error(py: Python<'_>, error: AreaError) -> PyErr {
+pub(crate) fn area_error(py: Python<'_>, error: AreaError) -> PyErr {
     let kind = match error {
         AreaError::Model(_) | AreaError::Repeated(_) | AreaError::Far(_) => Kind::Read,
         AreaError::UnsafeName(_) => Kind::Read,
@@ -28,7 +28,7 @@ fn area_error(py: Python<'_>, error: AreaError) -> PyErr {
     errors::raise(py, kind, error.to_string(), Fields::default())
 }
 
-fn failure(py: Python<'_>, failure: walkmesh_pipeline::Failure) -> PyErr {
+pub(crate) fn failure(py: Python<'_>, failure: walkmesh_pipeline::Failure) -> PyErr {
     let fields = Fields {
         code: Some(failure.code.to_string()),
         findings: failure.diagnostics,

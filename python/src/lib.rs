@@ -19,6 +19,7 @@ use walkmesh_pipeline::{self as pipeline, ReadFailure, ValidateFailure};
 
 mod area;
 mod area_generate;
+mod area_generate_meshes;
 mod errors;
 mod generate;
 mod mesh;

@@ -16,7 +16,13 @@
   max_memory=...) -> dict``: every layout room's WOK generated from its model
   (``ROOM.mdl`` + ``ROOM.mdx`` in the folder or module archive ``models``), facing doorways
   brought onto one line, transitions solved across rooms, written to ``out_dir``
-  (``walkmesh generate MODELS --lyt AREA.lyt --out-dir OUT``); returns its ``--json`` report.
+  (``walkmesh generate MODELS --lyt AREA.lyt --out-dir OUT``); returns its ``--json`` report;
+- ``generate_meshes(rooms, lyt=None, out_dir=None, lyt_name=None, seeds=None, agent_height=...)
+  -> dict``: the same flow over render geometry in memory, ``rooms`` a list of
+  ``(name, Mesh)`` or ``(name, Mesh, (x, y, z))`` in area coordinates (placed by ``lyt``, else
+  by the positions given); each room of the report carries its ``mesh`` (the WOK with its
+  transitions) and ``lyt`` the layout's text; with ``out_dir`` the WOKs (and a layout made
+  from the positions, ``LYT_NAME.lyt``) are written (the Blender add-on's Generate Area).
 
 ``rooms`` is a folder of WOKs or a module archive; ``lyt`` defaults to its single .lyt.
 """
@@ -29,10 +35,12 @@ assemble = _area.assemble
 solve_transitions = _area.solve_transitions
 solve_mesh_transitions = _area.solve_mesh_transitions
 generate = _area.generate
+generate_meshes = _area.generate_meshes
 
 __all__ = [
     "assemble",
     "generate",
+    "generate_meshes",
     "list",
     "read_lyt",
     "solve_mesh_transitions",

@@ -40,9 +40,36 @@ def generate(
     max_memory: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 
+_RoomMeshes = Union[Mesh, Sequence[Mesh]]
+
+def generate_meshes(
+    rooms: Sequence[
+        Union[
+            Tuple[str, _RoomMeshes],
+            Tuple[str, _RoomMeshes, Tuple[float, float, float]],
+        ]
+    ],
+    *,
+    lyt: Optional[PathLike] = None,
+    out_dir: Optional[PathLike] = None,
+    lyt_name: Optional[str] = None,
+    seeds: Optional[Sequence[Tuple[float, float, float]]] = None,
+    agent_height: Optional[float] = None,
+    agent_radius: Optional[float] = None,
+    max_climb: Optional[float] = None,
+    max_slope: Optional[float] = None,
+    cell_size: Optional[float] = None,
+    cell_height: Optional[float] = None,
+    min_region_area: Optional[float] = None,
+    min_passage_width: Optional[float] = None,
+    not_floor: Optional[Sequence[str]] = None,
+    max_memory: Optional[int] = None,
+) -> Dict[str, Any]: ...
+
 __all__ = [
     "assemble",
     "generate",
+    "generate_meshes",
     "list",
     "read_lyt",
     "solve_mesh_transitions",
