@@ -150,8 +150,11 @@ impl Graph {
 
     /// Live nodes around `n`: its four neighbours and the diagonal ones reached through two
     /// links (so distances below are in squares, not diamonds).
-    fn around(&self, n: usize) -> Vec<usize> {
-        let mut out: Vec<usize> = self.neighbours(n).collect();
+    fn around(&self, n: usize) -> Around {
+        let mut out = Around::default();
+        for m in self.neighbours(n) {
+            out.push(m);
+        }
         let links = self.nodes.get(n).map_or([NONE; 4], |node| node.links);
         for d in 0..4 {
             let Some(&first) = links.get(d) else { continue };
@@ -252,6 +255,33 @@ impl Graph {
             sizes.push(size);
         }
         (id, sizes)
+    }
+}
+
+/// The live nodes around one node (at most four neighbours and four diagonals), on the stack:
+/// the distance and growth floods ask for them once per node, and a heap vector each time was
+/// a tenth of a large scene's generation.
+#[derive(Clone, Copy, Default)]
+struct Around {
+    nodes: [usize; 8],
+    len: usize,
+}
+
+impl Around {
+    fn push(&mut self, node: usize) {
+        if let Some(slot) = self.nodes.get_mut(self.len) {
+            *slot = node;
+            self.len += 1;
+        }
+    }
+}
+
+impl IntoIterator for Around {
+    type Item = usize;
+    type IntoIter = std::iter::Take<std::array::IntoIter<usize, 8>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.nodes.into_iter().take(self.len)
     }
 }
 
