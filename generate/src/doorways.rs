@@ -80,7 +80,7 @@ impl OpenEdge {
 /// edge tags is left as it is (as [`crate::seams::share_seam_points`] leaves it).
 pub fn align_facing_edges(rooms: &mut [NavMesh], facing: Facing) -> Vec<Aligned> {
     let canonical: Vec<Vec<u32>> = rooms.iter().map(holes::weld).collect();
-    let edges: Vec<OpenEdge> = rooms
+    let mut edges: Vec<OpenEdge> = rooms
         .iter()
         .zip(&canonical)
         .enumerate()
@@ -103,9 +103,25 @@ pub fn align_facing_edges(rooms: &mut [NavMesh], facing: Facing) -> Vec<Aligned>
             let (count, most) = move_welded(&mut rooms[room], &canonical[room], &moves);
             aligned[room].vertices += count;
             aligned[room].max_move = aligned[room].max_move.max(most);
+            follow_moves(&mut edges, room, &moves);
         }
     }
     aligned
+}
+
+/// Puts the moved ends of a room's open edges where they went, so that a later doorway
+/// sharing a vertex with this one (a floor open on two sides meeting at a corner) starts from
+/// it: its own line then moves that corner along the first line, onto where both cross (for
+/// sides at right angles exactly, and within a fraction of the move otherwise).
+fn follow_moves(edges: &mut [OpenEdge], room: usize, moves: &Moves) {
+    for edge in edges.iter_mut().filter(|e| e.room == room) {
+        if let Some(&to) = moves.get(&edge.ends[0]) {
+            edge.a = to;
+        }
+        if let Some(&to) = moves.get(&edge.ends[1]) {
+            edge.b = to;
+        }
+    }
 }
 
 /// The room's open walkable boundary edges that are long enough to carry a doorway.
@@ -232,7 +248,10 @@ fn doorways(edges: &[OpenEdge], pairs: &[(usize, usize)]) -> Vec<Vec<usize>> {
         in_pair[i] = true;
         in_pair[j] = true;
     }
-    // Edges of one room sharing an end, both facing something: one doorway's chain.
+    // Edges of one room sharing an end, both facing something and along one line (within
+    // 10°): one doorway's chain. Two sides of a floor meeting at a corner, each facing another
+    // room (rooms tiling an outdoor area), are two doorways: as one, they lay on no one line
+    // and neither moved.
     let mut by_end: HashMap<(usize, u32), Vec<usize>> = HashMap::new();
     for (i, e) in edges.iter().enumerate().filter(|(i, _)| in_pair[*i]) {
         for end in e.ends {
@@ -240,8 +259,13 @@ fn doorways(edges: &[OpenEdge], pairs: &[(usize, usize)]) -> Vec<Vec<usize>> {
         }
     }
     for chain in by_end.values() {
-        for pair in chain.windows(2) {
-            union(&mut parent, pair[0], pair[1]);
+        for (k, &i) in chain.iter().enumerate() {
+            for &j in chain.iter().skip(k + 1) {
+                let (d, g) = (edges[i].direction(), edges[j].direction());
+                if (d[0] * g[0] + d[1] * g[1]).abs() >= PARALLEL {
+                    union(&mut parent, i, j);
+                }
+            }
         }
     }
     let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();

@@ -495,3 +495,55 @@ fn floors_farther_apart_than_two_cells_or_a_climb_are_not_moved_or_linked() {
         assert!(doorway_notes(&json).is_empty(), "{case}: {json}");
     }
 }
+
+#[test]
+fn four_rooms_tiling_the_ground_meet_along_both_sides_of_every_corner() {
+    // An outdoor area cut into rooms: four 10 m squares in a 2 × 2 grid, each floor ending
+    // 0.12 m (east-west) and 0.1 m (north-south) short of its neighbours'. Every room's floor
+    // is open on two sides meeting at the middle corner; each side faces one neighbour. Both
+    // sides of every room are aligned (they were one doorway before, not on one line, so none
+    // moved and no room linked), and the corner vertex lies on both lines.
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    let rooms = [
+        ("rooma", [0.0, 0.0, 0.0]),
+        ("roomb", [10.12, 0.0, 0.0]),
+        ("roomc", [0.0, 10.1, 0.0]),
+        ("roomd", [10.12, 10.1, 0.0]),
+    ];
+    for (name, _) in rooms {
+        walkmesh_tests::quad_room_model(&models, name, SQUARE);
+    }
+    let lyt = layout_at(&models, &rooms);
+    let out = dir.path().join("out");
+    let json = generate_area(&models, &lyt, &out);
+    let leads: Vec<&serde_json::Value> = json["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["leads_to"])
+        .collect();
+    assert_eq!(
+        leads,
+        [
+            &serde_json::json!(["roomb", "roomc"]),
+            &serde_json::json!(["rooma", "roomd"]),
+            &serde_json::json!(["rooma", "roomd"]),
+            &serde_json::json!(["roomb", "roomc"]),
+        ],
+        "{json}"
+    );
+    for (name, _) in rooms {
+        let wok = out.join(format!("{name}.wok"));
+        let validate = walkmesh(["validate".as_ref(), wok.as_os_str()]);
+        assert_eq!(validate.code, 0, "{name}: {}", validate.stdout);
+        // Every room has a vertex at the middle corner, where the two seams cross.
+        let mesh = read_wok(&wok);
+        let at_corner = (0..mesh.vertices.len() as u32).any(|v| {
+            let p = mesh.vertex(v);
+            (p[0] - 10.06).abs() < 0.011 && (p[1] - 10.05).abs() < 0.011
+        });
+        assert!(at_corner, "{name}: no vertex at the middle corner");
+    }
+}
