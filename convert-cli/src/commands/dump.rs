@@ -12,9 +12,9 @@ use walkmesh_core::flatdump::{self, FlatWriter, SectionBytes, SectionFilter};
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
 use crate::Failure;
-use crate::commands::tree_stream::{RootCount, Syntax, TreeStream};
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
+use crate::tree_stream::{RootCount, Syntax, TreeStream};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

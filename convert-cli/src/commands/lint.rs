@@ -17,7 +17,7 @@ use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::Failure;
-use crate::commands::area::{load_rooms, open_rooms, room_layout};
+use crate::areas::{load_rooms, open_rooms, room_layout};
 use crate::input::{ReadArgs, load, read_options};
 
 pub(crate) mod area;

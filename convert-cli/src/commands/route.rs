@@ -133,7 +133,7 @@ fn load_target(
                 ignored.join(", ")
             )));
         }
-        let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
+        let mesh = crate::areas::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
         return Ok((mesh, Engine::Kotor));
     }
     let options = ReadOptions {
