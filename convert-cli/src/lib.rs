@@ -217,13 +217,6 @@ enum Command {
     Generate(commands::generate::Args),
 }
 
-/// The tuple-style constructor `Failure(message)` that modules written before the failure
-/// kinds use: an input failure (exit 2).
-#[allow(non_snake_case)]
-fn Failure(message: String) -> Failure {
-    Failure::input(message)
-}
-
 /// Whether the command was asked for JSON output (`--json` on any command or subcommand,
 /// `area list` included); its failures are then printed as `{"error": {"code", "message",
 /// "exit_code", …}}` on standard output as well.

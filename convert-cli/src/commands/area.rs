@@ -21,14 +21,14 @@ use walkmesh_kotor_area::vis::{check_vis, read_vis};
 use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
 
-use crate::Failure;
 use crate::areas::{
     AssembledArea, archive_summary, assemble_area, load_rooms, open_rooms, read_archive,
     room_layout, walkmesh_bwm_write,
 };
 use crate::input::{ReadArgs, load};
-use crate::output::write_atomically;
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::write_atomically;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -317,7 +317,7 @@ fn extract(
         .map(|member| confine::join(out, &member.file_name(), "archive member", path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (member, target) in chosen.iter().zip(&targets) {
         write_atomically(target, archive.data(member))?;
         writeln!(stdout, "{}", target.display())?;
@@ -350,7 +350,10 @@ fn chosen_members<'a>(
             })
             .collect();
         if matching.is_empty() {
-            return Err(Failure(format!("{} has no member {name}", path.display())));
+            return Err(Failure::input(format!(
+                "{} has no member {name}",
+                path.display()
+            )));
         }
         chosen.extend(matching);
     }
@@ -370,7 +373,7 @@ fn refuse_repeated_names(
     for (entry, member) in chosen {
         let name = member.file_name();
         if let Some(first) = first_entry.insert(name.to_ascii_lowercase(), *entry) {
-            return Err(Failure(format!(
+            return Err(Failure::input(format!(
                 "{} holds two members named \"{}\" (entries {first} and {entry}); extracting both would write one over the other, so nothing was written",
                 printable::escape(&path.to_string_lossy()),
                 printable::escape(&name),
@@ -394,12 +397,12 @@ fn replace(
         let name = file
             .file_name()
             .and_then(|n| n.to_str())
-            .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
+            .ok_or_else(|| Failure::input(format!("{} has no usable file name", file.display())))?;
         let bytes = walkmesh_core::files::read(file)
-            .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
+            .map_err(|e| Failure::input(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive
             .put(name, bytes)
-            .map_err(|e| Failure(e.to_string()))?;
+            .map_err(|e| Failure::input(e.to_string()))?;
         report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
@@ -407,7 +410,7 @@ fn replace(
     }
     write_file(
         out,
-        &archive.write().map_err(|e| Failure(e.to_string()))?,
+        &archive.write().map_err(|e| Failure::input(e.to_string()))?,
         stdout,
     )?;
     let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
@@ -435,7 +438,7 @@ fn print_findings(
 fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
     Ok(walkmesh_kotor_area::rooms::load_lyt(
         path,
-        crate::output::note_read,
+        walkmesh_pipeline::output::note_read,
     )?)
 }
 
@@ -452,9 +455,9 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
-        let bytes = read_file_or_member(vis_path).map_err(|e| Failure(e.to_string()))?;
+        let bytes = read_file_or_member(vis_path).map_err(|e| Failure::input(e.to_string()))?;
         let (vis, mut found) =
-            read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
+            read_vis(&bytes).map_err(|e| Failure::input(e.in_file(vis_path).to_string()))?;
         found.extend(check_vis(&vis, Some(&lyt)));
         all.extend(found.into_iter().map(|f| (vis_path.to_path_buf(), f)));
     }
@@ -553,7 +556,7 @@ fn solve_command(
     let solved = solved_files(&source, &rooms, &originals, &changed_rooms, out, &lyt_file)?;
     if let Some(dir) = &solved.dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
     }
     let mut written = Vec::new();
     for (target, bytes) in solved.files {
@@ -590,7 +593,7 @@ fn assemble_command(
     let format = registry.for_output(out)?;
     let writer = format
         .writer()
-        .ok_or_else(|| Failure(format!("the {} format cannot be written", format.id())))?;
+        .ok_or_else(|| Failure::input(format!("the {} format cannot be written", format.id())))?;
     // OBJ is written Y up, as Blender imports it by default (glTF is Y up by its spec).
     let options = WriteOptions {
         up: UpAxis::Y,
@@ -654,15 +657,15 @@ fn split_command(
     }
     let rooms = assemble::split(&mesh, &lyt, lyt_path).map_err(|e| match e {
         // The refusal names the layout itself.
-        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure(repeated.to_string()),
-        e => Failure(format!("{}: {e}", mesh_path.display())),
+        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::input(repeated.to_string()),
+        e => Failure::input(format!("{}: {e}", mesh_path.display())),
     })?;
     let targets = rooms
         .iter()
         .map(|room| confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
@@ -694,11 +697,11 @@ fn indoor(
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let bytes = walkmesh_core::files::read(map_path)
-        .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
-    let map =
-        IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
-    let kits =
-        load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(|e| Failure(e.to_string()))?;
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", map_path.display())))?;
+    let map = IndoorMap::parse(&bytes)
+        .map_err(|e| Failure::input(format!("{}: {e}", map_path.display())))?;
+    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir))
+        .map_err(|e| Failure::input(e.to_string()))?;
     // The module id names every file written: checked before anything is built or written.
     let lyt_target = confine::join(
         out,
@@ -724,7 +727,7 @@ fn indoor(
         .map(|room| confine::join(out, &format!("{}.wok", room.name), "room", map_path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in build.rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;

@@ -17,11 +17,11 @@ use walkmesh_pipeline::warnings::WarningPolicy;
 
 pub mod batch;
 
-use crate::Failure;
 use crate::conversion::{Plan, convert_file, dependency_rule, summary_line, target_for};
 use crate::input::{ReadArgs, from_id, read_options};
-use crate::output::{self, OutputSettings};
 use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::{self, OutputSettings};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

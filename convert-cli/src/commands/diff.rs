@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, Registry};
 
-use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
 
 mod fields;
 
@@ -85,7 +85,7 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
-        return Err(Failure(format!(
+        return Err(Failure::input(format!(
             "--tolerance must be a number >= 0, not {}",
             args.tolerance
         )));

@@ -15,13 +15,13 @@ use walkmesh_pipeline::convert::WritePlan;
 use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
-use crate::Failure;
 use crate::conversion::{Conversion, Plan, summary_line, target_for, write_loaded};
 use crate::input::{
     ReadArgs, load_with, non_negative_distance, option_files, positive, read_options,
 };
-use crate::output::OutputSettings;
 use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::OutputSettings;
 
 mod area;
 

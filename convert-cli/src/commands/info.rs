@@ -8,8 +8,8 @@ use walkmesh_kotor_area::contents;
 use walkmesh_kotor_area::erf::Archive;
 use walkmesh_kotor_area::lyt::read_lyt;
 
-use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -7,10 +7,10 @@ use clap::ValueEnum;
 use walkmesh_core::{Diagnostics, NavMesh, Registry};
 use walkmesh_render::{Layer, Mode, Options};
 
-use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
 use crate::pictures::{Picture, encode, picture_of};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum ModeArg {

@@ -18,11 +18,11 @@ use walkmesh_core::{Output, Registry, Severity};
 use walkmesh_pipeline::batch::{collect_jobs, run_jobs};
 
 use super::{Args, plan};
-use crate::Failure;
 use crate::conversion::{Conversion, Plan, convert_file, dependency_rule, target_for};
-use crate::failure::EXIT_OK;
-use crate::output::{self, OutputSettings};
 use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::EXIT_OK;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::{self, OutputSettings};
 
 /// One line of `--report`.
 #[derive(Serialize)]

@@ -13,9 +13,9 @@ use walkmesh_core::{Registry, printable};
 use walkmesh_generate::area::{Area, AreaReport, RoomResult, generate_rooms, solve_transitions};
 
 use super::{Args, EngineArg, params, plan, show_progress};
-use crate::Failure;
 use crate::areas::{kotor_room_format, open_rooms, room_layout, write_rooms};
-use crate::output::note_read;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::note_read;
 
 pub fn run(
     registry: &Registry,
@@ -75,7 +75,7 @@ pub fn run(
     }
     let (files, solution, results) = solve_transitions(generated, &lyt)?;
     std::fs::create_dir_all(out_dir)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
     write_rooms(registry, files, &check)?;
     let notes = read_notes.into_inner();

@@ -13,8 +13,8 @@ use walkmesh_kotor_area::transitions::RoomMesh;
 use walkmesh_lint::LintOptions;
 
 use super::{FixOutcome, RoomRepair};
-use crate::Failure;
 use crate::areas::{load_rooms, open_rooms, walkmesh_bwm_write, write_rooms};
+use walkmesh_pipeline::failure::Failure;
 
 /// An area as read: its layout (and where it came from), the rooms with a walkmesh and their
 /// original WOK bytes (same order).
@@ -95,8 +95,8 @@ pub(super) fn fix_area(
     let mut files = Vec::with_capacity(bytes.len());
     for (room, bytes) in area.rooms.iter().zip(bytes) {
         let target = targets.get(room.lyt_index).cloned().flatten();
-        let target =
-            target.ok_or_else(|| Failure(format!("room {} is not in the layout", room.name)))?;
+        let target = target
+            .ok_or_else(|| Failure::input(format!("room {} is not in the layout", room.name)))?;
         files.push((target, bytes));
     }
     std::fs::create_dir_all(out_dir)
