@@ -10,7 +10,7 @@ use walkmesh_core::{
     Diagnostics, Format, Input, NavMesh, ReadOptions, Registry, UpAxis, material::MaterialProfile,
 };
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(Args, Debug, Clone)]
 pub struct ReadArgs {

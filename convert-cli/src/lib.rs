@@ -2,19 +2,20 @@
 //!
 //! - `formats`: the registered formats and what each can do;
 //! - `info`: counts, bounds, walkable area, components, loops and materials of a file;
-//! - `convert`: one file or a whole tree (`batch`) into another format;
+//! - `convert`: one file or a whole tree (`convert::batch`) into another format;
 //! - `validate`: every rule of the file's format, with stable codes;
-//! - `dump`: every stored field with its byte offset (`fields`, `tree_stream`);
+//! - `dump`: every stored field with its byte offset;
 //! - `profiles`: the embedded material profiles;
 //! - `render`: a top-down SVG or PNG picture;
 //! - `view`: the 3-D inspector, one self-contained HTML page;
-//! - `diff`: two walkmeshes compared, as numbers, fields, an overlay or an HTML report;
+//! - `diff`: two walkmeshes compared, as numbers, fields (`diff::fields`), an overlay or an
+//!   HTML report;
 //! - `stats`: per-field statistics over a corpus;
 //! - `spec`: Kaitai Struct specs of the binary formats;
 //! - `area`: KotOR areas (layouts, module archives, room transitions, kits);
 //! - `lint`: the defects players report, with `--fix`;
 //! - `route` and `reach`: a route over the walkable surface, and what can be reached;
-//! - `generate`: a walkmesh made from render geometry (`generate_area` for a whole area).
+//! - `generate`: a walkmesh made from render geometry (`generate::area` for a whole area).
 //!
 //! Thin on purpose: it parses arguments, dispatches to the library crates and prints. The
 //! work of each command is a library's: the conversion flow and batches in `walkmesh-pipeline`
@@ -24,9 +25,15 @@
 //! `walkmesh-generate` (a whole area: `walkmesh_generate::area`), `walkmesh-render`,
 //! `walkmesh-diff`, `walkmesh-view` and `walkmesh-research`; a format is asked for its
 //! declared engine and capabilities, never matched by id (docs/architecture.md, "The command
-//! line"). `input` holds the reading options every command shares. Exit codes: 0 success; 1 a finding (`validate` errors,
-//! `convert --strict` warnings, `diff` differences, `lint` findings, `route` unreachable);
-//! 2 unreadable input or bad usage; 3 the output could not be written.
+//! line"). No command module imports another (scripts/module_cycles.py): what several share
+//! is outside `commands/`: `input` (the reading options), `conversion` (the conversion flow
+//! `convert`, its batches and `generate` share), `areas` (KotOR rooms, layouts and archives
+//! as `area`, `lint`, `info`, `route` and `generate` read and write them), `pictures`,
+//! `tree_stream`, `targets`, `json`, `progress`.
+//!
+//! Exit codes: 0 success; 1 a finding (`validate` errors, `convert --strict` warnings, `diff`
+//! differences, `lint` findings, `route` unreachable); 2 unreadable input or bad usage; 3 the
+//! output could not be written.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -34,13 +41,17 @@ use std::io::Write;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use walkmesh_core::printable::Escaping;
 
+mod areas;
 mod commands;
+mod conversion;
 mod hints;
 mod input;
 mod json;
 mod params;
+mod pictures;
 mod progress;
 mod targets;
+mod tree_stream;
 
 // Output staging and failures live in the pipeline library, which Python calls too.
 pub use walkmesh_pipeline::{failure, output};
@@ -204,13 +215,6 @@ enum Command {
     ///
     /// Example: walkmesh generate room.obj -o room.wok --seed 2,3,0
     Generate(commands::generate::Args),
-}
-
-/// The tuple-style constructor `Failure(message)` that modules written before the failure
-/// kinds use: an input failure (exit 2).
-#[allow(non_snake_case)]
-fn Failure(message: String) -> Failure {
-    Failure::input(message)
 }
 
 /// Whether the command was asked for JSON output (`--json` on any command or subcommand,
@@ -394,7 +398,7 @@ fn dispatch(
         Command::Formats(args) => commands::formats::run(registry, args, out),
         Command::Info(args) => commands::info::run(registry, args, out, stderr),
         Command::Convert(args) if args.out_dir.is_some() => {
-            commands::batch::run(registry, args, out, stderr)
+            commands::convert::batch::run(registry, args, out, stderr)
         }
         Command::Convert(args) => commands::convert::run(registry, args, out, stderr),
         Command::Validate(args) => commands::validate::run(registry, args, out),

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 /// What `-` means for an output option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,7 +159,7 @@ fn inputs<'m>(command: &clap::Command, name: &str, matches: &'m ArgMatches) -> V
 /// Device and inode of what `path` names (following links), or of the archive of an
 /// `archive:member` input.
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    crate::output::file_id(path)
+    walkmesh_pipeline::output::file_id(path)
 }
 
 /// The checks of the module comment, for the command `matches` ran.
@@ -245,7 +245,7 @@ pub fn write_file(path: &Path, bytes: &[u8], stdout: &mut dyn Write) -> Result<(
             .and_then(|()| stdout.flush())
             .map_err(|e| Failure::output(format!("cannot write to standard output: {e}")))
     } else {
-        crate::output::write_atomically(path, bytes)
+        walkmesh_pipeline::output::write_atomically(path, bytes)
     }
 }
 

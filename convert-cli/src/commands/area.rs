@@ -12,20 +12,23 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
 use walkmesh_core::{confine, printable};
-use walkmesh_kotor_area::contents;
 use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
 use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits};
-use walkmesh_kotor_area::lyt::{check_lyt, read_lyt, write_lyt};
+use walkmesh_kotor_area::lyt::{check_lyt, write_lyt};
 use walkmesh_kotor_area::solved::{changed_rooms, solved_files};
 use walkmesh_kotor_area::transitions::{Tolerance, apply, solve};
 use walkmesh_kotor_area::vis::{check_vis, read_vis};
 use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
 
-use crate::Failure;
+use crate::areas::{
+    AssembledArea, archive_summary, assemble_area, load_rooms, open_rooms, read_archive,
+    room_layout, walkmesh_bwm_write,
+};
 use crate::input::{ReadArgs, load};
-use crate::output::write_atomically;
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::write_atomically;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -254,41 +257,6 @@ pub fn run(
     }
 }
 
-fn read_archive(path: &Path) -> Result<Archive, Failure> {
-    Ok(walkmesh_kotor_area::rooms::read_archive(
-        path,
-        crate::output::note_read,
-    )?)
-}
-
-/// Lines for `walkmesh info` on an archive: members, walkmeshes and layouts first.
-pub fn archive_summary(archive: &Archive) -> Vec<String> {
-    let mut lines = Vec::new();
-    let kind = contents::kind_name(archive.kind);
-    lines.push(format!(
-        "archive:        {kind} V1.0, {} members",
-        archive.members.len()
-    ));
-    for (label, types) in [
-        ("walkmeshes", &contents::WALKMESH_TYPES[..]),
-        ("layouts", &[contents::LAYOUT_TYPE][..]),
-        ("visibility", &[contents::VISIBILITY_TYPE][..]),
-    ] {
-        let names: Vec<String> = contents::members_of(archive, types)
-            .map(|m| printable::escape(&m.file_name()).into_owned())
-            .collect();
-        lines.push(format!(
-            "{label:<15} {}",
-            if names.is_empty() {
-                "-".into()
-            } else {
-                names.join(", ")
-            }
-        ));
-    }
-    lines
-}
-
 fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure> {
     let archive = read_archive(path)?;
     let mut members: Vec<_> = archive.members.iter().collect();
@@ -349,7 +317,7 @@ fn extract(
         .map(|member| confine::join(out, &member.file_name(), "archive member", path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (member, target) in chosen.iter().zip(&targets) {
         write_atomically(target, archive.data(member))?;
         writeln!(stdout, "{}", target.display())?;
@@ -382,7 +350,10 @@ fn chosen_members<'a>(
             })
             .collect();
         if matching.is_empty() {
-            return Err(Failure(format!("{} has no member {name}", path.display())));
+            return Err(Failure::input(format!(
+                "{} has no member {name}",
+                path.display()
+            )));
         }
         chosen.extend(matching);
     }
@@ -402,7 +373,7 @@ fn refuse_repeated_names(
     for (entry, member) in chosen {
         let name = member.file_name();
         if let Some(first) = first_entry.insert(name.to_ascii_lowercase(), *entry) {
-            return Err(Failure(format!(
+            return Err(Failure::input(format!(
                 "{} holds two members named \"{}\" (entries {first} and {entry}); extracting both would write one over the other, so nothing was written",
                 printable::escape(&path.to_string_lossy()),
                 printable::escape(&name),
@@ -426,12 +397,12 @@ fn replace(
         let name = file
             .file_name()
             .and_then(|n| n.to_str())
-            .ok_or_else(|| Failure(format!("{} has no usable file name", file.display())))?;
+            .ok_or_else(|| Failure::input(format!("{} has no usable file name", file.display())))?;
         let bytes = walkmesh_core::files::read(file)
-            .map_err(|e| Failure(format!("cannot read {}: {e}", file.display())))?;
+            .map_err(|e| Failure::input(format!("cannot read {}: {e}", file.display())))?;
         let replaced = archive
             .put(name, bytes)
-            .map_err(|e| Failure(e.to_string()))?;
+            .map_err(|e| Failure::input(e.to_string()))?;
         report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
@@ -439,7 +410,7 @@ fn replace(
     }
     write_file(
         out,
-        &archive.write().map_err(|e| Failure(e.to_string()))?,
+        &archive.write().map_err(|e| Failure::input(e.to_string()))?,
         stdout,
     )?;
     let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
@@ -467,7 +438,7 @@ fn print_findings(
 fn load_lyt(path: &Path) -> Result<(Lyt, Vec<Diagnostic>), Failure> {
     Ok(walkmesh_kotor_area::rooms::load_lyt(
         path,
-        crate::output::note_read,
+        walkmesh_pipeline::output::note_read,
     )?)
 }
 
@@ -484,9 +455,9 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
-        let bytes = read_file_or_member(vis_path).map_err(|e| Failure(e.to_string()))?;
+        let bytes = read_file_or_member(vis_path).map_err(|e| Failure::input(e.to_string()))?;
         let (vis, mut found) =
-            read_vis(&bytes).map_err(|e| Failure(e.in_file(vis_path).to_string()))?;
+            read_vis(&bytes).map_err(|e| Failure::input(e.in_file(vis_path).to_string()))?;
         found.extend(check_vis(&vis, Some(&lyt)));
         all.extend(found.into_iter().map(|f| (vis_path.to_path_buf(), f)));
     }
@@ -524,36 +495,6 @@ fn check(
         }
     }
     Ok(if errors > 0 { 1 } else { 0 })
-}
-
-/// Where rooms come from: a folder of WOKs or an archive (`walkmesh_kotor_area::rooms`).
-pub(crate) use walkmesh_kotor_area::RoomSource;
-
-/// Opens a folder of room WOKs or a module archive, recording what is read.
-pub(crate) fn open_rooms(path: &Path) -> Result<RoomSource, Failure> {
-    Ok(RoomSource::open(path, crate::output::note_read)?)
-}
-
-/// The layout of `source`: `explicit`, else its single `.lyt` (`--lyt` otherwise).
-pub(crate) fn room_layout(
-    source: &RoomSource,
-    explicit: Option<&Path>,
-) -> Result<(Lyt, PathBuf), Failure> {
-    Ok(source.layout(explicit, "--lyt", crate::output::note_read)?)
-}
-
-/// Rooms read, their original WOK bytes (same order), and the rooms without a WOK.
-pub(crate) type LoadedRooms = walkmesh_kotor_area::rooms::LoadedRooms;
-
-/// Reads the WOK of every layout room the source has; returns the rooms, their original
-/// bytes, and the names of rooms without a WOK. A layout naming one room twice is refused
-/// (`lyt_file` names it).
-pub(crate) fn load_rooms(
-    source: &RoomSource,
-    lyt: &Lyt,
-    lyt_file: &Path,
-) -> Result<LoadedRooms, Failure> {
-    Ok(source.load_rooms(lyt, lyt_file, crate::output::note_read)?)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -615,7 +556,7 @@ fn solve_command(
     let solved = solved_files(&source, &rooms, &originals, &changed_rooms, out, &lyt_file)?;
     if let Some(dir) = &solved.dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Failure(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
     }
     let mut written = Vec::new();
     for (target, bytes) in solved.files {
@@ -652,7 +593,7 @@ fn assemble_command(
     let format = registry.for_output(out)?;
     let writer = format
         .writer()
-        .ok_or_else(|| Failure(format!("the {} format cannot be written", format.id())))?;
+        .ok_or_else(|| Failure::input(format!("the {} format cannot be written", format.id())))?;
     // OBJ is written Y up, as Blender imports it by default (glTF is Y up by its spec).
     let options = WriteOptions {
         up: UpAxis::Y,
@@ -716,15 +657,15 @@ fn split_command(
     }
     let rooms = assemble::split(&mesh, &lyt, lyt_path).map_err(|e| match e {
         // The refusal names the layout itself.
-        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure(repeated.to_string()),
-        e => Failure(format!("{}: {e}", mesh_path.display())),
+        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::input(repeated.to_string()),
+        e => Failure::input(format!("{}: {e}", mesh_path.display())),
     })?;
     let targets = rooms
         .iter()
         .map(|room| confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
@@ -746,37 +687,6 @@ fn split_command(
     Ok(0)
 }
 
-/// A room's WOK bytes, as `area split` writes them (also `lint AREA --fix`).
-pub(crate) fn walkmesh_bwm_write(
-    registry: &Registry,
-    mesh: &walkmesh_core::NavMesh,
-    diag: &mut Diagnostics,
-) -> Result<Vec<u8>, Failure> {
-    // Refused first with the cargo feature named when this build leaves BWM out.
-    kotor_room_format(registry)?;
-    Ok(walkmesh_kotor_area::rooms::write_room_wok(
-        registry, mesh, diag,
-    )?)
-}
-
-/// The registry's format for KotOR area rooms (`Registry::room_walkmesh`: the KotOR format
-/// whose files carry room transitions, BWM's `.wok`), which every room of a KotOR area is
-/// read and written in; a clear refusal when the registry has none (this build leaves BWM
-/// out, cargo feature `bwm`, or a registry of its own does not hold it).
-pub(crate) fn kotor_room_format(
-    registry: &Registry,
-) -> Result<&dyn walkmesh_core::Format, Failure> {
-    registry
-        .room_walkmesh(walkmesh_core::Engine::Kotor)
-        .ok_or_else(|| {
-            Failure::usage(
-                "KotOR areas need a format for KotOR rooms (one that reads and writes room \
-                 transitions, as BWM's .wok files), and this build has none (BWM is the cargo \
-                 feature `bwm`); `walkmesh formats` lists what it has",
-            )
-        })
-}
-
 fn indoor(
     registry: &Registry,
     map_path: &Path,
@@ -787,11 +697,11 @@ fn indoor(
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let bytes = walkmesh_core::files::read(map_path)
-        .map_err(|e| Failure(format!("cannot read {}: {e}", map_path.display())))?;
-    let map =
-        IndoorMap::parse(&bytes).map_err(|e| Failure(format!("{}: {e}", map_path.display())))?;
-    let kits =
-        load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(|e| Failure(e.to_string()))?;
+        .map_err(|e| Failure::input(format!("cannot read {}: {e}", map_path.display())))?;
+    let map = IndoorMap::parse(&bytes)
+        .map_err(|e| Failure::input(format!("{}: {e}", map_path.display())))?;
+    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir))
+        .map_err(|e| Failure::input(e.to_string()))?;
     // The module id names every file written: checked before anything is built or written.
     let lyt_target = confine::join(
         out,
@@ -817,7 +727,7 @@ fn indoor(
         .map(|room| confine::join(out, &format!("{}.wok", room.name), "room", map_path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
     for (room, target) in build.rooms.iter().zip(targets) {
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
@@ -857,185 +767,4 @@ fn indoor(
         .filter(|f| f.severity == Severity::Error)
         .count();
     Ok(if errors > 0 { 1 } else { 0 })
-}
-
-/// `walkmesh info` on an archive: its summary, when `path` is one.
-/// Whether `path` is a module archive (by its first bytes).
-pub fn is_archive(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8];
-    walkmesh_core::files::open(path)
-        .and_then(|mut file| file.read_exact(&mut head))
-        .is_ok_and(|()| Archive::sniff(&head))
-}
-
-pub fn info_for_archive(
-    registry: &Registry,
-    path: &Path,
-    json: bool,
-    stdout: &mut dyn Write,
-) -> Option<Result<i32, Failure>> {
-    let head = {
-        use std::io::Read;
-        let mut head = [0u8; 8];
-        let mut file = walkmesh_core::files::open(path).ok()?;
-        file.read_exact(&mut head).ok()?;
-        head
-    };
-    if !Archive::sniff(&head) {
-        return None;
-    }
-    Some((|| {
-        let archive = read_archive(path)?;
-        if json {
-            let value = archive_json(registry, path, &archive);
-            writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
-            return Ok(0);
-        }
-        writeln!(stdout, "file:           {}", path.display())?;
-        for line in archive_summary(&archive) {
-            writeln!(stdout, "{line}")?;
-        }
-        Ok(0)
-    })())
-}
-
-/// `walkmesh info --json` on an archive: its walkmeshes (each summarised as `info` would a
-/// file, or with the reason it cannot be read), layouts (room and door-hook counts) and
-/// visibility files, each with its byte range in the archive.
-fn archive_json(registry: &Registry, path: &Path, archive: &Archive) -> serde_json::Value {
-    let kind = contents::kind_name(archive.kind);
-    let entry = |m: &walkmesh_kotor_area::erf::Member| {
-        let range = m.source_range().unwrap_or(0..0);
-        serde_json::json!({
-            "name": m.file_name(),
-            "type_id": m.type_id,
-            "offset": range.start,
-            "size": archive.data(m).len(),
-        })
-    };
-    let walkmeshes: Vec<serde_json::Value> =
-        contents::members_of(archive, &contents::WALKMESH_TYPES)
-            .map(|m| {
-                let mut value = entry(m);
-                let member = PathBuf::from(format!("{}:{}", path.display(), m.file_name()));
-                let mut diag = Diagnostics::new();
-                let read = crate::input::load_with(
-                    registry,
-                    &member,
-                    None,
-                    &walkmesh_core::ReadOptions::default(),
-                    &mut diag,
-                );
-                match read {
-                    Ok((mesh, format)) => {
-                        value["summary"] =
-                            serde_json::to_value(walkmesh_core::summary::summarize(&mesh, format))
-                                .unwrap_or_default();
-                    }
-                    Err(e) => value["error"] = e.message.into(),
-                }
-                value
-            })
-            .collect();
-    let layouts: Vec<serde_json::Value> = contents::members_of(archive, &[contents::LAYOUT_TYPE])
-        .map(|m| {
-            let mut value = entry(m);
-            match read_lyt(archive.data(m)) {
-                Ok((lyt, _)) => {
-                    value["rooms"] = lyt.rooms.len().into();
-                    value["door_hooks"] = lyt.door_hooks.len().into();
-                }
-                Err(e) => value["error"] = e.to_string().into(),
-            }
-            value
-        })
-        .collect();
-    let visibility: Vec<serde_json::Value> =
-        contents::members_of(archive, &[contents::VISIBILITY_TYPE])
-            .map(entry)
-            .collect();
-    serde_json::json!({
-        "file": path.display().to_string(),
-        "archive": kind,
-        "members": archive.members.len(),
-        "walkmeshes": walkmeshes,
-        "layouts": layouts,
-        "visibility": visibility,
-    })
-}
-
-/// A whole area (a folder of room WOKs or a module archive, with its LYT or `lyt`) as one
-/// mesh in area coordinates, for `route` and `reach`. Rooms without a walkmesh are noted on
-/// `stderr`.
-pub fn load_area_mesh(
-    rooms_path: &Path,
-    lyt_path: Option<&Path>,
-    stderr: &mut dyn Write,
-) -> Result<walkmesh_core::NavMesh, Failure> {
-    Ok(assemble_area(rooms_path, lyt_path, stderr)?.mesh)
-}
-
-/// An area's rooms assembled into one mesh, with where they came from (for a depfile).
-struct AssembledArea {
-    source: RoomSource,
-    /// The layout file read.
-    lyt_file: PathBuf,
-    rooms: Vec<walkmesh_kotor_area::transitions::RoomMesh>,
-    mesh: walkmesh_core::NavMesh,
-}
-
-/// Reads the layout and rooms of `rooms_path` and assembles them (`area assemble`, and the
-/// area `route` and `reach` take); rooms without a walkmesh are noted on `stderr`.
-fn assemble_area(
-    rooms_path: &Path,
-    lyt_path: Option<&Path>,
-    stderr: &mut dyn Write,
-) -> Result<AssembledArea, Failure> {
-    let source = open_rooms(rooms_path)?;
-    let (lyt, lyt_file) = room_layout(&source, lyt_path)?;
-    let (rooms, _, missing) = load_rooms(&source, &lyt, &lyt_file)?;
-    if !missing.is_empty() {
-        writeln!(
-            stderr,
-            "note: rooms without a walkmesh: {}",
-            missing.join(", ")
-        )?;
-    }
-    let mesh = assemble::assemble(&lyt, &rooms);
-    Ok(AssembledArea {
-        source,
-        lyt_file,
-        rooms,
-        mesh,
-    })
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    /// The rooms' format is found by what it is (KotOR, room transitions, read and written),
-    /// not by its id: a registry without one is refused with the feature named, a usage error.
-    #[test]
-    fn kotor_rooms_need_the_registrys_room_format() {
-        let refused = kotor_room_format(&Registry::new()).err().unwrap();
-        assert_eq!(refused.code, "cli.usage");
-        assert!(
-            refused
-                .message
-                .contains("KotOR areas need a format for KotOR rooms")
-                && refused.message.contains("cargo feature `bwm`"),
-            "{}",
-            refused.message
-        );
-        #[cfg(feature = "bwm")]
-        assert_eq!(
-            kotor_room_format(&walkmesh_formats::default_registry())
-                .unwrap()
-                .id(),
-            "bwm"
-        );
-    }
 }

@@ -3,23 +3,25 @@
 //! The bytes about to be written are read back with the target's own reader and validator
 //! before anything is renamed into place: an output our validator rejects is refused (exit 2)
 //! unless `--allow-invalid`, and the counts printed are those of the file written. With
-//! `--out-dir`, the command line runs `commands::batch` instead, which calls [`convert_file`]
-//! for each input.
+//! `--out-dir`, the command line runs `batch` instead, which calls `conversion::convert_file`
+//! for each input; the conversion flow `generate` shares is in `crate::conversion`.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::ValueEnum;
-use walkmesh_core::{
-    Diagnostics, Format, MeshKind, ReadOptions, Registry, WeldChoice, passes, progress,
-};
-use walkmesh_pipeline::convert::{Destination, Origin, WritePlan};
+use walkmesh_core::{Format, MeshKind, Registry, WeldChoice, passes};
+use walkmesh_pipeline::convert::WritePlan;
 use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
-use crate::Failure;
-use crate::input::{ReadArgs, from_id, load_with, read_options};
-use crate::output::{self, OutputSettings};
+pub mod batch;
+
+use crate::conversion::{Plan, convert_file, dependency_rule, summary_line, target_for};
+use crate::input::{ReadArgs, from_id, read_options};
+use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::{self, OutputSettings};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -123,39 +125,7 @@ pub enum KindArg {
     Terrain,
 }
 
-/// What one conversion read and wrote (`convert --json`, one line of a batch report).
-pub use walkmesh_pipeline::convert::Conversion;
-
-/// Everything a conversion needs besides the input and output paths; built once per run.
-pub struct Plan<'r> {
-    pub registry: &'r Registry,
-    pub from: Option<String>,
-    pub read: ReadOptions,
-    /// The library's write plan: target, writer options, weld, translation, warning policy,
-    /// output check.
-    pub write: WritePlan<'r>,
-    /// Files every conversion of the run reads besides its input (--materials, --template).
-    pub dependencies: Vec<PathBuf>,
-    pub settings: OutputSettings,
-}
-
-impl std::fmt::Debug for Plan<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Plan")
-            .field("target", &self.write.target.id())
-            .finish_non_exhaustive()
-    }
-}
-
-/// The format `--to` names: an extension claimed by a writer (`glb`, `wok`), else a format
-/// id; with the extension outputs get.
-pub fn target_for<'r>(
-    registry: &'r Registry,
-    to: &str,
-) -> Result<(&'r dyn Format, String), Failure> {
-    Ok(walkmesh_pipeline::target_for(registry, to)?)
-}
-
+/// The conversion plan of `convert`'s options (also each file of a batch).
 pub fn plan<'r>(
     registry: &'r Registry,
     args: &Args,
@@ -212,68 +182,6 @@ fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
     let start = std::env::current_dir().unwrap_or_default();
     let (found, _) = WarningPolicy::discover(&start)?;
     Ok(found.with_flags(args.strict, &args.allow, &args.deny))
-}
-
-/// The `--depfile` rule of a conversion: the output and its sidecars, then what it read.
-pub fn dependency_rule(conversion: &Conversion) -> String {
-    let output = conversion.output.clone().unwrap_or_default();
-    let directory = output.parent().unwrap_or(Path::new("")).to_path_buf();
-    let targets: Vec<PathBuf> = std::iter::once(output)
-        .chain(conversion.sidecars.iter().map(|s| directory.join(s)))
-        .collect();
-    walkmesh_pipeline::depfile::rule(&targets, &conversion.dependencies)
-}
-
-/// Whether `path` names standard output.
-pub fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// Converts `input` to `output` (`-`: the bytes are returned in `main_bytes`). Nothing is
-/// printed; on failure nothing new is left behind.
-pub fn convert_file(plan: &Plan<'_>, input: &Path, output: &Path) -> Result<Conversion, Failure> {
-    let mut diag = Diagnostics::new();
-    progress::phase(|| format!("reading {}", input.display()));
-    let (mesh, source) = load_with(
-        plan.registry,
-        input,
-        plan.from.as_deref(),
-        &plan.read,
-        &mut diag,
-    )?;
-    let dependencies = walkmesh_pipeline::depfile::unique(
-        std::iter::once(walkmesh_kotor_area::erf::file_holding(input))
-            .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
-            .chain(plan.dependencies.iter().cloned()),
-    );
-    write_loaded(plan, &mesh, source, dependencies, input, output, diag)
-}
-
-/// The writing half of [`convert_file`] for a mesh already in memory (`generate` writes
-/// through it too): the library's conversion flow (`walkmesh_pipeline::convert`) to OUT or
-/// standard output. `input` names the source in messages; `source` is its format id.
-pub fn write_loaded(
-    plan: &Plan<'_>,
-    mesh: &walkmesh_core::NavMesh,
-    source: &str,
-    dependencies: Vec<PathBuf>,
-    input: &Path,
-    output: &Path,
-    diag: Diagnostics,
-) -> Result<Conversion, Failure> {
-    let destination = if is_stdout(output) {
-        Destination::Memory { name: Some(output) }
-    } else {
-        Destination::File(output, plan.settings)
-    };
-    let origin = Origin {
-        path: Some(input),
-        format: Some(source),
-    };
-    let mut conversion =
-        walkmesh_pipeline::convert::convert(mesh, origin, destination, &plan.write, diag)?;
-    conversion.dependencies = dependencies;
-    Ok(conversion)
 }
 
 pub fn run(
@@ -349,37 +257,4 @@ pub fn run(
         writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }
     Ok(0)
-}
-
-/// `wrote OUT (from → to): N faces, W walkable, B bytes (+ sidecars)`, counted in the file
-/// written; `unchanged (same bytes, left untouched) OUT …` when OUT already held them.
-pub fn summary_line(c: &Conversion, registry: &Registry) -> String {
-    // What the target stores: a format of regions (PATH) holds regions, each the union of
-    // many faces, as its declared capabilities say.
-    let regions = registry.capabilities_of(&c.to).regions;
-    let unit = if regions { "regions" } else { "faces" };
-    format!(
-        "{} {} ({} → {}): {} {unit}{}, {} walkable, {} bytes{}",
-        if c.unchanged {
-            "unchanged (same bytes, left untouched)"
-        } else {
-            "wrote"
-        },
-        c.output.as_deref().unwrap_or(Path::new("")).display(),
-        c.from.as_deref().unwrap_or_default(),
-        c.to,
-        c.written.faces,
-        if c.written.faces == c.read.faces && unit == "faces" {
-            String::new()
-        } else {
-            format!(" (from {} faces read)", c.read.faces)
-        },
-        c.written.walkable_faces,
-        c.bytes,
-        if c.sidecars.is_empty() {
-            String::new()
-        } else {
-            format!(" (+ {})", c.sidecars.join(", "))
-        }
-    )
 }

@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, Registry};
 
-use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
+
+mod fields;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -83,7 +85,7 @@ pub fn run(
     stderr: &mut dyn Write,
 ) -> Result<i32, Failure> {
     if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
-        return Err(Failure(format!(
+        return Err(Failure::input(format!(
             "--tolerance must be a number >= 0, not {}",
             args.tolerance
         )));
@@ -91,15 +93,15 @@ pub fn run(
     if args.fields {
         let files = (args.a.as_path(), args.b.as_path());
         let limit = args.field_limit;
-        let how = super::fields::How {
+        let how = fields::How {
             limit,
             by_index: args.by_index,
             json: args.json,
         };
-        return super::fields::diff(registry, files, &args.read, how, stdout);
+        return fields::diff(registry, files, &args.read, how, stdout);
     }
     if let Some(path) = &args.overlay {
-        super::render::picture_of(path)?;
+        crate::pictures::picture_of(path)?;
     }
     let mut diag = Diagnostics::new();
     let (a, _) = load(registry, &args.a, &args.read, &mut diag)?;
@@ -118,10 +120,10 @@ pub fn run(
         write_file(path, page.as_bytes(), stdout)?;
     }
     if let Some(path) = &args.overlay {
-        let picture = super::render::picture_of(path)?;
+        let picture = crate::pictures::picture_of(path)?;
         let scene =
             walkmesh_diff::html::overlay_scene(&report, &a, &name_a, &b, &name_b, args.width)?;
-        write_file(path, &super::render::encode(&scene, picture)?, stdout)?;
+        write_file(path, &crate::pictures::encode(&scene, picture)?, stdout)?;
     }
     // With a picture or page on standard output, the comparison goes to standard error.
     let to_stdout = [&args.html, &args.overlay]

@@ -11,10 +11,10 @@ use walkmesh_core::dump::FieldSink;
 use walkmesh_core::flatdump::{self, FlatWriter, SectionBytes, SectionFilter};
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
-use crate::Failure;
-use crate::commands::tree_stream::{RootCount, Syntax, TreeStream};
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
+use crate::tree_stream::{RootCount, Syntax, TreeStream};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -75,7 +75,7 @@ pub fn run(
     };
     let Some(dumper) = format.dumper() else {
         if syntax == DumpSyntax::Flat || args.section.is_some() || args.extract.is_some() {
-            return Err(Failure(format!(
+            return Err(Failure::input(format!(
                 "the {} format has no field dump (no flat dump, sections or extraction); \
                  `--format ron` or `json` shows its neutral mesh",
                 format.id()
@@ -83,7 +83,7 @@ pub fn run(
         }
         // No field dump: show the neutral mesh, read from the bytes already in hand.
         let reader = format.reader().ok_or_else(|| {
-            Failure(format!(
+            Failure::input(format!(
                 "the {} format cannot be read or dumped yet",
                 format.id()
             ))
@@ -91,7 +91,7 @@ pub fn run(
         let mut diag = Diagnostics::new();
         let mesh = reader
             .read(input, &options, &mut diag)
-            .map_err(|e| Failure(e.in_file(file).to_string()))?;
+            .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
         diag.set_file(file);
         print_diagnostics(&diag, stderr);
         let text = serialize(
@@ -108,14 +108,14 @@ pub fn run(
     let fields = |sink: &mut dyn FieldSink| {
         dumper
             .dump_fields(input, &options, sink)
-            .map_err(|e| Failure(e.in_file(file).to_string()))
+            .map_err(|e| Failure::input(e.in_file(file).to_string()))
     };
     if let (Some(name), Some(output)) = (&args.extract, &args.output) {
         let mut keep = SectionBytes::new(name);
         fields(&mut keep)?;
         let section = keep
             .finish()
-            .map_err(|e| Failure(format!("{}: {e}", file.display())))?;
+            .map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
         write_file(output, &section, stdout)?;
         let report: &mut dyn Write = if is_stdout(output) { stderr } else { stdout };
         writeln!(
@@ -182,7 +182,7 @@ fn selected(
     let mut filter = SectionFilter::new(sink, wanted);
     fields(&mut filter)?;
     if !filter.matched() {
-        return Err(Failure(format!(
+        return Err(Failure::input(format!(
             "{}: no section '{wanted}'; the file's sections are: {}",
             file.display(),
             filter.names().list().join(", ")

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 use walkmesh_core::Registry;
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

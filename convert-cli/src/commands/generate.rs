@@ -15,12 +15,15 @@ use walkmesh_pipeline::convert::WritePlan;
 use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
-use crate::Failure;
-use crate::commands::convert::{self, Conversion, Plan};
+use crate::conversion::{Conversion, Plan, summary_line, target_for, write_loaded};
 use crate::input::{
     ReadArgs, load_with, non_negative_distance, option_files, positive, read_options,
 };
-use crate::output::OutputSettings;
+use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::OutputSettings;
+
+mod area;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -142,16 +145,16 @@ pub fn run(
 ) -> Result<i32, Failure> {
     let out = match (&args.out, &args.out_dir) {
         (_, Some(out_dir)) => {
-            return crate::commands::generate_area::run(registry, args, out_dir, stdout, stderr);
+            return area::run(registry, args, out_dir, stdout, stderr);
         }
         (Some(out), None) => out,
         (None, None) => return Err(Failure::usage("generate needs -o OUT or --out-dir DIR")),
     };
-    if convert::is_stdout(out) {
+    if is_stdout(out) {
         return Err(Failure::usage("generate writes a file: give OUT a path"));
     }
     let target = match &args.to {
-        Some(to) => convert::target_for(registry, to)?.0,
+        Some(to) => target_for(registry, to)?.0,
         None => registry.for_output(out)?,
     };
     let plan = plan(registry, args, target)?;
@@ -201,7 +204,7 @@ pub fn run(
     generated.report.warn_lossy_steps(&mut diag);
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
-        convert::write_loaded(
+        write_loaded(
             &plan,
             &generated.mesh,
             "generate",
@@ -222,7 +225,7 @@ pub fn run(
             writeln!(stderr, "{item}")?;
         }
         write!(stdout, "{}", generated.report.text())?;
-        writeln!(stdout, "{}", convert::summary_line(&conversion, registry))?;
+        writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }
     Ok(0)
 }
@@ -248,7 +251,7 @@ fn refuse_over_full_tiles(tiled: bool, report: &Report) -> Result<(), Failure> {
 
 /// A progress line with the stage (a large scene takes seconds) when standard error is a
 /// terminal: never into a pipe, a log or machine-read output (as `convert`).
-pub(crate) fn show_progress(args: &Args) -> bool {
+fn show_progress(args: &Args) -> bool {
     use std::io::IsTerminal;
     !args.quiet && !args.json && std::io::stderr().is_terminal()
 }
@@ -284,7 +287,7 @@ fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
 
 /// The write plan `convert` would make for OUT (no weld, translation or rebuild options:
 /// the generated mesh is new, so every table is rebuilt).
-pub(crate) fn plan<'r>(
+fn plan<'r>(
     registry: &'r Registry,
     args: &Args,
     target: &'r dyn walkmesh_core::Format,
@@ -315,7 +318,7 @@ pub(crate) fn plan<'r>(
 
 /// The preset of the engine asked for (or OUT's format's), with the options over it
 /// (`walkmesh_generate::Overrides`, which the Python package fills from its keywords).
-pub(crate) fn params(
+fn params(
     args: &Args,
     target: &dyn walkmesh_core::Format,
     plan: &Plan<'_>,

@@ -16,9 +16,9 @@ use walkmesh_pipeline::output::OutputSettings;
 use walkmesh_pipeline::policy;
 use walkmesh_pipeline::warnings::WarningPolicy;
 
-use crate::Failure;
-use crate::commands::area::{load_rooms, open_rooms, room_layout};
+use crate::areas::{load_rooms, open_rooms, room_layout};
 use crate::input::{ReadArgs, load, read_options};
+use walkmesh_pipeline::failure::Failure;
 
 pub(crate) mod area;
 

@@ -1,14 +1,11 @@
 //! One module per subcommand: its clap arguments (`Args`) and its `run`.
 
 pub mod area;
-pub mod batch;
 pub mod convert;
 pub mod diff;
 pub mod dump;
-pub mod fields;
 pub mod formats;
 pub mod generate;
-pub mod generate_area;
 pub mod info;
 pub mod lint;
 pub mod profiles;
@@ -16,6 +13,5 @@ pub mod render;
 pub mod route;
 pub mod spec;
 pub mod stats;
-pub mod tree_stream;
 pub mod validate;
 pub mod view;

@@ -6,7 +6,7 @@ use std::io::Write;
 use walkmesh_core::material::NEUTRAL_RON;
 use walkmesh_core::{MaterialProfile, Registry};
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -7,9 +7,10 @@ use clap::ValueEnum;
 use walkmesh_core::{Diagnostics, NavMesh, Registry};
 use walkmesh_render::{Layer, Mode, Options};
 
-use crate::Failure;
 use crate::input::{ReadArgs, load, print_diagnostics};
+use crate::pictures::{Picture, encode, picture_of};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum ModeArg {
@@ -64,40 +65,6 @@ pub struct Args {
     max_memory: Option<u64>,
     #[command(flatten)]
     read: ReadArgs,
-}
-
-/// The picture formats, from the output extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Picture {
-    Svg,
-    Png,
-}
-
-pub fn picture_of(path: &std::path::Path) -> Result<Picture, Failure> {
-    if is_stdout(path) {
-        return Ok(Picture::Svg);
-    }
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("svg") => Ok(Picture::Svg),
-        Some("png") => Ok(Picture::Png),
-        _ => Err(Failure(format!(
-            "{}: the picture must end in .svg or .png",
-            path.display()
-        ))),
-    }
-}
-
-/// The bytes of `scene` in `picture` format.
-pub fn encode(scene: &walkmesh_render::Scene, picture: Picture) -> Result<Vec<u8>, Failure> {
-    Ok(match picture {
-        Picture::Svg => walkmesh_render::to_svg(scene).into_bytes(),
-        Picture::Png => walkmesh_render::to_png(scene)?,
-    })
 }
 
 /// Refuses a PNG whose raster would exceed the memory limit: the pixmap (4 bytes a pixel)

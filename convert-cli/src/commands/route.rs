@@ -13,8 +13,8 @@ use walkmesh_route::query::{self, Engine, QueryError};
 use walkmesh_route::surface::Point;
 use walkmesh_route::{Reach, RouteReport};
 
-use crate::Failure;
 use crate::input::{load_profile, load_with, print_diagnostics};
+use walkmesh_pipeline::failure::Failure;
 
 /// Options for reading the target. `--from` is the start point here, so the input format
 /// override is `--format`.
@@ -133,7 +133,7 @@ fn load_target(
                 ignored.join(", ")
             )));
         }
-        let mesh = super::area::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
+        let mesh = crate::areas::load_area_mesh(&args.target, args.lyt.as_deref(), stderr)?;
         return Ok((mesh, Engine::Kotor));
     }
     let options = ReadOptions {

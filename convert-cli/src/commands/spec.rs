@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::ValueEnum;
 use walkmesh_research::spec::{Spec, spec_text};
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use walkmesh_core::Registry;
 
-use crate::Failure;
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -22,10 +22,10 @@ pub struct Args {
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
     let stats = walkmesh_research::stats::corpus_stats(registry, &args.paths)
-        .map_err(|e| Failure(e.to_string()))?;
+        .map_err(|e| Failure::input(e.to_string()))?;
     if stats.files == 0 {
         let searched: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Failure(format!(
+        return Err(Failure::input(format!(
             "no walkmesh with a field dump under {} ({} file(s) skipped)",
             searched.join(", "),
             stats.skipped.len()

@@ -7,8 +7,8 @@ use serde::Serialize;
 use walkmesh_core::{Diagnostic, Input, Registry, Severity};
 use walkmesh_pipeline::ValidateFailure;
 
-use crate::Failure;
 use crate::input::{ReadArgs, open, read_options};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -73,9 +73,9 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     };
     let mut findings = walkmesh_pipeline::validate_input(format, input, &options).map_err(
         |failure| match failure {
-            ValidateFailure::Read(error) => Failure(error.in_file(file).to_string()),
+            ValidateFailure::Read(error) => Failure::input(error.in_file(file).to_string()),
             ValidateFailure::Unsupported { id } => {
-                Failure(format!("the {id} format cannot be read or validated yet"))
+                Failure::input(format!("the {id} format cannot be read or validated yet"))
             }
         },
     )?;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 use walkmesh_view::{ViewInput, page, view_tree};
 
-use crate::Failure;
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -11,12 +11,10 @@ use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::lyt::PLACEHOLDER_ROOM;
 use walkmesh_kotor_area::transitions::RoomMesh;
 use walkmesh_lint::LintOptions;
-use walkmesh_pipeline::policy;
-use walkmesh_pipeline::write_set::write_checked_set;
 
 use super::{FixOutcome, RoomRepair};
-use crate::Failure;
-use crate::commands::area::{load_rooms, open_rooms, walkmesh_bwm_write};
+use crate::areas::{load_rooms, open_rooms, walkmesh_bwm_write, write_rooms};
+use walkmesh_pipeline::failure::Failure;
 
 /// An area as read: its layout (and where it came from), the rooms with a walkmesh and their
 /// original WOK bytes (same order).
@@ -77,16 +75,6 @@ fn repaired_rooms(
     Ok((bytes, repairs))
 }
 
-/// Writes every room (all staged and checked first, then renamed into place).
-pub(crate) fn write_rooms(
-    registry: &Registry,
-    files: Vec<(PathBuf, Vec<u8>)>,
-    check: &ReadOptions,
-) -> Result<(), Failure> {
-    let format = crate::commands::area::kotor_room_format(registry)?;
-    write_checked_set(format, files, check, policy::CLI_NAMES)
-}
-
 /// Repairs and writes the rooms of `area` to `out_dir`, then reads them back with the same
 /// layout, assembled as `lint AREA` assembles them.
 pub(super) fn fix_area(
@@ -107,8 +95,8 @@ pub(super) fn fix_area(
     let mut files = Vec::with_capacity(bytes.len());
     for (room, bytes) in area.rooms.iter().zip(bytes) {
         let target = targets.get(room.lyt_index).cloned().flatten();
-        let target =
-            target.ok_or_else(|| Failure(format!("room {} is not in the layout", room.name)))?;
+        let target = target
+            .ok_or_else(|| Failure::input(format!("room {} is not in the layout", room.name)))?;
         files.push((target, bytes));
     }
     std::fs::create_dir_all(out_dir)

@@ -12,10 +12,10 @@ use std::path::Path;
 use walkmesh_core::{Registry, printable};
 use walkmesh_generate::area::{Area, AreaReport, RoomResult, generate_rooms, solve_transitions};
 
-use super::generate::{Args, params, plan};
-use crate::Failure;
-use crate::commands::area::{open_rooms, room_layout};
-use crate::output::note_read;
+use super::{Args, EngineArg, params, plan, show_progress};
+use crate::areas::{kotor_room_format, open_rooms, room_layout, write_rooms};
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::note_read;
 
 pub fn run(
     registry: &Registry,
@@ -29,10 +29,7 @@ pub fn run(
             "generate --out-dir takes one INPUT: the folder or module archive holding the room models",
         ));
     };
-    if matches!(
-        args.engine,
-        Some(super::generate::EngineArg::Nwn2 | super::generate::EngineArg::Prime)
-    ) {
+    if matches!(args.engine, Some(EngineArg::Nwn2 | EngineArg::Prime)) {
         // A layout's rooms are KotOR WOKs; another engine's preset would not fit them.
         return Err(Failure::usage(
             "generate --out-dir writes a KotOR area (one WOK per layout room): --engine kotor or generic only",
@@ -44,12 +41,12 @@ pub fn run(
             out_dir.display()
         )));
     }
-    let target = crate::commands::area::kotor_room_format(registry)?;
+    let target = kotor_room_format(registry)?;
     let plan = plan(registry, args, target)?;
     let params = params(args, target, &plan)?;
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
-    let show = super::generate::show_progress(args);
+    let show = show_progress(args);
     // The models' reading notes (`mdl.node_count`), printed with the area's findings.
     let read_notes = std::cell::RefCell::new(walkmesh_core::Diagnostics::new());
     let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
@@ -78,9 +75,9 @@ pub fn run(
     }
     let (files, solution, results) = solve_transitions(generated, &lyt)?;
     std::fs::create_dir_all(out_dir)
-        .map_err(|e| Failure(format!("cannot create {}: {e}", out_dir.display())))?;
+        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
-    crate::commands::lint::area::write_rooms(registry, files, &check)?;
+    write_rooms(registry, files, &check)?;
     let notes = read_notes.into_inner();
     let report = AreaReport::new(&lyt_file, &results, &missing, &notes, &solution);
     if args.json {

@@ -6,8 +6,8 @@ use std::path::Path;
 use walkmesh_core::Registry;
 use walkmesh_research::diff::{Side, field_diff};
 
-use crate::Failure;
 use crate::input::{ReadArgs, open};
+use walkmesh_pipeline::failure::Failure;
 
 /// Prints the fields that differ between `a` and `b`; exit code 0 when none do, 1 otherwise.
 /// How `diff --fields` compares and prints.
@@ -48,7 +48,7 @@ pub fn diff(
     } else {
         walkmesh_research::align::aligned_diff(side_a, side_b, limit)
     }
-    .map_err(|e| Failure(e.to_string()))?;
+    .map_err(|e| Failure::input(e.to_string()))?;
     if json {
         writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
     } else {
@@ -63,7 +63,7 @@ fn dumper<'f>(
     file: &Path,
 ) -> Result<&'f dyn walkmesh_core::format::Dumper, Failure> {
     format.dumper().ok_or_else(|| {
-        Failure(format!(
+        Failure::input(format!(
             "{}: the {} format has no field dump, so its stored fields cannot be compared",
             file.display(),
             format.id()

@@ -17,10 +17,12 @@ use serde::Serialize;
 use walkmesh_core::{Output, Registry, Severity};
 use walkmesh_pipeline::batch::{collect_jobs, run_jobs};
 
-use crate::Failure;
-use crate::commands::convert::{Args, Conversion, Plan, convert_file, is_stdout, plan, target_for};
-use crate::failure::EXIT_OK;
-use crate::output::{self, OutputSettings};
+use super::{Args, plan};
+use crate::conversion::{Conversion, Plan, convert_file, dependency_rule, target_for};
+use crate::targets::is_stdout;
+use walkmesh_pipeline::failure::EXIT_OK;
+use walkmesh_pipeline::failure::Failure;
+use walkmesh_pipeline::output::{self, OutputSettings};
 
 /// One line of `--report`.
 #[derive(Serialize)]
@@ -248,11 +250,7 @@ fn write_depfile_and_report(
     stdout: &mut dyn Write,
 ) -> Result<(), Failure> {
     if let Some(depfile) = &args.depfile {
-        let rules: String = results
-            .iter()
-            .flatten()
-            .map(crate::commands::convert::dependency_rule)
-            .collect();
+        let rules: String = results.iter().flatten().map(dependency_rule).collect();
         output::write_atomically(depfile, rules.as_bytes())?;
     }
     if let Some(report_path) = &args.report {
