@@ -15,6 +15,7 @@ pub mod batch;
 pub mod convert;
 pub mod depfile;
 pub mod failure;
+pub mod generate;
 pub mod lint_rules;
 pub mod output;
 pub mod policy;
