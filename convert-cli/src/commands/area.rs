@@ -280,7 +280,7 @@ fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure>
                 })
             })
             .collect();
-        writeln!(stdout, "{}", crate::json::pretty(&rows)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&rows)?)?;
         return Ok(0);
     }
     for line in archive_summary(&archive) {
@@ -476,7 +476,7 @@ fn check(
         writeln!(
             stdout,
             "{}",
-            crate::json::pretty(&serde_json::json!({
+            walkmesh_core::json::pretty(&serde_json::json!({
                 "rooms": lyt.rooms.len(),
                 "door_hooks": lyt.door_hooks.len(),
                 "findings": items,
@@ -516,7 +516,7 @@ fn solve_command(
         writeln!(
             stdout,
             "{}",
-            crate::json::pretty(&serde_json::json!({
+            walkmesh_core::json::pretty(&serde_json::json!({
                 "layout": lyt_file,
                 "rooms": lyt.rooms.len(),
                 "rooms_with_walkmesh": rooms.len(),

@@ -252,7 +252,7 @@ pub fn run(
         output::write_atomically(depfile, dependency_rule(&conversion).as_bytes())?;
     }
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&conversion)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&conversion)?)?;
     } else if !args.quiet {
         writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }

@@ -190,7 +190,7 @@ pub fn run(
             report: &generated.report,
             conversion: &conversion,
         };
-        writeln!(stdout, "{}", crate::json::pretty(&both)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&both)?)?;
     } else if !args.quiet {
         for item in &conversion.diagnostics {
             writeln!(stderr, "{item}")?;

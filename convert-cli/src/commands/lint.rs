@@ -319,7 +319,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         fixed: fix_report,
     };
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else {
         print_text(&report, args.max_per_code, stdout)?;
     }

@@ -229,7 +229,7 @@ fn tally(
         };
         // Only when asked: serialising every conversion is work on this one thread.
         if args.report.is_some() {
-            report.push_str(&crate::json::compact(&line)?);
+            report.push_str(&walkmesh_core::json::compact(&line)?);
             report.push('\n');
         }
     }
@@ -280,7 +280,7 @@ fn print_summary(
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(summary)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(summary)?)?;
     } else if !args.quiet {
         let out: &mut dyn Write = if args.report.as_deref().is_some_and(is_stdout) {
             stderr
