@@ -3,8 +3,8 @@
 //! render geometry, else the registry's reader), combined into one scene, generated with the
 //! limit checks the target needs, moved into the layout's area coordinates (`--lyt`), and
 //! refused when no walkable floor is left or a tile of a tiled target is over its limit. It
-//! prints nothing; writing is the conversion flow's ([`crate::convert`]) with the plan of
-//! [`write_plan`].
+//! prints nothing; writing is the conversion flow's ([`crate::plan::write_loaded`]) with a
+//! plan that rebuilds every table ([`crate::plan::plan`]).
 
 use std::path::{Path, PathBuf};
 
@@ -13,10 +13,7 @@ use walkmesh_generate::area::{RoomPlacement, room_placement};
 use walkmesh_generate::limits::Checks;
 use walkmesh_generate::{GenerateError, Generated, Params, Report};
 
-use crate::convert::WritePlan;
 use crate::failure::Failure;
-use crate::policy::OptionNames;
-use crate::warnings::WarningPolicy;
 
 /// A model's render geometry read from its file, `None` for a file whose registry reader
 /// already gives its triangles (`walkmesh_formats::read_render_geometry`, its error as text:
@@ -50,22 +47,6 @@ pub fn read_inputs(
         meshes.push(mesh);
     }
     Ok(meshes)
-}
-
-/// The write plan `convert` would make for a generated mesh (no weld, translation or rebuild
-/// options: the mesh is new, so every table is rebuilt), with the project's warning policy.
-pub fn write_plan<'r>(
-    target: &'r dyn Format,
-    read: &ReadOptions,
-    allow_invalid: bool,
-    names: OptionNames,
-) -> Result<WritePlan<'r>, Failure> {
-    let mut write = WritePlan::new(target, read, names)?;
-    write.write.rebuild = true;
-    let start = std::env::current_dir().unwrap_or_default();
-    write.warnings = WarningPolicy::discover(&start)?.0;
-    write.allow_invalid = allow_invalid;
-    Ok(write)
 }
 
 /// Where the room `name` sits in the layout file `lyt` (`generate --lyt`), and its door hooks

@@ -18,6 +18,7 @@ pub mod failure;
 pub mod generate;
 pub mod lint_rules;
 pub mod output;
+pub mod plan;
 pub mod policy;
 pub mod warnings;
 pub mod write_set;

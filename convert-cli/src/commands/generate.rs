@@ -11,9 +11,10 @@ use serde::Serialize;
 use walkmesh_core::{Diagnostics, Registry, passes};
 use walkmesh_generate::area::RoomPlacement;
 use walkmesh_generate::{Engine, Overrides, Params, Report};
+use walkmesh_pipeline::plan::PlanOptions;
 use walkmesh_pipeline::{generate, policy};
 
-use crate::conversion::{Conversion, Plan, summary_line, target_for, write_loaded};
+use crate::conversion::{Conversion, Plan, destination, summary_line, target_for, write_loaded};
 use crate::input::{ReadArgs, non_negative_distance, option_files, positive, read_options};
 use crate::targets::is_stdout;
 use walkmesh_pipeline::failure::Failure;
@@ -181,7 +182,7 @@ pub fn run(
             "generate",
             dependencies,
             first,
-            out,
+            destination(&plan, out),
             diag,
         )
     })?;
@@ -249,19 +250,18 @@ fn plan<'r>(
     target: &'r dyn walkmesh_core::Format,
 ) -> Result<Plan<'r>, Failure> {
     let read = generate::render_read_options(read_options(&args.read)?);
-    let write = generate::write_plan(target, &read, args.allow_invalid, policy::CLI_NAMES)?;
-    Ok(Plan {
-        registry,
-        from: None,
-        read,
-        write,
+    let options = PlanOptions {
+        rebuild: true,
+        allow_invalid: args.allow_invalid,
         dependencies: option_files(&args.read),
         settings: OutputSettings {
             force: args.force,
             create_dirs: args.create_dirs,
             fsync: false,
         },
-    })
+        ..PlanOptions::default()
+    };
+    walkmesh_pipeline::plan::plan(registry, target, read, options, policy::CLI_NAMES)
 }
 
 /// The preset of the engine asked for (or OUT's format's), with the options over it
