@@ -26,8 +26,9 @@
 //! `walkmesh-diff`, `walkmesh-view` and `walkmesh-research`; a format is asked for its
 //! declared engine and capabilities, never matched by id (docs/architecture.md, "The command
 //! line"). No command module imports another (scripts/module_cycles.py): what several share
-//! is outside `commands/`: `input` (the reading options), `conversion` (the conversion flow
-//! `convert`, its batches and `generate` share), `areas` (KotOR rooms, layouts and archives
+//! is outside `commands/`: `input` (the reading options), `conversion` (where `-` sends an
+//! output and the summary line; the plan, reading and the conversion flow are
+//! `walkmesh_pipeline`'s), `areas` (KotOR rooms, layouts and archives
 //! as `area`, `lint`, `info`, `route` and `generate` read and write them), `pictures`,
 //! `targets`, `progress`. Every `--json` value is printed by `walkmesh_core::json`, and
 //! `dump --format json|ron` streamed by `walkmesh_core::dump::tree_stream`.
