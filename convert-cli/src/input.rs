@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use walkmesh_core::{
-    Diagnostics, Format, Input, NavMesh, ReadOptions, Registry, UpAxis, material::MaterialProfile,
+    Diagnostics, Format, NavMesh, ReadOptions, Registry, UpAxis, material::MaterialProfile,
 };
 
 use walkmesh_pipeline::failure::Failure;
@@ -127,25 +127,18 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
     Ok(Some(Arc::new(profile)))
 }
 
-/// The input's bytes and its format.
+/// The input's bytes and its format (a file, or a member of a module archive written
+/// `area.mod:room.wok`).
 pub fn open<'r>(
     registry: &'r Registry,
     file: &Path,
     read: &ReadArgs,
 ) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    open_with(registry, file, read.from.as_deref())
-}
-
-fn open_with<'r>(
-    registry: &'r Registry,
-    file: &Path,
-    from: Option<&str>,
-) -> Result<(Vec<u8>, &'r dyn Format), Failure> {
-    // A file, or a member of a module archive written `area.mod:room.wok` (the file or the
-    // archive read is recorded: no output of the command replaces it).
-    let bytes = walkmesh_kotor_area::erf::read_file_or_member(file).map_err(Failure::input)?;
-    let format = walkmesh_pipeline::detect(registry, &bytes, file, from)?;
-    Ok((bytes, format))
+    Ok(walkmesh_pipeline::open(
+        registry,
+        file,
+        read.from.as_deref(),
+    )?)
 }
 
 /// Reads `file` into the IR; read warnings go to `diag`.
@@ -187,25 +180,7 @@ pub fn load_with(
     options: &ReadOptions,
     diag: &mut Diagnostics,
 ) -> Result<(NavMesh, &'static str), Failure> {
-    let (bytes, format) = open_with(registry, file, from)?;
-    let reader = format.reader().ok_or_else(|| {
-        Failure::input(format!(
-            "the {} format ({}) cannot be read yet",
-            format.id(),
-            format.name()
-        ))
-    })?;
-    let mesh = reader
-        .read(
-            Input {
-                bytes: &bytes,
-                path: Some(file),
-            },
-            options,
-            diag,
-        )
-        .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
-    diag.set_file(file);
+    let (mesh, format) = walkmesh_pipeline::read_path(registry, file, from, options, diag)?;
     Ok((mesh, format.id()))
 }
 

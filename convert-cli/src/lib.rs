@@ -26,10 +26,12 @@
 //! `walkmesh-diff`, `walkmesh-view` and `walkmesh-research`; a format is asked for its
 //! declared engine and capabilities, never matched by id (docs/architecture.md, "The command
 //! line"). No command module imports another (scripts/module_cycles.py): what several share
-//! is outside `commands/`: `input` (the reading options), `conversion` (the conversion flow
-//! `convert`, its batches and `generate` share), `areas` (KotOR rooms, layouts and archives
+//! is outside `commands/`: `input` (the reading options), `conversion` (where `-` sends an
+//! output and the summary line; the plan, reading and the conversion flow are
+//! `walkmesh_pipeline`'s), `areas` (KotOR rooms, layouts and archives
 //! as `area`, `lint`, `info`, `route` and `generate` read and write them), `pictures`,
-//! `tree_stream`, `targets`, `json`, `progress`.
+//! `targets`, `progress`. Every `--json` value is printed by `walkmesh_core::json`, and
+//! `dump --format json|ron` streamed by `walkmesh_core::dump::tree_stream`.
 //!
 //! Exit codes: 0 success; 1 a finding (`validate` errors, `convert --strict` warnings, `diff`
 //! differences, `lint` findings, `route` unreachable); 2 unreadable input or bad usage; 3 the
@@ -46,12 +48,10 @@ mod commands;
 mod conversion;
 mod hints;
 mod input;
-mod json;
 mod params;
 mod pictures;
 mod progress;
 mod targets;
-mod tree_stream;
 
 // Output staging and failures live in the pipeline library, which Python calls too.
 pub use walkmesh_pipeline::{failure, output};
@@ -495,7 +495,7 @@ fn print_json_error(stdout: &mut dyn Write, failure: &Failure) {
     struct ErrorReport<'a> {
         error: &'a Failure,
     }
-    if let Ok(text) = crate::json::pretty(&ErrorReport { error: failure }) {
+    if let Ok(text) = walkmesh_core::json::pretty(&ErrorReport { error: failure }) {
         let _ = writeln!(stdout, "{text}");
     }
 }
@@ -630,5 +630,33 @@ mod tests {
             }
             checked.push(format!("{} --{long}", path.join(" ")));
         }
+    }
+
+    /// Every JSON the command line prints goes through `walkmesh_core::json`: serde_json's own
+    /// printers would leave U+202E raw, and the terminal escaper would then write `\u{202e}`.
+    #[test]
+    fn no_command_prints_json_with_serde_json_directly() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![src];
+        let mut offenders = Vec::new();
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    // Spelled in pieces, so that this file holds none of them.
+                    for needle in
+                        ["to_string", "to_writer", "to_vec"].map(|f| format!("serde_json::{f}"))
+                    {
+                        if text.contains(needle.as_str()) {
+                            offenders.push(format!("{} uses {needle}", path.display()));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(offenders.is_empty(), "{offenders:#?}");
     }
 }

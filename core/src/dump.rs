@@ -8,6 +8,8 @@
 //! dump needs memory for one line, not for a tree; [`crate::flatdump::SectionFilter`] passes on
 //! one section and [`crate::flatdump::SectionBytes`] keeps the raw bytes of one.
 
+pub mod tree_stream;
+
 use std::fmt;
 
 use serde::Serialize;

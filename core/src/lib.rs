@@ -15,6 +15,7 @@ pub mod fingerprint;
 pub mod flatdump;
 pub mod format;
 pub mod ir;
+pub mod json;
 pub mod material;
 pub mod memory;
 pub mod passes;

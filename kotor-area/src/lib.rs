@@ -21,6 +21,7 @@ pub mod assemble;
 pub mod contents;
 pub mod erf;
 pub mod error;
+pub mod extract;
 pub mod kits;
 pub mod lyt;
 pub mod placed;

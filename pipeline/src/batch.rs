@@ -23,6 +23,44 @@ pub struct Job {
     pub refused: Option<Failure>,
 }
 
+/// Converts one job with `plan` (subdirectories of the output folder created as needed is the
+/// plan's setting): its refusal, if any; an output that is its own input refused, since a
+/// conversion never writes over what it reads; else [`crate::plan::convert_file`].
+pub fn convert_job(
+    plan: &crate::plan::Plan<'_>,
+    job: &Job,
+) -> Result<crate::convert::Conversion, Failure> {
+    match &job.refused {
+        Some(failure) => Err(failure.clone()),
+        None if writes_over_its_input(job) => Err(Failure::output(format!(
+            "{} is the input {}: convert never writes over what it reads; nothing was written",
+            job.output.display(),
+            job.input.display()
+        ))),
+        None => crate::plan::convert_file(plan, &job.input, plan.destination(&job.output, false)),
+    }
+}
+
+fn writes_over_its_input(job: &Job) -> bool {
+    let id = crate::output::file_id;
+    id(&job.output).is_some_and(|output| id(&job.input) == Some(output))
+}
+
+/// Warnings (and worse findings that did not fail) per code over every converted file.
+pub fn warning_counts<'a>(
+    conversions: impl Iterator<Item = &'a crate::convert::Conversion>,
+) -> BTreeMap<String, usize> {
+    let mut warnings: BTreeMap<String, usize> = BTreeMap::new();
+    for conversion in conversions {
+        for item in &conversion.diagnostics {
+            if item.severity >= walkmesh_core::Severity::Warning {
+                *warnings.entry(item.code.clone()).or_default() += 1;
+            }
+        }
+    }
+    warnings
+}
+
 /// Runs `convert` on every job with at most `budget` threads in all and returns the results in
 /// the jobs' order.
 ///

@@ -15,8 +15,10 @@ pub mod batch;
 pub mod convert;
 pub mod depfile;
 pub mod failure;
+pub mod generate;
 pub mod lint_rules;
 pub mod output;
+pub mod plan;
 pub mod policy;
 pub mod warnings;
 pub mod write_set;
@@ -51,6 +53,8 @@ pub fn counts(mesh: &NavMesh) -> Counts {
 pub enum ReadFailure {
     /// No format could be chosen (or `from` named no format).
     Detect(walkmesh_core::format::DetectError),
+    /// The file (or the archive of an `archive.mod:member` path) could not be read.
+    File(String),
     /// The format has no reader.
     NoReader {
         id: &'static str,
@@ -64,6 +68,7 @@ impl std::fmt::Display for ReadFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadFailure::Detect(error) => write!(f, "{error}"),
+            ReadFailure::File(message) => write!(f, "{message}"),
             ReadFailure::NoReader { id, name } => {
                 write!(f, "the {id} format ({name}) cannot be read yet")
             }
@@ -120,16 +125,61 @@ pub fn read_bytes<'r>(
 ) -> Result<(NavMesh, &'r dyn Format), ReadFailure> {
     let format = detect(registry, bytes, path.unwrap_or(Path::new("")), from)
         .map_err(ReadFailure::Detect)?;
+    let mesh = read_as(format, bytes, path, options, diag)?;
+    Ok((mesh, format))
+}
+
+/// Reads `bytes` with `format`'s reader. Read warnings go to `diag`, not yet naming the file;
+/// a read error names `path` when given.
+pub fn read_as(
+    format: &dyn Format,
+    bytes: &[u8],
+    path: Option<&Path>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<NavMesh, ReadFailure> {
     let reader = format.reader().ok_or(ReadFailure::NoReader {
         id: format.id(),
         name: format.name(),
     })?;
-    let mesh = reader
+    reader
         .read(Input { bytes, path }, options, diag)
         .map_err(|e| match path {
             Some(path) => ReadFailure::Read(e.in_file(path)),
             None => ReadFailure::Read(e),
-        })?;
+        })
+}
+
+/// The bytes at `path`: a file, or a member of a module archive written `area.mod:room.wok`
+/// (the file or the archive read is recorded: no output of the command replaces it).
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadFailure> {
+    walkmesh_kotor_area::erf::read_file_or_member(path)
+        .map_err(|error| ReadFailure::File(error.to_string()))
+}
+
+/// The bytes at `path` ([`read_file`]) and their format ([`detect`]).
+pub fn open<'r>(
+    registry: &'r Registry,
+    path: &Path,
+    from: Option<&str>,
+) -> Result<(Vec<u8>, &'r dyn Format), ReadFailure> {
+    let bytes = read_file(path)?;
+    let format = detect(registry, &bytes, path, from).map_err(ReadFailure::Detect)?;
+    Ok((bytes, format))
+}
+
+/// Reads the file (or archive member) at `path` into the IR: [`open`], then [`read_as`]. Read
+/// warnings go to `diag`, which then names the file.
+pub fn read_path<'r>(
+    registry: &'r Registry,
+    path: &Path,
+    from: Option<&str>,
+    options: &ReadOptions,
+    diag: &mut Diagnostics,
+) -> Result<(NavMesh, &'r dyn Format), ReadFailure> {
+    let (bytes, format) = open(registry, path, from)?;
+    let mesh = read_as(format, &bytes, Some(path), options, diag)?;
+    diag.set_file(path);
     Ok((mesh, format))
 }
 

@@ -4,13 +4,16 @@
 //! `walkmesh_lint::baseline`). The checks are `walkmesh-lint`'s; this is the policy over their
 //! findings, beside [`crate::warnings`] (whose rules only know codes).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use walkmesh_core::Severity;
+use walkmesh_core::{Diagnostics, NavMesh, ReadOptions, Registry, Severity, WeldChoice};
 use walkmesh_lint::baseline::Known;
 use walkmesh_lint::{Finding, Level};
 
+use crate::convert::{Destination, Origin, WritePlan};
+use crate::failure::Failure;
+use crate::output::OutputSettings;
 use crate::warnings::{Action, Rule, WarningPolicy};
 
 /// A finding with the rule that decided it, as printed.
@@ -30,6 +33,88 @@ pub struct Selection {
     pub policy: WarningPolicy,
     pub level: Level,
     pub baseline: Option<(PathBuf, Vec<Known>)>,
+}
+
+impl Selection {
+    /// The selection of a run: `level`, else the project file's `[lint] level`, else the
+    /// default; the project file's warning rules (`walkmesh.toml` from the working folder up),
+    /// then `allow` and `deny`, strict; and the findings of the earlier report at `baseline`.
+    pub fn new(
+        level: Option<Level>,
+        allow: &[String],
+        deny: &[String],
+        baseline: Option<&Path>,
+    ) -> Result<Selection, Failure> {
+        let start = std::env::current_dir().unwrap_or_default();
+        let (found, project_file) = WarningPolicy::discover(&start)?;
+        let level = match (level, &project_file) {
+            (Some(level), _) => level,
+            (None, Some(path)) => project_level(path)?,
+            (None, None) => Level::Default,
+        };
+        let baseline = match baseline {
+            Some(path) => Some((path.to_path_buf(), read_baseline(path)?)),
+            None => None,
+        };
+        Ok(Selection {
+            policy: found.with_flags(true, allow, deny),
+            level,
+            baseline,
+        })
+    }
+}
+
+/// The `[lint] level` of the project file at `path` (the default when it names none).
+fn project_level(path: &Path) -> Result<Level, Failure> {
+    match crate::warnings::project_lint_level(path)? {
+        Some(name) => Level::parse(&name).ok_or_else(|| {
+            Failure::usage(format!(
+                "{}: [lint] level = {name:?} is not \"default\" or \"pedantic\"",
+                path.display()
+            ))
+        }),
+        None => Ok(Level::Default),
+    }
+}
+
+/// The findings of an earlier `lint --json` output (`walkmesh_lint::baseline::parse_known`).
+fn read_baseline(path: &Path) -> Result<Vec<Known>, Failure> {
+    let text = walkmesh_core::files::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
+    walkmesh_lint::baseline::parse_known(&text)
+        .map_err(|why| Failure::usage(format!("baseline {}: {why}", path.display())))
+}
+
+/// Writes a repaired mesh to `out` (its extension names the format) the way `convert`
+/// writes: staged beside it, read back by the target's validator and reader, refused when
+/// they find errors. No weld: the repairs decided which vertices are shared.
+pub fn write_repaired(
+    registry: &Registry,
+    out: &Path,
+    read: &ReadOptions,
+    mesh: &NavMesh,
+    names: crate::policy::OptionNames,
+) -> Result<(), Failure> {
+    let extension = out.extension().and_then(|e| e.to_str()).ok_or_else(|| {
+        Failure::usage(format!("{}: no extension to name a format", out.display()))
+    })?;
+    let (target, _) = crate::target_for(registry, extension)?;
+    let mut plan = WritePlan::new(target, read, names)?;
+    plan.weld = Some(WeldChoice::Off);
+    let settings = OutputSettings {
+        force: false,
+        create_dirs: false,
+        fsync: false,
+    };
+    // The repaired mesh is in memory: it has no file or format of its own to name.
+    crate::convert::convert(
+        mesh,
+        Origin::default(),
+        Destination::File(out, settings),
+        &plan,
+        Diagnostics::new(),
+    )?;
+    Ok(())
 }
 
 /// Whether `rule` names `finding`: its code (with `*` for any run), or its group.

@@ -1,7 +1,8 @@
 //! `walkmesh.generate(...)`: a walkmesh from render geometry through the library that
 //! `walkmesh generate` calls (`walkmesh-generate`), with the same presets and settings
 //! (`walkmesh_generate::Overrides`) and the same reading of model files
-//! (`walkmesh_formats::read_render_geometry`).
+//! (`walkmesh_formats::read_render_geometry`); the flow after reading is the command line's,
+//! `walkmesh_pipeline::generate::generate`.
 
 use std::path::PathBuf;
 
@@ -55,23 +56,14 @@ fn input_mesh(
     if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path, diag)) {
         return model.map_err(|error| errors::read_failure(py, error.to_string(), Some(&path)));
     }
-    // Every `usemtl` name kept (`walkmesh_obj::MATERIAL_NAMES_PARAM`), as the command line
-    // asks: the generator reads surfaces from render material names.
-    let mut read_options = ReadOptions {
+    // Every `usemtl` name kept, as the command line asks: the generator reads surfaces from
+    // render material names.
+    let read_options = walkmesh_pipeline::generate::render_read_options(ReadOptions {
         up: up.up.unwrap_or_default(),
         ..ReadOptions::default()
-    };
-    read_options
-        .params
-        .insert("obj:material_names".into(), "1".into());
+    });
     let (bytes, path) = crate::load_bytes(py, crate::Source::File(path))?;
     Ok(crate::read_loaded(py, &bytes, path, None, read_options)?.mesh)
-}
-
-fn lossy_steps(report: &walkmesh_generate::Report) -> Vec<walkmesh_core::Diagnostic> {
-    let mut diag = walkmesh_core::Diagnostics::new();
-    report.warn_lossy_steps(&mut diag);
-    diag.items
 }
 
 fn engine_of(name: Option<&str>) -> PyResult<Engine> {
@@ -142,25 +134,17 @@ pub fn generate<'py>(
     let mut read_notes = walkmesh_core::Diagnostics::new();
     let meshes = input_meshes(py, inputs, &up_options, &mut read_notes)?;
     let generated = py
-        .detach(|| {
-            let scene = walkmesh_generate::combine(&meshes);
-            walkmesh_generate::generate(&scene, &params)
-        })
-        .map_err(|e| {
-            PyValueError::new_err(crate::errors::python_wording(&format!("generate: {e}")))
-        })?;
+        .detach(|| walkmesh_pipeline::generate::generate(meshes, params, None, &mut read_notes))
+        .map_err(|e| PyValueError::new_err(crate::errors::python_wording(&e.to_string())))?;
     let report_json = serde_json::to_string(&generated.report)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // The models' reading notes, then the report's lossy steps.
     let mesh = Mesh {
         mesh: generated.mesh,
         source_format: None,
         path: None,
         read_options: ReadOptions::default(),
-        warnings: read_notes
-            .items
-            .into_iter()
-            .chain(lossy_steps(&generated.report))
-            .collect(),
+        warnings: read_notes.items,
     };
     let mesh = Bound::new(py, mesh)?.into_any();
     if !with_report {

@@ -59,7 +59,7 @@ pub(crate) fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, O
     match source {
         Source::Bytes(bytes) => Ok((bytes, None)),
         Source::File(path) => {
-            let read = py.detach(|| walkmesh_kotor_area::erf::read_file_or_member(&path));
+            let read = py.detach(|| pipeline::read_file(&path));
             match read {
                 Ok(bytes) => Ok((bytes, Some(path))),
                 Err(_) if errors::is_missing(&path) => Err(errors::file_not_found(py, &path)),

@@ -5,14 +5,14 @@
 //! Wherever a walkmesh, layout or visibility file is named, `archive.mod:member.ext` names a
 //! member of a module archive instead (`.mod`, `.erf`, `.sav`, `.hak`, `.rim`).
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
 use walkmesh_core::{confine, printable};
-use walkmesh_kotor_area::erf::{Archive, read_file_or_member};
+use walkmesh_kotor_area::erf::read_file_or_member;
+use walkmesh_kotor_area::extract::chosen_members;
 use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits};
 use walkmesh_kotor_area::lyt::{check_lyt, write_lyt};
 use walkmesh_kotor_area::solved::{changed_rooms, solved_files};
@@ -280,7 +280,7 @@ fn list(path: &Path, json: bool, stdout: &mut dyn Write) -> Result<i32, Failure>
                 })
             })
             .collect();
-        writeln!(stdout, "{}", crate::json::pretty(&rows)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&rows)?)?;
         return Ok(0);
     }
     for line in archive_summary(&archive) {
@@ -309,8 +309,6 @@ fn extract(
 ) -> Result<i32, Failure> {
     let archive = read_archive(path)?;
     let chosen = chosen_members(&archive, names, path)?;
-    refuse_repeated_names(&chosen, path)?;
-    let chosen: Vec<_> = chosen.into_iter().map(|(_, member)| member).collect();
     // Every name is checked before anything is written.
     let targets = chosen
         .iter()
@@ -323,64 +321,6 @@ fn extract(
         writeln!(stdout, "{}", target.display())?;
     }
     Ok(0)
-}
-
-/// The members to extract with their entry numbers: all of them, or every member answering
-/// one of `names` (a name asked for twice counts once).
-fn chosen_members<'a>(
-    archive: &'a Archive,
-    names: &[String],
-    path: &Path,
-) -> Result<Vec<(usize, &'a walkmesh_kotor_area::erf::Member)>, Failure> {
-    if names.is_empty() {
-        return Ok(archive.members.iter().enumerate().collect());
-    }
-    let mut chosen = Vec::new();
-    for name in names {
-        // As `Archive::find` matches (`name.ext` or `name.<type id>`), but every match.
-        let wanted = walkmesh_kotor_area::erf::split_file_name(name);
-        let matching: Vec<_> = archive
-            .members
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| {
-                wanted.is_some_and(|(n, type_id)| {
-                    m.type_id == type_id && m.name.eq_ignore_ascii_case(n)
-                })
-            })
-            .collect();
-        if matching.is_empty() {
-            return Err(Failure::input(format!(
-                "{} has no member {name}",
-                path.display()
-            )));
-        }
-        chosen.extend(matching);
-    }
-    chosen.sort_by_key(|(entry, _)| *entry);
-    chosen.dedup_by_key(|(entry, _)| *entry);
-    Ok(chosen)
-}
-
-/// Refuses two members that would go to one file: the same name (ignoring ASCII case, as
-/// the games and case-insensitive file systems do), where the second would silently replace
-/// the first. Nothing is written then.
-fn refuse_repeated_names(
-    chosen: &[(usize, &walkmesh_kotor_area::erf::Member)],
-    path: &Path,
-) -> Result<(), Failure> {
-    let mut first_entry: HashMap<String, usize> = HashMap::new();
-    for (entry, member) in chosen {
-        let name = member.file_name();
-        if let Some(first) = first_entry.insert(name.to_ascii_lowercase(), *entry) {
-            return Err(Failure::input(format!(
-                "{} holds two members named \"{}\" (entries {first} and {entry}); extracting both would write one over the other, so nothing was written",
-                printable::escape(&path.to_string_lossy()),
-                printable::escape(&name),
-            )));
-        }
-    }
-    Ok(())
 }
 
 fn replace(
@@ -476,7 +416,7 @@ fn check(
         writeln!(
             stdout,
             "{}",
-            crate::json::pretty(&serde_json::json!({
+            walkmesh_core::json::pretty(&serde_json::json!({
                 "rooms": lyt.rooms.len(),
                 "door_hooks": lyt.door_hooks.len(),
                 "findings": items,
@@ -516,7 +456,7 @@ fn solve_command(
         writeln!(
             stdout,
             "{}",
-            crate::json::pretty(&serde_json::json!({
+            walkmesh_core::json::pretty(&serde_json::json!({
                 "layout": lyt_file,
                 "rooms": lyt.rooms.len(),
                 "rooms_with_walkmesh": rooms.len(),

@@ -11,13 +11,14 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use walkmesh_core::{Format, MeshKind, Registry, WeldChoice, passes};
-use walkmesh_pipeline::convert::WritePlan;
+use walkmesh_pipeline::plan::PlanOptions;
 use walkmesh_pipeline::policy;
-use walkmesh_pipeline::warnings::WarningPolicy;
 
 pub mod batch;
 
-use crate::conversion::{Plan, convert_file, dependency_rule, summary_line, target_for};
+use crate::conversion::{
+    Plan, convert_file, dependency_rule, destination, summary_line, target_for,
+};
 use crate::input::{ReadArgs, from_id, read_options};
 use crate::targets::is_stdout;
 use walkmesh_pipeline::failure::Failure;
@@ -132,38 +133,26 @@ pub fn plan<'r>(
     target: &'r dyn Format,
 ) -> Result<Plan<'r>, Failure> {
     let read = read_options(&args.read)?;
-    let mut write = WritePlan::new(target, &read, policy::CLI_NAMES)?;
-    write.write.rebuild = args.rebuild;
-    write.write.kind = args.kind.map(|k| match k {
-        KindArg::Area => MeshKind::Area,
-        KindArg::Placeable => MeshKind::Placeable,
-        KindArg::Door => MeshKind::Door,
-        KindArg::Terrain => MeshKind::Terrain,
-    });
-    let params = &mut write.write.params;
-    for (key, value) in &args.params.values {
-        params.insert(key.clone(), value.clone());
-    }
-    if let Some(mib) = args.max_memory {
-        params.insert(
-            walkmesh_core::memory::PARAM_MAX_MEMORY.into(),
-            mib.to_string(),
-        );
-    }
-    write.weld = args.weld;
-    write.translate = args
-        .translate
-        .as_deref()
-        .map(passes::parse_offset)
-        .transpose()
-        .map_err(|e| Failure::usage(format!("--translate: {e}")))?;
-    write.warnings = warning_policy(args)?;
-    write.allow_invalid = args.allow_invalid;
-    Ok(Plan {
-        registry,
+    let options = PlanOptions {
         from: from_id(&args.read).map(str::to_string),
-        read,
-        write,
+        rebuild: args.rebuild,
+        kind: args.kind.map(|k| match k {
+            KindArg::Area => MeshKind::Area,
+            KindArg::Placeable => MeshKind::Placeable,
+            KindArg::Door => MeshKind::Door,
+            KindArg::Terrain => MeshKind::Terrain,
+        }),
+        params: args.params.values.clone(),
+        max_memory_mib: args.max_memory,
+        weld: args.weld,
+        translate: args
+            .translate
+            .as_deref()
+            .map(|text| passes::parse_offset(text).map_err(|e| format!("--translate: {e}"))),
+        strict: args.strict,
+        allow: args.allow.clone(),
+        deny: args.deny.clone(),
+        allow_invalid: args.allow_invalid,
         dependencies: crate::input::option_files(&args.read)
             .into_iter()
             .chain(args.params.files(registry))
@@ -173,15 +162,8 @@ pub fn plan<'r>(
             create_dirs: args.create_dirs,
             fsync: args.fsync,
         },
-    })
-}
-
-/// The project file's rules (`walkmesh.toml` from the working folder up), then the command
-/// line's.
-fn warning_policy(args: &Args) -> Result<WarningPolicy, Failure> {
-    let start = std::env::current_dir().unwrap_or_default();
-    let (found, _) = WarningPolicy::discover(&start)?;
-    Ok(found.with_flags(args.strict, &args.allow, &args.deny))
+    };
+    walkmesh_pipeline::plan::plan(registry, target, read, options, policy::CLI_NAMES)
 }
 
 pub fn run(
@@ -231,7 +213,7 @@ pub fn run(
     let conversion = crate::progress::with_progress(
         show_progress,
         &format!("converting {} to {}", input.display(), target.id()),
-        || convert_file(&plan, input, output),
+        || convert_file(&plan, input, destination(&plan, output)),
     )?;
     if !args.quiet && !args.json {
         for item in &conversion.diagnostics {
@@ -252,7 +234,7 @@ pub fn run(
         output::write_atomically(depfile, dependency_rule(&conversion).as_bytes())?;
     }
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&conversion)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&conversion)?)?;
     } else if !args.quiet {
         writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }

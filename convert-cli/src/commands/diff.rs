@@ -140,7 +140,7 @@ pub fn run(
         if let (Some(reach), Some(object)) = (&reach, value.as_object_mut()) {
             object.insert("reach".into(), serde_json::to_value(reach)?);
         }
-        writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&value)?)?;
         return Ok(if report.equal && !reach_differs { 0 } else { 1 });
     } else {
         write!(

@@ -13,7 +13,7 @@ use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
 
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
-use crate::tree_stream::{RootCount, Syntax, TreeStream};
+use walkmesh_core::dump::tree_stream::{RootCount, Syntax, TreeStream};
 use walkmesh_pipeline::failure::Failure;
 
 #[derive(clap::Args, Debug)]
@@ -193,7 +193,7 @@ fn selected(
 
 fn serialize<T: Serialize>(value: &T, syntax: DumpSyntax) -> Result<String, Failure> {
     Ok(match syntax {
-        DumpSyntax::Json => crate::json::pretty(value)?,
+        DumpSyntax::Json => walkmesh_core::json::pretty(value)?,
         DumpSyntax::Ron | DumpSyntax::Flat => {
             ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?
         }

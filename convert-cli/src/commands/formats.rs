@@ -39,7 +39,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         })
         .collect();
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&rows)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&rows)?)?;
         return Ok(0);
     }
     let yes = |b: bool| if b { "yes" } else { "-" };

@@ -9,16 +9,13 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, Registry, passes};
-use walkmesh_generate::area::{RoomPlacement, room_placement};
+use walkmesh_generate::area::RoomPlacement;
 use walkmesh_generate::{Engine, Overrides, Params, Report};
-use walkmesh_pipeline::convert::WritePlan;
-use walkmesh_pipeline::policy;
-use walkmesh_pipeline::warnings::WarningPolicy;
+use walkmesh_pipeline::plan::PlanOptions;
+use walkmesh_pipeline::{generate, policy};
 
-use crate::conversion::{Conversion, Plan, summary_line, target_for, write_loaded};
-use crate::input::{
-    ReadArgs, load_with, non_negative_distance, option_files, positive, read_options,
-};
+use crate::conversion::{Conversion, Plan, destination, summary_line, target_for, write_loaded};
+use crate::input::{ReadArgs, non_negative_distance, option_files, positive, read_options};
 use crate::targets::is_stdout;
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::OutputSettings;
@@ -158,50 +155,25 @@ pub fn run(
         None => registry.for_output(out)?,
     };
     let plan = plan(registry, args, target)?;
-    let mut params = params(args, target, &plan)?;
+    let params = params(args, target, &plan)?;
     let placement = layout_placement(args)?;
-    if let Some((_, hooks)) = &placement
-        && params.seeds.is_empty()
-    {
-        params.seeds = hooks.clone();
-    }
     let mut diag = Diagnostics::new();
-    let mut meshes = Vec::with_capacity(args.inputs.len());
-    let mut dependencies = Vec::new();
-    for input in &args.inputs {
-        let mesh = match walkmesh_formats::read_render_geometry(input, &mut diag) {
-            Some(read) => read.map_err(Failure::input)?,
-            None => load_with(registry, input, None, &plan.read, &mut diag)?.0,
-        };
-        dependencies.push(input.clone());
-        meshes.push(mesh);
-    }
-    let input = walkmesh_generate::combine(&meshes);
-    drop(meshes);
+    let meshes = generate::read_inputs(
+        registry,
+        &args.inputs,
+        &plan.read,
+        &render_geometry,
+        &mut diag,
+    )?;
+    let dependencies = args.inputs.clone();
     let show = show_progress(args);
-    // The PATH writer cooks the mesh and refuses what the cook refuses: the limit check
-    // need not cook it first (a second cook of a large mesh is seconds).
-    let checks = if target.capabilities().regions {
-        walkmesh_generate::limits::Checks::WriterCooks
-    } else {
-        walkmesh_generate::limits::Checks::All
+    let placed = generate::Target {
+        format: target,
+        placement: placement.as_ref().zip(args.lyt.as_deref()),
     };
-    let mut generated = crate::progress::with_progress(show, "generating", || {
-        walkmesh_generate::generate_with(&input, &params, checks)
-    })
-    .map_err(|e| Failure::input(format!("generate: {e}")))?;
-    if let (Some((room, _)), Some(lyt)) = (&placement, &args.lyt) {
-        walkmesh_kotor_area::placed::place(room, &mut generated.mesh.vertices, lyt)
-            .map_err(|e| Failure::input(e.to_string()))?;
-    }
-    if generated.mesh.polygons.is_empty() {
-        return Err(Failure::input(format!(
-            "generate: no walkable floor was found, nothing written\n{}",
-            generated.report.text()
-        )));
-    }
-    refuse_over_full_tiles(target.capabilities().tiles, &generated.report)?;
-    generated.report.warn_lossy_steps(&mut diag);
+    let generated = crate::progress::with_progress(show, "generating", || {
+        generate::generate(meshes, params, Some(placed), &mut diag)
+    })?;
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
         write_loaded(
@@ -210,7 +182,7 @@ pub fn run(
             "generate",
             dependencies,
             first,
-            out,
+            destination(&plan, out),
             diag,
         )
     })?;
@@ -219,7 +191,7 @@ pub fn run(
             report: &generated.report,
             conversion: &conversion,
         };
-        writeln!(stdout, "{}", crate::json::pretty(&both)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&both)?)?;
     } else if !args.quiet {
         for item in &conversion.diagnostics {
             writeln!(stderr, "{item}")?;
@@ -230,23 +202,13 @@ pub fn run(
     Ok(0)
 }
 
-/// A tiled target (TRX) whose tile still holds more walkable triangles than the path table can number after
-/// the tile simplification: refused here, naming the tile, before anything is written (the
-/// TRX writer would refuse it too, with the tile's index only).
-fn refuse_over_full_tiles(tiled: bool, report: &Report) -> Result<(), Failure> {
-    let over: Vec<&str> = report
-        .limits
-        .iter()
-        .filter(|l| l.code == "generate.nwn2_tile_over_limit")
-        .map(|l| l.message.as_str())
-        .collect();
-    if !tiled || over.is_empty() {
-        return Ok(());
-    }
-    Err(Failure::input(format!(
-        "generate: nothing written: {}",
-        over.join("; ")
-    )))
+/// A KotOR binary model's render geometry (`walkmesh_formats::read_render_geometry`), `None`
+/// for any other file.
+fn render_geometry(
+    path: &Path,
+    diag: &mut Diagnostics,
+) -> Option<Result<walkmesh_core::NavMesh, String>> {
+    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(String::from))
 }
 
 /// A progress line with the stage (a large scene takes seconds) when standard error is a
@@ -261,10 +223,6 @@ fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
     let Some(path) = &args.lyt else {
         return Ok(None);
     };
-    let bytes = walkmesh_core::files::read(path)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", path.display())))?;
-    let (lyt, _) = walkmesh_kotor_area::lyt::read_lyt(&bytes)
-        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     let name = match &args.room {
         Some(name) => name.clone(),
         None => args
@@ -274,8 +232,7 @@ fn layout_placement(args: &Args) -> Result<Option<RoomPlacement>, Failure> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
-    let found = room_placement(&lyt, &name, path).map_err(|e| Failure::input(e.to_string()))?;
-    let placement = found.ok_or_else(|| {
+    let placement = generate::layout_placement(path, &name)?.ok_or_else(|| {
         Failure::usage(format!(
             "room '{}' is not in {} (give its name with --room)",
             walkmesh_core::printable::escape(&name),
@@ -292,28 +249,19 @@ fn plan<'r>(
     args: &Args,
     target: &'r dyn walkmesh_core::Format,
 ) -> Result<Plan<'r>, Failure> {
-    let mut read = read_options(&args.read)?;
-    // Render material names reach the generator (it reads surfaces from them): the OBJ
-    // reader keeps every `usemtl` name, known to the profile or not
-    // (`walkmesh_obj::MATERIAL_NAMES_PARAM`; the CLI names no format crate directly).
-    read.params.insert("obj:material_names".into(), "1".into());
-    let mut write = WritePlan::new(target, &read, policy::CLI_NAMES)?;
-    write.write.rebuild = true;
-    let start = std::env::current_dir().unwrap_or_default();
-    write.warnings = WarningPolicy::discover(&start)?.0;
-    write.allow_invalid = args.allow_invalid;
-    Ok(Plan {
-        registry,
-        from: None,
-        read,
-        write,
+    let read = generate::render_read_options(read_options(&args.read)?);
+    let options = PlanOptions {
+        rebuild: true,
+        allow_invalid: args.allow_invalid,
         dependencies: option_files(&args.read),
         settings: OutputSettings {
             force: args.force,
             create_dirs: args.create_dirs,
             fsync: false,
         },
-    })
+        ..PlanOptions::default()
+    };
+    walkmesh_pipeline::plan::plan(registry, target, read, options, policy::CLI_NAMES)
 }
 
 /// The preset of the engine asked for (or OUT's format's), with the options over it

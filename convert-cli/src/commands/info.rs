@@ -50,7 +50,7 @@ pub fn run(
     print_diagnostics(&diag, stderr);
     let s = summary::summarize(&mesh, format);
     if json {
-        writeln!(stdout, "{}", crate::json::pretty(&s)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&s)?)?;
         return Ok(0);
     }
     writeln!(stdout, "file:           {}", file.display())?;
@@ -138,7 +138,7 @@ fn info_for_archive(
         let archive = crate::areas::read_archive(path)?;
         if json {
             let value = archive_json(registry, path, &archive);
-            writeln!(stdout, "{}", crate::json::pretty(&value)?)?;
+            writeln!(stdout, "{}", walkmesh_core::json::pretty(&value)?)?;
             return Ok(0);
         }
         writeln!(stdout, "file:           {}", path.display())?;

@@ -7,14 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity, WeldChoice};
-use walkmesh_lint::baseline::Known;
+use walkmesh_core::{Diagnostics, NavMesh, Registry, Severity};
 use walkmesh_lint::{Engine, Finding, Level, LintOptions, Repair};
-use walkmesh_pipeline::convert::{Destination, Origin, WritePlan};
-use walkmesh_pipeline::lint_rules::{Selection, Shown, judge};
-use walkmesh_pipeline::output::OutputSettings;
+use walkmesh_pipeline::lint_rules::{Selection, Shown, judge, write_repaired};
 use walkmesh_pipeline::policy;
-use walkmesh_pipeline::warnings::WarningPolicy;
 
 use crate::areas::{load_rooms, open_rooms, room_layout};
 use crate::input::{ReadArgs, load, read_options};
@@ -196,38 +192,12 @@ fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
 }
 
 fn selection(args: &Args) -> Result<Selection, Failure> {
-    let start = std::env::current_dir().unwrap_or_default();
-    let (found, project_file) = WarningPolicy::discover(&start)?;
-    let level = match (args.level, &project_file) {
-        (Some(level), _) => level,
-        (None, Some(path)) => match walkmesh_pipeline::warnings::project_lint_level(path)? {
-            Some(name) => Level::parse(&name).ok_or_else(|| {
-                Failure::usage(format!(
-                    "{}: [lint] level = {name:?} is not \"default\" or \"pedantic\"",
-                    path.display()
-                ))
-            })?,
-            None => Level::Default,
-        },
-        (None, None) => Level::Default,
-    };
-    let baseline = match &args.baseline {
-        Some(path) => Some((path.clone(), read_baseline(path)?)),
-        None => None,
-    };
-    Ok(Selection {
-        policy: found.with_flags(true, &args.allow, &args.deny),
-        level,
-        baseline,
-    })
-}
-
-/// The findings of an earlier `lint --json` output (`walkmesh_lint::baseline::parse_known`).
-fn read_baseline(path: &Path) -> Result<Vec<Known>, Failure> {
-    let text = walkmesh_core::files::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
-    walkmesh_lint::baseline::parse_known(&text)
-        .map_err(|why| Failure::usage(format!("baseline {}: {why}", path.display())))
+    Selection::new(
+        args.level,
+        &args.allow,
+        &args.deny,
+        args.baseline.as_deref(),
+    )
 }
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
@@ -319,7 +289,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         fixed: fix_report,
     };
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else {
         print_text(&report, args.max_per_code, stdout)?;
     }
@@ -335,7 +305,13 @@ fn fix_file(
     options: &LintOptions,
 ) -> Result<FixOutcome, Failure> {
     let fixed = walkmesh_lint::fix(mesh, options);
-    write_fixed(registry, args, out, &fixed.mesh)?;
+    write_repaired(
+        registry,
+        out,
+        &read_options(&args.read)?,
+        &fixed.mesh,
+        policy::CLI_NAMES,
+    )?;
     let mut notes = Diagnostics::new();
     let (written, _) = load(registry, out, &args.read, &mut notes)?;
     Ok(FixOutcome {
@@ -344,39 +320,6 @@ fn fix_file(
         layout_rooms: None,
         notes: Diagnostics::new(),
     })
-}
-
-/// Writes the repaired mesh to `out` the way `convert` writes: staged beside it, read back by
-/// the target's validator and reader, refused when they find errors.
-fn write_fixed(
-    registry: &Registry,
-    args: &Args,
-    out: &Path,
-    mesh: &NavMesh,
-) -> Result<(), Failure> {
-    let extension = out.extension().and_then(|e| e.to_str()).ok_or_else(|| {
-        Failure::usage(format!("{}: no extension to name a format", out.display()))
-    })?;
-    let (target, _) = walkmesh_pipeline::target_for(registry, extension)?;
-    let read = read_options(&args.read)?;
-    let mut plan = WritePlan::new(target, &read, policy::CLI_NAMES)?;
-    // The repairs decided which vertices are shared; a weld would undo or extend them.
-    plan.weld = Some(WeldChoice::Off);
-    let settings = OutputSettings {
-        force: false,
-        create_dirs: false,
-        fsync: false,
-    };
-    // The repaired mesh is in memory: it has no file or format of its own to name.
-    let origin = Origin::default();
-    walkmesh_pipeline::convert::convert(
-        mesh,
-        origin,
-        Destination::File(out, settings),
-        &plan,
-        Diagnostics::new(),
-    )?;
-    Ok(())
 }
 
 fn print_findings(

@@ -200,7 +200,7 @@ fn finish_route(
         writeln!(stderr, "warning: {warning}")?;
     }
     if json {
-        writeln!(stdout, "{}", crate::json::pretty(report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(report)?)?;
     } else {
         print_route(report, stdout)?;
     }
@@ -236,7 +236,7 @@ pub fn run_reach(
         writeln!(stderr, "warning: {warning}")?;
     }
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&reach)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&reach)?)?;
     } else {
         print_reach(&reach, stdout)?;
     }

@@ -32,7 +32,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         )));
     }
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&stats)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&stats)?)?;
     } else {
         write!(stdout, "{}", stats.to_text())?;
     }

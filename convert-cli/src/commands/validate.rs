@@ -101,7 +101,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
             warnings,
             summary,
         };
-        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else {
         let mut shown: std::collections::BTreeMap<(&str, Severity), usize> = Default::default();
         for item in &all {

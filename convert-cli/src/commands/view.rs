@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use walkmesh_core::{Diagnostics, Input, NavMesh, Registry};
+use walkmesh_core::{Diagnostics, NavMesh, Registry};
 use walkmesh_view::{ViewInput, page, view_tree};
 
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
@@ -40,21 +40,8 @@ fn load(
 ) -> Result<Loaded, Failure> {
     let (bytes, format) = open(registry, file, read)?;
     let options = read_options(read)?;
-    let reader = format.reader().ok_or_else(|| {
-        Failure::input(format!(
-            "the {} format ({}) cannot be read yet",
-            format.id(),
-            format.name()
-        ))
-    })?;
-    let input = Input {
-        bytes: &bytes,
-        path: Some(file),
-    };
     let mut diag = Diagnostics::new();
-    let mesh = reader
-        .read(input, &options, &mut diag)
-        .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
+    let mesh = walkmesh_pipeline::read_as(format, &bytes, Some(file), &options, &mut diag)?;
     diag.set_file(file);
     print_diagnostics(&diag, stderr);
     let fields = view_tree(format, &bytes, Some(file), &options, mesh.polygons.len())

@@ -14,11 +14,11 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use walkmesh_core::{Output, Registry, Severity};
-use walkmesh_pipeline::batch::{collect_jobs, run_jobs};
+use walkmesh_core::{Output, Registry};
+use walkmesh_pipeline::batch::{collect_jobs, convert_job, run_jobs, warning_counts};
 
 use super::{Args, plan};
-use crate::conversion::{Conversion, Plan, convert_file, dependency_rule, target_for};
+use crate::conversion::{Conversion, Plan, dependency_rule, target_for};
 use crate::targets::is_stdout;
 use walkmesh_pipeline::failure::EXIT_OK;
 use walkmesh_pipeline::failure::Failure;
@@ -83,15 +83,7 @@ pub fn run(
         &jobs,
         budget,
         || progress.inc(1),
-        |job| match &job.refused {
-            Some(failure) => Err(failure.clone()),
-            None if writes_over_its_input(job) => Err(Failure::output(format!(
-                "{} is the input {}: convert never writes over what it reads; nothing was written",
-                job.output.display(),
-                job.input.display()
-            ))),
-            None => convert_file(&job_plan, &job.input, &job.output),
-        },
+        |job| convert_job(&job_plan, job),
     );
     progress.finish_and_clear();
 
@@ -185,30 +177,23 @@ fn tally(
     args: &Args,
     stderr: &mut dyn Write,
 ) -> Result<Tally, Failure> {
-    let mut warnings: BTreeMap<String, usize> = BTreeMap::new();
+    let warnings = warning_counts(results.iter().flatten());
     let mut failures = Vec::new();
     let mut exit_code = EXIT_OK;
     let mut report = String::new();
     for (job, result) in jobs.iter().zip(results) {
         let line = match result {
-            Ok(conversion) => {
-                for item in &conversion.diagnostics {
-                    if item.severity >= Severity::Warning {
-                        *warnings.entry(item.code.clone()).or_default() += 1;
-                    }
-                }
-                ReportLine {
-                    input: &job.input,
-                    output: &job.output,
-                    status: if conversion.unchanged {
-                        "unchanged"
-                    } else {
-                        "converted"
-                    },
-                    conversion: Some(conversion),
-                    error: None,
-                }
-            }
+            Ok(conversion) => ReportLine {
+                input: &job.input,
+                output: &job.output,
+                status: if conversion.unchanged {
+                    "unchanged"
+                } else {
+                    "converted"
+                },
+                conversion: Some(conversion),
+                error: None,
+            },
             Err(failure) => {
                 exit_code = exit_code.max(failure.exit_code);
                 failures.push((job.input.clone(), failure.message.clone()));
@@ -229,7 +214,7 @@ fn tally(
         };
         // Only when asked: serialising every conversion is work on this one thread.
         if args.report.is_some() {
-            report.push_str(&crate::json::compact(&line)?);
+            report.push_str(&walkmesh_core::json::compact(&line)?);
             report.push('\n');
         }
     }
@@ -280,7 +265,7 @@ fn print_summary(
     stderr: &mut dyn Write,
 ) -> Result<(), Failure> {
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(summary)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(summary)?)?;
     } else if !args.quiet {
         let out: &mut dyn Write = if args.report.as_deref().is_some_and(is_stdout) {
             stderr
@@ -318,12 +303,6 @@ fn print_summary(
 
 /// Whether a job's output is its input (`convert rooms/a.wok --out-dir rooms --to wok`): by
 /// device and inode, so links and other spellings count.
-fn writes_over_its_input(job: &walkmesh_pipeline::batch::Job) -> bool {
-    let id = output::file_id;
-    id(&job.output).is_some_and(|output| id(&job.input) == Some(output))
-}
-
-/// The progress bar on standard error when it is a terminal (and not --quiet), else hidden.
 fn progress_bar(files: usize, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();

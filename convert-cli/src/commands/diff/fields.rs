@@ -50,7 +50,7 @@ pub fn diff(
     }
     .map_err(|e| Failure::input(e.to_string()))?;
     if json {
-        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else {
         write!(stdout, "{}", report.to_text())?;
     }

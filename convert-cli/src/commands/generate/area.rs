@@ -81,7 +81,7 @@ pub fn run(
     let notes = read_notes.into_inner();
     let report = AreaReport::new(&lyt_file, &results, &missing, &notes, &solution);
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&report)?)?;
+        writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else if !args.quiet {
         for f in &report.findings {
             writeln!(stderr, "{f}")?;

@@ -1,11 +1,11 @@
 //! `dump --format json|ron` written as the dumper walks the file, instead of building the
-//! [`DumpNode`](walkmesh_core::dump::DumpNode) tree and serialising it: a 1 MB TRX has a
+//! [`DumpNode`](crate::dump::DumpNode) tree and serialising it: a 1 MB TRX has a
 //! 360 MB JSON tree, which took a gigabyte of memory and seconds to build (issue 36).
 //!
 //! The text is byte for byte what `crate::json::pretty` (serde_json's pretty printer, with
 //! the terminal-safe escaping of every `--json` output) and
 //! `ron::ser::to_string_pretty(_, PrettyConfig::default())` write for the tree that
-//! [`TreeSink`](walkmesh_core::dump::TreeSink) builds from the same fields (tests in
+//! [`TreeSink`](crate::dump::TreeSink) builds from the same fields (tests in
 //! `tests/tests/dump_stream.rs` compare both on corpus files of every format). The layout
 //! rules copied here: JSON indents by two spaces, separates members with `,` and omits a
 //! member whose value is `None` or an empty `children`; RON indents by four spaces, ends every
@@ -14,7 +14,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use walkmesh_core::dump::{DumpValue, Elem, Entry, FieldSink, TREE_RAW_SHOWN};
+use crate::dump::{DumpValue, Elem, Entry, FieldSink, TREE_RAW_SHOWN};
 
 /// The syntax the tree is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub struct TreeStream<W: Write> {
     /// The tree's top is a group `dump` holding the dumped parts (as [`TreeSink::finish`]
     /// makes when other than exactly one part was dumped).
     ///
-    /// [`TreeSink::finish`]: walkmesh_core::dump::TreeSink::finish
+    /// [`TreeSink::finish`]: crate::dump::TreeSink::finish
     wrapped: bool,
     /// Top-level nodes written so far.
     roots: usize,
@@ -469,7 +469,7 @@ impl<W: Write> std::fmt::Write for FmtToIo<'_, W> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
-    use walkmesh_core::dump::{DumpValue, Emitter, Label, Space, TreeSink};
+    use crate::dump::{DumpValue, Emitter, Label, Space, TreeSink};
 
     use super::*;
 
@@ -534,7 +534,7 @@ mod tests {
         String::from_utf8(stream.finish().unwrap()).unwrap()
     }
 
-    fn tree(parts: usize) -> walkmesh_core::dump::DumpNode {
+    fn tree(parts: usize) -> crate::dump::DumpNode {
         let mut tree = TreeSink::new();
         report(&mut tree, parts);
         tree.finish()
