@@ -37,6 +37,21 @@ pub fn write_checked_set(
     Ok(())
 }
 
+/// Stages `bytes` at `target` (no sidecars, nothing forced, the folder already made), to be
+/// committed or discarded with the rest of a set.
+pub fn stage_file(target: &Path, bytes: &[u8]) -> Result<Staged, Failure> {
+    let written = Output {
+        main: bytes.to_vec(),
+        sidecars: Vec::new(),
+    };
+    let settings = OutputSettings {
+        force: false,
+        create_dirs: false,
+        fsync: false,
+    };
+    output::stage(target, &written, settings)
+}
+
 /// Stages `bytes` at `target` and reads it back with the format's reader and validator.
 fn stage_checked(
     format: &dyn Format,
@@ -45,17 +60,8 @@ fn stage_checked(
     check: &ReadOptions,
     names: OptionNames,
 ) -> Result<Staged, Failure> {
-    let written = Output {
-        main: bytes,
-        sidecars: Vec::new(),
-    };
-    let settings = OutputSettings {
-        force: false,
-        create_dirs: false,
-        fsync: false,
-    };
-    let staged = output::stage(target, &written, settings)?;
-    let verdict = crate::check_output(format, &written.main, Some(staged.read_path()), check)
+    let staged = stage_file(target, &bytes)?;
+    let verdict = crate::check_output(format, &bytes, Some(staged.read_path()), check)
         .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
         .and_then(|checked| policy::judge_output(checked, Some(target), format.id(), false, names));
     match verdict {

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use walkmesh_core::{Engine, NavMesh, Output, ReadOptions};
+use walkmesh_core::{Engine, NavMesh, ReadOptions};
 use walkmesh_generate::area::{AreaReport, RoomModel, generate_room_models, solve_transitions};
 use walkmesh_generate::{Overrides, Params};
 use walkmesh_kotor_area::{Lyt, Placement};
-use walkmesh_pipeline::output::{OutputSettings, Staged};
+use walkmesh_pipeline::output::Staged;
 
 use crate::area_generate::{area_error, failure};
 use crate::errors::{self, Fields, Kind};
@@ -291,7 +291,10 @@ fn write_area(
         )
     })?;
     let layout = match made_layout {
-        Some((target, bytes)) => Some(stage_layout(&target, bytes).map_err(|e| failure(py, e))?),
+        Some((target, bytes)) => Some(
+            walkmesh_pipeline::write_set::stage_file(&target, &bytes)
+                .map_err(|e| failure(py, e))?,
+        ),
         None => None,
     };
     let check = walkmesh_pipeline::check_options(&ReadOptions::default());
@@ -305,17 +308,4 @@ fn write_area(
             Err(failure(py, error))
         }
     }
-}
-
-fn stage_layout(target: &Path, bytes: Vec<u8>) -> Result<Staged, walkmesh_pipeline::Failure> {
-    let output = Output {
-        main: bytes,
-        sidecars: Vec::new(),
-    };
-    let settings = OutputSettings {
-        force: false,
-        create_dirs: false,
-        fsync: false,
-    };
-    walkmesh_pipeline::output::stage(target, &output, settings)
 }
