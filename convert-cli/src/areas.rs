@@ -7,13 +7,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use walkmesh_core::{Diagnostics, ReadOptions, Registry, printable};
+use walkmesh_core::{Diagnostics, Registry, printable};
 use walkmesh_kotor_area::erf::Archive;
 use walkmesh_kotor_area::{Lyt, assemble, contents};
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::note_read;
-use walkmesh_pipeline::policy;
-use walkmesh_pipeline::write_set::write_checked_set;
 
 /// Reads a module archive, recording what is read.
 pub(crate) fn read_archive(path: &Path) -> Result<Archive, Failure> {
@@ -162,17 +160,6 @@ pub(crate) fn assemble_area(
         rooms,
         mesh,
     })
-}
-
-/// Writes every room (all staged and checked first, then renamed into place): `lint AREA
-/// --fix` and `generate --out-dir`.
-pub(crate) fn write_rooms(
-    registry: &Registry,
-    files: Vec<(PathBuf, Vec<u8>)>,
-    check: &ReadOptions,
-) -> Result<(), Failure> {
-    let format = kotor_room_format(registry)?;
-    write_checked_set(format, files, check, policy::CLI_NAMES)
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use walkmesh_core::{Engine, ReadOptions};
-use walkmesh_generate::area::{Area, AreaError, AreaReport, generate_rooms, solve_transitions};
+use walkmesh_core::{Diagnostics, Engine, ReadOptions};
+use walkmesh_generate::area::AreaError;
 use walkmesh_generate::{Overrides, Params};
-use walkmesh_kotor_area::RoomSource;
+use walkmesh_pipeline::area_generate::{AreaFlowError, AreaJob, generate_area};
 
 use crate::errors::{self, Fields, Kind};
 
@@ -95,7 +95,7 @@ pub fn generate<'py>(
     crate::json_to_python(py, &json)
 }
 
-/// The flow; the report as JSON text.
+/// The flow (the library's, as the command line's); the report as JSON text.
 fn run(
     py: Python<'_>,
     models: &std::path::Path,
@@ -103,9 +103,8 @@ fn run(
     lyt: Option<PathBuf>,
     params: &Params,
 ) -> PyResult<String> {
-    let note = walkmesh_core::files::note_read;
     let registry = crate::registry();
-    let format = registry.room_walkmesh(Engine::Kotor).ok_or_else(|| {
+    let room_format = registry.room_walkmesh(Engine::Kotor).ok_or_else(|| {
         errors::raise(
             py,
             Kind::Write,
@@ -113,63 +112,34 @@ fn run(
             Fields::default(),
         )
     })?;
-    let source = RoomSource::open(models, note).map_err(|e| errors::rooms_error(py, e))?;
-    let (layout, layout_file) = source
-        .layout(lyt.as_deref(), "lyt=", note)
-        .map_err(|e| errors::rooms_error(py, e))?;
-    // The models' reading notes (`mdl.node_count`), reported with the area's findings.
-    let read_notes = std::sync::Mutex::new(walkmesh_core::Diagnostics::new());
-    let read_model = |mdl: &[u8], mdx: &[u8], name: &str| {
-        let mut notes = walkmesh_core::Diagnostics::new();
-        let model = walkmesh_formats::render_geometry_of_model(mdl, mdx, name, &mut notes);
-        if let Ok(mut all) = read_notes.lock() {
-            all.items.extend(notes.items);
-        }
-        model.map_err(String::from)
-    };
-    let area = Area {
-        source: &source,
-        lyt: &layout,
-        lyt_file: &layout_file,
-    };
-    let from_hooks = params.seeds.is_empty();
-    let generated = py.detach(|| {
-        generate_rooms(
-            registry,
-            area,
-            out_dir,
-            params,
-            from_hooks,
-            note,
-            &read_model,
-        )
-        .and_then(|(rooms, missing)| Ok((solve_transitions(rooms, &layout)?, missing)))
-    });
-    let ((files, solution, results), missing) = generated.map_err(|e| area_error(py, e))?;
-    if results.is_empty() {
-        return Err(errors::read_failure(
-            py,
-            format!(
-                "none of the {} layout rooms of {} has a model (ROOM.mdl + ROOM.mdx) in {}",
-                layout.rooms.len(),
-                layout_file.display(),
-                models.display()
-            ),
-            Some(models),
-        ));
-    }
-    std::fs::create_dir_all(out_dir).map_err(|e| {
-        errors::raise(
-            py,
-            Kind::Write,
-            format!("cannot create {}: {e}", out_dir.display()),
-            Fields::default(),
-        )
-    })?;
     let check = walkmesh_pipeline::check_options(&ReadOptions::default());
-    walkmesh_pipeline::write_set::write_checked_set(format, files, &check, crate::PYTHON_NAMES)
-        .map_err(|e| failure(py, e))?;
-    let notes = read_notes.into_inner().unwrap_or_default();
-    let report = AreaReport::new(&layout_file, &results, &missing, &notes, &solution);
-    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+    let job = AreaJob {
+        models,
+        lyt: lyt.as_deref(),
+        lyt_option: "lyt=",
+        out_dir,
+        params,
+        room_format,
+        check: &check,
+        names: crate::PYTHON_NAMES,
+    };
+    let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
+        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes).map_err(String::from)
+    };
+    let area = py
+        .detach(|| generate_area(registry, &job, &read_model, walkmesh_core::files::note_read))
+        .map_err(|e| flow_error(py, e))?;
+    serde_json::to_string(&area.report()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The flow's refusal as the package's exception.
+fn flow_error(py: Python<'_>, error: AreaFlowError) -> PyErr {
+    match error {
+        AreaFlowError::Rooms(error) => errors::rooms_error(py, error),
+        AreaFlowError::Area(error) => area_error(py, error),
+        AreaFlowError::NoModels { message, models } => {
+            errors::read_failure(py, message, Some(&models))
+        }
+        AreaFlowError::Write(error) => failure(py, error),
+    }
 }

@@ -547,3 +547,25 @@ fn four_rooms_tiling_the_ground_meet_along_both_sides_of_every_corner() {
         assert!(at_corner, "{name}: no vertex at the middle corner");
     }
 }
+
+/// An OUT that cannot be made (its parent is a file) is an output failure (exit 3) naming it,
+/// after every room was generated and before any file is written.
+#[test]
+fn an_out_dir_that_cannot_be_made_exits_3_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models");
+    std::fs::create_dir(&models).unwrap();
+    floor_room(&models, "rooma");
+    let lyt = layout(&models, &[("rooma", 0.0)]);
+    let file = dir.path().join("plain");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let out = file.join("out");
+    let run = run_generate(&models, &lyt, &out, &[]);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("cannot create") && run.stderr.contains("plain"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"not a folder");
+}

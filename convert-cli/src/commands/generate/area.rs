@@ -1,21 +1,21 @@
 //! `walkmesh generate DIR_OR_MODULE --lyt AREA.lyt --out-dir OUT`: a whole KotOR area.
 //!
-//! The rooms are generated and their transitions solved by `walkmesh_generate::area` (every
-//! layout room's WOK from its model, in area coordinates, transitions solved across rooms);
-//! this checks the options, writes every room staged and read back by the validator before
-//! any is renamed into OUT (as `lint AREA --fix OUTDIR` writes rooms, so a refused room leaves
-//! OUT as it was), and prints.
+//! The flow is the library's (`walkmesh_pipeline::area_generate`, which Python's
+//! `walkmesh.area.generate` runs too: rooms generated, transitions solved, every room staged
+//! and read back by the validator before any is renamed into OUT); this checks the options
+//! and prints.
 
 use std::io::Write;
 use std::path::Path;
 
-use walkmesh_core::{Registry, printable};
-use walkmesh_generate::area::{Area, AreaReport, RoomResult, generate_rooms, solve_transitions};
-
-use super::{Args, EngineArg, params, plan, show_progress};
-use crate::areas::{kotor_room_format, open_rooms, room_layout, write_rooms};
+use walkmesh_core::{Diagnostics, Registry, printable};
+use walkmesh_generate::area::RoomResult;
+use walkmesh_pipeline::area_generate::{AreaFlowError, AreaJob, generate_area};
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::note_read;
+
+use super::{Args, EngineArg, params, plan, show_progress};
+use crate::areas::kotor_room_format;
 
 pub fn run(
     registry: &Registry,
@@ -44,49 +44,32 @@ pub fn run(
     let target = kotor_room_format(registry)?;
     let plan = plan(registry, args, target)?;
     let params = params(args, target, &plan)?;
-    let source = open_rooms(input)?;
-    let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
-    let show = show_progress(args);
-    // The models' reading notes (`mdl.node_count`), printed with the area's findings.
-    let read_notes = std::cell::RefCell::new(walkmesh_core::Diagnostics::new());
-    let (generated, missing) = crate::progress::with_progress(show, "generating rooms", || {
-        let area = Area {
-            source: &source,
-            lyt: &lyt,
-            lyt_file: &lyt_file,
-        };
-        let from_hooks = args.seed.is_empty();
-        let read_model = &|mdl: &[u8], mdx: &[u8], name: &str| {
-            let mut diag = read_notes.borrow_mut();
-            walkmesh_formats::render_geometry_of_model(mdl, mdx, name, &mut diag)
-                .map_err(String::from)
-        };
-        generate_rooms(
-            registry, area, out_dir, &params, from_hooks, note_read, read_model,
-        )
-    })?;
-    if generated.is_empty() {
-        return Err(Failure::input(format!(
-            "generate: none of the {} layout rooms of {} has a model (ROOM.mdl + ROOM.mdx) in {}",
-            lyt.rooms.len(),
-            lyt_file.display(),
-            input.display()
-        )));
-    }
-    let (files, solution, results) = solve_transitions(generated, &lyt)?;
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out_dir.display())))?;
     let check = walkmesh_pipeline::check_options(&plan.read);
-    write_rooms(registry, files, &check)?;
-    let notes = read_notes.into_inner();
-    let report = AreaReport::new(&lyt_file, &results, &missing, &notes, &solution);
+    let job = AreaJob {
+        models: input,
+        lyt: args.lyt.as_deref(),
+        lyt_option: "--lyt",
+        out_dir,
+        params: &params,
+        room_format: target,
+        check: &check,
+        names: walkmesh_pipeline::policy::CLI_NAMES,
+    };
+    let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
+        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes).map_err(String::from)
+    };
+    let area = crate::progress::with_progress(show_progress(args), "generating rooms", || {
+        generate_area(registry, &job, &read_model, note_read)
+    })
+    .map_err(AreaFlowError::into_failure)?;
+    let report = area.report();
     if args.json {
         writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else if !args.quiet {
         for f in &report.findings {
             writeln!(stderr, "{f}")?;
         }
-        print_text(&lyt_file, &results, &missing, stdout)?;
+        print_text(&area.layout_file, &area.results, &area.missing, stdout)?;
     }
     Ok(0)
 }

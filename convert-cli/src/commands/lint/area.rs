@@ -13,7 +13,7 @@ use walkmesh_kotor_area::transitions::RoomMesh;
 use walkmesh_lint::LintOptions;
 
 use super::{FixOutcome, RoomRepair};
-use crate::areas::{load_rooms, open_rooms, walkmesh_bwm_write, write_rooms};
+use crate::areas::{kotor_room_format, load_rooms, open_rooms, walkmesh_bwm_write};
 use walkmesh_pipeline::failure::Failure;
 
 /// An area as read: its layout (and where it came from), the rooms with a walkmesh and their
@@ -101,7 +101,13 @@ pub(super) fn fix_area(
     }
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Failure::output(format!("cannot create {}: {e}", out_dir.display())))?;
-    write_rooms(registry, files, check)?;
+    let format = kotor_room_format(registry)?;
+    walkmesh_pipeline::write_set::write_checked_set(
+        format,
+        files,
+        check,
+        walkmesh_pipeline::policy::CLI_NAMES,
+    )?;
     let written = open_rooms(out_dir)?;
     let (rooms, _, missing) = load_rooms(&written, &area.lyt, &area.lyt_path)?;
     let mesh: NavMesh = walkmesh_kotor_area::assemble::assemble(&area.lyt, &rooms);
