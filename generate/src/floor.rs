@@ -19,6 +19,9 @@ pub struct Triangle {
     /// Its render material names a surface no character starts from (water, lava, sky,
     /// void: `Params::not_floor`): never the floor chosen when no seed is given.
     pub not_floor: bool,
+    /// The raised lip of a ledge ([`crate::lips`]): a floor a piece is chosen and joined by,
+    /// left out of the kept floor.
+    pub lip: bool,
 }
 
 /// The input's triangles (polygons fanned), non-finite ones left out.
@@ -72,6 +75,7 @@ impl Source {
                     walkable: up >= min_up && !(up < WALL_FLOOR_UP && wall),
                     surface,
                     not_floor: name.is_some_and(|m| params.names_no_floor(m)),
+                    lip: false,
                 });
                 walls.push(wall);
             }

@@ -473,6 +473,23 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
     }
 }
 
+/// Drops the kept nodes whose walkable top is only the raised lip of a ledge ([`crate::lips`]).
+/// Runs after reachability: a lip is part of the piece it rims when the start is chosen (the
+/// floor does not lose to a smaller one for its rim), but no floor of the walkmesh.
+pub fn trim_lips(graph: &Graph, field: &Heightfield, kept: &mut [bool]) {
+    for (n, node) in graph.nodes.iter().enumerate() {
+        let column = node.y as usize * field.width + node.x as usize;
+        let lip = field.spans(column).is_some_and(|spans| {
+            spans
+                .iter()
+                .any(|s| s.top == node.floor && s.walkable && s.lip)
+        });
+        if lip && let Some(k) = kept.get_mut(n) {
+            *k = false;
+        }
+    }
+}
+
 /// Drops the kept nodes on the floor's boundary whose walkable top is a sliver (no floor
 /// triangle covers the column's centre): a column the floor only reaches into, so the
 /// outline, which follows whole cells, does not stand up to a cell past the render floor's

@@ -47,6 +47,7 @@ pub mod footprint;
 pub mod graph;
 pub mod holes;
 pub mod limits;
+pub mod lips;
 pub mod outline;
 pub mod overrides;
 pub mod params;
@@ -130,7 +131,8 @@ pub fn generate_with(
     let mut budget = budget::Budget::new(params.max_memory_mib);
     let read = budget::mesh_bytes(input).saturating_add(floor::Source::bytes_for(input));
     budget.claim("reading the render geometry", read)?;
-    let source = floor::Source::from_mesh(input, params);
+    let mut source = floor::Source::from_mesh(input, params);
+    report.lip_faces = lips::remove_lips(&mut source.triangles, params, &mut budget)?;
     if source.triangles.is_empty() {
         return Err(GenerateError::EmptyInput);
     }
@@ -159,6 +161,7 @@ pub fn generate_with(
     progress::phase(|| "generating: reachability".to_string());
     let mut kept = graph::reachability(&graph, &field, params, &mut report, start::choose_start);
     graph::trim_walls(&graph, &field, params, &mut kept);
+    graph::trim_lips(&graph, &field, &mut kept);
     graph::trim_slivers(&graph, &field, &mut kept);
     report.stage("reachability", &mut clock);
 

@@ -56,6 +56,8 @@ pub struct StageTime {
 pub struct Report {
     pub params: Params,
     pub input_triangles: usize,
+    /// Render faces left out as the raised lip of a ledge (`lips.rs`).
+    pub lip_faces: usize,
     /// Voxel grid columns × rows.
     pub grid: [usize; 2],
     pub walkable_spans: usize,
@@ -114,6 +116,7 @@ impl Report {
         Report {
             params: params.clone(),
             input_triangles: 0,
+            lip_faces: 0,
             grid: [0, 0],
             walkable_spans: 0,
             memory_estimate: 0,

@@ -18,6 +18,9 @@ pub struct Span {
     /// The walkable top comes only from render surfaces whose material says they are no
     /// floor to start from (water, lava, sky, void: `Params::not_floor`).
     pub not_floor: bool,
+    /// The walkable top comes only from the raised lip of a ledge (`crate::lips`): floor for
+    /// choosing and joining pieces, left out of the kept floor (`graph::trim_lips`).
+    pub lip: bool,
     /// The floor level a character stands on to reach this top: the top itself, except for a
     /// riser (a steep face rising within a climb from a floor in the same cell, which the
     /// merge makes walkable as Recast does): the floor it rises from. A riser is a step up
@@ -317,6 +320,7 @@ impl Heightfield {
                         walkable,
                         sliver: walkable && !covers(&local, centre),
                         not_floor: walkable && triangle.not_floor,
+                        lip: walkable && triangle.lip,
                         base: top,
                     };
                     claim_room(spans, budget)?;
@@ -346,6 +350,7 @@ impl Heightfield {
                     span.walkable = true;
                     span.sliver = false;
                     span.not_floor = false;
+                    span.lip = false;
                     span.base = b.top;
                 }
                 below = Some(original);
@@ -400,6 +405,7 @@ impl Heightfield {
                 span.walkable = true;
                 span.sliver = false;
                 span.not_floor = false;
+                span.lip = false;
             }
         }
     }
@@ -491,6 +497,7 @@ impl Heightfield {
                     walkable: true,
                     sliver: false,
                     not_floor: false,
+                    lip: false,
                     base: level,
                 };
                 add_span(&mut scratch, span, 0);
@@ -566,10 +573,11 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             continue;
         }
         let (high, low) = if s.top > new.top { (s, new) } else { (new, s) };
-        let (walkable, sliver, not_floor, base) = if (s.top - new.top).abs() <= merge {
+        let (walkable, sliver, not_floor, lip, base) = if (s.top - new.top).abs() <= merge {
             // A sliver only when every floor giving the top is one; likewise no floor.
             let sliver = (!s.walkable || s.sliver) && (!new.walkable || new.sliver);
             let not_floor = (!s.walkable || s.not_floor) && (!new.walkable || new.not_floor);
+            let lip = (!s.walkable || s.lip) && (!new.walkable || new.lip);
             // A steep top made walkable by a floor within a climb below it is a riser: a
             // character stands on that floor to step up. Where both are walkable, the higher
             // base wins: a tread at the top of a full-height step box is a floor of its own,
@@ -583,10 +591,17 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
                 s.walkable || new.walkable,
                 sliver && (s.walkable || new.walkable),
                 not_floor && (s.walkable || new.walkable),
+                lip && (s.walkable || new.walkable),
                 base,
             )
         } else {
-            (high.walkable, high.sliver, high.not_floor, high.base)
+            (
+                high.walkable,
+                high.sliver,
+                high.not_floor,
+                high.lip,
+                high.base,
+            )
         };
         new = Span {
             bottom: new.bottom.min(s.bottom),
@@ -594,6 +609,7 @@ fn add_span(spans: &mut Vec<Span>, mut new: Span, merge: i32) {
             walkable,
             sliver,
             not_floor,
+            lip,
             base,
         };
         spans.remove(i);
@@ -710,6 +726,7 @@ mod tests {
                 walkable: true,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             },
             2,
         );
@@ -722,6 +739,7 @@ mod tests {
                 walkable: true,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             },
             2,
         );
@@ -735,6 +753,7 @@ mod tests {
                 walkable: false,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             },
             2,
         );
@@ -747,6 +766,7 @@ mod tests {
                 walkable: false,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             }]
         );
         let mut spans = Vec::new();
@@ -759,6 +779,7 @@ mod tests {
                 walkable: false,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             },
             2,
         );
@@ -771,6 +792,7 @@ mod tests {
                 walkable: true,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             },
             2,
         );
@@ -783,6 +805,7 @@ mod tests {
                 walkable: true,
                 sliver: false,
                 not_floor: false,
+                lip: false,
             }]
         );
     }

@@ -430,6 +430,17 @@ fn measure_k2() -> [f64; 4] {
             .read(input, &ReadOptions::default(), &mut diag)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let generated = generate(&render, &params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Ok(dir) = std::env::var("WALKMESH_GENERATE_DUMP") {
+            let room = name.replace('/', "_");
+            dump_image(
+                Path::new(&dir),
+                &room,
+                &generated.mesh,
+                &reference,
+                &render,
+                [0.0; 3],
+            );
+        }
         let c = compare(&generated.mesh, &reference, 0.05, 1.0);
         let rule = generated.report.start.as_ref().map_or("seed", |s| s.rule);
         println!(
@@ -451,7 +462,7 @@ fn measure_k2() -> [f64; 4] {
 }
 
 /// Mean IoU, precision, recall and worst IoU of the K2 rooms as measured (docs/generate.md).
-const K2_LEVEL: [f64; 4] = [0.814, 0.851, 0.951, 0.63];
+const K2_LEVEL: [f64; 4] = [0.831, 0.870, 0.950, 0.63];
 
 /// The K2 rooms hold the level measured when they were first generated (issue 50's table in
 /// docs/generate.md): a change that loses ground on rooms it was not tuned on fails.

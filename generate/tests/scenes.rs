@@ -1293,6 +1293,7 @@ fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
         walkable: true,
         sliver: false,
         not_floor: false,
+        lip: false,
         base: 10,
     };
     // The other layer's cell: floor at the same level, a ceiling 1.5 m above it.
@@ -1302,6 +1303,7 @@ fn a_cell_the_outline_cuts_off_leaves_no_face_across_the_next_layer() {
         walkable: false,
         sliver: false,
         not_floor: false,
+        lip: false,
         base: 41,
     };
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
@@ -1400,6 +1402,7 @@ fn a_simplified_edge_never_runs_along_another_layers_cell() {
         walkable: true,
         sliver: false,
         not_floor: false,
+        lip: false,
         base: 10,
     };
     let (width, height) = (16usize, 16usize);
@@ -1461,6 +1464,7 @@ fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
         walkable: true,
         sliver: false,
         not_floor: false,
+        lip: false,
         base: 10,
     };
     let mut state: u64 = 0x0d1b_54a3_2d19_2ed0;
@@ -1492,4 +1496,80 @@ fn islands_of_floor_at_one_level_share_corners_and_never_overlap() {
         let mesh = mesh_of_field(&field, &params);
         assert_lint_clean(&format!("islands {case}"), &mesh);
     }
+}
+
+/// A walkway `x` 0..8 at height 0 whose edge band `x` 8..`lip_end` goes from height 0 to
+/// `lip_top`, and what lies beyond the band: `drop` a steep face falling 0.6 m into a gutter
+/// by a wall, else a level platform at `lip_top`.
+fn walkway_with_edge_band(lip_end: f32, lip_top: f32, drop: bool) -> Scene {
+    let mut scene = Scene::default();
+    scene.floor(0.0, 0.0, 8.0, 6.0, 0.0);
+    scene.ramp(8.0, lip_end, 0.0, 6.0, 0.0, lip_top);
+    if drop {
+        let (out, low) = (lip_end + 0.2, lip_top - 0.6);
+        scene.quad([
+            [lip_end, 0.0, lip_top],
+            [out, 0.0, low],
+            [out, 6.0, low],
+            [lip_end, 6.0, lip_top],
+        ]);
+        scene.floor(out, 0.0, out + 0.7, 6.0, low);
+        scene.quad([
+            [out + 0.7, 0.0, low],
+            [out + 0.7, 0.0, 3.0],
+            [out + 0.7, 6.0, 3.0],
+            [out + 0.7, 6.0, low],
+        ]);
+    } else {
+        scene.floor(lip_end, 0.0, lip_end + 4.0, 6.0, lip_top);
+    }
+    scene
+}
+
+#[test]
+fn a_lip_rising_to_a_drop_is_no_floor_but_a_ramp_a_camber_and_a_slope_are() {
+    // K2's Nar Shaddaa walkways: the floor rises 0.1 m over 0.66 m to the edge of a gutter
+    // 0.5 m below; BioWare's walkmesh ends where the level floor meets the lip.
+    let lip = walkway_with_edge_band(8.6, 0.1, true);
+    check_scene(
+        "lip over a gutter",
+        &lip,
+        &kotor(),
+        &[
+            ([4.0, 3.0, 0.0], Expect::Reachable),
+            ([7.8, 3.0, 0.0], Expect::Reachable),
+            ([8.3, 3.0, 0.05], Expect::Blocked),
+            ([8.55, 3.0, 0.092], Expect::Blocked),
+        ],
+    );
+    let out = generate(&lip.mesh, &kotor()).unwrap();
+    assert_eq!(out.report.lip_faces, 2, "the lip's two triangles");
+    // The same band rising to a level platform is a ramp: walked.
+    let ramp = walkway_with_edge_band(8.6, 0.1, false);
+    check_scene(
+        "ramp to a platform",
+        &ramp,
+        &kotor(),
+        &[
+            ([8.3, 3.0, 0.05], Expect::Reachable),
+            ([10.0, 3.0, 0.1], Expect::Reachable),
+        ],
+    );
+    // Falling towards the drop (a cambered edge): walked.
+    let camber = walkway_with_edge_band(8.6, -0.1, true);
+    check_scene(
+        "camber",
+        &camber,
+        &kotor(),
+        &[([8.3, 3.0, -0.05], Expect::Reachable)],
+    );
+    // Deeper than a lip (2 m rising 0.15 m): a slope of the floor, walked to its edge.
+    let slope = walkway_with_edge_band(10.0, 0.15, true);
+    check_scene(
+        "slope to a drop",
+        &slope,
+        &kotor(),
+        &[([9.0, 3.0, 0.075], Expect::Reachable)],
+    );
+    assert_eq!(generate(&slope.mesh, &kotor()).unwrap().report.lip_faces, 0);
 }
