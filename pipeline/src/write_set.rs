@@ -72,3 +72,49 @@ fn stage_checked(
         }
     }
 }
+
+/// The files of a KotOR area written into one folder: the room walkmeshes and, when one was
+/// made, the layout (`ROOM.wok`…, `AREA.lyt`).
+#[derive(Debug)]
+pub struct AreaFiles<'a> {
+    pub dir: &'a Path,
+    pub rooms: Vec<(PathBuf, Vec<u8>)>,
+    pub layout: Option<(PathBuf, Vec<u8>)>,
+}
+
+/// Writes an area's files: the folder made, the layout read back by the LYT reader and staged
+/// first, every room staged and checked as [`write_checked_set`] does, and the layout kept only
+/// when every room is written, so a refused area leaves the folder as it was. Used by `area
+/// split`, `area indoor`, and Python's `walkmesh.area.generate_meshes`.
+pub fn write_area_files(
+    format: &dyn Format,
+    files: AreaFiles<'_>,
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    std::fs::create_dir_all(files.dir)
+        .map_err(|e| Failure::output(format!("cannot create {}: {e}", files.dir.display())))?;
+    let layout = match &files.layout {
+        Some((target, bytes)) => {
+            walkmesh_kotor_area::lyt::read_lyt(bytes).map_err(|e| {
+                Failure::invalid_output(
+                    format!(
+                        "{}: the layout made does not read back: {e}",
+                        target.display()
+                    ),
+                    Vec::new(),
+                )
+            })?;
+            Some(stage_file(target, bytes)?)
+        }
+        None => None,
+    };
+    match (write_checked_set(format, files.rooms, check, names), layout) {
+        (Ok(()), Some(layout)) => layout.commit(),
+        (Ok(()), None) => Ok(()),
+        (Err(error), layout) => {
+            layout.into_iter().for_each(Staged::discard);
+            Err(error)
+        }
+    }
+}

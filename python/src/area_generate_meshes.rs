@@ -14,7 +14,7 @@ use walkmesh_core::{Engine, NavMesh, ReadOptions};
 use walkmesh_generate::area::{AreaReport, RoomModel, generate_room_models, solve_transitions};
 use walkmesh_generate::{Overrides, Params};
 use walkmesh_kotor_area::{Lyt, Placement};
-use walkmesh_pipeline::output::Staged;
+use walkmesh_pipeline::write_set::{AreaFiles, write_area_files};
 
 use crate::area_generate::{area_error, failure};
 use crate::errors::{self, Fields, Kind};
@@ -273,39 +273,16 @@ fn run<'py>(
 }
 
 /// Writes the rooms as `walkmesh.area.generate` does (every one staged and checked before any
-/// is renamed), and a layout made from the rooms' positions beside them: it is staged first
-/// and kept only when every room is written, so a refused area leaves `dir` as it was.
+/// is renamed), and a layout made from the rooms' positions beside them, read back and kept
+/// only when every room is written (`walkmesh_pipeline::write_set::write_area_files`).
 fn write_area(
     py: Python<'_>,
     format: &dyn walkmesh_core::Format,
     dir: &Path,
-    files: Vec<(PathBuf, Vec<u8>)>,
-    made_layout: Option<(PathBuf, Vec<u8>)>,
+    rooms: Vec<(PathBuf, Vec<u8>)>,
+    layout: Option<(PathBuf, Vec<u8>)>,
 ) -> PyResult<()> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        errors::raise(
-            py,
-            Kind::Write,
-            format!("cannot create {}: {e}", dir.display()),
-            Fields::default(),
-        )
-    })?;
-    let layout = match made_layout {
-        Some((target, bytes)) => Some(
-            walkmesh_pipeline::write_set::stage_file(&target, &bytes)
-                .map_err(|e| failure(py, e))?,
-        ),
-        None => None,
-    };
     let check = walkmesh_pipeline::check_options(&ReadOptions::default());
-    let written =
-        walkmesh_pipeline::write_set::write_checked_set(format, files, &check, crate::PYTHON_NAMES);
-    match (written, layout) {
-        (Ok(()), Some(layout)) => layout.commit().map_err(|e| failure(py, e)),
-        (Ok(()), None) => Ok(()),
-        (Err(error), layout) => {
-            layout.into_iter().for_each(Staged::discard);
-            Err(failure(py, error))
-        }
-    }
+    let files = AreaFiles { dir, rooms, layout };
+    write_area_files(format, files, &check, crate::PYTHON_NAMES).map_err(|e| failure(py, e))
 }

@@ -214,6 +214,22 @@ fn indoor_solve_assemble_split_round_trip() {
         assert_eq!(a["faces"], b["faces"]);
         assert_eq!(a["walkable_area"], b["walkable_area"]);
     }
+    // The rooms are one set: when one room's file cannot be written (a folder stands where
+    // the second room's WOK would go), none is, and the folder is as it was.
+    let clash = dir.path().join("clash");
+    std::fs::create_dir_all(clash.join("test01_room1.wok")).unwrap();
+    let run = walkmesh([
+        "area".into(),
+        "split".into(),
+        glb.display().to_string(),
+        clash.display().to_string(),
+        "--lyt".into(),
+        out.join("test01.lyt").display().to_string(),
+    ]);
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(!clash.join("test01_room0.wok").exists(), "{}", run.stdout);
+    let left: Vec<_> = std::fs::read_dir(&clash).unwrap().collect();
+    assert_eq!(left.len(), 1, "files left behind: {left:?}");
     std::fs::copy(out.join("test01.lyt"), split.join("test01.lyt")).unwrap();
     let run = walkmesh([
         "area".into(),

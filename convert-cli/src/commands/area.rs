@@ -22,13 +22,14 @@ use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
 
 use crate::areas::{
-    AssembledArea, archive_summary, assemble_area, load_rooms, open_rooms, read_archive,
-    room_layout, walkmesh_bwm_write,
+    AssembledArea, archive_summary, assemble_area, kotor_room_format, load_rooms, open_rooms,
+    read_archive, room_layout, walkmesh_bwm_write,
 };
 use crate::input::{ReadArgs, load};
 use crate::targets::{is_stdout, write_file};
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::write_atomically;
+use walkmesh_pipeline::write_set::{AreaFiles, write_area_files};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -600,26 +601,25 @@ fn split_command(
         walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::input(repeated.to_string()),
         e => Failure::input(format!("{}: {e}", mesh_path.display())),
     })?;
-    let targets = rooms
-        .iter()
-        .map(|room| confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path))
-        .collect::<Result<Vec<_>, _>>()?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
-    for (room, target) in rooms.iter().zip(targets) {
+    let mut files = Vec::with_capacity(rooms.len());
+    for room in &rooms {
+        let target = confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path)?;
         let mut diag = Diagnostics::new();
         let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
         for item in &diag.items {
             writeln!(stderr, "{}: {item}", room.name)?;
         }
-        write_atomically(&target, &bytes)?;
+        files.push((target, bytes));
+    }
+    let written: Vec<(PathBuf, usize)> = files
+        .iter()
+        .zip(&rooms)
+        .map(|((target, _), room)| (target.clone(), room.mesh.polygons.len()))
+        .collect();
+    write_rooms(registry, out, files, None)?;
+    for (target, faces) in written {
         rules.push_str(&depfile::rule(std::slice::from_ref(&target), &read_files));
-        writeln!(
-            stdout,
-            "{} ({} faces)",
-            target.display(),
-            room.mesh.polygons.len()
-        )?;
+        writeln!(stdout, "{} ({faces} faces)", target.display())?;
     }
     if let Some(depfile) = depfile {
         write_atomically(depfile, rules.as_bytes())?;
@@ -661,25 +661,26 @@ fn indoor(
             )?;
         }
     }
-    let targets = build
-        .rooms
+    let mut files = Vec::with_capacity(build.rooms.len());
+    for room in &build.rooms {
+        let target = confine::join(out, &format!("{}.wok", room.name), "room", map_path)?;
+        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut Diagnostics::new())?;
+        files.push((target, bytes));
+    }
+    let written: Vec<(PathBuf, usize)> = files
         .iter()
-        .map(|room| confine::join(out, &format!("{}.wok", room.name), "room", map_path))
-        .collect::<Result<Vec<_>, _>>()?;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
-    for (room, target) in build.rooms.iter().zip(targets) {
-        let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
-        write_atomically(&target, &bytes)?;
+        .zip(&build.rooms)
+        .map(|((target, _), room)| (target.clone(), room.mesh.edge_tags.len()))
+        .collect();
+    let layout = (lyt_target.clone(), write_lyt(&build.lyt));
+    write_rooms(registry, out, files, Some(layout))?;
+    for (target, transitions) in written {
         writeln!(
             stdout,
-            "wrote {} ({} transition edges)",
-            target.display(),
-            room.mesh.edge_tags.len()
+            "wrote {} ({transitions} transition edges)",
+            target.display()
         )?;
     }
-    write_atomically(&lyt_target, &write_lyt(&build.lyt))?;
     writeln!(
         stdout,
         "wrote {} ({} rooms, {} hook links)",
@@ -707,4 +708,22 @@ fn indoor(
         .filter(|f| f.severity == Severity::Error)
         .count();
     Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// Writes an area's room WOKs (and the layout made, if any) into `out` as one set: every room
+/// read back by the validator before any file is renamed into place.
+fn write_rooms(
+    registry: &Registry,
+    out: &Path,
+    rooms: Vec<(PathBuf, Vec<u8>)>,
+    layout: Option<(PathBuf, Vec<u8>)>,
+) -> Result<(), Failure> {
+    let format = kotor_room_format(registry)?;
+    let check = walkmesh_pipeline::check_options(&walkmesh_core::ReadOptions::default());
+    let files = AreaFiles {
+        dir: out,
+        rooms,
+        layout,
+    };
+    write_area_files(format, files, &check, walkmesh_pipeline::policy::CLI_NAMES)
 }
