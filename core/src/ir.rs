@@ -85,6 +85,11 @@ pub struct TileGrid {
     pub origin: [f32; 2],
 }
 
+/// Per-face column of an area assembled from rooms: the layout index of the face's room. One
+/// name for every crate that writes or reads it (the area assembler, lint's area checks, the
+/// glTF and OBJ round trips of an assembled area).
+pub const ROOM_COLUMN: &str = "area:room";
+
 /// A per-polygon attribute column, namespaced by the format that owns it (`"path:height"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Attribute {

@@ -19,7 +19,7 @@ use crate::placed::unique_rooms;
 use crate::transitions::RoomMesh;
 
 /// Per-face column: the LYT index of the face's room.
-pub const ROOM_COLUMN: &str = "area:room";
+pub use walkmesh_core::ir::ROOM_COLUMN;
 /// Mesh value: the LYT room names, in LYT order.
 pub const ROOM_NAMES: &str = "area:rooms";
 /// Mesh value: each LYT room's walkmesh position (WOK header), three floats per room.

@@ -250,7 +250,7 @@ fn copies(mesh: &NavMesh, rooms: Option<&[i64]>) -> Vec<u32> {
 }
 
 /// The per-face room column of an assembled area (`walkmesh_kotor_area::assemble`).
-pub const ROOM_COLUMN: &str = "area:room";
+pub use walkmesh_core::ir::ROOM_COLUMN;
 
 /// Lints `mesh`: every check of [`CODES`] (the area checks only when faces carry rooms;
 /// `layout_rooms` is the LYT's room count then), at every level: each finding says its group

@@ -60,7 +60,7 @@ fn area_mesh(mesh: walkmesh_core::NavMesh, format: Option<&'static str>) -> Mesh
 }
 
 /// The whole area as one mesh (`walkmesh area assemble`): every room's WOK placed by the
-/// layout, faces tagged with their room (face attribute "kotor:room"), transitions and LYT
+/// layout, faces tagged with their room (face attribute "area:room"), transitions and LYT
 /// door hooks kept. `rooms`: a folder of WOKs or a module archive; `lyt`: the layout file
 /// (default: the single .lyt among the rooms).
 #[pyfunction]
