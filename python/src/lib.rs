@@ -30,9 +30,11 @@ use errors::{Fields, Kind, raise};
 use mesh::Mesh;
 use options::Options;
 
-/// The default registry (every format), built once.
+/// The registry every function of the module works over: the one handed to [`build_module`],
+/// else the default registry (every built-in format), fixed at the first use.
+static REGISTRY: OnceLock<Registry> = OnceLock::new();
+
 fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(walkmesh_formats::default_registry)
 }
 
@@ -516,8 +518,31 @@ fn python_wording(text: &str) -> String {
     errors::python_wording(text)
 }
 
+/// Builds the extension module `walkmesh._walkmesh` over `registry`, as `walkmesh_cli::run_with`
+/// runs the command line over one: a crate with formats of its own makes its own extension
+/// module with this (this crate without its default feature `module`, which is the built-in
+/// one) and ships it as `walkmesh/_walkmesh` beside the package's Python files
+/// (`examples/textmesh/python`). Every function of the module (`read`, `convert`, `formats`,
+/// `generate`, `walkmesh.area`…) then knows those formats. A process holds one registry: a
+/// second module built with another one is refused.
+pub fn build_module(m: &Bound<'_, PyModule>, registry: Registry) -> PyResult<()> {
+    REGISTRY.set(registry).map_err(|_| {
+        pyo3::exceptions::PyRuntimeError::new_err(
+            "walkmesh: this process already built its module over a registry",
+        )
+    })?;
+    add_module_items(m)
+}
+
+/// The module over the default registry (every built-in format).
+#[cfg(feature = "module")]
 #[pymodule]
 fn _walkmesh(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    add_module_items(m)
+}
+
+/// The module's functions, classes and exceptions.
+fn add_module_items(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
