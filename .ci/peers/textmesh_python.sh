@@ -7,7 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY="${WALKMESH_PYTHON_BASE:-python3}"
 VENV="target/textmesh-venv"
-CARGO_TARGET_DIR="$PWD/target" cargo build --release -q \
+# A target folder of its own: built here without its feature `module`, walkmesh-python's
+# cdylib would take the place of the package's own lib_walkmesh.so in target/release.
+BUILD="$PWD/target/textmesh-python"
+CARGO_TARGET_DIR="$BUILD" cargo build --release -q \
   --manifest-path examples/textmesh/python/Cargo.toml
 rm -rf "$VENV"
 "$PY" -m venv "$VENV"
@@ -16,6 +19,6 @@ SITE="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pu
 mkdir -p "$SITE/walkmesh"
 cp python/walkmesh/*.py python/walkmesh/*.pyi "$SITE/walkmesh/"
 cp python/walkmesh/py.typed "$SITE/walkmesh/" 2>/dev/null || true
-cp target/release/libwalkmesh_example_textmesh_python.so "$SITE/walkmesh/_walkmesh.abi3.so"
+cp "$BUILD/release/libwalkmesh_example_textmesh_python.so" "$SITE/walkmesh/_walkmesh.abi3.so"
 cd examples/textmesh/python
 "../../../$VENV/bin/python" -m pytest tests -q -p no:cacheprovider
