@@ -50,6 +50,7 @@ pub mod limits;
 pub mod outline;
 pub mod overrides;
 pub mod params;
+pub mod placeable;
 pub mod report;
 pub mod seams;
 // The TRX tile budget; a build without the NWN2 format has no TRX writer to budget for.
@@ -69,6 +70,7 @@ use walkmesh_core::{NavMesh, progress};
 
 pub use overrides::Overrides;
 pub use params::{Engine, Params};
+pub use placeable::{ObjectKind, generate_object};
 pub use report::{ComponentReport, Report, StageTime};
 
 /// The generated walkmesh and what was done to make it.
@@ -298,6 +300,8 @@ pub fn combine(meshes: &[NavMesh]) -> NavMesh {
             materials.push(own_materials.as_ref().and_then(|n| n.name(p)));
             nodes.push(own_nodes.as_ref().and_then(|n| n.name(p)));
         }
+        // A model's use points (placeables, doors: `placeable.rs`).
+        out.hooks.extend(mesh.hooks.iter().cloned());
     }
     materials.store(&mut out, "render:material", "render:materials");
     nodes.store(&mut out, "render:node", "render:nodes");

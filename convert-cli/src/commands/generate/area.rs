@@ -42,8 +42,8 @@ pub fn run(
         )));
     }
     let target = kotor_room_format(registry)?;
-    let plan = plan(registry, args, target)?;
-    let params = params(args, target, &plan)?;
+    let plan = plan(registry, args, target, None)?;
+    let params = params(args, target, &plan, None)?;
     let source = open_rooms(input)?;
     let (lyt, lyt_file) = room_layout(&source, args.lyt.as_deref())?;
     let show = show_progress(args);
