@@ -114,7 +114,7 @@ impl Grid {
             cell,
             width,
             height,
-            ground: low[2],
+            ground: ground_height(low[2], high[2]),
             cells: vec![Cell::Ground; width * height],
             blocking_polygons: BTreeSet::new(),
         };
@@ -313,19 +313,29 @@ impl Grid {
         }
     }
 
-    /// Ground within `agent_radius` of a blocked column (plan distance from the ground
-    /// column's centre to the blocked column's square, strictly less) becomes blocked: where
-    /// the centre of a character of that radius cannot stand.
+    /// Ground within `agent_radius` of an obstacle column (plan distance between the columns'
+    /// centres less than the radius and half a cell: the obstacle's column reaches half a cell
+    /// beyond its centre; measured to its square instead, the square's corners would push the
+    /// outline out on diagonals) becomes blocked: where
+    /// the centre of a character of that radius cannot stand. Obstacles are the blocked
+    /// columns and the tops more than a climb above the ground (a platform's side is a wall
+    /// to a character beside it; the steps up to it are not).
     pub fn grow_by_radius(&mut self, params: &Params) {
         let radius = f64::from(params.agent_radius);
         if radius <= 0.0 {
             return;
         }
-        let reach = (radius / self.cell).ceil() as i64;
+        let reach = (radius / self.cell).ceil() as i64 + 1;
+        let wall = self.ground + f64::from(params.max_climb) + 1e-6;
         let mut grown = Vec::new();
         for y in 0..self.height {
             for x in 0..self.width {
-                if self.cells.get(self.index(x, y)) == Some(&Cell::Blocked) {
+                let obstacle = match self.cells.get(self.index(x, y)) {
+                    Some(Cell::Blocked) => true,
+                    Some(&Cell::Top(z)) => z > wall,
+                    _ => false,
+                };
+                if obstacle {
                     self.ground_near(x, y, reach, radius, &mut grown);
                 }
             }
@@ -349,14 +359,26 @@ impl Grid {
                 if nx >= self.width || ny >= self.height {
                     continue;
                 }
-                let gap = |d: i64| ((d.abs() as f64) * self.cell - 0.5 * self.cell).max(0.0);
-                let distance = gap(dx).hypot(gap(dy));
+                let distance = (dx as f64 * self.cell).hypot(dy as f64 * self.cell);
                 let n = self.index(nx, ny);
-                if distance < radius - 1e-9 && self.cells.get(n) == Some(&Cell::Ground) {
+                if distance < radius + 0.5 * self.cell - 1e-9
+                    && self.cells.get(n) == Some(&Cell::Ground)
+                {
                     out.push(n);
                 }
             }
         }
+    }
+}
+
+/// The height of the ground the object stands on: its origin's (0) when the model reaches
+/// from below it to above it (the game stands a placeable on its origin; a part below it is
+/// sunk in the floor), else the model's lowest point (an object modelled off its origin).
+fn ground_height(lowest: f64, highest: f64) -> f64 {
+    if lowest <= 0.0 && highest >= 0.0 {
+        0.0
+    } else {
+        lowest
     }
 }
 
@@ -365,6 +387,12 @@ impl Grid {
 fn classify_column(column: &[Solid], ground: f64, params: &Params) -> Cell {
     let height = f64::from(params.agent_height);
     let tolerance = f64::from(params.cell_height);
+    // What lies wholly under the ground is sunk in the floor.
+    let column: Vec<Solid> = column
+        .iter()
+        .filter(|s| s.high >= ground - tolerance)
+        .copied()
+        .collect();
     if column.iter().all(|s| s.low >= ground + height) {
         return Cell::Ground;
     }

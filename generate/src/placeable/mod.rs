@@ -3,8 +3,9 @@
 //! What is generated, as BioWare stores these files (type-0 BWMs: the model's own
 //! coordinates, no position offset, two use points):
 //!
-//! 1. **ground**: the lowest point of the model (a placeable's origin sits on the floor it
-//!    stands on; anything below it is the model's own base);
+//! 1. **ground**: the height of the model's origin (0: the game stands a placeable on its
+//!    origin; faces wholly below it are sunk in the floor and ignored), or the model's lowest
+//!    point when the model does not reach from below its origin to above it;
 //! 2. **columns** ([`grid`]): a plan grid of `cell_size` columns on whole multiples of the
 //!    cell; a column holds what the model's faces put over its centre (upright faces: those
 //!    passing strictly within half a cell of it). A column with nothing below the agent's
@@ -51,6 +52,9 @@ pub const USE_DISTANCE: f64 = 0.4;
 /// The agent radius of the KotOR placeable preset (m): a character's centre keeps this far
 /// from the object (chosen: a human's half width; BioWare's value is not public).
 pub const KOTOR_PLACEABLE_RADIUS: f32 = 0.25;
+
+/// Node names the text report shows (`--json` has them all).
+const NODES_SHOWN: usize = 12;
 
 /// Which object the walkmesh is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -100,7 +104,7 @@ pub enum UsePoints {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ObjectReport {
     pub kind: ObjectKind,
-    /// Height of the ground the object stands on (its lowest point).
+    /// Height of the ground the object stands on (module documentation, step 1).
     pub ground: f32,
     /// Plan area of the non-walkable footprint (m²).
     pub blocked_area: f64,
@@ -132,7 +136,19 @@ impl ObjectReport {
             self.bounds[3],
         );
         if !self.nodes.is_empty() {
-            text.push_str(&format!("  model nodes used: {}\n", self.nodes.join(", ")));
+            let shown: Vec<&str> = self
+                .nodes
+                .iter()
+                .take(NODES_SHOWN)
+                .map(String::as_str)
+                .collect();
+            let more = self.nodes.len().saturating_sub(NODES_SHOWN);
+            let rest = if more > 0 {
+                format!(" and {more} more (--json lists all)")
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("  model nodes used: {}{rest}\n", shown.join(", ")));
         }
         text
     }
