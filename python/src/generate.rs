@@ -147,12 +147,9 @@ pub fn generate<'py>(
     let meshes = input_meshes(py, inputs, &up_options, &mut read_notes)?;
     let generated = py
         .detach(|| match object {
-            Some(kind) => walkmesh_pipeline::generate::generate_object(
-                meshes,
-                params,
-                kind,
-                &mut read_notes,
-            ),
+            Some(kind) => {
+                walkmesh_pipeline::generate::generate_object(meshes, params, kind, &mut read_notes)
+            }
             None => walkmesh_pipeline::generate::generate(meshes, params, None, &mut read_notes),
         })
         .map_err(|e| PyValueError::new_err(crate::errors::python_wording(&e.to_string())))?;

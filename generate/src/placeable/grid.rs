@@ -109,6 +109,15 @@ impl Grid {
             });
         }
         let (width, height) = (width as usize, height as usize);
+        // Per column: its class, and while rasterising a list of what stands in it (the list
+        // header, and on average a few entries).
+        let per_column = (std::mem::size_of::<Cell>() + std::mem::size_of::<Vec<Solid>>()) as u64
+            + 4 * std::mem::size_of::<Solid>() as u64;
+        let mut budget = crate::budget::Budget::new(params.max_memory_mib);
+        budget.claim(
+            "the placeable's columns",
+            (width as u64 * height as u64).saturating_mul(per_column),
+        )?;
         let mut grid = Grid {
             origin: [first[0] * cell, first[1] * cell],
             cell,
@@ -165,7 +174,7 @@ impl Grid {
             let [a, b, c] = t.corners;
             let normal = cross(sub(b, a), sub(c, a));
             let length = (normal[0].powi(2) + normal[1].powi(2) + normal[2].powi(2)).sqrt();
-            if !(length > 0.0) {
+            if length.is_nan() || length <= 0.0 {
                 continue;
             }
             if normal[2].abs() / length > 1e-3 {
