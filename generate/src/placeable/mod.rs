@@ -39,7 +39,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use serde::Serialize;
-use walkmesh_core::material::{Material, Surface};
+use walkmesh_core::material::Surface;
 use walkmesh_core::{Hook, MeshKind, NavMesh};
 
 use crate::{GenerateError, Generated, Params, Report, holes};
@@ -419,6 +419,3 @@ fn object_report(
         nodes,
     }
 }
-
-/// The non-walkable material of the footprint (`NonWalk`, as the stored PWKs have it).
-pub const FOOTPRINT: Material = holes::FILL.material;
