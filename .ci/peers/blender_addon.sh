@@ -18,7 +18,8 @@
 #     edit (moved vertex, repainted transition) that must validate clean; a degenerate face
 #     dropped on export; a layout's transitions solved; Weld Auto; Apply Transition on a new
 #     mesh; the steep-face warning in the panel; Lint and a finding's selection; Generate from
-#     Selected (and under a roof); the overlay's labels; the panel and menus drawn against
+#     Selected (and under a roof, and Kind Placeable: a PWK in the object's own space); the
+#     overlay's labels; the panel and menus drawn against
 #     that Blender's RNA; Open Inspector.
 #     Without the shared corpora, the repository's OBJ fixtures are converted to WOK, TRX and
 #     PATH by the CLI and those go through the same round trip.

@@ -504,6 +504,53 @@ def generate_case():
            "; ".join(problems) or f"{len(wm.materials)} faces, {area:.2f} m² walkable")
 
 
+def generate_placeable_case():
+    """Generate from Selected with Kind Placeable (issue 49): a 1 m cube standing on its
+    object's origin, the object moved to (3, 0, 0). The walkmesh is in the object's own space
+    (a PWK is in the model's coordinates): the preset's 0.25 m around the cube, x and y within
+    -0.75..0.75 (not around x = 3), every face non-walkable and flat at the origin's height,
+    two use points in front (-Y), exported as a PWK that validates."""
+    clear_scene()
+    bpy.ops.mesh.primitive_cube_add(size=1, location=(3, 0, 0))
+    cube = bpy.context.active_object
+    cube.data.transform(mathutils.Matrix.Translation((0, 0, 0.5)))
+    cube.select_set(True)
+    bpy.context.view_layer.update()
+    problems = []
+    result = bpy.ops.walkmesh.generate(kind="placeable")
+    made = bpy.context.active_object
+    if result != {"FINISHED"} or made is cube:
+        record("generate a placeable walkmesh", False, f"operator returned {result}")
+        return
+    wm, _ = bridge.object_to_walkmesh(made, walkmesh, depsgraph=None, apply_modifiers=False)
+    verts = np.asarray(wm.vertices, dtype=np.float64)
+    if wm.kind != "placeable":
+        problems.append(f"kind {wm.kind}, expected placeable")
+    for axis, name in ((0, "x"), (1, "y")):
+        lo, hi = verts[:, axis].min(), verts[:, axis].max()
+        if abs(lo + 0.75) > 0.05 or abs(hi - 0.75) > 0.05:
+            problems.append(f"{name} {lo:.3f}..{hi:.3f}, expected -0.75..0.75 to 5 cm")
+    if np.abs(verts[:, 2]).max() > 1e-4:
+        problems.append("faces not flat at the origin's height")
+    if np.asarray(wm.walkable, dtype=bool).any():
+        problems.append("a walkable face on a crate")
+    hooks = {h["name"]: h["position"] for h in wm.hooks}
+    if sorted(hooks) != ["use1", "use2"] or any(p[1] > -0.75 for p in hooks.values()):
+        problems.append(f"use points {hooks}, expected use1/use2 in front (y < -0.75)")
+    shown = bpy.context.scene.walkmesh_generate.result
+    if shown.kind != "placeable" or abs(shown.blocked_area - 2.19) > 0.1:
+        problems.append(f"panel result {shown.kind} {shown.blocked_area:.2f} m²")
+    out = os.path.join(OUT, "generated.pwk")
+    exported = export_one(made, out, "bwm")
+    verdict = cli("validate", out)
+    if verdict.returncode != 0:
+        problems.append(f"the exported PWK does not validate ({exported}): {verdict.stdout}")
+    elif walkmesh.read(out).kind != "placeable":
+        problems.append("the exported file does not read back as a placeable")
+    record("generate a placeable walkmesh", not problems,
+           "; ".join(problems) or f"{len(verts)} vertices, use points {hooks}")
+
+
 def roof_case():
     """Generate from Selected under a roof slab (issue 50): a 10 m floor and an 11 × 11 m slab
     0.3 m thick 3 m over it. The slab's top is the largest walkable piece, but it is open to
@@ -900,7 +947,8 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case, generate_case, roof_case, overlay_case,
+             panel_warnings_case, lint_case, generate_case, generate_placeable_case,
+             roof_case, overlay_case,
              panel_case, generate_start_case, generate_panel_case, generate_area_case,
              generate_area_refusal_case):
     try:

@@ -51,6 +51,7 @@ pub mod lips;
 pub mod outline;
 pub mod overrides;
 pub mod params;
+pub mod placeable;
 pub mod report;
 pub mod seams;
 // The TRX tile budget; a build without the NWN2 format has no TRX writer to budget for.
@@ -70,6 +71,7 @@ use walkmesh_core::{NavMesh, progress};
 
 pub use overrides::Overrides;
 pub use params::{Engine, Params};
+pub use placeable::{ObjectKind, generate_object};
 pub use report::{ComponentReport, Report, StageTime};
 
 /// The generated walkmesh and what was done to make it.
@@ -301,6 +303,8 @@ pub fn combine(meshes: &[NavMesh]) -> NavMesh {
             materials.push(own_materials.as_ref().and_then(|n| n.name(p)));
             nodes.push(own_nodes.as_ref().and_then(|n| n.name(p)));
         }
+        // A model's use points (placeables, doors: `placeable.rs`).
+        out.hooks.extend(mesh.hooks.iter().cloned());
     }
     materials.store(&mut out, "render:material", "render:materials");
     nodes.store(&mut out, "render:node", "render:nodes");

@@ -30,7 +30,22 @@ pub struct Overrides {
 impl Params {
     /// `engine`'s preset with `overrides` over it, checked.
     pub fn with_overrides(engine: Engine, overrides: &Overrides) -> Result<Params, GenerateError> {
-        let mut params = Params::preset(engine);
+        Params::preset(engine).overridden(overrides)
+    }
+
+    /// The object preset (`Params::object_preset`: a placeable's or door's walkmesh) with
+    /// `overrides` over it, checked.
+    pub fn object_with_overrides(
+        engine: Engine,
+        kind: crate::ObjectKind,
+        overrides: &Overrides,
+    ) -> Result<Params, GenerateError> {
+        Params::object_preset(engine, kind).overridden(overrides)
+    }
+
+    /// These parameters with `overrides` over them, checked.
+    pub fn overridden(self, overrides: &Overrides) -> Result<Params, GenerateError> {
+        let mut params = self;
         let slots = [
             (&mut params.agent_height, overrides.agent_height),
             (&mut params.agent_radius, overrides.agent_radius),

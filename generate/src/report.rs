@@ -109,6 +109,8 @@ pub struct Report {
     pub walls: Option<Walls>,
     /// KotOR: open floor edges moved onto the render floor's own end (`floor_ends.rs`).
     pub floor_ends: Option<FloorEnds>,
+    /// A placeable's or door's walkmesh (`placeable.rs`): footprint, use points, nodes used.
+    pub object: Option<crate::placeable::ObjectReport>,
 }
 
 impl Report {
@@ -144,6 +146,7 @@ impl Report {
             holes: None,
             walls: None,
             floor_ends: None,
+            object: None,
         }
     }
 
@@ -262,6 +265,9 @@ impl Report {
         #[cfg(feature = "nwn2")]
         if let Some(s) = &self.nwn2_simplified {
             let _ = writeln!(out, "  [{}] {}", SIMPLIFIED, s.message());
+        }
+        if let Some(object) = &self.object {
+            out.push_str(&object.text());
         }
         for limit in &self.limits {
             let _ = writeln!(out, "  [{}] {}", limit.code, limit.message);

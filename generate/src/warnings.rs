@@ -66,6 +66,16 @@ impl Report {
         if let Some(message) = self.params.unresolved_passages() {
             diag.warn("generate.passage_unresolved", message);
         }
+        if self
+            .object
+            .as_ref()
+            .is_some_and(|o| o.kind == crate::ObjectKind::Door)
+        {
+            diag.warn(
+                "generate.door_open_states_not_generated",
+                "only the door's closed state is generated (the slab across the frame the panel fills); the open states a game door also has (BioWare's <door>1.dwk and <door>2.dwk) are not generated",
+            );
+        }
         if self.skipped_edges > 0 {
             diag.warn(
                 "generate.outline_edges_skipped",

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use walkmesh_core::{Diagnostics, Format, NavMesh, ReadOptions, Registry};
 use walkmesh_generate::area::{RoomPlacement, room_placement};
 use walkmesh_generate::limits::Checks;
-use walkmesh_generate::{GenerateError, Generated, Params, Report};
+use walkmesh_generate::{GenerateError, Generated, ObjectKind, Params, Report};
 
 use crate::failure::Failure;
 
@@ -87,6 +87,9 @@ pub enum GenerateFailure {
     /// A tile of a tiled target (TRX) still holds more walkable triangles than its path
     /// table can number: the limit findings' messages.
     OverFullTiles(Vec<String>),
+    /// A placeable or door whose model stands nowhere within the agent's height: its
+    /// walkmesh would have no face.
+    NothingBlocked(ObjectKind),
 }
 
 impl std::fmt::Display for GenerateFailure {
@@ -102,6 +105,11 @@ impl std::fmt::Display for GenerateFailure {
             GenerateFailure::OverFullTiles(over) => {
                 write!(f, "generate: nothing written: {}", over.join("; "))
             }
+            GenerateFailure::NothingBlocked(kind) => write!(
+                f,
+                "generate: the {} model has nothing within the agent's height above its lowest point, so its walkmesh would have no face; nothing written",
+                kind.name()
+            ),
         }
     }
 }
@@ -163,5 +171,51 @@ fn ready_to_write(
     if target.format.capabilities().tiles && !over.is_empty() {
         return Err(GenerateFailure::OverFullTiles(over));
     }
+    Ok(generated)
+}
+
+/// The object `generate` makes a walkmesh for: `kind` when given (`area`, `placeable`,
+/// `door`; `--kind`, Python's `kind=`), else the output's extension (`.pwk` a placeable,
+/// `.dwk` a door); `None` for a room (area) walkmesh.
+pub fn object_kind(kind: Option<&str>, out: Option<&Path>) -> Result<Option<ObjectKind>, Failure> {
+    if let Some(name) = kind {
+        if name.eq_ignore_ascii_case("area") {
+            return Ok(None);
+        }
+        return ObjectKind::from_name(name).map(Some).ok_or_else(|| {
+            Failure::usage(format!(
+                "generate: kind '{}' is none of area, placeable, door",
+                walkmesh_core::printable::escape(name)
+            ))
+        });
+    }
+    let extension = out
+        .and_then(Path::extension)
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    Ok(match extension.as_deref() {
+        Some("pwk") => Some(ObjectKind::Placeable),
+        Some("dwk") => Some(ObjectKind::Door),
+        _ => None,
+    })
+}
+
+/// Generates a placeable's or door's walkmesh from `meshes` (combined into one model, then
+/// dropped; `walkmesh_generate::generate_object`), refusing one with no face. The report's
+/// lossy steps are added to `diag` as warnings (a door's open states among them).
+pub fn generate_object(
+    meshes: Vec<NavMesh>,
+    params: Params,
+    kind: ObjectKind,
+    diag: &mut Diagnostics,
+) -> Result<Generated, GenerateFailure> {
+    let scene = walkmesh_generate::combine(&meshes);
+    drop(meshes);
+    let generated = walkmesh_generate::generate_object(&scene, &params, kind)
+        .map_err(GenerateFailure::Generate)?;
+    if generated.mesh.polygons.is_empty() {
+        return Err(GenerateFailure::NothingBlocked(kind));
+    }
+    generated.report.warn_lossy_steps(diag);
     Ok(generated)
 }

@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use walkmesh_core::{NavMesh, ReadOptions};
-use walkmesh_generate::{Engine, Overrides, Params};
+use walkmesh_generate::{Engine, ObjectKind, Overrides, Params};
 
 use crate::errors;
 use crate::mesh::Mesh;
@@ -66,8 +66,11 @@ fn input_mesh(
     Ok(crate::read_loaded(py, &bytes, path, None, read_options)?.mesh)
 }
 
-fn engine_of(name: Option<&str>) -> PyResult<Engine> {
+/// The engine asked for; without one, KotOR for a placeable or door (PWK and DWK are
+/// KotOR's), else generic.
+fn engine_of(name: Option<&str>, object: Option<ObjectKind>) -> PyResult<Engine> {
     match name {
+        None if object.is_some() => Ok(Engine::Kotor),
         None => Ok(Engine::Generic),
         Some(name) => Engine::parse(name).ok_or_else(|| {
             PyValueError::new_err(format!(
@@ -80,16 +83,19 @@ fn engine_of(name: Option<&str>) -> PyResult<Engine> {
 /// Generates a walkmesh from render geometry: `inputs` is a path (OBJ, glTF/GLB, a KotOR
 /// binary model `.mdl` with its `.mdx`), a `walkmesh.Mesh` (Z up), or a list of them, put
 /// together as one scene. `engine` picks the preset ('kotor', 'nwn2', 'prime'; default
-/// 'generic'); the keywords override it as `walkmesh generate`'s flags do. Returns the
+/// 'generic'; 'kotor' for a placeable or door); `kind` is 'area' (default), 'placeable' (the
+/// object's PWK footprint, use points) or 'door' (its closed DWK slab), as `walkmesh generate
+/// --kind`; the keywords override the preset as `walkmesh generate`'s flags do. Returns the
 /// walkmesh as a `Mesh`, or `(Mesh, report)` with `with_report=True` (the report is
 /// `walkmesh generate --json`'s `report`).
 #[pyfunction]
-#[pyo3(signature = (inputs, engine=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, max_memory=None, not_floor=None, with_report=false))]
+#[pyo3(signature = (inputs, engine=None, *, kind=None, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, min_region_area=None, min_passage_width=None, seeds=None, keep_unreachable=false, default_material=None, up=None, max_memory=None, not_floor=None, with_report=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
     inputs: &Bound<'py, PyAny>,
     engine: Option<&str>,
+    kind: Option<&str>,
     agent_height: Option<f32>,
     agent_radius: Option<f32>,
     max_climb: Option<f32>,
@@ -129,12 +135,23 @@ pub fn generate<'py>(
         max_memory_mib: max_memory,
         not_floor,
     };
-    let params = Params::with_overrides(engine_of(engine)?, &overrides)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let object = walkmesh_pipeline::generate::object_kind(kind, None)
+        .map_err(|e| PyValueError::new_err(format!("kind: {}", e.message)))?;
+    let engine = engine_of(engine, object)?;
+    let params = match object {
+        Some(kind) => Params::object_with_overrides(engine, kind, &overrides),
+        None => Params::with_overrides(engine, &overrides),
+    }
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut read_notes = walkmesh_core::Diagnostics::new();
     let meshes = input_meshes(py, inputs, &up_options, &mut read_notes)?;
     let generated = py
-        .detach(|| walkmesh_pipeline::generate::generate(meshes, params, None, &mut read_notes))
+        .detach(|| match object {
+            Some(kind) => {
+                walkmesh_pipeline::generate::generate_object(meshes, params, kind, &mut read_notes)
+            }
+            None => walkmesh_pipeline::generate::generate(meshes, params, None, &mut read_notes),
+        })
         .map_err(|e| PyValueError::new_err(crate::errors::python_wording(&e.to_string())))?;
     let report_json = serde_json::to_string(&generated.report)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -234,3 +234,50 @@ def test_an_area_without_models_or_with_an_output_over_an_input_is_refused(tmp_p
     assert not (tmp_path / "out").exists()
     with pytest.raises(ValueError, match="max_climb"):
         walkmesh.area.generate(tmp_path, tmp_path / "out", max_climb=-1.0)
+
+
+def crate(height=1.0):
+    """A 1 × 1 m crate standing on the origin (x, y -0.5..0.5)."""
+    vertices, faces = box(-0.5, -0.5, 0, 0.5, 0.5, height)
+    return walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32),
+                                     np.array(faces, dtype=np.uint32))
+
+
+def test_kind_placeable_gives_the_footprint_and_use_points_the_cli_gives(tmp_path, cli):
+    mesh, report = walkmesh.generate(crate(), kind="placeable", agent_radius=0.0,
+                                     with_report=True)
+    assert mesh.kind == "placeable"
+    assert report["params"]["engine"] == "kotor"
+    assert report["object"]["kind"] == "placeable"
+    # Radius 0: the crate's own square, 1 m², flat on the ground, nothing walkable.
+    assert report["object"]["blocked_area"] == pytest.approx(1.0, abs=0.01)
+    assert mesh.info()["walkable_area"] == 0.0
+    assert np.allclose(np.asarray(mesh.vertices)[:, 2], 0.0)
+    # Use points 0.4 m before the front (-Y) side, a quarter of the width each way.
+    hooks = {h["name"]: h["position"] for h in mesh.hooks}
+    assert hooks["use1"] == pytest.approx((-0.25, -0.9, 0.0), abs=1e-4)
+    assert hooks["use2"] == pytest.approx((0.25, -0.9, 0.0), abs=1e-4)
+    out = tmp_path / "crate.pwk"
+    mesh.write(out)
+    assert walkmesh.read(out).kind == "placeable"
+    scene = tmp_path / "crate.obj"
+    write_obj(crate(), scene)
+    theirs_out = tmp_path / "cli.pwk"
+    printed = cli("generate", scene, "-o", theirs_out, "--agent-radius", "0", "--json")
+    theirs = json.loads(printed.stdout)["report"]
+    assert theirs["object"] == report["object"]
+
+
+def test_kind_door_warns_that_the_open_states_are_not_made():
+    vertices, faces = box(-1, -0.05, 0, 1, 0.05, 2.5)
+    panel = walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32),
+                                      np.array(faces, dtype=np.uint32))
+    mesh = walkmesh.generate(panel, kind="door")
+    assert mesh.kind == "door"
+    codes = [w["code"] for w in mesh.warnings]
+    assert "generate.door_open_states_not_generated" in codes
+
+
+def test_an_unknown_kind_is_refused_by_name():
+    with pytest.raises(ValueError, match="kind"):
+        walkmesh.generate(crate(), kind="chair")

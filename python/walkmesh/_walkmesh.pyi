@@ -143,6 +143,7 @@ def generate(
     inputs: Union[Source, Mesh, Sequence[Union[Source, Mesh]]],
     engine: Optional[str] = None,
     *,
+    kind: Optional[str] = None,
     agent_height: Optional[float] = None,
     agent_radius: Optional[float] = None,
     max_climb: Optional[float] = None,

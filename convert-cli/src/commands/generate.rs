@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, Registry, passes};
 use walkmesh_generate::area::RoomPlacement;
-use walkmesh_generate::{Engine, Overrides, Params, Report};
+use walkmesh_generate::{Engine, ObjectKind, Overrides, Params, Report};
 use walkmesh_pipeline::plan::PlanOptions;
 use walkmesh_pipeline::{generate, policy};
 
@@ -47,6 +47,11 @@ pub struct Args {
     /// Output format id or extension, overriding OUT's extension.
     #[arg(long, value_name = "ID|EXT")]
     pub to: Option<String>,
+    /// What the walkmesh is for: a room (area), or a placeable (PWK) or door (DWK, its closed
+    /// state) from the object's model (docs/generate.md, "Placeables and doors"). Default: from
+    /// OUT's extension (.pwk placeable, .dwk door), else area.
+    #[arg(long, value_enum, conflicts_with = "out_dir")]
+    pub kind: Option<KindArg>,
     /// Preset (docs/generate.md): default from OUT's format (wok → kotor, trx/trn → nwn2,
     /// path → prime, else generic).
     #[arg(long, value_enum)]
@@ -120,6 +125,23 @@ pub struct Args {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum KindArg {
+    Area,
+    Placeable,
+    Door,
+}
+
+impl KindArg {
+    fn name(self) -> &'static str {
+        match self {
+            KindArg::Area => "area",
+            KindArg::Placeable => "placeable",
+            KindArg::Door => "door",
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum EngineArg {
     Kotor,
     Nwn2,
@@ -154,8 +176,14 @@ pub fn run(
         Some(to) => target_for(registry, to)?.0,
         None => registry.for_output(out)?,
     };
-    let plan = plan(registry, args, target)?;
-    let params = params(args, target, &plan)?;
+    let object = generate::object_kind(args.kind.map(KindArg::name), Some(out))?;
+    if object.is_some() && args.lyt.is_some() {
+        return Err(Failure::usage(
+            "generate: --lyt places a room; a placeable's or door's walkmesh is in its model's coordinates",
+        ));
+    }
+    let plan = plan(registry, args, target, object)?;
+    let params = params(args, target, &plan, object)?;
     let placement = layout_placement(args)?;
     let mut diag = Diagnostics::new();
     let meshes = generate::read_inputs(
@@ -171,8 +199,9 @@ pub fn run(
         format: target,
         placement: placement.as_ref().zip(args.lyt.as_deref()),
     };
-    let generated = crate::progress::with_progress(show, "generating", || {
-        generate::generate(meshes, params, Some(placed), &mut diag)
+    let generated = crate::progress::with_progress(show, "generating", || match object {
+        Some(kind) => generate::generate_object(meshes, params, kind, &mut diag),
+        None => generate::generate(meshes, params, Some(placed), &mut diag),
     })?;
     let first = args.inputs.first().map_or(Path::new("-"), PathBuf::as_path);
     let conversion = crate::progress::with_progress(show, "writing", || {
@@ -248,10 +277,12 @@ fn plan<'r>(
     registry: &'r Registry,
     args: &Args,
     target: &'r dyn walkmesh_core::Format,
+    object: Option<ObjectKind>,
 ) -> Result<Plan<'r>, Failure> {
     let read = generate::render_read_options(read_options(&args.read)?);
     let options = PlanOptions {
         rebuild: true,
+        kind: object.map(ObjectKind::mesh_kind),
         allow_invalid: args.allow_invalid,
         dependencies: option_files(&args.read),
         settings: OutputSettings {
@@ -270,6 +301,7 @@ fn params(
     args: &Args,
     target: &dyn walkmesh_core::Format,
     plan: &Plan<'_>,
+    object: Option<ObjectKind>,
 ) -> Result<Params, Failure> {
     let engine = match args.engine {
         Some(EngineArg::Kotor) => Engine::Kotor,
@@ -293,5 +325,9 @@ fn params(
         max_memory_mib: args.max_memory,
         not_floor: args.not_floor.clone(),
     };
-    Params::with_overrides(engine, &overrides).map_err(|e| Failure::usage(format!("generate: {e}")))
+    match object {
+        Some(kind) => Params::object_with_overrides(engine, kind, &overrides),
+        None => Params::with_overrides(engine, &overrides),
+    }
+    .map_err(|e| Failure::usage(format!("generate: {e}")))
 }

@@ -16,6 +16,11 @@
 //!   OBJ reader maps `usemtl` names, e.g. a texture called `Grass`), else `Undefined`. A
 //!   generator decides walkability from the geometry and reads the names from the column.
 //!
+//! - hooks `use1` and `use2`: the model-space positions of its use-point dummy nodes (a
+//!   node without mesh data named `use1`/`use2`, or ending `use01`/`use_01`/`dp_closed_01`
+//!   and the `2` forms, as MDLedit names a PWK's and a DWK's closed-state use points), for
+//!   `walkmesh generate`'s placeable and door walkmeshes; none when the model has neither.
+//!
 //! Vertex identity is incidental (meshes split vertices at UV seams, nodes never share
 //! them), so a writer welds equal positions as it does for OBJ and glTF input.
 
@@ -24,7 +29,8 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::material::MaterialProfile;
 use walkmesh_core::{
-    Attribute, Extra, Material, MeshKind, NavMesh, Polygons, Provenance, Surface, VertexIdentity,
+    Attribute, Extra, Hook, Material, MeshKind, NavMesh, Polygons, Provenance, Surface,
+    VertexIdentity,
 };
 
 use crate::error::{MdlError, MdlErrorKind};
@@ -106,6 +112,7 @@ pub fn render_mesh(model: &Model) -> Result<NavMesh, MdlError> {
             .per_face
             .extend(std::iter::repeat_n(node_index, faces));
     }
+    mesh.hooks = use_points(model, &transforms);
     materials.store(&mut mesh, MATERIAL_COLUMN, MATERIAL_LIST);
     nodes.store(&mut mesh, NODE_COLUMN, NODE_LIST);
     mesh.extras
@@ -117,6 +124,45 @@ pub fn render_mesh(model: &Model) -> Result<NavMesh, MdlError> {
         ..Provenance::default()
     });
     Ok(mesh)
+}
+
+/// The model-space positions of the use-point dummy nodes as hooks `use1`, `use2` (module
+/// documentation); the first node of each name in tree order.
+fn use_points(model: &Model, transforms: &[Transform]) -> Vec<Hook> {
+    let mut hooks: Vec<Hook> = Vec::new();
+    for (node, transform) in model.nodes.iter().zip(transforms) {
+        let Some(name) = use_point_name(node) else {
+            continue;
+        };
+        if hooks.iter().any(|h| h.name == name) {
+            continue;
+        }
+        let position = transform.translation.map(|c| c as f32);
+        if position.iter().all(|c| c.is_finite()) {
+            hooks.push(Hook {
+                name: name.to_string(),
+                position,
+            });
+        }
+    }
+    hooks.sort_by(|a, b| a.name.cmp(&b.name));
+    hooks
+}
+
+/// `use1` or `use2` when `node` is a use-point dummy (no mesh data).
+fn use_point_name(node: &Node) -> Option<&'static str> {
+    if node.mesh.is_some() {
+        return None;
+    }
+    let name = node.name.to_ascii_lowercase();
+    let ends = |suffixes: [&str; 4]| suffixes.iter().any(|s| name.ends_with(s));
+    if ends(["use1", "use01", "use_01", "dp_closed_01"]) {
+        Some("use1")
+    } else if ends(["use2", "use02", "use_02", "dp_closed_02"]) {
+        Some("use2")
+    } else {
+        None
+    }
 }
 
 /// The neutral surface a render name means, never walkable (module documentation).

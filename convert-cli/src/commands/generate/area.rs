@@ -42,8 +42,8 @@ pub fn run(
         )));
     }
     let target = kotor_room_format(registry)?;
-    let plan = plan(registry, args, target)?;
-    let params = params(args, target, &plan)?;
+    let plan = plan(registry, args, target, None)?;
+    let params = params(args, target, &plan, None)?;
     let check = walkmesh_pipeline::check_options(&plan.read);
     let job = AreaJob {
         models: input,
