@@ -47,6 +47,7 @@ pub mod footprint;
 pub mod graph;
 pub mod holes;
 pub mod limits;
+pub mod model_lint;
 pub mod outline;
 pub mod overrides;
 pub mod params;

@@ -204,7 +204,7 @@ pub fn run(
 
 /// A KotOR binary model's render geometry (`walkmesh_formats::read_render_geometry`), `None`
 /// for any other file.
-fn render_geometry(
+pub(crate) fn render_geometry(
     path: &Path,
     diag: &mut Diagnostics,
 ) -> Option<Result<walkmesh_core::NavMesh, String>> {
