@@ -206,7 +206,7 @@ impl Picture {
             })
             .map(|s| Blocking {
                 height: f.z(s.top) - z,
-                standing: f.z(s.bottom) <= z + tolerances.sink_depth,
+                standing: f.z(s.bottom) <= z + BODY * self.params.agent_height,
             })
             .reduce(|a, b| Blocking {
                 height: a.height.max(b.height),
@@ -231,10 +231,14 @@ impl Picture {
 struct Blocking {
     /// How far above the point it reaches.
     height: f32,
-    /// It rises from within `sink_depth` of the point (a wall, a prop standing on the floor),
-    /// not only hanging over it lower than the agent (a beam, a low ceiling).
+    /// It comes down to [`BODY`] of the agent's height over the point (a wall, a prop, a
+    /// table top), not only hanging over it lower than the agent's head (a beam, a lintel, a
+    /// low ceiling: BioWare's rooms walk under those).
     standing: bool,
 }
+
+/// The share of the agent's height below which solid over a walkable point stops its body.
+pub const BODY: f32 = 2.0 / 3.0;
 
 /// How a walkable sample sits on the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -315,7 +319,27 @@ pub fn compare(
         &solid_cells,
     ));
     let every_face = sample_faces(mesh, picture, shift, false, &mut budget)?;
-    findings.extend(missing_floor(picture, &every_face, shift, tolerances));
+    let covered: std::collections::HashSet<(i64, i64)> =
+        every_face.iter().map(|s| s.cell).collect();
+    let holes: Vec<Hole> = holes_over_floor(mesh, picture, shift, tolerances)
+        .into_iter()
+        .filter(|h| {
+            // A hole under other faces (a patch lifted off the floor) is not open floor.
+            let under = h.cells.iter().filter(|c| covered.contains(c)).count();
+            under * 2 < h.cells.len()
+        })
+        .collect();
+    let hole_cells: std::collections::HashSet<(i64, i64)> =
+        holes.iter().flat_map(|h| h.cells.iter().copied()).collect();
+    let left_out = missing_floor(picture, &every_face, shift, tolerances);
+    findings.extend(holes.into_iter().map(|h| h.finding));
+    // Floor left out that holds a hole is the hole's finding.
+    findings.extend(
+        left_out
+            .into_iter()
+            .filter(|(cells, _)| !cells.iter().any(|c| hole_cells.contains(c)))
+            .map(|(_, finding)| finding),
+    );
     Ok(Comparison { findings, shift })
 }
 
@@ -654,14 +678,16 @@ fn group_finding(
     if area < f64::from(tolerances.min_area) {
         return None;
     }
-    let points: Vec<[f32; 3]> = members.iter().map(|(s, _)| s.at).collect();
+    let mut faces: Vec<u32> = members.iter().map(|(s, _)| s.face).collect();
+    faces.sort_unstable();
+    faces.dedup();
+    // A finding is placed on the faces it covers for the most part (a defect is made of
+    // faces; the columns only sample it), else on its own columns.
+    let points = on_faces(samples, &members, &faces);
     let at = representative(&points)?;
     let (worst_sample, worst) = members
         .iter()
         .max_by(|a, b| a.1.amount().total_cmp(&b.1.amount()))?;
-    let mut faces: Vec<u32> = members.iter().map(|(s, _)| s.face).collect();
-    faces.sort_unstable();
-    faces.dedup();
     let w = worst_sample.at;
     let place = format!("({:.2}, {:.2}, {:.2})", w[0], w[1], w[2]);
     let message = match worst {
@@ -688,6 +714,35 @@ fn group_finding(
         message,
         area >= f64::from(tolerances.default_area),
     ))
+}
+
+/// The points of the faces whose samples are mostly among `members` (all their samples), or
+/// the members' own points when no face is.
+fn on_faces(samples: &[Sample], members: &[(&Sample, Verdict)], faces: &[u32]) -> Vec<[f32; 3]> {
+    let mut total: HashMap<u32, usize> = HashMap::new();
+    for s in samples
+        .iter()
+        .filter(|s| faces.binary_search(&s.face).is_ok())
+    {
+        *total.entry(s.face).or_default() += 1;
+    }
+    let mut inside: HashMap<u32, usize> = HashMap::new();
+    for (s, _) in members {
+        *inside.entry(s.face).or_default() += 1;
+    }
+    let mostly: Vec<u32> = faces
+        .iter()
+        .copied()
+        .filter(|f| inside.get(f).copied().unwrap_or(0) * 2 > total.get(f).copied().unwrap_or(0))
+        .collect();
+    if mostly.is_empty() {
+        return members.iter().map(|(s, _)| s.at).collect();
+    }
+    samples
+        .iter()
+        .filter(|s| mostly.contains(&s.face))
+        .map(|s| s.at)
+        .collect()
 }
 
 /// The member point nearest the mean of `points`: a place on the finding itself.
@@ -852,7 +907,7 @@ fn missing_floor(
     every_face: &[Sample],
     shift: [f32; 3],
     tolerances: &Tolerances,
-) -> Vec<Finding> {
+) -> Vec<(Vec<(i64, i64)>, Finding)> {
     let graph = &picture.graph;
     let field = &picture.field;
     // Per node: the face covering it and whether it is walkable (a walkable one wins).
@@ -883,7 +938,7 @@ fn missing_groups(
     cover: &[Option<(u32, bool)>],
     shift: [f32; 3],
     tolerances: &Tolerances,
-) -> Vec<Finding> {
+) -> Vec<(Vec<(i64, i64)>, Finding)> {
     let graph = &picture.graph;
     let field = &picture.field;
     let mut missing = vec![false; graph.nodes.len()];
@@ -954,14 +1009,20 @@ fn missing_groups(
                 at[2],
                 enclosed * 100.0
             );
-            Some(model_finding(
+            let cells = group
+                .iter()
+                .filter_map(|&n| graph.nodes.get(n))
+                .map(|node| (i64::from(node.x), i64::from(node.y)))
+                .collect();
+            let finding = model_finding(
                 MISSING_FLOOR,
                 faces,
                 at,
                 area,
                 message,
                 area >= f64::from(tolerances.missing_area) && enclosed >= ENCLOSED,
-            ))
+            );
+            Some((cells, finding))
         })
         .collect()
 }
@@ -1243,4 +1304,201 @@ pub fn walkable_centroid(mesh: &NavMesh) -> Option<[f32; 3]> {
         }
     }
     (total > 0.0).then(|| sum.map(|s| (s / total) as f32))
+}
+
+/// A hole in the walkmesh over render floor: the finding and the columns it covers.
+struct Hole {
+    finding: Finding,
+    cells: Vec<(i64, i64)>,
+}
+
+/// Holes in the walkmesh (inner boundary loops: every face around them walkable) with the
+/// picture's walkable floor under at least half of them: faces deleted from a floor. Each is
+/// a `model.missing_floor` finding at the hole's centroid, in the default group from
+/// `missing_area` on.
+fn holes_over_floor(
+    mesh: &NavMesh,
+    picture: &Picture,
+    shift: [f32; 3],
+    tolerances: &Tolerances,
+) -> Vec<Hole> {
+    let mut holes = Vec::new();
+    for (ring, faces) in boundary_loops(mesh) {
+        let points: Vec<[f32; 3]> = ring.iter().map(|&v| mesh.vertex(v)).collect();
+        let signed = signed_plan_area(&points);
+        // Walkable faces face up, so a hole's ring, followed along its faces' edges, turns
+        // clockwise; the outer boundary turns counter-clockwise.
+        let all_walkable = faces
+            .iter()
+            .all(|&f| mesh.surfaces.get(f as usize).is_some_and(|s| s.walkable));
+        let area = -signed;
+        if !all_walkable || area < f64::from(tolerances.min_area) {
+            continue;
+        }
+        let Some(hole) = hole_finding(picture, &points, faces, area, shift, tolerances) else {
+            continue;
+        };
+        holes.push(hole);
+    }
+    holes
+}
+
+/// The finding of a hole whose plan ring is `points` (walkmesh frame), when the picture has
+/// walkable floor under at least half of its columns near the ring's height.
+fn hole_finding(
+    picture: &Picture,
+    points: &[[f32; 3]],
+    mut faces: Vec<u32>,
+    area: f64,
+    shift: [f32; 3],
+    tolerances: &Tolerances,
+) -> Option<Hole> {
+    let local: Vec<[f32; 2]> = points
+        .iter()
+        .map(|p| [p[0] - shift[0], p[1] - shift[1]])
+        .collect();
+    let z = points.iter().map(|p| p[2]).sum::<f32>() / points.len() as f32 - shift[2];
+    let lo = [0, 1].map(|a| local.iter().map(|p| p[a]).fold(f32::MAX, f32::min));
+    let hi = [0, 1].map(|a| local.iter().map(|p| p[a]).fold(f32::MIN, f32::max));
+    let (x0, y0) = picture.cell_of(lo);
+    let (x1, y1) = picture.cell_of(hi);
+    if (x1 - x0 + 1).saturating_mul(y1 - y0 + 1) > 4_000_000 {
+        return None;
+    }
+    let (mut inside, mut floor) = (Vec::new(), 0usize);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if !inside_ring(&local, picture.centre((x, y))) {
+                continue;
+            }
+            inside.push((x, y));
+            let column = picture.field.column(x, y);
+            let has_floor = column.is_some_and(|c| {
+                picture.graph.column_nodes(c).any(|n| {
+                    picture.graph.nodes.get(n).is_some_and(|node| {
+                        (picture.field.z(node.floor) - z).abs() <= tolerances.sink_depth
+                    })
+                })
+            });
+            floor += usize::from(has_floor);
+        }
+    }
+    if inside.is_empty() || floor * 2 < inside.len() {
+        return None;
+    }
+    let centre = ring_centroid(points)?;
+    faces.sort_unstable();
+    faces.dedup();
+    let message = format!(
+        "a {area:.2} m² hole in the walkmesh at ({:.2}, {:.2}, {:.2}), walkable faces all around it, lies over render floor ({:.0}% of it): an invisible wall in the middle of the floor; add walkable faces over it, or non-walkable ones if it is closed on purpose",
+        centre[0],
+        centre[1],
+        centre[2],
+        floor as f64 * 100.0 / inside.len() as f64
+    );
+    let finding = model_finding(
+        MISSING_FLOOR,
+        faces,
+        centre,
+        area,
+        message,
+        area >= f64::from(tolerances.missing_area),
+    );
+    Some(Hole {
+        finding,
+        cells: inside,
+    })
+}
+
+/// The mesh's boundary loops (edges of one face, followed in their face's direction), each
+/// with the faces along it.
+fn boundary_loops(mesh: &NavMesh) -> Vec<(Vec<u32>, Vec<u32>)> {
+    let mut count: HashMap<(u32, u32), u32> = HashMap::new();
+    for corners in mesh.polygons.iter() {
+        for k in 0..corners.len() {
+            if let (Some(&a), Some(&b)) = (corners.get(k), corners.get((k + 1) % corners.len())) {
+                *count.entry((a.min(b), a.max(b))).or_default() += 1;
+            }
+        }
+    }
+    // Directed boundary edges by start vertex.
+    let mut next: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+    for (p, corners) in mesh.polygons.iter().enumerate() {
+        for k in 0..corners.len() {
+            if let (Some(&a), Some(&b)) = (corners.get(k), corners.get((k + 1) % corners.len()))
+                && count.get(&(a.min(b), a.max(b))) == Some(&1)
+            {
+                next.entry(a).or_default().push((b, p as u32));
+            }
+        }
+    }
+    let mut starts: Vec<u32> = next.keys().copied().collect();
+    starts.sort_unstable();
+    let mut loops = Vec::new();
+    for start in starts {
+        while let Some((mut at, face)) = next.get_mut(&start).and_then(Vec::pop) {
+            let (mut ring, mut faces) = (vec![start], vec![face]);
+            let mut closed = false;
+            for _ in 0..mesh.polygons.indices().len() {
+                if at == start {
+                    closed = true;
+                    break;
+                }
+                ring.push(at);
+                let Some((to, face)) = next.get_mut(&at).and_then(Vec::pop) else {
+                    break;
+                };
+                faces.push(face);
+                at = to;
+            }
+            if closed && ring.len() >= 3 {
+                loops.push((ring, faces));
+            }
+        }
+    }
+    loops
+}
+
+fn signed_plan_area(points: &[[f32; 3]]) -> f64 {
+    let n = points.len();
+    let twice: f64 = (0..n)
+        .filter_map(|i| Some((points.get(i)?, points.get((i + 1) % n)?)))
+        .map(|(a, b)| f64::from(a[0]) * f64::from(b[1]) - f64::from(b[0]) * f64::from(a[1]))
+        .sum();
+    twice / 2.0
+}
+
+/// The plan centroid of a ring (its height the mean of its corners').
+fn ring_centroid(points: &[[f32; 3]]) -> Option<[f32; 3]> {
+    let n = points.len();
+    let area = signed_plan_area(points);
+    if area.abs() < 1e-9 || n == 0 {
+        return None;
+    }
+    let (mut cx, mut cy) = (0.0f64, 0.0f64);
+    for i in 0..n {
+        let (a, b) = (points.get(i)?, points.get((i + 1) % n)?);
+        let cross = f64::from(a[0]) * f64::from(b[1]) - f64::from(b[0]) * f64::from(a[1]);
+        cx += (f64::from(a[0]) + f64::from(b[0])) * cross;
+        cy += (f64::from(a[1]) + f64::from(b[1])) * cross;
+    }
+    let z = points.iter().map(|p| p[2]).sum::<f32>() / n as f32;
+    Some([(cx / (6.0 * area)) as f32, (cy / (6.0 * area)) as f32, z])
+}
+
+/// Whether plan point `p` lies inside the ring (even–odd rule).
+fn inside_ring(ring: &[[f32; 2]], p: [f32; 2]) -> bool {
+    let n = ring.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (Some(a), Some(b)) = (ring.get(i), ring.get((i + n - 1) % n)) else {
+            continue;
+        };
+        if (a[1] > p[1]) != (b[1] > p[1])
+            && p[0] < (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1]) + a[0]
+        {
+            inside = !inside;
+        }
+    }
+    inside
 }
