@@ -1115,6 +1115,11 @@ pub fn fit(mesh: &NavMesh, picture: &Picture, expected: [f32; 3]) -> Result<Fit,
             best = refined;
         }
     }
+    // The plan shift to a few centimetres, with many more points: on a flat floor only the
+    // points near walls and edges tell it.
+    if best.shift != expected {
+        best = refine_fine(picture, &evenly(&samples, FINE_POINTS), best.shift);
+    }
     Ok(if best.score - at_expected < 0.05 {
         Fit {
             shift: expected,
@@ -1189,6 +1194,36 @@ fn vote(picture: &Picture, samples: &[Sample]) -> Vec<[f32; 3]> {
         .take(8)
         .map(|(key, _)| key.map(|k| k as f32 * VOTE_BIN))
         .collect()
+}
+
+/// Points of the fine refinement, and its steps: ± 4 of 0.025 m in plan.
+const FINE_POINTS: usize = 4000;
+const FINE_STEPS: i32 = 4;
+const FINE_STEP: f32 = 0.025;
+
+/// The best plan shift within ± [`FINE_STEPS`] steps of `start` (its height kept).
+fn refine_fine(picture: &Picture, points: &[[f32; 3]], start: [f32; 3]) -> Fit {
+    let mut best = Fit {
+        shift: start,
+        score: score(picture, points, start),
+    };
+    let mut best_move = 0;
+    for dx in -FINE_STEPS..=FINE_STEPS {
+        for dy in -FINE_STEPS..=FINE_STEPS {
+            let shift = [
+                start[0] + dx as f32 * FINE_STEP,
+                start[1] + dy as f32 * FINE_STEP,
+                start[2],
+            ];
+            let s = score(picture, points, shift);
+            let moved = dx * dx + dy * dy;
+            if s > best.score + 1e-9 || (s >= best.score - 1e-9 && moved < best_move) {
+                best = Fit { shift, score: s };
+                best_move = moved;
+            }
+        }
+    }
+    best
 }
 
 /// The best shift within ± [`REFINE_STEPS`] steps of `start` on each axis.

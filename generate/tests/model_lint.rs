@@ -483,3 +483,141 @@ fn a_prop_footprint_made_walkable_is_inside_solid_where_the_prop_stands() {
     }
     assert!(tried >= 1, "prop footprints in {tried} rooms");
 }
+
+/// A walkable edge with a void beyond it: an edge of one walkable face (1 m long or more)
+/// whose strip 1.3 m outwards (and 0.3 m past its ends) has no render geometry from 1.3 m
+/// below to 2.2 m above it, the
+/// strip lying more than 1 m inside the plan box of the render floor (walkable render
+/// triangles: up-facing, at most 30° steep). Returns the edge's corners and the outward unit
+/// normal (plan).
+fn void_edge(
+    mesh: &NavMesh,
+    render: &[[[f32; 3]; 3]],
+    shift: [f32; 3],
+) -> Option<(u32, u32, usize, [f32; 2])> {
+    let floor: Vec<&[[f32; 3]; 3]> = render
+        .iter()
+        .filter(|t| {
+            let u = [t[1][0] - t[0][0], t[1][1] - t[0][1], t[1][2] - t[0][2]];
+            let v = [t[2][0] - t[0][0], t[2][1] - t[0][1], t[2][2] - t[0][2]];
+            let n = [
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ];
+            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            len > 0.0 && n[2] / len >= 30f32.to_radians().cos()
+        })
+        .collect();
+    let lo = [0, 1].map(|a| {
+        floor
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|c| c[a])
+            .fold(f32::MAX, f32::min)
+    });
+    let hi = [0, 1].map(|a| {
+        floor
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|c| c[a])
+            .fold(f32::MIN, f32::max)
+    });
+    let mut uses: std::collections::HashMap<(u32, u32), usize> = Default::default();
+    for p in (0..mesh.polygons.len()).filter(|&p| mesh.surfaces[p].walkable) {
+        let c = mesh.polygons.get(p);
+        for k in 0..c.len() {
+            let (a, b) = (c[k], c[(k + 1) % c.len()]);
+            *uses.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    for p in (0..mesh.polygons.len()).filter(|&p| mesh.surfaces[p].walkable) {
+        let c = mesh.polygons.get(p).to_vec();
+        let middle = centroid(&corners(mesh, p));
+        for k in 0..c.len() {
+            let (a, b) = (c[k], c[(k + 1) % c.len()]);
+            if uses[&(a.min(b), a.max(b))] != 1 {
+                continue;
+            }
+            let (va, vb) = (mesh.vertex(a), mesh.vertex(b));
+            let length = plan_distance(va, vb);
+            if length < 1.0 || (va[2] - vb[2]).abs() > 0.05 {
+                continue;
+            }
+            let mut n = [-(vb[1] - va[1]) / length, (vb[0] - va[0]) / length];
+            let mid = [(va[0] + vb[0]) / 2.0, (va[1] + vb[1]) / 2.0];
+            if (middle[0] - mid[0]) * n[0] + (middle[1] - mid[1]) * n[1] > 0.0 {
+                n = [-n[0], -n[1]];
+            }
+            let strip_middle = [
+                mid[0] + 0.5 * n[0] - shift[0],
+                mid[1] + 0.5 * n[1] - shift[1],
+            ];
+            let inside =
+                (0..2).all(|a| strip_middle[a] > lo[a] + 1.0 && strip_middle[a] < hi[a] - 1.0);
+            let z = va[2] - shift[2];
+            // Every 0.1 m along and out, and 0.3 m past both ends.
+            let along = (length / 0.1).ceil() as i32;
+            let empty = (-3..=along + 3).all(|i| {
+                (1..=13).all(|j| {
+                    let t = i as f32 / along as f32;
+                    let out = j as f32 * 0.1;
+                    let q = [
+                        va[0] + t * (vb[0] - va[0]) + out * n[0] - shift[0],
+                        va[1] + t * (vb[1] - va[1]) + out * n[1] - shift[1],
+                    ];
+                    render_heights_at(render, q)
+                        .iter()
+                        .all(|h| *h < z - 1.3 || *h > z + 2.2)
+                })
+            });
+            if inside && empty {
+                return Some((a, b, p, n));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+#[cfg_attr(
+    not(walkmesh_corpora),
+    ignore = "needs the shared corpora (../shared/corpora or WALKMESH_CORPORA)"
+)]
+fn walkable_faces_extended_1_m_over_a_void_walk_on_air_there() {
+    let root = corpora();
+    let mut tried = Vec::new();
+    for (model, wok_path) in k1_rooms(&root) {
+        let file = name(&model);
+        let render = walkmesh_mdl::read_render_mesh_file(&model).unwrap();
+        let mut wok = read_wok(&wok_path);
+        let triangles = render_triangles(&render);
+        let shift = {
+            let rel = model.strip_prefix(root.join("kotor-models")).unwrap();
+            stats_shift(&root, rel.with_extension("").to_str().unwrap())
+        };
+        let Some((a, b, face, n)) = void_edge(&wok, &triangles, shift) else {
+            continue;
+        };
+        let before: Vec<Finding> = findings_of(&render, &wok);
+        let (va, vb) = (wok.vertex(a), wok.vertex(b));
+        wok.vertices.push([va[0] + n[0], va[1] + n[1], va[2]]);
+        wok.vertices.push([vb[0] + n[0], vb[1] + n[1], vb[2]]);
+        let (a2, b2) = (wok.vertices.len() as u32 - 2, wok.vertices.len() as u32 - 1);
+        let surface = wok.surfaces[face];
+        // The face beyond the edge runs it the other way (b to a), as its neighbour would.
+        wok.push_polygon(&[b, a, a2], surface);
+        wok.push_polygon(&[b, a2, b2], surface);
+        let at = [
+            (va[0] + vb[0]) / 2.0 + 0.5 * n[0],
+            (va[1] + vb[1]) / 2.0 + 0.5 * n[1],
+            va[2],
+        ];
+        let after = findings_of(&render, &wok);
+        let new: Vec<Finding> = after.into_iter().filter(|f| !before.contains(f)).collect();
+        assert_found(&new, walkmesh_generate::model_lint::WALK_ON_AIR, at, &file);
+        tried.push(file);
+    }
+    println!("void edges extended in {tried:?}");
+    assert!(tried.len() >= 2, "void edges in {tried:?}");
+}
