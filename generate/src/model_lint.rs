@@ -71,6 +71,10 @@ pub struct Tolerances {
     pub default_area: f32,
     /// Missing floor of at least this area is in the default group, smaller pedantic.
     pub missing_area: f32,
+    /// Walkable area inside solid is in the default group when at least this much of it is
+    /// under solid that stops a body ([`BODY`]): BioWare's rooms let walkable faces reach a
+    /// few tenths of a square metre under props' overhangs.
+    pub solid_area: f32,
     /// Floating or sinking surface is in the default group when it covers at least
     /// `offset_area` and its median offset is at least `offset_height`: BioWare's walkmeshes
     /// follow sloped terrain and catwalk trims only to within a few tenths.
@@ -87,6 +91,7 @@ impl Default for Tolerances {
             min_area: 0.05,
             default_area: 0.25,
             missing_area: 1.0,
+            solid_area: 0.5,
             offset_area: 1.0,
             offset_height: 0.25,
         }
@@ -612,7 +617,7 @@ fn cluster_findings(
             }
             let mut finding = group_finding(picture, samples, verdicts, &group, code, tolerances)?;
             let strong = match code {
-                INSIDE_SOLID => standing_area(picture, verdicts, &group) >= tolerances.default_area,
+                INSIDE_SOLID => standing_area(picture, verdicts, &group) >= tolerances.solid_area,
                 WALK_ON_AIR => group.iter().any(|&i| {
                     core.get(i).copied().unwrap_or(false)
                         && samples.get(i).is_some_and(|s| picture.inside_floor(s.cell))
