@@ -17,7 +17,7 @@ use crate::mesh::Mesh;
 use crate::options::{self, Options};
 
 /// The meshes `inputs` names: one Mesh or path, or a list of them.
-fn input_meshes(
+pub(crate) fn input_meshes(
     py: Python<'_>,
     inputs: &Bound<'_, PyAny>,
     up: &Options,
