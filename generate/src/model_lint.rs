@@ -309,13 +309,15 @@ pub fn compare(
         .iter()
         .map(|s| judge(picture, &index, s, shift, tolerances))
         .collect();
-    let mut findings = cluster_findings(picture, &walkable, &verdicts, tolerances);
-    let solid_cells: std::collections::HashSet<(i64, i64)> = walkable
+    let clustered = cluster_findings(picture, &walkable, &verdicts, tolerances);
+    // Crossings inside a reported solid are that finding's (a prop's footprint made
+    // walkable has edges through the prop).
+    let solid_cells: std::collections::HashSet<(i64, i64)> = clustered
         .iter()
-        .zip(&verdicts)
-        .filter(|(_, v)| matches!(v, Verdict::Solid(_)))
-        .map(|(s, _)| s.cell)
+        .filter(|(f, _)| f.code == INSIDE_SOLID)
+        .flat_map(|(_, cells)| cells.iter().copied())
         .collect();
+    let mut findings: Vec<Finding> = clustered.into_iter().map(|(f, _)| f).collect();
     findings.extend(edges_through_walls(
         mesh,
         picture,
@@ -561,7 +563,7 @@ fn cluster_findings(
     samples: &[Sample],
     verdicts: &[Verdict],
     tolerances: &Tolerances,
-) -> Vec<Finding> {
+) -> Vec<(Finding, Vec<(i64, i64)>)> {
     let mut by_cell: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
     for (i, (s, v)) in samples.iter().zip(verdicts).enumerate() {
         if v.code().is_some() {
@@ -631,7 +633,8 @@ fn cluster_findings(
             if !strong {
                 finding.level = Level::Pedantic;
             }
-            Some(finding)
+            let cells = group.iter().filter_map(|&i| samples.get(i)).map(|s| s.cell);
+            Some((finding, cells.collect()))
         })
         .collect()
 }
@@ -861,7 +864,11 @@ fn edges_through_walls(
 
 /// How far (m) a wall must reach on both sides of an edge's crossing point: a wall's end or a
 /// door jamb's corner clipped by an edge is no crossing.
-const WALL_REACH: f32 = 0.3;
+const WALL_REACH: f32 = 0.6;
+/// The thickest wall (m) an edge is said to cross; thicker solid is `model.inside_solid`'s.
+const WALL_THICKNESS: f32 = 1.0;
+/// Points looked at along the edge, each way, for the wall on either side of a crossing.
+const WALL_STEPS: i32 = 6;
 
 /// Where the edge from `a` to `b` (walkmesh frame) passes through a wall standing across it.
 fn wall_crossing(
@@ -890,16 +897,53 @@ fn wall_crossing(
     if blocked_at(a) || blocked_at(b) {
         return None;
     }
-    (1..steps)
-        .map(|k| point(k as f32 / steps as f32))
-        .find(|&p| {
-            blocked_at(p)
-                && [-1.0f32, 1.0].iter().all(|side| {
-                    let reach = side * WALL_REACH;
-                    let q = [p[0] + reach * across[0], p[1] + reach * across[1], p[2]];
-                    blocked_at(q)
-                })
+    let along = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
+    // The wall reaches WALL_REACH to this side of the edge's line, met within WALL_REACH
+    // along it (a wall crossed at a slant meets the offset line further along).
+    let wall_on = |p: [f32; 3], side: f32| {
+        (-WALL_STEPS..=WALL_STEPS).any(|k| {
+            let t = k as f32 * WALL_REACH / WALL_STEPS as f32;
+            let s = side * WALL_REACH;
+            blocked_at([
+                p[0] + t * along[0] + s * across[0],
+                p[1] + t * along[1] + s * across[1],
+                p[2],
+            ])
         })
+    };
+    // Runs of blocked points along the edge: a crossing is a run at most WALL_THICKNESS long
+    // with at least WALL_REACH of free edge before and after it (an edge clipping a wall's
+    // face or a jamb's corner near its end is no crossing), the wall on both sides.
+    let step = length / steps as f32;
+    let blocked: Vec<bool> = (0..=steps)
+        .map(|k| blocked_at(point(k as f32 / steps as f32)))
+        .collect();
+    let mut k = 0;
+    while k <= steps {
+        if !blocked.get(k).copied().unwrap_or(false) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while blocked.get(k).copied().unwrap_or(false) {
+            k += 1;
+        }
+        let (before, run, after) = (
+            start as f32 * step,
+            (k - start) as f32 * step,
+            (steps + 1 - k) as f32 * step,
+        );
+        let middle = point((start + k - 1) as f32 / 2.0 / steps as f32);
+        if run <= WALL_THICKNESS
+            && before >= WALL_REACH
+            && after >= WALL_REACH
+            && wall_on(middle, -1.0)
+            && wall_on(middle, 1.0)
+        {
+            return Some(middle);
+        }
+    }
+    None
 }
 
 /// The picture's walkable floor a character reaches from the walkmesh's walkable faces

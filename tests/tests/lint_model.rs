@@ -251,3 +251,51 @@ fn an_obj_floor_against_itself_as_the_model_is_clean_and_a_lifted_copy_floats() 
     assert!((x - 3.0).abs() <= 0.25 && (y - 3.0).abs() <= 0.25, "{json}");
     assert_eq!(floating[0]["faces"], serde_json::json!([4]), "{json}");
 }
+
+#[test]
+fn a_walkable_edge_across_a_thin_wall_is_an_edge_through_the_wall_where_it_crosses() {
+    let dir = tempfile::tempdir().unwrap();
+    // Render geometry: a 6 × 4 m floor and a wall 0.1 m thick and 3 m high across it at x = 3.
+    let (x0, x1) = (2.95, 3.05);
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [6.0, 0.0, 0.0],
+        [6.0, 4.0, 0.0],
+        [0.0, 4.0, 0.0],
+        [x0, 0.0, 0.0],
+        [x1, 0.0, 0.0],
+        [x1, 4.0, 0.0],
+        [x0, 4.0, 0.0],
+        [x0, 0.0, 3.0],
+        [x1, 0.0, 3.0],
+        [x1, 4.0, 3.0],
+        [x0, 4.0, 3.0],
+    ];
+    let faces =
+        "f 1 2 3 4\nf 5 8 7 6\nf 9 10 11 12\nf 5 6 10 9\nf 6 7 11 10\nf 7 8 12 11\nf 8 5 9 12\n";
+    let model = dir.path().join("room.obj");
+    std::fs::write(&model, obj(&corners, faces)).unwrap();
+    // The walkmesh: the floor as two triangles, the diagonal from (0, 0) to (6, 4) crossing
+    // the wall at (3, 2); the edges along y = 0 and y = 4 run along the wall's ends only.
+    let walk = dir.path().join("walk.obj");
+    std::fs::write(&walk, obj(&corners[..4], "f 1 2 3\nf 1 3 4\n")).unwrap();
+    let (code, json) = lint_json(&[
+        walk.as_os_str(),
+        "--model".as_ref(),
+        model.as_os_str(),
+        "--engine".as_ref(),
+        "kotor".as_ref(),
+    ]);
+    assert_eq!(code, 1, "{json}");
+    let crossings: Vec<&serde_json::Value> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "model.edge_through_wall")
+        .collect();
+    assert_eq!(crossings.len(), 1, "{json}");
+    assert_eq!(crossings[0]["faces"], serde_json::json!([0, 1]), "{json}");
+    let at = crossings[0]["at"].as_array().unwrap();
+    let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    assert!((x - 3.0).abs() <= 0.25 && (y - 2.0).abs() <= 0.25, "{json}");
+}
