@@ -22,7 +22,9 @@
 7. A walkable vertical face's mesh.steep_walkable reaches the panel, with everything
    `walkmesh validate` reports for the written file.
 8. Lint: the panel's Lint button on a floor with one face turned down and a loose island
-   lists both findings, and a finding's select button selects exactly its faces.
+   lists both findings, and a finding's select button selects exactly its faces; with a
+   render object selected beside it, a walkmesh patch lifted 0.4 m off the modelled floor is
+   one model.floating and the floor lying on it none.
 9. Generate from Selected: a room with a table and a block, a floor under a roof slab, and
    two floors apart started from the engine's rule, the 3D cursor and a walkmesh_start empty
    (kept and dropped as the panel shows them; the result in the `walkmesh` collection); the
@@ -423,6 +425,38 @@ def lint_case():
         if selected != [int(f) for f in faces.split(",")]:
             problems.append(f"finding {index} selected faces {selected}, expected {faces}")
     record("lint button and finding selection", not problems, "; ".join(problems))
+
+
+def lint_model_case():
+    """With a render object selected beside the active walkmesh, the Lint button compares them
+    (`Mesh.lint(model=...)`): a 2 x 2 m patch of the walkmesh lifted 0.4 m off the modelled
+    floor is one model.floating, and the floor lying on it has no model.* finding."""
+    clear_scene()
+    vertices = [[x, y, 0.0] for y in range(7) for x in range(7)]
+    faces = []
+    for r in range(6):
+        for c in range(6):
+            a = r * 7 + c
+            faces += [[a, a + 1, a + 8], [a, a + 8, a + 7]]
+    floor = walkmesh.Mesh.from_arrays(np.array(vertices, dtype=np.float32),
+                                      np.array(faces, dtype=np.uint32), materials="Stone")
+    render, _ = bridge.mesh_to_object(floor, "lint_render", bpy.context.scene.collection)
+    lifted = [[x, y, 0.4 if 2 <= x <= 4 and 2 <= y <= 4 else 0.0] for x, y, _ in vertices]
+    mesh = walkmesh.Mesh.from_arrays(np.array(lifted, dtype=np.float32),
+                                     np.array(faces, dtype=np.uint32), materials="Stone")
+    problems = []
+    for name, walk, expected in (("flat", floor, []), ("lifted", mesh, ["model.floating"])):
+        obj, _ = bridge.mesh_to_object(walk, f"lint_walk_{name}", bpy.context.scene.collection)
+        for other in bpy.context.scene.objects:
+            other.select_set(other in (obj, render))
+        bpy.context.view_layer.objects.active = obj
+        result = bpy.ops.walkmesh.lint()
+        found = [f.code for f in bpy.context.scene.walkmesh_lint.findings
+                 if f.code.startswith("model.")]
+        if result != {"FINISHED"} or found != expected:
+            problems.append(f"{name}: lint returned {result} with {found}, expected {expected}")
+    record("lint button with the selected render object as the model", not problems,
+           "; ".join(problems))
 
 
 def floors_at(wm, x, y):
@@ -947,8 +981,8 @@ BWM_FILES = [f for f in FILES if format_of(f) == "bwm"]
 WITH_TRANSITIONS = [f for f in BWM_FILES if (np.asarray(walkmesh.read(f).transitions) >= 0).any()]
 for case in (lambda: edit_case((WITH_TRANSITIONS or BWM_FILES)[0]),
              refusal_case, layout_case, weld_default_case, first_apply_case,
-             panel_warnings_case, lint_case, generate_case, generate_placeable_case,
-             roof_case, overlay_case,
+             panel_warnings_case, lint_case, lint_model_case, generate_case,
+             generate_placeable_case, roof_case, overlay_case,
              panel_case, generate_start_case, generate_panel_case, generate_area_case,
              generate_area_refusal_case):
     try:

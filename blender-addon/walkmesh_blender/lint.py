@@ -1,6 +1,9 @@
 """The panel's Lint button: `walkmesh.Mesh.lint()` on the active object, findings listed in the
 panel, and a button per finding that selects its faces. Faces are numbered as Blender numbers
-the object's polygons (the add-on hands the library one face per polygon, in order)."""
+the object's polygons (the add-on hands the library one face per polygon, in order). The other
+selected mesh objects, if any, are the render geometry the walkmesh is compared with
+(`Mesh.lint(model=...)`, `walkmesh lint --model`: the `model.*` codes, docs/lint.md), read as
+Generate from Selected reads them."""
 
 import bmesh
 import bpy
@@ -30,20 +33,28 @@ def finding_faces(finding):
     return [int(f) for f in finding.faces.split(",") if f]
 
 
-def lint_object(obj):
-    """The lint findings (dicts, as `walkmesh lint --json`) of `obj` as it stands."""
+def lint_object(obj, models=(), depsgraph=None):
+    """The lint findings (dicts, as `walkmesh lint --json`) of `obj` as it stands, compared
+    with the render geometry of the mesh objects `models` when there are any."""
     import walkmesh  # the add-on's vendored package
+
+    from .generate import render_mesh
 
     wm, _notes = bridge.object_to_walkmesh(obj, walkmesh, depsgraph=None, apply_modifiers=False)
     engine = ENGINE_OF_FORMAT.get(str(obj.get(bridge.PROP_FORMAT, "")), "generic")
-    return wm.lint(engine=engine)
+    if not models:
+        return wm.lint(engine=engine)
+    render = [render_mesh(model, walkmesh, depsgraph) for model in models]
+    return wm.lint(engine=engine, model=render)
 
 
 class WALKMESH_OT_lint(bpy.types.Operator):
     bl_idname = "walkmesh.lint"
     bl_label = "Lint"
     bl_description = ("Find walkmesh defects (downward, steep, degenerate or overlapping faces, "
-                      "T-junctions, open and height seams, islands) in the active object")
+                      "T-junctions, open and height seams, islands) in the active object; with "
+                      "other mesh objects selected, also compare it with them as its render "
+                      "geometry (walking on air, floating, inside props, left-out floor)")
 
     @classmethod
     def poll(cls, context):
@@ -54,7 +65,8 @@ class WALKMESH_OT_lint(bpy.types.Operator):
         obj = context.active_object
         if obj.mode == "EDIT":
             obj.update_from_editmode()
-        findings = lint_object(obj)
+        models = [o for o in context.selected_objects if o.type == "MESH" and o is not obj]
+        findings = lint_object(obj, models, context.evaluated_depsgraph_get())
         results = context.scene.walkmesh_lint
         results.findings.clear()
         results.object_name = obj.name

@@ -199,3 +199,12 @@ pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
         );
     }
 }
+
+/// A KotOR binary model's render geometry (`walkmesh_formats::read_render_geometry`), `None`
+/// for any other file.
+pub(crate) fn render_geometry(
+    path: &Path,
+    diag: &mut walkmesh_core::Diagnostics,
+) -> Option<Result<walkmesh_core::NavMesh, String>> {
+    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(String::from))
+}

@@ -48,6 +48,8 @@ pub mod graph;
 pub mod holes;
 pub mod limits;
 pub mod lips;
+pub mod model_lint;
+pub mod object;
 pub mod outline;
 pub mod overrides;
 pub mod params;

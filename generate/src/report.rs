@@ -110,7 +110,7 @@ pub struct Report {
     /// KotOR: open floor edges moved onto the render floor's own end (`floor_ends.rs`).
     pub floor_ends: Option<FloorEnds>,
     /// A placeable's or door's walkmesh (`placeable.rs`): footprint, use points, nodes used.
-    pub object: Option<crate::placeable::ObjectReport>,
+    pub object: Option<crate::object::ObjectReport>,
 }
 
 impl Report {

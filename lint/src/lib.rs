@@ -93,6 +93,10 @@ pub struct Finding {
     pub message: String,
     pub fixable: bool,
     pub level: Level,
+    /// Square metres the defect covers, for the findings that measure one (the model
+    /// comparison's `model.*` codes); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<f64>,
 }
 
 impl Finding {
@@ -105,6 +109,7 @@ impl Finding {
             message,
             fixable,
             level: Level::Default,
+            area: None,
         }
     }
 
@@ -118,6 +123,7 @@ impl Finding {
             message: diagnostic.message.clone(),
             fixable: false,
             level: Level::Default,
+            area: None,
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod convert;
 pub mod depfile;
 pub mod failure;
 pub mod generate;
+pub mod lint_model;
 pub mod lint_rules;
 pub mod output;
 pub mod plan;

@@ -220,6 +220,7 @@ mod tests {
             message: "m".into(),
             fixable: false,
             level,
+            area: None,
         }
     }
 

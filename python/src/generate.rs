@@ -4,67 +4,14 @@
 //! (`walkmesh_formats::read_render_geometry`); the flow after reading is the command line's,
 //! `walkmesh_pipeline::generate::generate`.
 
-use std::path::PathBuf;
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
-use walkmesh_core::{NavMesh, ReadOptions};
+use pyo3::types::PyTuple;
+use walkmesh_core::ReadOptions;
 use walkmesh_generate::{Engine, ObjectKind, Overrides, Params};
 
-use crate::errors;
 use crate::mesh::Mesh;
 use crate::options::{self, Options};
-
-/// The meshes `inputs` names: one Mesh or path, or a list of them.
-fn input_meshes(
-    py: Python<'_>,
-    inputs: &Bound<'_, PyAny>,
-    up: &Options,
-    diag: &mut walkmesh_core::Diagnostics,
-) -> PyResult<Vec<NavMesh>> {
-    let items: Vec<Bound<'_, PyAny>> =
-        if inputs.is_instance_of::<PyList>() || inputs.is_instance_of::<PyTuple>() {
-            inputs.try_iter()?.collect::<PyResult<_>>()?
-        } else {
-            vec![inputs.clone()]
-        };
-    if items.is_empty() {
-        return Err(PyValueError::new_err(
-            "inputs: give at least one mesh or file",
-        ));
-    }
-    items
-        .iter()
-        .map(|item| input_mesh(py, item, up, diag))
-        .collect()
-}
-
-fn input_mesh(
-    py: Python<'_>,
-    item: &Bound<'_, PyAny>,
-    up: &Options,
-    diag: &mut walkmesh_core::Diagnostics,
-) -> PyResult<NavMesh> {
-    if let Ok(mesh) = item.cast::<Mesh>() {
-        return Ok(mesh.borrow().mesh.clone());
-    }
-    let path: PathBuf = item.extract().map_err(|_| {
-        PyTypeError::new_err("inputs: each input is a walkmesh.Mesh or a path (str, os.PathLike)")
-    })?;
-    // A model's reading notes (`mdl.node_count`) join the generated mesh's warnings.
-    if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path, diag)) {
-        return model.map_err(|error| errors::read_failure(py, error.to_string(), Some(&path)));
-    }
-    // Every `usemtl` name kept, as the command line asks: the generator reads surfaces from
-    // render material names.
-    let read_options = walkmesh_pipeline::generate::render_read_options(ReadOptions {
-        up: up.up.unwrap_or_default(),
-        ..ReadOptions::default()
-    });
-    let (bytes, path) = crate::load_bytes(py, crate::Source::File(path))?;
-    Ok(crate::read_loaded(py, &bytes, path, None, read_options)?.mesh)
-}
 
 /// The engine asked for; without one, KotOR for a placeable or door (PWK and DWK are
 /// KotOR's), else generic.
@@ -144,7 +91,7 @@ pub fn generate<'py>(
     }
     .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut read_notes = walkmesh_core::Diagnostics::new();
-    let meshes = input_meshes(py, inputs, &up_options, &mut read_notes)?;
+    let meshes = crate::mesh::inputs::input_meshes(py, inputs, &up_options, &mut read_notes)?;
     let generated = py
         .detach(|| match object {
             Some(kind) => {

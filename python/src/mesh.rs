@@ -22,6 +22,8 @@ use walkmesh_core::{
 };
 use walkmesh_pipeline as pipeline;
 
+pub(crate) mod inputs;
+
 use crate::errors::{self, Fields, Kind, raise};
 use crate::options::{self, Options};
 use crate::{Destination, ToDict, json_to_python, write_mesh};
@@ -867,13 +869,25 @@ impl Mesh {
     /// warnings come first, as the command lists them. `engine` (kotor, nwn2, prime, generic)
     /// decides steepness and which codes are pedantic; by default the source format's engine.
     /// `level` ("default" or "pedantic") is `walkmesh lint --level`: "default" leaves out the
-    /// pedantic group.
-    #[pyo3(signature = (engine=None, level="default"))]
+    /// pedantic group. `model` (a path to render geometry: a KotOR .mdl, OBJ, glTF; a Mesh;
+    /// or a list of them, one scene) is `walkmesh lint --model`: the mesh is also compared
+    /// with what the model says (the `model.*` codes, each with its `area`), with the
+    /// engine's `generate` preset and the agent keywords over it.
+    #[pyo3(signature = (engine=None, level="default", model=None, *, agent_height=None, agent_radius=None, max_climb=None, max_slope=None, cell_size=None, cell_height=None, max_memory=None))]
+    #[allow(clippy::too_many_arguments)]
     fn lint<'py>(
         &self,
         py: Python<'py>,
         engine: Option<&str>,
         level: &str,
+        model: Option<&Bound<'py, PyAny>>,
+        agent_height: Option<f32>,
+        agent_radius: Option<f32>,
+        max_climb: Option<f32>,
+        max_slope: Option<f32>,
+        cell_size: Option<f32>,
+        cell_height: Option<f32>,
+        max_memory: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let engine = match engine {
             Some(name) => walkmesh_lint::Engine::parse(name).ok_or_else(|| {
@@ -890,17 +904,48 @@ impl Mesh {
             engine,
             ..walkmesh_lint::LintOptions::default()
         };
+        let mut model_notes = walkmesh_core::Diagnostics::new();
+        let models = match model {
+            Some(model) => Some(inputs::input_meshes(
+                py,
+                model,
+                &crate::options::Options::default(),
+                &mut model_notes,
+            )?),
+            None => None,
+        };
+        let overrides = walkmesh_generate::Overrides {
+            agent_height,
+            agent_radius,
+            max_climb,
+            max_slope,
+            cell_size,
+            cell_height,
+            max_memory_mib: max_memory,
+            ..walkmesh_generate::Overrides::default()
+        };
+        let params = walkmesh_generate::Params::with_overrides(engine, &overrides)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let text = py.detach(|| {
             let mut findings: Vec<walkmesh_lint::Finding> = self
                 .warnings
                 .iter()
+                .chain(&model_notes.items)
                 .map(walkmesh_lint::Finding::from_diagnostic)
                 .collect();
             let linted = walkmesh_lint::as_linted(&self.mesh);
             findings.extend(walkmesh_lint::lint(&linted, &options, None));
+            if let Some(models) = &models {
+                let compared = walkmesh_pipeline::lint_model::lint_against_model(
+                    &linted, models, &params, [0.0; 3],
+                )
+                .map_err(|failure| failure.message)?;
+                findings.extend(compared.findings);
+            }
             serde_json::to_string(&walkmesh_lint::at_level(findings, level))
+                .map_err(|e| e.to_string())
         });
-        let text = text.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let text = text.map_err(PyValueError::new_err)?;
         json_to_python(py, &text)
     }
 

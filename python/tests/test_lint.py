@@ -88,3 +88,26 @@ def test_every_corpus_walkmesh_lints():
             assert set(finding) == {
                 "code", "severity", "faces", "at", "message", "fixable", "level"
             }
+
+
+def test_lint_against_a_model_finds_a_lifted_patch_where_it_is():
+    """Mesh.lint(model=...) is `walkmesh lint --model`: the floor as its own model is clean,
+    a 2 x 2 m patch lifted 0.4 m off it floats, at the patch."""
+    vertices, faces = floor(6, 6)
+    model = walkmesh.Mesh.from_arrays(vertices, faces, materials="Stone")
+    assert [f for f in model.lint(engine="kotor", model=model) if f["code"].startswith("model.")] == []
+    lifted = [list(v) for v in vertices]
+    for v in lifted:
+        if 2 <= v[0] <= 4 and 2 <= v[1] <= 4:
+            v[2] = 0.4
+    # Only the patch's inner vertex (3, 3) and its ring lift: keep the ring's faces whole by
+    # lifting the vertices strictly inside the patch and those on its edge alike.
+    mesh = walkmesh.Mesh.from_arrays(lifted, faces, materials="Stone")
+    findings = mesh.lint(engine="kotor", model=model)
+    floating = [f for f in findings if f["code"] == "model.floating"]
+    assert len(floating) == 1, findings
+    x, y, _ = floating[0]["at"]
+    assert abs(x - 3.0) <= 0.25 and abs(y - 3.0) <= 0.25, floating
+    assert floating[0]["level"] == "default" and floating[0]["area"] > 1.0
+    with pytest.raises(ValueError):
+        mesh.lint(model=model, cell_size=-1.0)

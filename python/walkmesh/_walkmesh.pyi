@@ -115,7 +115,18 @@ class Mesh:
     def set_face_attribute_column(self, name: str, values: Optional[npt.ArrayLike]) -> None: ...
     def info(self) -> Dict[str, Any]: ...
     def lint(
-        self, engine: Optional[str] = None, level: str = "default"
+        self,
+        engine: Optional[str] = None,
+        level: str = "default",
+        model: Optional[Union[PathLike, "Mesh", Sequence[Union[PathLike, "Mesh"]]]] = None,
+        *,
+        agent_height: Optional[float] = None,
+        agent_radius: Optional[float] = None,
+        max_climb: Optional[float] = None,
+        max_slope: Optional[float] = None,
+        cell_size: Optional[float] = None,
+        cell_height: Optional[float] = None,
+        max_memory: Optional[int] = None,
     ) -> List[Dict[str, Any]]: ...
     def write(self, path: PathLike, format: Optional[str] = None, **options: Any) -> Report: ...
     def to_bytes(self, format: str, **options: Any) -> bytes: ...

@@ -190,7 +190,7 @@ pub fn run(
         registry,
         &args.inputs,
         &plan.read,
-        &render_geometry,
+        &crate::input::render_geometry,
         &mut diag,
     )?;
     let dependencies = args.inputs.clone();
@@ -229,15 +229,6 @@ pub fn run(
         writeln!(stdout, "{}", summary_line(&conversion, registry))?;
     }
     Ok(0)
-}
-
-/// A KotOR binary model's render geometry (`walkmesh_formats::read_render_geometry`), `None`
-/// for any other file.
-fn render_geometry(
-    path: &Path,
-    diag: &mut Diagnostics,
-) -> Option<Result<walkmesh_core::NavMesh, String>> {
-    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(String::from))
 }
 
 /// A progress line with the stage (a large scene takes seconds) when standard error is a

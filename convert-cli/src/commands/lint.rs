@@ -17,6 +17,7 @@ use crate::input::{ReadArgs, load, read_options};
 use walkmesh_pipeline::failure::Failure;
 
 pub(crate) mod area;
+mod model;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -64,9 +65,50 @@ pub struct Args {
     #[arg(long, value_name = "WIDTH", default_value_t = 0.5,
           value_parser = crate::input::non_negative_distance)]
     character_width: f32,
+    /// Compare the walkmesh with this render geometry (a KotOR .mdl, OBJ, glTF…; repeatable:
+    /// one scene), as `generate` would see it (same preset and agent options): walking on
+    /// air, floating or sinking surface, walkable area in solids, edges through walls,
+    /// floor left out (model.* codes, docs/lint.md). The model is placed where the walkmesh
+    /// fits it (a KotOR WOK is stored at its layout position).
+    #[arg(long, value_name = "MODEL", conflicts_with = "models")]
+    model: Vec<PathBuf>,
+    /// (Areas) the folder holding the layout rooms' models (ROOM.mdl + ROOM.mdx): each room
+    /// is compared with its model at its layout position (model.lyt_offset when it fits
+    /// elsewhere).
+    #[arg(long, value_name = "DIR")]
+    models: Option<PathBuf>,
+    #[command(flatten)]
+    agent: AgentArgs,
     /// Text form: show at most N findings of each code (0 = all).
     #[arg(long, value_name = "N", default_value_t = 10, conflicts_with = "json")]
     max_per_code: usize,
+}
+
+/// The agent and voxel options of `--model`, as `generate` takes them (default: the engine's
+/// preset).
+#[derive(clap::Args, Debug)]
+struct AgentArgs {
+    /// (--model) Clearance a character needs above the floor (m).
+    #[arg(long, value_name = "H", value_parser = crate::input::positive)]
+    agent_height: Option<f32>,
+    /// (--model) Distance kept from walls and drops (m).
+    #[arg(long, value_name = "R", value_parser = crate::input::non_negative_distance)]
+    agent_radius: Option<f32>,
+    /// (--model) Highest step a character takes (m).
+    #[arg(long, value_name = "H", value_parser = crate::input::non_negative_distance)]
+    max_climb: Option<f32>,
+    /// (--model) Steepest walkable floor (degrees).
+    #[arg(long, value_name = "DEG", value_parser = crate::input::positive)]
+    max_slope: Option<f32>,
+    /// (--model) Voxel column width (m).
+    #[arg(long, value_name = "S", value_parser = crate::input::positive)]
+    cell_size: Option<f32>,
+    /// (--model) Voxel height step (m).
+    #[arg(long, value_name = "S", value_parser = crate::input::positive)]
+    cell_height: Option<f32>,
+    /// (--model) Memory limit (MiB), as for generate.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
 }
 
 fn parse_level(text: &str) -> Result<Level, String> {
@@ -90,6 +132,18 @@ struct Report<'a> {
     baseline: Option<BaselineReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fixed: Option<FixReport<'a>>,
+    /// With --model: where the model was placed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<ModelReport>,
+}
+
+/// Where `--model` placed the model: the shift added to its coordinates and the share of
+/// walkable points on a render surface there.
+#[derive(Serialize)]
+struct ModelReport {
+    files: Vec<PathBuf>,
+    shift: [f32; 3],
+    fit: f64,
 }
 
 /// What `--baseline` left out.
@@ -126,7 +180,8 @@ struct FixReport<'a> {
 /// notes, and for an area what it was assembled from.
 struct Linted {
     mesh: NavMesh,
-    format: &'static str,
+    /// The engine of the file's format (an area's rooms are KotOR's).
+    engine: Engine,
     layout_rooms: Option<usize>,
     notes: Diagnostics,
     area: Option<area::AreaSource>,
@@ -167,7 +222,7 @@ fn load_area(args: &Args) -> Result<Linted, Failure> {
     let (rooms, originals, missing) = load_rooms(&source, &lyt, &lyt_path)?;
     Ok(Linted {
         mesh: walkmesh_kotor_area::assemble::assemble(&lyt, &rooms),
-        format: "bwm",
+        engine: Engine::Kotor,
         layout_rooms: Some(lyt.rooms.len()),
         notes: missing_rooms(&missing),
         area: Some(area::AreaSource {
@@ -184,7 +239,7 @@ fn load_file(registry: &Registry, args: &Args) -> Result<Linted, Failure> {
     let (mesh, format) = load(registry, &args.target, &args.read, &mut notes)?;
     Ok(Linted {
         mesh: walkmesh_lint::as_linted(&mesh).into_owned(),
-        format,
+        engine: registry.engine_of(format),
         layout_rooms: None,
         notes,
         area: None,
@@ -207,9 +262,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         load_file(registry, args)?
     };
     let selection = selection(args)?;
-    let engine = args
-        .engine
-        .unwrap_or_else(|| registry.engine_of(linted.format));
+    let engine = args.engine.unwrap_or(linted.engine);
     let options = LintOptions {
         engine,
         character_width: args.character_width,
@@ -226,6 +279,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
         &options,
         linted.layout_rooms,
     ));
+    let model = model::compare(registry, args, &linted, engine, &mut findings)?;
     let judged = judge(&findings, &selection);
     let mut failed = judged.failed;
     let mut fixed_findings = Vec::new();
@@ -287,6 +341,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
             gone: judged.gone,
         }),
         fixed: fix_report,
+        model,
     };
     if args.json {
         writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
@@ -374,6 +429,17 @@ fn print_text(
     stdout: &mut dyn Write,
 ) -> std::io::Result<()> {
     print_findings(&report.findings, max_per_code, stdout)?;
+    if let Some(model) = &report.model {
+        let s = model.shift;
+        writeln!(
+            stdout,
+            "compared with the model placed at ({:.2}, {:.2}, {:.2}) ({:.0}% of walkable points on a render surface)",
+            s[0],
+            s[1],
+            s[2],
+            model.fit * 100.0
+        )?;
+    }
     let mut left_out = String::new();
     if report.below_level > 0 {
         left_out.push_str(&format!(

@@ -1,0 +1,95 @@
+//! `walkmesh lint WALKMESH --model MODEL` (and `lint AREA --models DIR`): the walkmesh against
+//! what its render geometry says (`walkmesh_generate::model_lint`), written once for the
+//! command line and the Python package. The model is read by the caller (the render geometry
+//! reader is the command's, as for `generate`); this combines it, makes generate's picture
+//! with the run's parameters, finds where the walkmesh sits on it and compares.
+
+use walkmesh_core::NavMesh;
+use walkmesh_generate::model_lint::{Fit, Picture, Tolerances, compare, fit};
+use walkmesh_generate::{GenerateError, Params};
+use walkmesh_lint::Finding;
+
+use crate::failure::Failure;
+
+/// The comparison's findings and where the model was placed.
+#[derive(Clone, Debug)]
+pub struct ModelLint {
+    pub findings: Vec<Finding>,
+    /// The shift added to the model (the walkmesh's frame) and how well it fits there.
+    pub fit: Fit,
+}
+
+/// Compares `walkmesh` with the render meshes `models` (one scene) under `params`. The model
+/// is placed where it fits the walkmesh best, `expected` (the origin, or a room's layout
+/// position) unless another place fits clearly better.
+pub fn lint_against_model(
+    walkmesh: &NavMesh,
+    models: &[NavMesh],
+    params: &Params,
+    expected: [f32; 3],
+) -> Result<ModelLint, Failure> {
+    let scene = walkmesh_generate::combine(models);
+    let picture = Picture::of(&scene, params).map_err(model_failure)?;
+    drop(scene);
+    let fitted = fit(walkmesh, &picture, expected).map_err(model_failure)?;
+    let comparison =
+        compare(walkmesh, &picture, fitted.shift, &Tolerances::default()).map_err(model_failure)?;
+    Ok(ModelLint {
+        findings: comparison.findings,
+        fit: fitted,
+    })
+}
+
+fn model_failure(error: GenerateError) -> Failure {
+    match error {
+        GenerateError::Parameter { .. } => Failure::usage(format!("lint --model: {error}")),
+        _ => Failure::input(format!("lint --model: {error}")),
+    }
+}
+
+/// One layout room of an area to compare: its walkmesh (as stored: area coordinates), its
+/// model's render meshes, the layout's position for it and the number of the room's first
+/// face in the assembled area.
+#[derive(Debug)]
+pub struct AreaRoom<'a> {
+    pub name: &'a str,
+    pub walkmesh: &'a NavMesh,
+    pub model: Vec<NavMesh>,
+    pub position: [f32; 3],
+    pub first_face: u32,
+}
+
+/// Compares every room of an area with its model at its layout position: a room whose
+/// walkmesh fits its model elsewhere gets one `model.lyt_offset` finding (with the position
+/// that fits), and its other findings are measured where it fits; faces are renumbered into
+/// the area's numbering.
+pub fn lint_area_against_models(
+    rooms: Vec<AreaRoom<'_>>,
+    params: &Params,
+) -> Result<Vec<Finding>, Failure> {
+    let mut findings = Vec::new();
+    for room in rooms {
+        let linted = lint_against_model(room.walkmesh, &room.model, params, room.position)?;
+        let walkable: Vec<u32> = (0..room.walkmesh.polygons.len())
+            .filter(|&p| room.walkmesh.surfaces.get(p).is_some_and(|s| s.walkable))
+            .map(|p| p as u32 + room.first_face)
+            .collect();
+        let at = walkmesh_generate::model_lint::walkable_centroid(room.walkmesh)
+            .unwrap_or(room.position);
+        findings.extend(walkmesh_generate::model_lint::lyt_offset_finding(
+            room.name,
+            room.position,
+            &linted.fit,
+            walkable,
+            at,
+        ));
+        for mut finding in linted.findings {
+            for face in &mut finding.faces {
+                *face += room.first_face;
+            }
+            finding.message = format!("room {}: {}", room.name, finding.message);
+            findings.push(finding);
+        }
+    }
+    Ok(findings)
+}
