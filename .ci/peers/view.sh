@@ -39,7 +39,9 @@ if [ -n "$CORPORA" ]; then
     "$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok" \
     "$CORPORA/kotor/k1cp/wip/m13aa_04a.wok" \
     "$CORPORA/nwn2/Kaedrin-nwn2cc/dm_dungeon.trx" \
-    "$CORPORA/nwn2/Kaedrin-nwn2cc/oldskull_descent.trx"; do
+    "$CORPORA/nwn2/Kaedrin-nwn2cc/oldskull_descent.trx" \
+    "$CORPORA/kotor/k1cp/tslpatchdata/m50aa_01a.wok" \
+    "$CORPORA/kotor-models/k1cp/tslpatchdata/m50aa_01a.mdl"; do
     if ! [ -f "$f" ]; then
       echo "view peer: $f is missing from the shared corpora" >&2
       missing=$((missing + 1))
@@ -59,6 +61,8 @@ if [ -n "$CORPORA" ]; then
     "big-trx-file=$CORPORA/nwn2/Kaedrin-nwn2cc/oldskull_descent.trx"
     "path=$prime"
     "two=$CORPORA/kotor/k1cp/wip/m13aa_04a.wok,$CORPORA/kotor/k1cp/tslpatchdata/m13aa_04a.wok"
+    # view --model: a K1CP room over its model (lint --model finds 3 default findings there).
+    "model=$CORPORA/kotor/k1cp/tslpatchdata/m50aa_01a.wok@$CORPORA/kotor-models/k1cp/tslpatchdata/m50aa_01a.mdl"
   )
 else
   no_corpora view "the corpus pages (WOK, TRX, PATH, two files)"

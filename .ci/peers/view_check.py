@@ -225,6 +225,60 @@ def check_case(driver, walkmesh, out, name, files):
     check(not ours, f"{name}: no errors in the browser console")
 
 
+def check_model_case(driver, walkmesh, out, name, wok, model):
+    """`view WOK --model MODEL`: the model drawn faintly (hiding it changes pixels), the
+    comparison's findings those `lint --model --level pedantic` reports, their layer offered
+    and drawn, and a finding in the list selecting its first face, by the API and by a click."""
+    page = out / f"{name}.html"
+    subprocess.run([walkmesh, "view", wok, "--model", model, "-o", str(page)], check=True,
+                   capture_output=True)
+    if not check(load_until_ready(driver, page) is not None, f"{name}: page ready"):
+        return
+    lint = subprocess.run([walkmesh, "lint", wok, "--model", model, "--json", "--level", "pedantic"],
+                          capture_output=True, text=True)
+    expected = [f["code"] for f in json.loads(lint.stdout)["findings"] if f["code"].startswith("model.")]
+    shown = [f["code"] for f in driver.execute_script("return walkmeshView.findings")]
+    check(shown == expected and len(shown) > 0,
+          f"{name}: the page lists lint --model's {len(expected)} findings (shows {len(shown)})")
+    # From the side the model's walls stand above the walkmesh: hiding it shows.
+    driver.execute_script("walkmeshView.view('side'); walkmeshView.select(-1); walkmeshView.setLayer('materials')")
+    time.sleep(0.2)
+    side = screenshot(driver)
+    driver.execute_script("walkmeshView.modelVisible = false")
+    time.sleep(0.2)
+    without = screenshot(driver)
+    pixels = round(changed_share(side, without) * without.width * without.height)
+    check(pixels >= 500, f"{name}: hiding the model changes {pixels} pixels")
+    driver.execute_script("walkmeshView.modelVisible = true; walkmeshView.view('top')")
+    time.sleep(0.2)
+    with_model = screenshot(driver)
+    layers = driver.execute_script("return walkmeshView.layers")
+    if check("model findings" in layers, f"{name}: layer model findings offered"):
+        driver.execute_script("walkmeshView.setLayer('model findings')")
+        time.sleep(0.2)
+        pixels = round(changed_share(with_model, screenshot(driver)) * without.width * without.height)
+        check(pixels >= 50, f"{name}: the model findings layer changes {pixels} pixels")
+    findings = driver.execute_script("return walkmeshView.findings")
+    index = next((i for i, f in enumerate(findings) if f["faces"]), None)
+    if check(index is not None, f"{name}: a finding names faces"):
+        want = findings[index]["faces"][0]
+        face = driver.execute_script("return walkmeshView.selectFinding(arguments[0])", index)
+        selected = driver.execute_script("return walkmeshView.selected")
+        check(face == want and selected is not None and selected["face"] == want,
+              f"{name}: selectFinding({index}) selects face {want} (got {face})")
+        driver.execute_script("walkmeshView.select(-1)")
+        link = driver.find_element("css selector", f'a[data-finding="{index}"]')
+        link.click()
+        selected = driver.execute_script("return walkmeshView.selected")
+        check(selected is not None and selected["face"] == want,
+              f"{name}: clicking the finding in the list selects face {want}")
+    logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
+    ours = [e for e in logs if "GL Driver Message" not in str(e.get("message"))]
+    for entry in ours:
+        print(f"     {name}: browser console: {entry.get('level')} {entry.get('message')}")
+    check(not ours, f"{name}: no errors in the browser console")
+
+
 # The walkmesh whose `route` command the page's router is compared with: $WALKMESH_ROUTE_BIN,
 # else the walkmesh under test when it has the command (set in main).
 ROUTE_BIN = None
@@ -329,7 +383,10 @@ def main():
         for case in sys.argv[3:]:
             name, files = case.split("=", 1)
             try:
-                check_case(driver, walkmesh, out, name, files.split(","))
+                if "@" in files:
+                    check_model_case(driver, walkmesh, out, name, *files.split("@", 1))
+                else:
+                    check_case(driver, walkmesh, out, name, files.split(","))
             except Exception as error:  # one broken case must not hide the others
                 check(False, f"{name}: {type(error).__name__}: {error}")
     finally:

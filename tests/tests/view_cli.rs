@@ -98,3 +98,93 @@ fn every_corpus_walkmesh_gets_a_page_with_info_s_face_count() {
     assert_eq!(with_fields, files.len());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An OBJ of `corners` (Z up, written Y up as OBJ is) and `faces` lines.
+fn obj(corners: &[[f32; 3]], faces: &str) -> String {
+    let mut text: String = corners
+        .iter()
+        .map(|[x, y, z]| format!("v {x} {z} {}\n", -y))
+        .collect();
+    text.push_str(faces);
+    text
+}
+
+/// `view WALKMESH --model MODEL`: a 6 × 6 m floor as the model and a walkmesh whose middle
+/// 2 × 2 m (face 4) floats 0.4 m above it. The page carries the model's two triangles and
+/// exactly the findings `lint --model --level pedantic` gives, face 4 coloured as a
+/// default-level finding in the `model findings` layer and face 0 as none.
+#[test]
+fn a_page_with_a_model_carries_its_triangles_and_lint_s_findings_on_their_faces() {
+    let dir = temp_dir("model");
+    let model = dir.join("room.obj");
+    let floor = [
+        [0.0, 0.0, 0.0],
+        [6.0, 0.0, 0.0],
+        [6.0, 6.0, 0.0],
+        [0.0, 6.0, 0.0],
+    ];
+    std::fs::write(&model, obj(&floor, "f 1 2 3 4\n")).unwrap();
+    let mut corners = floor.to_vec();
+    for z in [0.0, 0.4] {
+        corners.extend([[2.0, 2.0, z], [4.0, 2.0, z], [4.0, 4.0, z], [2.0, 4.0, z]]);
+    }
+    let faces = "f 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\nf 9 10 11 12\n";
+    let walk = dir.join("walk.obj");
+    std::fs::write(&walk, obj(&corners, faces)).unwrap();
+    let page = dir.join("walk.html");
+    let run = walkmesh([
+        "view".as_ref(),
+        walk.as_os_str(),
+        "--model".as_ref(),
+        model.as_os_str(),
+        "-o".as_ref(),
+        page.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let triangles =
+        walkmesh_view::unpack::decode_base64(data["model"]["triangles"].as_str().unwrap()).unwrap();
+    assert_eq!(triangles.len(), 2 * 9 * 4, "two triangles of three corners");
+    let lint = walkmesh([
+        "lint".as_ref(),
+        walk.as_os_str(),
+        "--model".as_ref(),
+        model.as_os_str(),
+        "--json".as_ref(),
+        "--level".as_ref(),
+        "pedantic".as_ref(),
+    ]);
+    let lint: Value = serde_json::from_str(&lint.stdout).unwrap();
+    let model_codes = |findings: &Value| -> Vec<(String, Value)> {
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().unwrap().starts_with("model."))
+            .map(|f| (f["code"].as_str().unwrap().to_string(), f["faces"].clone()))
+            .collect()
+    };
+    let shown = model_codes(&data["model"]["findings"]);
+    assert_eq!(shown, model_codes(&lint["findings"]), "{}", data["model"]);
+    assert!(
+        shown.contains(&("model.floating".to_string(), serde_json::json!([4]))),
+        "{shown:?}"
+    );
+    let layer = data["meshes"][0]["faceLayers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "model findings")
+        .expect("a model findings layer");
+    let colours = walkmesh_view::unpack::decode_base64(layer["colours"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        colours.get(12..15),
+        Some(&[214u8, 48, 49][..]),
+        "face 4: a default finding"
+    );
+    assert_eq!(
+        colours.get(0..3),
+        Some(&[205u8, 205, 198][..]),
+        "face 0: none"
+    );
+}

@@ -15,6 +15,7 @@
 
 pub mod fields;
 pub mod layers;
+pub mod model;
 pub mod tree;
 pub mod unpack;
 
@@ -33,6 +34,7 @@ use walkmesh_render::palette;
 
 use crate::fields::FaceFields;
 use crate::layers::{FaceLayer, LineLayer};
+use crate::model::{ModelOverlay, findings_layer, model_json};
 pub use crate::tree::view_tree;
 
 /// The renderer and the page's style, inlined into every page.
@@ -85,8 +87,19 @@ pub fn field_tree(
 /// (`viewer.js` undoes both with the browser's `DecompressionStream`): about 7 times smaller
 /// than the JSON itself, whose per-face field columns are mostly repeats.
 pub fn page(inputs: &[ViewInput<'_>], title: &str) -> Result<String, ViewError> {
+    page_with_model(inputs, title, None)
+}
+
+/// [`page`] with a model under the first mesh (`view WALKMESH --model MODEL`): its render
+/// geometry drawn faintly and the comparison's findings as the `model findings` layer and a
+/// list that selects their faces.
+pub fn page_with_model(
+    inputs: &[ViewInput<'_>],
+    title: &str,
+    model: Option<&ModelOverlay<'_>>,
+) -> Result<String, ViewError> {
     let mut packed = GzEncoder::new(Vec::new(), Compression::new(PAGE_GZIP_LEVEL));
-    write_page_json(inputs, title, &mut packed)?;
+    write_page_json(inputs, title, model, &mut packed)?;
     let packed = packed.finish().map_err(pack_error)?;
     Ok(html(title, &base64(&packed)))
 }
@@ -98,8 +111,17 @@ const PAGE_GZIP_LEVEL: u32 = 3;
 
 /// The page's data as JSON (what `viewer.js` reads once it is unpacked).
 pub fn page_json(inputs: &[ViewInput<'_>], title: &str) -> Result<Vec<u8>, ViewError> {
+    page_json_with_model(inputs, title, None)
+}
+
+/// [`page_json`] with a model under the first mesh ([`page_with_model`]).
+pub fn page_json_with_model(
+    inputs: &[ViewInput<'_>],
+    title: &str,
+    model: Option<&ModelOverlay<'_>>,
+) -> Result<Vec<u8>, ViewError> {
     let mut out = Vec::new();
-    write_page_json(inputs, title, &mut out)?;
+    write_page_json(inputs, title, model, &mut out)?;
     Ok(out)
 }
 
@@ -107,6 +129,7 @@ pub fn page_json(inputs: &[ViewInput<'_>], title: &str) -> Result<Vec<u8>, ViewE
 fn write_page_json(
     inputs: &[ViewInput<'_>],
     title: &str,
+    model: Option<&ModelOverlay<'_>>,
     out: &mut dyn Write,
 ) -> Result<(), ViewError> {
     if inputs.is_empty() {
@@ -116,7 +139,7 @@ fn write_page_json(
         return Err(ViewError::TooMany(inputs.len()));
     }
     let extra_layers = |i: usize| -> Vec<FaceLayer> {
-        match inputs {
+        let mut layers = match inputs {
             [a, b] => {
                 let (this, other) = if i == 0 { (a, b) } else { (b, a) };
                 vec![
@@ -125,7 +148,11 @@ fn write_page_json(
                 ]
             }
             _ => Vec::new(),
+        };
+        if let (0, Some(model), Some(first)) = (i, model, inputs.first()) {
+            layers.push(findings_layer(first.mesh.polygons.len(), model.findings));
         }
+        layers
     };
     let title = serde_json::to_string(title).map_err(pack_error)?;
     write!(out, "{{\"title\":{title},\"meshes\":[").map_err(pack_error)?;
@@ -136,7 +163,12 @@ fn write_page_json(
         let data = mesh_data(input, extra_layers(i));
         serde_json::to_writer(&mut *out, &data).map_err(pack_error)?;
     }
-    out.write_all(b"]}").map_err(pack_error)
+    out.write_all(b"]").map_err(pack_error)?;
+    if let Some(model) = model {
+        out.write_all(b",\"model\":").map_err(pack_error)?;
+        serde_json::to_writer(&mut *out, &model_json(model)).map_err(pack_error)?;
+    }
+    out.write_all(b"}").map_err(pack_error)
 }
 
 fn pack_error(error: impl std::fmt::Display) -> ViewError {

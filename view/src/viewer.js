@@ -159,7 +159,7 @@
   const VERTEX = 'attribute vec3 position; attribute vec3 colour; attribute float shade;' +
     'uniform mat4 matrix; varying vec3 tone;' +
     'void main() { gl_Position = matrix * vec4(position, 1.0); tone = colour * shade; }';
-  const FRAGMENT = 'precision mediump float; varying vec3 tone; void main() { gl_FragColor = vec4(tone, 1.0); }';
+  const FRAGMENT = 'precision mediump float; varying vec3 tone; uniform float alpha; void main() { gl_FragColor = vec4(tone, alpha); }';
   function shader(type, source) {
     const s = gl.createShader(type);
     gl.shaderSource(s, source); gl.compileShader(s);
@@ -171,7 +171,8 @@
   gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT));
   gl.linkProgram(program);
   const at = { position: gl.getAttribLocation(program, 'position'), colour: gl.getAttribLocation(program, 'colour'),
-    shade: gl.getAttribLocation(program, 'shade'), matrix: gl.getUniformLocation(program, 'matrix') };
+    shade: gl.getAttribLocation(program, 'shade'), matrix: gl.getUniformLocation(program, 'matrix'),
+    alpha: gl.getUniformLocation(program, 'alpha') };
   function buffer(array) {
     const b = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, b); gl.bufferData(gl.ARRAY_BUFFER, array, gl.STATIC_DRAW);
@@ -255,6 +256,25 @@
       l.count = l.points.length / 3;
     }
   }
+
+  // ---- the model (`view WALKMESH --model MODEL`) -------------------------------------------
+  // Its render triangles (nine floats each, already placed where the comparison put them),
+  // drawn faintly under the first mesh; its findings select their faces.
+  const model = data.model ? (() => {
+    const corners = floatsOf(data.model.triangles);
+    const count = corners.length / 3;
+    const shade = new Float32Array(count);
+    for (let c = 0; c + 2 < count; c += 3) {
+      const p = [0, 1, 2].map((k) => [corners[(c + k) * 3], corners[(c + k) * 3 + 1], corners[(c + k) * 3 + 2]]);
+      const s = 0.55 + 0.45 * Math.abs(dot(norm(cross(sub(p[1], p[0]), sub(p[2], p[0]))), LIGHT));
+      shade[c] = s; shade[c + 1] = s; shade[c + 2] = s;
+    }
+    return {
+      name: data.model.name, findings: data.model.findings || [], visible: true, count,
+      positionBuffer: buffer(corners), shadeBuffer: buffer(shade),
+      colourBuffer: buffer(new Uint8Array(count * 3).fill(70)),
+    };
+  })() : null;
 
   // ---- layers -------------------------------------------------------------------------------
   const layerNames = [];
@@ -368,6 +388,20 @@
     gl.enable(gl.DEPTH_TEST);
     gl.useProgram(program);
     gl.uniformMatrix4fv(at.matrix, false, viewProjection());
+    gl.uniform1f(at.alpha, 1.0);
+    if (!picking && model && model.visible) {
+      // Faint and under the walkmesh: blended, writing no depth, drawn first.
+      gl.enable(gl.BLEND);
+      // The canvas stays opaque (alpha kept at 1): a translucent canvas would show the page's
+      // white through it instead of the model.
+      gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE);
+      gl.depthMask(false);
+      gl.uniform1f(at.alpha, 0.25);
+      draw(gl.TRIANGLES, model.positionBuffer, model.colourBuffer, model.shadeBuffer, model.count);
+      gl.uniform1f(at.alpha, 1.0);
+      gl.depthMask(true);
+      gl.disable(gl.BLEND);
+    }
     // Faces are pushed back a little so lines on them win the depth test; each mesh by a
     // different amount so two coinciding meshes do not flicker (the first one wins).
     gl.enable(gl.POLYGON_OFFSET_FILL);
@@ -524,6 +558,14 @@
     for (const name of layerNames) html += '<option value="' + escapeText(name) + '">' + escapeText(name) + '</option>';
     html += '</select></label>';
     for (const m of meshes) html += '<label><input type="checkbox" checked data-mesh="' + m.index + '"> ' + escapeText(m.name) + ' (' + m.faces + ' faces)</label>';
+    if (model) {
+      html += '<label><input type="checkbox" checked id="walkmesh-model"> model ' + escapeText(model.name) + ' (faint)</label>';
+      html += '<div id="walkmesh-findings"><b>' + model.findings.length + ' finding(s) against the model</b>';
+      model.findings.forEach((f, i) => {
+        html += '<div><a href="#" data-finding="' + i + '">' + escapeText(f.code) + ' (' + escapeText(f.level) + ')</a>: ' + escapeText(f.message) + '</div>';
+      });
+      html += '</div>';
+    }
     html += '<label><input type="checkbox" id="walkmesh-walkable-only"> walkable faces only</label>';
     html += '<label><input type="checkbox" id="walkmesh-route-pick"> pick a route (click start, then end)</label>';
     html += '<label><input type="checkbox" id="walkmesh-wireframe"' + (state.wireframe ? ' checked' : '') + '> wireframe</label>' +
@@ -537,6 +579,12 @@
       box.addEventListener('change', () => { meshes[Number(box.dataset.mesh)].visible = box.checked; showLegend(); redraw(); });
     }
     document.getElementById('walkmesh-wireframe').addEventListener('change', (e) => { state.wireframe = e.target.checked; showLegend(); redraw(); });
+    if (model) {
+      document.getElementById('walkmesh-model').addEventListener('change', (e) => { model.visible = e.target.checked; redraw(); });
+      for (const link of controls.querySelectorAll('a[data-finding]')) {
+        link.addEventListener('click', (e) => { e.preventDefault(); selectFinding(Number(link.dataset.finding)); });
+      }
+    }
     document.getElementById('walkmesh-walkable-only').addEventListener('change', (e) => { state.walkableOnly = e.target.checked; redraw(); });
     document.getElementById('walkmesh-route-pick').addEventListener('change', (e) => {
       routeState.picking = e.target.checked;
@@ -546,6 +594,16 @@
     document.getElementById('walkmesh-top').addEventListener('click', () => view('top'));
     document.getElementById('walkmesh-side').addEventListener('click', () => view('side'));
     document.getElementById('walkmesh-reset').addEventListener('click', () => view('reset'));
+  }
+  // Shows finding `index` of the model comparison: its layer, and its first face selected
+  // (faces are the first mesh's). Returns the face, or -1.
+  function selectFinding(index) {
+    const finding = model && model.findings[index];
+    if (!finding) return -1;
+    setLayer('model findings');
+    const face = finding.faces.length > 0 ? meshes[0].firstFace + finding.faces[0] : -1;
+    select(face);
+    return face;
   }
   function setLayer(name) {
     if (!layerNames.includes(name)) return false;
@@ -922,6 +980,12 @@
     loadMs: null,
     setLayer,
     view,
+    // The model comparison's findings (`view --model`), [] without a model.
+    findings: model ? model.findings : [],
+    selectFinding,
+    // Whether the model is drawn; setting it hides or shows it.
+    get modelVisible() { return !!model && model.visible; },
+    set modelVisible(on) { if (model) { model.visible = !!on; redraw(); } },
     // Client x, y of the centre of face `face` (numbered over all meshes) in the current view.
     screenOf(face) {
       const [m, local] = locate(face);

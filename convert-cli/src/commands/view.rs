@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Diagnostics, NavMesh, Registry};
-use walkmesh_view::{ViewInput, page, view_tree};
+use walkmesh_view::model::{ModelOverlay, ViewFinding};
+use walkmesh_view::{ViewInput, page_with_model, view_tree};
 
 use crate::input::{ReadArgs, open, print_diagnostics, read_options};
 use crate::targets::{is_stdout, write_file};
@@ -20,6 +21,12 @@ pub struct Args {
     /// goes to standard error).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
+    /// Render geometry of the (first) walkmesh's room (MDL, OBJ, glTF; several files are one
+    /// scene): drawn faintly under the walkmesh where `lint --model` places it, with the
+    /// comparison's findings as the `model findings` layer and a list that selects their
+    /// faces. The engine's preset agent is used (as `lint --model` without agent options).
+    #[arg(long, value_name = "MODEL", num_args = 1..)]
+    model: Vec<PathBuf>,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -83,7 +90,20 @@ pub fn run(
         .map(|l| l.name.as_str())
         .collect::<Vec<_>>()
         .join(" + ");
-    let html = page(&inputs, &title).map_err(|e| Failure::input(e.to_string()))?;
+    let compared = match loaded.first() {
+        Some(first) if !args.model.is_empty() => {
+            Some(compare_with_model(registry, args, first, stderr)?)
+        }
+        _ => None,
+    };
+    let overlay = compared.as_ref().map(|c| ModelOverlay {
+        name: &c.name,
+        render: &c.scene,
+        shift: c.shift,
+        findings: &c.findings,
+    });
+    let html = page_with_model(&inputs, &title, overlay.as_ref())
+        .map_err(|e| Failure::input(e.to_string()))?;
     write_file(&args.output, html.as_bytes(), stdout)?;
     let faces: usize = loaded.iter().map(|l| l.mesh.polygons.len()).sum();
     let report: &mut dyn Write = if is_stdout(&args.output) {
@@ -99,4 +119,71 @@ pub fn run(
         loaded.len()
     )?;
     Ok(0)
+}
+
+/// The model of `view --model`: its render geometry as one scene, where the comparison placed
+/// it, and the comparison's findings.
+struct Compared {
+    name: String,
+    scene: NavMesh,
+    shift: [f32; 3],
+    findings: Vec<ViewFinding>,
+}
+
+/// Reads the model's render geometry and compares `walkmesh` with it as `lint --model` does
+/// (`walkmesh_pipeline::lint_model`); the model's reading notes go to `stderr`.
+fn compare_with_model(
+    registry: &Registry,
+    args: &Args,
+    walkmesh: &Loaded,
+    stderr: &mut dyn Write,
+) -> Result<Compared, Failure> {
+    let read = walkmesh_pipeline::generate::render_read_options(read_options(&args.read)?);
+    let mut diag = Diagnostics::new();
+    let models = walkmesh_pipeline::generate::read_inputs(
+        registry,
+        &args.model,
+        &read,
+        &crate::input::render_geometry,
+        &mut diag,
+    )?;
+    print_diagnostics(&diag, stderr);
+    let engine = registry.engine_of(walkmesh.format);
+    let params = walkmesh_generate::Params::preset(engine);
+    let linted = walkmesh_lint::as_linted(&walkmesh.mesh);
+    let compared =
+        walkmesh_pipeline::lint_model::lint_against_model(&linted, &models, &params, [0.0; 3])?;
+    let name = args
+        .model
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+    Ok(Compared {
+        name,
+        scene: walkmesh_generate::combine(&models),
+        shift: compared.fit.shift,
+        findings: compared.findings.iter().map(view_finding).collect(),
+    })
+}
+
+fn view_finding(finding: &walkmesh_lint::Finding) -> ViewFinding {
+    let severity = match finding.severity {
+        walkmesh_core::Severity::Error => "error",
+        walkmesh_core::Severity::Warning => "warning",
+        walkmesh_core::Severity::Info => "info",
+    };
+    ViewFinding {
+        code: finding.code.clone(),
+        severity: severity.into(),
+        level: finding.level.name().into(),
+        message: finding.message.clone(),
+        faces: finding.faces.clone(),
+        at: finding.at,
+    }
 }
