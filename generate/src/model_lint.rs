@@ -16,7 +16,7 @@
 //!
 //! Positions (`at`) are in the walkmesh's frame; the model is moved by the shift onto it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use walkmesh_core::{NavMesh, Severity};
 use walkmesh_lint::{Finding, Level};
@@ -109,8 +109,8 @@ pub struct Picture {
     floor_box: Option<[i64; 4]>,
 }
 
-/// Walkable area on air within this distance (m) of the render floor's plan box is the
-/// strip into a neighbouring room's doorway rather than a defect (pedantic).
+/// Walkable area on air within this distance (m) of the render floor's plan box may be the
+/// strip into a neighbouring room's doorway rather than a defect (see [`air_is_a_defect`]).
 pub const DOORWAY_DEPTH: f32 = 1.0;
 
 impl std::fmt::Debug for Picture {
@@ -309,7 +309,8 @@ pub fn compare(
         .iter()
         .map(|s| judge(picture, &index, s, shift, tolerances))
         .collect();
-    let clustered = cluster_findings(picture, &walkable, &verdicts, tolerances);
+    let doorways = DoorwayMarks::of(mesh);
+    let clustered = cluster_findings(picture, &walkable, &verdicts, tolerances, &doorways);
     // Crossings inside a reported solid are that finding's (a prop's footprint made
     // walkable has edges through the prop).
     let solid_cells: std::collections::HashSet<(i64, i64)> = clustered
@@ -563,6 +564,7 @@ fn cluster_findings(
     samples: &[Sample],
     verdicts: &[Verdict],
     tolerances: &Tolerances,
+    doorways: &DoorwayMarks,
 ) -> Vec<(Finding, Vec<(i64, i64)>)> {
     let mut by_cell: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
     for (i, (s, v)) in samples.iter().zip(verdicts).enumerate() {
@@ -620,10 +622,7 @@ fn cluster_findings(
             let mut finding = group_finding(picture, samples, verdicts, &group, code, tolerances)?;
             let strong = match code {
                 INSIDE_SOLID => standing_area(picture, verdicts, &group) >= tolerances.solid_area,
-                WALK_ON_AIR => group.iter().any(|&i| {
-                    core.get(i).copied().unwrap_or(false)
-                        && samples.get(i).is_some_and(|s| picture.inside_floor(s.cell))
-                }),
+                WALK_ON_AIR => air_is_a_defect(picture, samples, &core, &group, doorways),
                 FLOATING | SINKING => {
                     area_of(picture, &group) >= tolerances.offset_area
                         && median_amount(verdicts, &group) >= tolerances.offset_height
@@ -637,6 +636,59 @@ fn cluster_findings(
             Some((finding, cells.collect()))
         })
         .collect()
+}
+
+/// The faces of a walkmesh that carry a transition (a perimeter edge leading into another
+/// room): where its doorways are, when it marks them.
+struct DoorwayMarks {
+    faces: HashSet<u32>,
+}
+
+impl DoorwayMarks {
+    fn of(mesh: &NavMesh) -> DoorwayMarks {
+        let faces = mesh
+            .edge_tags
+            .iter()
+            .filter(|(_, tag)| tag.transition >= 0)
+            .map(|(edge, _)| edge.polygon)
+            .collect();
+        DoorwayMarks { faces }
+    }
+
+    /// Whether the walkmesh marks its doorways at all (a room WOK as the game stores it
+    /// does; one made without its layout, or a model's own walkmesh node, does not).
+    fn marked(&self) -> bool {
+        !self.faces.is_empty()
+    }
+}
+
+/// Whether walkable area on air (`group`, with a core sample) is reported at the default
+/// level: when it lies more than [`DOORWAY_DEPTH`] inside the render floor's plan box, or,
+/// on a walkmesh that marks its doorways, when none of its faces leads into another room.
+/// What remains is the strip a room's walkmesh runs past its own floor into the next room's
+/// doorway, which a room's model alone cannot tell from a defect.
+fn air_is_a_defect(
+    picture: &Picture,
+    samples: &[Sample],
+    core: &[bool],
+    group: &[usize],
+    doorways: &DoorwayMarks,
+) -> bool {
+    let core_samples = || {
+        group
+            .iter()
+            .filter(|&&i| core.get(i).copied().unwrap_or(false))
+            .filter_map(|&i| samples.get(i))
+    };
+    if core_samples().any(|s| picture.inside_floor(s.cell)) {
+        return true;
+    }
+    doorways.marked()
+        && core_samples().next().is_some()
+        && !group
+            .iter()
+            .filter_map(|&i| samples.get(i))
+            .any(|s| doorways.faces.contains(&s.face))
 }
 
 /// Area (m²) of the group's columns.
