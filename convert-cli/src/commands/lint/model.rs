@@ -116,7 +116,7 @@ fn area_rooms<'a>(
                 position,
                 first_face,
             }),
-            _ => without.push(room.name.clone()),
+            _ => without.push(walkmesh_core::printable::escape(&room.name).into_owned()),
         }
         first_face += faces;
     }
@@ -140,8 +140,11 @@ fn area_rooms<'a>(
 }
 
 fn model_file(dir: &Path, room: &str) -> Option<PathBuf> {
+    // The room name comes from the layout file: it becomes a path only as a plain file name.
     [room.to_string(), room.to_ascii_lowercase()]
         .into_iter()
-        .map(|name| dir.join(format!("{name}.mdl")))
+        .map(|name| format!("{name}.mdl"))
+        .filter(|file| walkmesh_core::confine::check(file).is_ok())
+        .map(|file| dir.join(file))
         .find(|path| path.is_file())
 }
