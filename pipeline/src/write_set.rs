@@ -2,11 +2,14 @@
 //! reader and validator, and only when every one passes are they renamed into place, so a
 //! refused file leaves every target as it was. A KotOR area's rooms are written this way by
 //! `lint AREA --fix OUTDIR` and `generate --out-dir` on the command line and by
-//! `walkmesh.area.generate` in Python.
+//! `walkmesh.area.generate` in Python; `area solve` writes its rooms (or the archive holding
+//! them) and `area assemble` its mesh through [`write_checked_outputs`] and
+//! [`write_checked_archive`].
 
 use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Format, Output, ReadOptions};
+use walkmesh_kotor_area::erf::Archive;
 
 use crate::Failure;
 use crate::output::{self, OutputSettings, Staged};
@@ -61,16 +64,114 @@ fn stage_checked(
     names: OptionNames,
 ) -> Result<Staged, Failure> {
     let staged = stage_file(target, &bytes)?;
-    let verdict = crate::check_output(format, &bytes, Some(staged.read_path()), check)
-        .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
-        .and_then(|checked| policy::judge_output(checked, Some(target), format.id(), false, names));
-    match verdict {
-        Ok(_) => Ok(staged),
+    keep_if_valid(format, staged, target, &bytes, check, names)
+}
+
+/// `staged` (the bytes `main` at `target`) when the format's reader and validator accept it,
+/// judged as any output is; else it is discarded and the failure says why.
+fn keep_if_valid(
+    format: &dyn Format,
+    staged: Staged,
+    target: &Path,
+    main: &[u8],
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<Staged, Failure> {
+    match judge(format, main, Some(staged.read_path()), target, check, names) {
+        Ok(()) => Ok(staged),
         Err(failure) => {
             staged.discard();
             Err(failure)
         }
     }
+}
+
+/// Reads `main` back (from `read_path` when staged, with its sidecars) with the format's
+/// reader and validator and judges what they found for `target`.
+fn judge(
+    format: &dyn Format,
+    main: &[u8],
+    read_path: Option<&Path>,
+    target: &Path,
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    crate::check_output(format, main, read_path, check)
+        .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
+        .and_then(|checked| policy::judge_output(checked, Some(target), format.id(), false, names))
+        .map(|_| ())
+}
+
+/// Writes every `(target, output)` in `format` as one set: each staged with its sidecars and
+/// read back by the format's reader and validator, then all renamed into place, replacing
+/// their targets as `convert` replaces its OUT (never a file the command read, unless the
+/// caller released it for an in-place update). A refused output leaves every target as it was.
+pub fn write_checked_outputs(
+    format: &dyn Format,
+    files: Vec<(PathBuf, Output)>,
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
+    for (target, written) in files {
+        let checked = output::stage(&target, &written, OutputSettings::default())
+            .and_then(|file| keep_if_valid(format, file, &target, &written.main, check, names));
+        match checked {
+            Ok(file) => staged.push(file),
+            Err(failure) => {
+                staged.into_iter().for_each(Staged::discard);
+                return Err(failure);
+            }
+        }
+    }
+    for file in staged {
+        file.commit()?;
+    }
+    Ok(())
+}
+
+/// Writes a module archive (`bytes`) to `target` once [`check_archive`] accepts it.
+pub fn write_checked_archive(
+    format: &dyn Format,
+    target: &Path,
+    bytes: &[u8],
+    checked: &[String],
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    check_archive(format, target, bytes, checked, check, names)?;
+    output::write_atomically(target, bytes)
+}
+
+/// Whether a module archive made for `target` reads back as an archive and each of its
+/// members `checked` (file names, e.g. the rooms rewritten) reads back in `format` and
+/// validates; the archive's other members are the bytes read and are not judged again.
+pub fn check_archive(
+    format: &dyn Format,
+    target: &Path,
+    bytes: &[u8],
+    checked: &[String],
+    check: &ReadOptions,
+    names: OptionNames,
+) -> Result<(), Failure> {
+    let unreadable = |why: String| {
+        Failure::invalid_output(
+            format!(
+                "{}: the archive made does not read back: {why}",
+                target.display()
+            ),
+            Vec::new(),
+        )
+    };
+    let archive = Archive::parse(bytes).map_err(|e| unreadable(e.to_string()))?;
+    for member in checked {
+        let data = archive
+            .extract(member)
+            .ok_or_else(|| unreadable(format!("it holds no {member}")))?;
+        let place = PathBuf::from(format!("{}:{member}", target.display()));
+        judge(format, data, None, &place, check, names)?;
+    }
+    Ok(())
 }
 
 /// The files of a KotOR area written into one folder: the room walkmeshes and, when one was

@@ -29,7 +29,7 @@ use crate::input::{ReadArgs, load};
 use crate::targets::{is_stdout, write_file};
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::write_atomically;
-use walkmesh_pipeline::write_set::{AreaFiles, write_area_files};
+use walkmesh_pipeline::write_set::{self, AreaFiles, write_area_files};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -204,6 +204,7 @@ pub fn run(
             tolerance,
             json,
         } => solve_command(
+            registry,
             rooms,
             lyt.as_deref(),
             *check,
@@ -349,11 +350,19 @@ fn replace(
             if replaced { "replaced" } else { "added" }
         ));
     }
-    write_file(
-        out,
-        &archive.write().map_err(|e| Failure::input(e.to_string()))?,
-        stdout,
-    )?;
+    let bytes = archive.write().map_err(|e| Failure::input(e.to_string()))?;
+    // The members are the user's files, put in as they are; the archive is ours: it must
+    // read back before it is written.
+    walkmesh_kotor_area::erf::Archive::parse(&bytes).map_err(|e| {
+        Failure::invalid_output(
+            format!(
+                "{}: the archive made does not read back: {e}",
+                out.display()
+            ),
+            Vec::new(),
+        )
+    })?;
+    write_file(out, &bytes, stdout)?;
     let report_to: &mut dyn Write = if is_stdout(out) { stderr } else { stdout };
     for line in report {
         writeln!(report_to, "{line}")?;
@@ -438,8 +447,54 @@ fn check(
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
+/// Writes the solved rooms, each read back and validated first: room files as one checked
+/// set, or the archive once it reads back with every rewritten room (`rewritten`, member
+/// names) valid. `in_place`: the rooms or the archive read are the files replaced, on
+/// purpose (only those: any other file read stays protected).
+fn write_solved(
+    registry: &Registry,
+    solved: walkmesh_kotor_area::solved::SolvedFiles,
+    rewritten: &[String],
+    in_place: bool,
+) -> Result<Vec<PathBuf>, Failure> {
+    let format = kotor_room_format(registry)?;
+    let check = walkmesh_pipeline::check_options(&walkmesh_core::ReadOptions::default());
+    let names = walkmesh_pipeline::policy::CLI_NAMES;
+    if let Some(dir) = &solved.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let targets: Vec<PathBuf> = solved.files.iter().map(|(t, _)| t.clone()).collect();
+    if in_place {
+        targets.iter().for_each(|t| walkmesh_core::files::forget(t));
+    }
+    match solved.dir {
+        Some(_) => {
+            let outputs = solved
+                .files
+                .into_iter()
+                .map(|(target, main)| {
+                    let output = walkmesh_core::Output {
+                        main,
+                        sidecars: Vec::new(),
+                    };
+                    (target, output)
+                })
+                .collect();
+            write_set::write_checked_outputs(format, outputs, &check, names)?;
+        }
+        None => {
+            for (target, bytes) in &solved.files {
+                write_set::write_checked_archive(format, target, bytes, rewritten, &check, names)?;
+            }
+        }
+    }
+    Ok(targets)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn solve_command(
+    registry: &Registry,
     rooms_path: &Path,
     lyt_path: Option<&Path>,
     check_only: bool,
@@ -495,20 +550,12 @@ fn solve_command(
     apply(&mut rooms, &solution);
     let changed_rooms = changed_rooms(&rooms, &solution);
     let solved = solved_files(&source, &rooms, &originals, &changed_rooms, out, &lyt_file)?;
-    if let Some(dir) = &solved.dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let mut written = Vec::new();
-    for (target, bytes) in solved.files {
-        if out.is_none() {
-            // In place, on purpose: the rooms or the archive read are the files replaced
-            // (only those: any other file read stays protected).
-            walkmesh_core::files::forget(&target);
-        }
-        write_atomically(&target, &bytes)?;
-        written.push(target);
-    }
+    let rewritten: Vec<String> = changed_rooms
+        .iter()
+        .filter_map(|&slot| rooms.get(slot))
+        .map(|room| format!("{}.wok", room.name))
+        .collect();
+    let written = write_solved(registry, solved, &rewritten, out.is_none())?;
     if !json {
         for path in written {
             writeln!(stdout, "wrote {}", path.display())?;
@@ -546,18 +593,28 @@ fn assemble_command(
     for item in &diag.items {
         writeln!(stderr, "{item}")?;
     }
-    write_atomically(out, &output.main)?;
     let dir = out
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    for sidecar in &output.sidecars {
-        write_atomically(&dir.join(&sidecar.file_name), &sidecar.bytes)?;
-    }
+    let sidecars: Vec<PathBuf> = output
+        .sidecars
+        .iter()
+        .map(|s| dir.join(&s.file_name))
+        .collect();
+    // Read back and validated with its sidecars before anything is renamed into place.
+    let check = walkmesh_pipeline::check_options(&walkmesh_core::ReadOptions {
+        up: UpAxis::Y,
+        ..walkmesh_core::ReadOptions::default()
+    });
+    write_set::write_checked_outputs(
+        format,
+        vec![(out.to_path_buf(), output)],
+        &check,
+        walkmesh_pipeline::policy::CLI_NAMES,
+    )?;
     if let Some(depfile) = depfile {
-        let targets: Vec<PathBuf> = std::iter::once(out.to_path_buf())
-            .chain(output.sidecars.iter().map(|s| dir.join(&s.file_name)))
-            .collect();
+        let targets: Vec<PathBuf> = std::iter::once(out.to_path_buf()).chain(sidecars).collect();
         let read = std::iter::once(walkmesh_kotor_area::erf::file_holding(&lyt_file))
             .chain(source.files_of(&rooms));
         let rule = depfile::rule(&targets, &depfile::unique(read));
