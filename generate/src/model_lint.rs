@@ -170,6 +170,16 @@ impl Picture {
             && cell.1 <= y1 - margin
     }
 
+    /// Whether a render surface lies from `air_depth` below to `sink_depth` above `at` (a
+    /// point in the picture's own frame) in its column or the eight around it: what keeps a
+    /// walkable point off the air.
+    pub fn has_surface_near(&self, at: [f32; 3], tolerances: &Tolerances) -> bool {
+        let (cx, cy) = self.cell_of([at[0], at[1]]);
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (cx + dx, cy + dy)))
+            .any(|cell| self.offset(cell, at[2], tolerances).is_some())
+    }
+
     /// The parameters the picture was made with.
     pub fn params(&self) -> &Params {
         &self.params
@@ -302,12 +312,31 @@ pub fn compare(
     shift: [f32; 3],
     tolerances: &Tolerances,
 ) -> Result<Comparison, GenerateError> {
+    compare_in_area(mesh, picture, shift, tolerances, None)
+}
+
+/// [`compare`] for a room of an area: walkable area on air over its own model is not air
+/// where `area` (the picture of every room's model at its layout position, in the walkmesh's
+/// frame) has a surface under it: a room's walkmesh running onto floor a neighbouring room
+/// draws, as outdoor rooms' walkmeshes do.
+pub fn compare_in_area(
+    mesh: &NavMesh,
+    picture: &Picture,
+    shift: [f32; 3],
+    tolerances: &Tolerances,
+    area: Option<&Picture>,
+) -> Result<Comparison, GenerateError> {
     let mut budget = picture.budget.clone();
     let walkable = sample_faces(mesh, picture, shift, true, &mut budget)?;
     let index = FloorIndex::new(&picture.source, &picture.params);
     let verdicts: Vec<Verdict> = walkable
         .iter()
-        .map(|s| judge(picture, &index, s, shift, tolerances))
+        .map(|s| match judge(picture, &index, s, shift, tolerances) {
+            Verdict::Air if area.is_some_and(|a| a.has_surface_near(s.at, tolerances)) => {
+                Verdict::Fits
+            }
+            verdict => verdict,
+        })
         .collect();
     let doorways = DoorwayMarks::of(mesh);
     let clustered = cluster_findings(picture, &walkable, &verdicts, tolerances, &doorways);

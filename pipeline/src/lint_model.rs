@@ -5,7 +5,7 @@
 //! with the run's parameters, finds where the walkmesh sits on it and compares.
 
 use walkmesh_core::NavMesh;
-use walkmesh_generate::model_lint::{Fit, Picture, Tolerances, compare, fit};
+use walkmesh_generate::model_lint::{Fit, Picture, Tolerances, compare_in_area, fit};
 use walkmesh_generate::{GenerateError, Params};
 use walkmesh_lint::Finding;
 
@@ -28,16 +28,50 @@ pub fn lint_against_model(
     params: &Params,
     expected: [f32; 3],
 ) -> Result<ModelLint, Failure> {
+    lint_in_area(walkmesh, models, params, expected, None)
+}
+
+/// [`lint_against_model`] for a room of an area whose picture (every room's model at its
+/// layout position) is `area`: floor a neighbouring room draws is no air under it.
+fn lint_in_area(
+    walkmesh: &NavMesh,
+    models: &[NavMesh],
+    params: &Params,
+    expected: [f32; 3],
+    area: Option<&Picture>,
+) -> Result<ModelLint, Failure> {
     let scene = walkmesh_generate::combine(models);
     let picture = Picture::of(&scene, params).map_err(model_failure)?;
     drop(scene);
     let fitted = fit(walkmesh, &picture, expected).map_err(model_failure)?;
-    let comparison =
-        compare(walkmesh, &picture, fitted.shift, &Tolerances::default()).map_err(model_failure)?;
+    let tolerances = Tolerances::default();
+    let comparison = compare_in_area(walkmesh, &picture, fitted.shift, &tolerances, area)
+        .map_err(model_failure)?;
     Ok(ModelLint {
         findings: comparison.findings,
         fit: fitted,
     })
+}
+
+/// The picture of every room's model placed at its layout position (the area's frame).
+fn area_picture(rooms: &[AreaRoom<'_>], params: &Params) -> Result<Picture, Failure> {
+    let placed: Vec<NavMesh> = rooms
+        .iter()
+        .flat_map(|room| {
+            room.model.iter().map(|model| {
+                let mut model = model.clone();
+                for vertex in &mut model.vertices {
+                    for (axis, offset) in vertex.iter_mut().zip(room.position) {
+                        *axis += offset;
+                    }
+                }
+                model
+            })
+        })
+        .collect();
+    let scene = walkmesh_generate::combine(&placed);
+    drop(placed);
+    Picture::of(&scene, params).map_err(model_failure)
 }
 
 fn model_failure(error: GenerateError) -> Failure {
@@ -68,8 +102,15 @@ pub fn lint_area_against_models(
     params: &Params,
 ) -> Result<Vec<Finding>, Failure> {
     let mut findings = Vec::new();
+    let area = area_picture(&rooms, params)?;
     for room in rooms {
-        let linted = lint_against_model(room.walkmesh, &room.model, params, room.position)?;
+        let linted = lint_in_area(
+            room.walkmesh,
+            &room.model,
+            params,
+            room.position,
+            Some(&area),
+        )?;
         let walkable: Vec<u32> = (0..room.walkmesh.polygons.len())
             .filter(|&p| room.walkmesh.surfaces.get(p).is_some_and(|s| s.walkable))
             .map(|p| p as u32 + room.first_face)
