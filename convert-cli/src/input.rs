@@ -205,6 +205,6 @@ pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
 pub(crate) fn render_geometry(
     path: &Path,
     diag: &mut walkmesh_core::Diagnostics,
-) -> Option<Result<walkmesh_core::NavMesh, String>> {
-    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(String::from))
+) -> Option<Result<walkmesh_core::NavMesh, walkmesh_generate::ModelReadError>> {
+    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(Into::into))
 }

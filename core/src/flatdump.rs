@@ -721,12 +721,6 @@ pub enum SectionError {
     Missing { section: String, sections: String },
 }
 
-impl From<SectionError> for String {
-    fn from(error: SectionError) -> String {
-        error.to_string()
-    }
-}
-
 impl FieldSink for SectionBytes<'_> {
     fn open(&mut self, group: &Entry<'_>) {
         if let Some(section) = &group.section {

@@ -170,12 +170,6 @@ pub enum WeldParseError {
     Invalid { text: String },
 }
 
-impl From<WeldParseError> for String {
-    fn from(error: WeldParseError) -> String {
-        error.to_string()
-    }
-}
-
 impl WeldChoice {
     /// Parses `off`, `exact` or a finite distance ≥ 0.
     pub fn parse(text: &str) -> Result<WeldChoice, WeldParseError> {

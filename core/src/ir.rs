@@ -400,12 +400,6 @@ pub enum MeshCheckError {
     MissingTaggedEdge { polygon: u32, edge: u32 },
 }
 
-impl From<MeshCheckError> for String {
-    fn from(error: MeshCheckError) -> String {
-        error.to_string()
-    }
-}
-
 impl NavMesh {
     /// Appends a polygon with its surface.
     pub fn push_polygon(&mut self, vertices: &[u32], surface: Surface) {

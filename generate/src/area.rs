@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use walkmesh_core::{Diagnostics, NavMesh, Registry, confine, printable};
 use walkmesh_kotor_area::kits::read_wok;
+
+use crate::ModelReadError;
 use walkmesh_kotor_area::lyt::{PLACEHOLDER_ROOM, Placement};
 use walkmesh_kotor_area::placed::{FarRoom, RepeatedRoom, check_placed, place, unique_rooms};
 use walkmesh_kotor_area::rooms::{OnRead, RoomsError, write_room_wok};
@@ -142,7 +144,7 @@ pub struct Area<'a> {
 }
 
 /// Reads a model (`.mdl` bytes, `.mdx` bytes, the label for messages) as render geometry.
-pub type ModelReader<'a> = &'a dyn Fn(&[u8], &[u8], &str) -> Result<NavMesh, String>;
+pub type ModelReader<'a> = &'a dyn Fn(&[u8], &[u8], &str) -> Result<NavMesh, ModelReadError>;
 
 /// Why an area could not be generated.
 #[derive(Debug, thiserror::Error)]
@@ -150,9 +152,9 @@ pub enum AreaError {
     /// A layout room's name would leave the output folder.
     #[error(transparent)]
     UnsafeName(#[from] confine::UnsafeName),
-    /// A room's model did not read.
+    /// A room's model did not read (the reader's own error).
     #[error("{0}")]
-    Model(String),
+    Model(ModelReadError),
     /// The generator refused a room (`label`: its model file).
     #[error("generate: room {label}: {error}")]
     Generate {
@@ -174,9 +176,15 @@ pub enum AreaError {
     /// A room's WOK could not be written.
     #[error(transparent)]
     Write(#[from] RoomsError),
-    /// A generated WOK did not read back, or its transitions could not be written.
-    #[error("{0}")]
-    Transitions(String),
+    /// A generated WOK did not read back.
+    #[error("generated {room}.wok: {source}")]
+    ReadBack {
+        room: String,
+        source: walkmesh_kotor_area::AreaError,
+    },
+    /// A generated WOK's transitions could not be written.
+    #[error(transparent)]
+    Transitions(walkmesh_kotor_area::AreaError),
 }
 
 impl From<RepeatedRoom> for AreaError {
@@ -429,8 +437,10 @@ pub type Solved = (Vec<(PathBuf, Vec<u8>)>, Solution, Vec<RoomResult>);
 pub fn solve_transitions(generated: Vec<GeneratedRoom>, lyt: &Lyt) -> Result<Solved, AreaError> {
     let mut rooms = Vec::with_capacity(generated.len());
     for room in &generated {
-        let mesh = read_wok(&room.bytes)
-            .map_err(|e| AreaError::Transitions(format!("generated {}.wok: {e}", room.name)))?;
+        let mesh = read_wok(&room.bytes).map_err(|source| AreaError::ReadBack {
+            room: room.name.clone(),
+            source,
+        })?;
         rooms.push(RoomMesh {
             lyt_index: room.lyt_index,
             name: room.name.clone(),
@@ -445,8 +455,8 @@ pub fn solve_transitions(generated: Vec<GeneratedRoom>, lyt: &Lyt) -> Result<Sol
     let mut files = Vec::with_capacity(generated.len());
     let mut results = Vec::with_capacity(generated.len());
     for (slot, (made, room)) in generated.into_iter().zip(&rooms).enumerate() {
-        let bytes = wok_with_transitions(&made.bytes, &room.mesh)
-            .map_err(|e| AreaError::Transitions(e.to_string()))?;
+        let bytes =
+            wok_with_transitions(&made.bytes, &room.mesh).map_err(AreaError::Transitions)?;
         let leads: Vec<i32> = written
             .room_transitions(slot)
             .into_values()

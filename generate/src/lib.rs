@@ -76,6 +76,11 @@ pub use params::{Engine, Params};
 pub use placeable::{ObjectKind, generate_object};
 pub use report::{ComponentReport, Report, StageTime};
 
+/// Why a model's render geometry did not read: the reader's own error, passed through as it
+/// is. The model readers are format crates', which sit above this crate, so their callers
+/// pass them in ([`area::ModelReader`]) with whatever error type they have.
+pub type ModelReadError = Box<dyn std::error::Error + Send + Sync>;
+
 /// The generated walkmesh and what was done to make it.
 #[derive(Clone, Debug)]
 pub struct Generated {

@@ -100,9 +100,3 @@ impl From<crate::placed::RepeatedRoom> for AreaError {
         AreaError::Repeated(Box::new(error))
     }
 }
-
-impl From<AreaError> for String {
-    fn from(error: AreaError) -> String {
-        error.to_string()
-    }
-}

@@ -541,29 +541,31 @@ fn room_walkmesh(
     room: &IndoorRoom,
     kit: Option<&LoadedKit>,
     component: Option<&KitComponent>,
-) -> Result<NavMesh, String> {
+) -> Result<NavMesh, AreaError> {
     match &room.walkmesh_override {
-        Some(text) => decode_base64(text)
-            .and_then(|bytes| read_wok(&bytes))
-            .map_err(String::from),
+        Some(text) => read_wok(&decode_base64(text)?),
         None => match (kit, component) {
-            (Some(kit), Some(component)) => walkmesh_core::confine::join(
-                &kit.wok_dir,
-                &format!("{}.wok", component.id),
-                "kit component id",
-                &kit.wok_dir,
-            )
-            .map_err(|e| e.to_string())
-            .and_then(|path| {
-                walkmesh_core::files::read(&path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            })
-            .and_then(|bytes| read_wok(&bytes).map_err(String::from)),
-            (None, _) => Err(format!("kit '{}' was not found", room.kit)),
-            (Some(_), None) => Err(format!(
-                "kit '{}' has no component '{}'",
-                room.kit, room.component
-            )),
+            (Some(kit), Some(component)) => {
+                let path = walkmesh_core::confine::join(
+                    &kit.wok_dir,
+                    &format!("{}.wok", component.id),
+                    "kit component id",
+                    &kit.wok_dir,
+                )?;
+                let bytes = walkmesh_core::files::read(&path).map_err(|source| AreaError::Io {
+                    action: "read",
+                    path,
+                    source,
+                })?;
+                read_wok(&bytes)
+            }
+            (None, _) => Err(AreaError::KitNotFound {
+                kit: room.kit.clone(),
+            }),
+            (Some(_), None) => Err(AreaError::ComponentNotFound {
+                kit: room.kit.clone(),
+                component: room.component.clone(),
+            }),
         },
     }
 }
@@ -964,5 +966,49 @@ mod tests {
             other_room: 1,
             other_hook: 0
         }));
+    }
+
+    #[test]
+    fn a_room_without_its_walkmesh_says_why() {
+        let room = IndoorRoom {
+            kit: "k".into(),
+            component: "c".into(),
+            position: [0.0; 3],
+            rotation: 0.0,
+            flip_x: false,
+            flip_y: false,
+            walkmesh_override: None,
+        };
+        let message = |kit, component| {
+            room_walkmesh(&room, kit, component)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(message(None, None), "kit 'k' was not found");
+        let kit = LoadedKit {
+            kit: Kit::parse(br#"{"name": "K", "id": "k"}"#).unwrap(),
+            wok_dir: PathBuf::from("no-such-kit-folder"),
+        };
+        assert_eq!(message(Some(&kit), None), "kit 'k' has no component 'c'");
+        let component = KitComponent {
+            name: "C".into(),
+            id: "c".into(),
+            doorhooks: Vec::new(),
+        };
+        let missing = message(Some(&kit), Some(&component));
+        assert!(
+            missing.starts_with("cannot read no-such-kit-folder/c.wok: "),
+            "{missing}"
+        );
+        let overridden = IndoorRoom {
+            walkmesh_override: Some("A*".into()),
+            ..room.clone()
+        };
+        assert_eq!(
+            room_walkmesh(&overridden, None, None)
+                .unwrap_err()
+                .to_string(),
+            "character 1 ('*') is not base64"
+        );
     }
 }

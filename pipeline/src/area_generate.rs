@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use walkmesh_core::{Diagnostics, Format, NavMesh, ReadOptions};
-use walkmesh_generate::Params;
 use walkmesh_generate::area::{
     Area, AreaError, AreaReport, RoomResult, generate_rooms, solve_transitions,
 };
+use walkmesh_generate::{ModelReadError, Params};
 use walkmesh_kotor_area::transitions::Solution;
 use walkmesh_kotor_area::{RoomSource, RoomsError};
 
@@ -24,7 +24,7 @@ use crate::policy::OptionNames;
 /// geometry, its reading notes to the diagnostics. The MDL reader is a format crate's, which
 /// sits above this crate, so the caller passes it in.
 pub type ModelGeometry<'a> =
-    &'a (dyn Fn(&[u8], &[u8], &str, &mut Diagnostics) -> Result<NavMesh, String> + Sync);
+    &'a (dyn Fn(&[u8], &[u8], &str, &mut Diagnostics) -> Result<NavMesh, ModelReadError> + Sync);
 
 /// One area to generate.
 #[derive(Clone, Copy)]

@@ -450,6 +450,7 @@ mod tests {
         weld: "weld=",
         memory_holds: "bytes hold",
         to_glb: "format=\"glb\"",
+        translate: "translate",
     };
 
     /// Two walkable triangles sharing an edge, in group `floor` (a column BWM cannot store).

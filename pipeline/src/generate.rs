@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 use walkmesh_core::{Diagnostics, Format, NavMesh, ReadOptions, Registry};
 use walkmesh_generate::area::{RoomPlacement, room_placement};
 use walkmesh_generate::limits::Checks;
-use walkmesh_generate::{GenerateError, Generated, ObjectKind, Params, Report};
+use walkmesh_generate::{GenerateError, Generated, ModelReadError, ObjectKind, Params, Report};
 
 use crate::failure::Failure;
 
 /// A model's render geometry read from its file, `None` for a file whose registry reader
-/// already gives its triangles (`walkmesh_formats::read_render_geometry`, its error as text:
+/// already gives its triangles (`walkmesh_formats::read_render_geometry`, its error boxed:
 /// the format crates sit below this crate's callers, not below it).
 pub type RenderGeometry<'a> =
-    &'a dyn Fn(&Path, &mut Diagnostics) -> Option<Result<NavMesh, String>>;
+    &'a dyn Fn(&Path, &mut Diagnostics) -> Option<Result<NavMesh, ModelReadError>>;
 
 /// The reading options of render geometry: `read` with every OBJ `usemtl` name kept, known to
 /// the profile or not (`walkmesh_obj::MATERIAL_NAMES_PARAM`), since the generator reads
@@ -41,7 +41,7 @@ pub fn read_inputs(
     let mut meshes = Vec::with_capacity(inputs.len());
     for input in inputs {
         let mesh = match render(input, diag) {
-            Some(read) => read.map_err(Failure::input)?,
+            Some(read) => read.map_err(|error| Failure::input(error.to_string()))?,
             None => crate::read_path(registry, input, None, read, diag)?.0,
         };
         meshes.push(mesh);

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use walkmesh_core::passes::OffsetParseError;
 use walkmesh_core::{
     Diagnostics, Format, MeshKind, NavMesh, ReadOptions, Registry, WeldChoice, progress,
 };
@@ -68,8 +69,8 @@ pub struct PlanOptions {
     pub max_memory_mib: Option<u64>,
     /// The weld asked for (`None`: the default).
     pub weld: Option<WeldChoice>,
-    /// The offset to move the mesh by, or the message saying why its text is not one.
-    pub translate: Option<Result<[f32; 3], String>>,
+    /// The offset to move the mesh by, or why its text is not one.
+    pub translate: Option<Result<[f32; 3], OffsetParseError>>,
     /// Warning rules over the project file's (`walkmesh.toml`): strict, allow, deny.
     pub strict: bool,
     pub allow: Vec<String>,
@@ -102,7 +103,10 @@ pub fn plan<'r>(
         );
     }
     write.weld = options.weld;
-    write.translate = options.translate.transpose().map_err(Failure::usage)?;
+    write.translate = options
+        .translate
+        .transpose()
+        .map_err(|error| Failure::usage(format!("{}: {error}", names.translate)))?;
     let start = std::env::current_dir().unwrap_or_default();
     let (found, _) = WarningPolicy::discover(&start)?;
     write.warnings = found.with_flags(options.strict, &options.allow, &options.deny);

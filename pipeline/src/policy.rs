@@ -24,6 +24,8 @@ pub struct OptionNames {
     pub memory_holds: &'static str,
     /// How to ask for the one-file glTF (`--to glb`, `format="glb"`).
     pub to_glb: &'static str,
+    /// The offset option (`--translate`, `translate`).
+    pub translate: &'static str,
 }
 
 impl OptionNames {
@@ -40,6 +42,7 @@ pub const CLI_NAMES: OptionNames = OptionNames {
     weld: "--weld ",
     memory_holds: "`-` (standard output) holds",
     to_glb: "--to glb",
+    translate: "--translate",
 };
 
 /// The output check's findings, judged.
@@ -142,6 +145,7 @@ mod tests {
             weld: "weld=",
             memory_holds: "bytes hold",
             to_glb: "format=\"glb\"",
+            translate: "translate",
         };
         let refused = judge_output(checked(found.clone()), None, "bwm", false, python).unwrap_err();
         assert!(refused.message.starts_with("refusing to write the bytes"));

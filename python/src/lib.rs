@@ -341,6 +341,7 @@ pub(crate) const PYTHON_NAMES: pipeline::policy::OptionNames = pipeline::policy:
     weld: "weld=",
     memory_holds: "bytes hold",
     to_glb: "format=\"glb\"",
+    translate: "translate",
 };
 
 /// The output settings among `options` (force, create_dirs, fsync); `options::parse` checks

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use walkmesh_core::ReadError;
+use walkmesh_core::format::DetectError;
 
 /// Why a field diff or corpus statistics could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -63,8 +64,37 @@ pub enum ResearchError {
     TooManyRecords { file: PathBuf, limit: usize },
 }
 
-impl From<ResearchError> for String {
-    fn from(error: ResearchError) -> String {
-        error.to_string()
+/// Why one file of a corpus was not counted: the statistics list it as skipped, with this
+/// text as the reason.
+#[derive(Debug, thiserror::Error)]
+pub enum SkipReason {
+    #[error("cannot read: {0}")]
+    Unreadable(#[source] std::io::Error),
+    #[error("not a walkmesh: {0}")]
+    NotAWalkmesh(#[source] DetectError),
+    #[error("the {format} format has no field dump")]
+    NoFieldDump { format: &'static str },
+    #[error("cannot be dumped: {0}")]
+    Undumpable(#[source] ReadError),
+    /// A folder entry that is not a regular file (`kind`: "a FIFO", …).
+    #[error("not a regular file: {kind}")]
+    NotRegularFile { kind: &'static str },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_reasons_are_the_sentences_the_statistics_listed() {
+        let unreadable = SkipReason::Unreadable(std::io::Error::other("disk on fire"));
+        assert_eq!(unreadable.to_string(), "cannot read: disk on fire");
+        let no_dump = SkipReason::NoFieldDump { format: "obj" };
+        assert_eq!(no_dump.to_string(), "the obj format has no field dump");
+        let fifo = SkipReason::NotRegularFile { kind: "a FIFO" };
+        assert_eq!(fifo.to_string(), "not a regular file: a FIFO");
+        let broken = ReadError::whole("header", "too short");
+        let expected = format!("cannot be dumped: {broken}");
+        assert_eq!(SkipReason::Undumpable(broken).to_string(), expected);
     }
 }

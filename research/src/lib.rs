@@ -10,4 +10,4 @@ pub mod fields;
 pub mod spec;
 pub mod stats;
 
-pub use error::ResearchError;
+pub use error::{ResearchError, SkipReason};

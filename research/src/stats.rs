@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use walkmesh_core::Registry;
 
-use crate::error::ResearchError;
+use crate::error::{ResearchError, SkipReason};
 
 use crate::fields::{FieldRef, Scalar, is_array, scalars, walk};
 
@@ -338,10 +338,9 @@ pub fn files_under(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Skipped>), Res
             if given {
                 return Err(ResearchError::NotRegularFile { path, kind });
             }
-            let reason = format!("not a regular file: {kind}");
             special.push(Skipped {
                 file: path.display().to_string(),
-                reason,
+                reason: SkipReason::NotRegularFile { kind }.to_string(),
             });
         }
     }
@@ -378,7 +377,7 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Rese
     // The pool's threads read for the running command: in its scope (walkmesh_core::files).
     let reads = walkmesh_core::files::Scope::current();
     for window in indexed.chunks(threads * WINDOW_PER_THREAD) {
-        let tallies: Vec<Result<(&'static str, Tally), String>> = pool.install(|| {
+        let tallies: Vec<Result<(&'static str, Tally), SkipReason>> = pool.install(|| {
             use rayon::prelude::*;
             window
                 .par_iter()
@@ -395,7 +394,7 @@ pub fn corpus_stats(registry: &Registry, dirs: &[PathBuf]) -> Result<Stats, Rese
                 Ok((format, tally)) => merged.add(format, tally),
                 Err(reason) => merged.skipped.push(Skipped {
                     file: shown,
-                    reason,
+                    reason: reason.to_string(),
                 }),
             }
         }
@@ -476,13 +475,13 @@ fn tally_file(
     registry: &Registry,
     file: &Path,
     index: usize,
-) -> Result<(&'static str, Tally), String> {
-    let bytes = walkmesh_core::files::read(file).map_err(|e| format!("cannot read: {e}"))?;
+) -> Result<(&'static str, Tally), SkipReason> {
+    let bytes = walkmesh_core::files::read(file).map_err(SkipReason::Unreadable)?;
     let format = walkmesh_pipeline::detect(registry, &bytes, file, None)
-        .map_err(|e| format!("not a walkmesh: {e}"))?;
-    let dumper = format
-        .dumper()
-        .ok_or_else(|| format!("the {} format has no field dump", format.id()))?;
+        .map_err(SkipReason::NotAWalkmesh)?;
+    let dumper = format.dumper().ok_or(SkipReason::NoFieldDump {
+        format: format.id(),
+    })?;
     // Fields of a file that fails part-way are not counted: the file is tallied on its own
     // first (bounded like the whole: at most DISTINCT_LIMIT values per field), then merged.
     let id = format.id();
@@ -520,7 +519,7 @@ fn tally_file(
             }
         }
     })
-    .map_err(|e| format!("cannot be dumped: {e}"))?;
+    .map_err(SkipReason::Undumpable)?;
     Ok((id, tally))
 }
 

@@ -19,17 +19,49 @@ pub enum RouteError {
     /// The tables contradict themselves or the mesh (stale or broken tables); `reason` says
     /// where.
     #[error("{reason}")]
-    InconsistentTables { reason: String },
+    InconsistentTables { reason: TableInconsistency },
     /// A route end that no region holds and no region centroid is near (`which`: the
     /// option naming the point, `--from` or `--to`).
     #[error("{which}: no region holds the point and no region centroid is within {within} units")]
     NoRegion { which: String, within: f64 },
 }
 
-impl From<RouteError> for String {
-    fn from(error: RouteError) -> String {
-        error.to_string()
-    }
+/// Where NWN2's stored path tables contradict themselves or the mesh: each is a sign of stale
+/// or broken tables, reported as a warning of the engine's route.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TableInconsistency {
+    #[error("triangle {triangle} belongs to no island")]
+    NoIsland { triangle: u32 },
+    #[error("triangle {triangle} lies in no tile")]
+    NoTile { triangle: u32 },
+    #[error("triangles {from} and {to} share an island but not a tile")]
+    TilesDiffer { from: u32, to: u32 },
+    #[error("triangle {triangle} is not a node of its tile's path table")]
+    NotANode { triangle: u32 },
+    #[error("the path table of tile {tile} is short")]
+    ShortPathTable { tile: u32 },
+    #[error("the path table of tile {tile} names node {node}")]
+    UnknownNode { tile: u32, node: u8 },
+    #[error("the path table loops from triangle {from} to {to}")]
+    ChainLoops { from: u32, to: u32 },
+    #[error(
+        "the path table of triangle {from}'s tile has no path to the exit triangle {exit} its island lists"
+    )]
+    NoPathToExit { from: u32, exit: u32 },
+    #[error("the path table has no path from triangle {from} to {to} in one island")]
+    NoPathInIsland { from: u32, to: u32 },
+    #[error("the island path table loops from island {from} to {to}")]
+    IslandOrderLoops { from: u16, to: u16 },
+    #[error("no island path entry for {from} → {to}")]
+    NoIslandPathEntry { from: u16, to: u16 },
+    #[error("island {island} is missing")]
+    IslandMissing { island: u16 },
+    #[error("island {from} lists no exit towards island {to}")]
+    NoExitTowards { from: u16, to: u16 },
+    #[error("exit triangle {exit} is missing")]
+    ExitMissing { exit: u32 },
+    #[error("exit triangle {exit} has no neighbour in island {island}")]
+    ExitWithoutNeighbour { exit: u32, island: u16 },
 }
 
 #[cfg(test)]
@@ -46,12 +78,19 @@ mod tests {
             far.to_string(),
             "--from: no region holds the point and no region centroid is within 10 units"
         );
+        let stale = RouteError::InconsistentTables {
+            reason: TableInconsistency::NoPathToExit { from: 4, exit: 9 },
+        };
+        assert_eq!(
+            stale.to_string(),
+            "the path table of triangle 4's tile has no path to the exit triangle 9 its island lists"
+        );
         let missing = RouteError::TablesNotStored {
             tables: "PATH",
             file: "PATH",
         };
         assert_eq!(
-            String::from(missing),
+            missing.to_string(),
             "the stored PATH tables are not available (not a PATH file as read)"
         );
     }

@@ -26,7 +26,7 @@ pub mod reach;
 pub mod report;
 pub mod surface;
 
-pub use error::RouteError;
+pub use error::{RouteError, TableInconsistency};
 pub use reach::{Reach, reach};
 pub use report::{FaceRef, RouteReport};
 pub use surface::{LocateError, Route, SurfaceRouter};

@@ -16,7 +16,7 @@
 
 use walkmesh_core::NavMesh;
 
-use crate::error::RouteError;
+use crate::error::{RouteError, TableInconsistency};
 use walkmesh_nwn2::aswm::{Aswm, NO_NODE, NONE16};
 
 /// The parsed tables of a TRX and the tile of every triangle.
@@ -83,15 +83,15 @@ impl Tables {
             .map_err(|reason| RouteError::InconsistentTables { reason })
     }
 
-    /// [`Tables::corridor`], with the inconsistency as a sentence.
-    fn corridor_faces(&self, from: u32, to: u32) -> Result<Corridor, String> {
+    /// [`Tables::corridor`], with the inconsistency alone.
+    fn corridor_faces(&self, from: u32, to: u32) -> Result<Corridor, TableInconsistency> {
         let island = |t: u32| {
             self.aswm
                 .triangles
                 .get(t as usize)
                 .map(|t| t.island)
                 .filter(|&i| i != NONE16)
-                .ok_or_else(|| format!("triangle {t} belongs to no island"))
+                .ok_or(TableInconsistency::NoIsland { triangle: t })
         };
         let (from_island, to_island) = (island(from)?, island(to)?);
         if from_island == to_island {
@@ -108,10 +108,10 @@ impl Tables {
             match self.chain(current, exit, false)? {
                 Corridor::Faces { faces: part, .. } => faces.extend(part.into_iter().skip(1)),
                 Corridor::Unreachable => {
-                    return Err(format!(
-                        "the path table of triangle {current}'s tile has no path to the exit \
-                         triangle {exit} its island lists"
-                    ));
+                    return Err(TableInconsistency::NoPathToExit {
+                        from: current,
+                        exit,
+                    });
                 }
             }
             let entry = self.step_into(exit, hop[1])?;
@@ -121,9 +121,7 @@ impl Tables {
         match self.chain(current, to, false)? {
             Corridor::Faces { faces: part, .. } => faces.extend(part.into_iter().skip(1)),
             Corridor::Unreachable => {
-                return Err(format!(
-                    "the path table has no path from triangle {current} to {to} in one island"
-                ));
+                return Err(TableInconsistency::NoPathInIsland { from: current, to });
             }
         }
         Ok(Corridor::Faces {
@@ -133,21 +131,19 @@ impl Tables {
     }
 
     /// The island sequence from `from` to `to` by the island path table; `None`: unreachable.
-    fn island_order(&self, from: u16, to: u16) -> Result<Option<Vec<u16>>, String> {
+    fn island_order(&self, from: u16, to: u16) -> Result<Option<Vec<u16>>, TableInconsistency> {
         let n = self.aswm.islands.len();
         let mut order = vec![from];
         let mut current = from;
         while current != to {
             if order.len() > n {
-                return Err(format!(
-                    "the island path table loops from island {from} to {to}"
-                ));
+                return Err(TableInconsistency::IslandOrderLoops { from, to });
             }
             let entry = self
                 .aswm
                 .island_paths
                 .get(usize::from(current) * n + usize::from(to))
-                .ok_or_else(|| format!("no island path entry for {current} → {to}"))?;
+                .ok_or(TableInconsistency::NoIslandPathEntry { from: current, to })?;
             if entry.next == NONE16 {
                 return Ok(None);
             }
@@ -157,27 +153,27 @@ impl Tables {
         Ok(Some(order))
     }
 
-    fn exit_towards(&self, from: u16, to: u16) -> Result<u32, String> {
+    fn exit_towards(&self, from: u16, to: u16) -> Result<u32, TableInconsistency> {
         let island = self
             .aswm
             .islands
             .get(usize::from(from))
-            .ok_or_else(|| format!("island {from} is missing"))?;
+            .ok_or(TableInconsistency::IslandMissing { island: from })?;
         island
             .adjacent
             .iter()
             .position(|&a| a == u32::from(to))
             .and_then(|k| island.exits.get(k).copied())
-            .ok_or_else(|| format!("island {from} lists no exit towards island {to}"))
+            .ok_or(TableInconsistency::NoExitTowards { from, to })
     }
 
     /// The neighbour of `exit` that lies in island `island`.
-    fn step_into(&self, exit: u32, island: u16) -> Result<u32, String> {
+    fn step_into(&self, exit: u32, island: u16) -> Result<u32, TableInconsistency> {
         let triangle = self
             .aswm
             .triangles
             .get(exit as usize)
-            .ok_or_else(|| format!("exit triangle {exit} is missing"))?;
+            .ok_or(TableInconsistency::ExitMissing { exit })?;
         triangle
             .neighbours
             .iter()
@@ -188,12 +184,17 @@ impl Tables {
                     .get(n as usize)
                     .is_some_and(|t| t.island == island)
             })
-            .ok_or_else(|| format!("exit triangle {exit} has no neighbour in island {island}"))
+            .ok_or(TableInconsistency::ExitWithoutNeighbour { exit, island })
     }
 
     /// The path table's chain from `from` to `to` (same tile). `visible_counts`: report the
     /// bit 7 of the first entry as `straight`.
-    fn chain(&self, from: u32, to: u32, visible_counts: bool) -> Result<Corridor, String> {
+    fn chain(
+        &self,
+        from: u32,
+        to: u32,
+        visible_counts: bool,
+    ) -> Result<Corridor, TableInconsistency> {
         if from == to {
             return Ok(Corridor::Faces {
                 faces: vec![from],
@@ -202,15 +203,13 @@ impl Tables {
         }
         let tile_index = self.tile_of.get(from as usize).copied().unwrap_or(u32::MAX);
         if self.tile_of.get(to as usize) != Some(&tile_index) {
-            return Err(format!(
-                "triangles {from} and {to} share an island but not a tile"
-            ));
+            return Err(TableInconsistency::TilesDiffer { from, to });
         }
         let tile = self
             .aswm
             .tiles
             .get(tile_index as usize)
-            .ok_or_else(|| format!("triangle {from} lies in no tile"))?;
+            .ok_or(TableInconsistency::NoTile { triangle: from })?;
         let offset = tile.triangles_offset;
         let nodes = tile.node_to_local.len();
         let node = |t: u32| {
@@ -218,7 +217,7 @@ impl Tables {
                 .get(t.wrapping_sub(offset) as usize)
                 .copied()
                 .filter(|&n| n != NO_NODE)
-                .ok_or_else(|| format!("triangle {t} is not a node of its tile's path table"))
+                .ok_or(TableInconsistency::NotANode { triangle: t })
         };
         let target = usize::from(node(to)?);
         let mut faces = vec![from];
@@ -226,28 +225,25 @@ impl Tables {
         let mut current = from;
         while current != to {
             if faces.len() > nodes + 1 {
-                return Err(format!("the path table loops from triangle {from} to {to}"));
+                return Err(TableInconsistency::ChainLoops { from, to });
             }
             let entry = tile
                 .nodes
                 .get(usize::from(node(current)?) * nodes + target)
                 .copied()
-                .ok_or_else(|| format!("the path table of tile {tile_index} is short"))?;
+                .ok_or(TableInconsistency::ShortPathTable { tile: tile_index })?;
             if entry == NO_NODE {
                 return Ok(Corridor::Unreachable);
             }
             if faces.len() == 1 {
                 straight = visible_counts && entry & 0x80 != 0;
             }
-            let local = tile
-                .node_to_local
-                .get(usize::from(entry & 0x7F))
-                .ok_or_else(|| {
-                    format!(
-                        "the path table of tile {tile_index} names node {}",
-                        entry & 0x7F
-                    )
-                })?;
+            let local = tile.node_to_local.get(usize::from(entry & 0x7F)).ok_or(
+                TableInconsistency::UnknownNode {
+                    tile: tile_index,
+                    node: entry & 0x7F,
+                },
+            )?;
             current = offset + local;
             faces.push(current);
         }

@@ -145,10 +145,7 @@ pub fn plan<'r>(
         params: args.params.values.clone(),
         max_memory_mib: args.max_memory,
         weld: args.weld,
-        translate: args
-            .translate
-            .as_deref()
-            .map(|text| passes::parse_offset(text).map_err(|e| format!("--translate: {e}"))),
+        translate: args.translate.as_deref().map(passes::parse_offset),
         strict: args.strict,
         allow: args.allow.clone(),
         deny: args.deny.clone(),

@@ -27,12 +27,6 @@ pub enum OffsetParseError {
     NotANumber { part: String, text: String },
 }
 
-impl From<OffsetParseError> for String {
-    fn from(error: OffsetParseError) -> String {
-        error.to_string()
-    }
-}
-
 /// Parses `x,y,z` (three numbers separated by commas, spaces allowed).
 pub fn parse_offset(text: &str) -> Result<[f32; 3], OffsetParseError> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();

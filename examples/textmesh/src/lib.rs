@@ -166,7 +166,7 @@ impl Reader for TextMeshFormat {
     ) -> Result<NavMesh, ReadError> {
         let mesh = read_text(input, options)?;
         mesh.check()
-            .map_err(|message| ReadError::whole("mesh", message))?;
+            .map_err(|error| ReadError::whole("mesh", error.to_string()))?;
         Ok(mesh)
     }
 }

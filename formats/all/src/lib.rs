@@ -109,12 +109,6 @@ pub enum ModelGeometryError {
     },
 }
 
-impl From<ModelGeometryError> for String {
-    fn from(error: ModelGeometryError) -> String {
-        error.to_string()
-    }
-}
-
 /// The render geometry of a model file, for `walkmesh generate`: `Some` for a KotOR binary
 /// model (`.mdl`, case-insensitive; its render triangles in room coordinates, read with the
 /// `.mdx` beside it), `None` for every other file, whose registry reader already gives its

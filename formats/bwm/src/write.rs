@@ -131,7 +131,7 @@ fn derive<'m>(
     diag: &mut Diagnostics,
 ) -> Result<Derived<'m>, WriteError> {
     mesh.check()
-        .map_err(|message| WriteError::new("mesh", message))?;
+        .map_err(|error| WriteError::new("mesh", error.to_string()))?;
     let mut current: Cow<'_, NavMesh> = Cow::Borrowed(mesh);
     if !current.polygons.all_triangles() {
         let (triangles, _) = triangulate(&current, diag);

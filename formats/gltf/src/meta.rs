@@ -111,9 +111,56 @@ pub enum FloatsError {
     NotAList,
 }
 
-impl From<FloatsError> for String {
-    fn from(error: FloatsError) -> String {
-        error.to_string()
+/// Why a field of the walkmesh metadata cannot be read; the text follows the field's name in
+/// the problem reported (`extras.walkmesh.origin: expected 3 numbers, found 2; ignored`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MetaFieldError {
+    /// A float list that does not read ([`decode_f32s`]).
+    #[error(transparent)]
+    Floats(#[from] FloatsError),
+    /// A float list of the wrong length.
+    #[error("expected {expected} numbers, found {found}")]
+    FloatCount { expected: usize, found: usize },
+    /// A value of the wrong shape; `shape` says what was expected
+    /// (`an object`, `an array of [a, b] pairs`).
+    #[error("expected {shape}")]
+    Expected { shape: &'static str },
+    /// A field's own value of the wrong kind (`not a count`).
+    #[error("not {kind}")]
+    Not { kind: &'static str },
+    /// A named part or a JSON item of the wrong kind: `value` is the part's name or the item's
+    /// JSON text (`int is not a 64-bit integer`, `[1,2] is not a pair`).
+    #[error("{value} is not {kind}")]
+    IsNot { value: String, kind: &'static str },
+    /// A part the field cannot do without.
+    #[error("{part} is missing")]
+    Missing { part: &'static str },
+    /// A hook without its name or position.
+    #[error("hook {index} has no {part}")]
+    HookWithout { index: usize, part: &'static str },
+    /// A hook whose position does not read.
+    #[error("hook {index}: {source}")]
+    HookPosition {
+        index: usize,
+        source: Box<MetaFieldError>,
+    },
+    /// A corner list entry one of whose parts does not read; `problem` names the part.
+    #[error("{item}: {problem}")]
+    Corner { item: String, problem: &'static str },
+    /// An extra's bytes that are not base64.
+    #[error("bytes is not base64 (position {position})")]
+    NotBase64 { position: usize },
+    /// An extra of a type this reader does not know.
+    #[error("unknown value type '{tag}'")]
+    UnknownValueType { tag: String },
+}
+
+impl MetaFieldError {
+    fn is_not(value: impl ToString, kind: &'static str) -> Self {
+        MetaFieldError::IsNot {
+            value: value.to_string(),
+            kind,
+        }
     }
 }
 
@@ -150,10 +197,12 @@ pub fn decode_f32s(value: &Value) -> Result<Vec<f32>, FloatsError> {
     }
 }
 
-fn decode_f32_array<const N: usize>(value: &Value) -> Result<[f32; N], String> {
+fn decode_f32_array<const N: usize>(value: &Value) -> Result<[f32; N], MetaFieldError> {
     let values = decode_f32s(value)?;
-    <[f32; N]>::try_from(values.as_slice())
-        .map_err(|_| format!("expected {N} numbers, found {}", values.len()))
+    <[f32; N]>::try_from(values.as_slice()).map_err(|_| MetaFieldError::FloatCount {
+        expected: N,
+        found: values.len(),
+    })
 }
 
 fn encode_f64(value: f64) -> Value {
@@ -164,7 +213,7 @@ fn encode_f64(value: f64) -> Value {
     }
 }
 
-fn decode_f64(value: &Value) -> Result<f64, String> {
+fn decode_f64(value: &Value) -> Result<f64, MetaFieldError> {
     if let Some(number) = value.as_f64() {
         return Ok(number);
     }
@@ -173,7 +222,9 @@ fn decode_f64(value: &Value) -> Result<f64, String> {
         .and_then(Value::as_str)
         .and_then(|hex| u64::from_str_radix(hex, 16).ok())
         .map(f64::from_bits)
-        .ok_or_else(|| "expected a number or {\"f64_bits\": \"hex\"}".into())
+        .ok_or(MetaFieldError::Expected {
+            shape: "a number or {\"f64_bits\": \"hex\"}",
+        })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,18 +259,21 @@ fn encode_runs(runs: &[(u64, u64)]) -> Value {
     Value::Array(runs.iter().map(|&(a, b)| json!([a, b])).collect())
 }
 
-fn decode_runs(value: &Value) -> Result<Vec<(u64, u64)>, String> {
-    let items = value
-        .as_array()
-        .ok_or("expected an array of [a, b] pairs")?;
+fn decode_runs(value: &Value) -> Result<Vec<(u64, u64)>, MetaFieldError> {
+    let items = value.as_array().ok_or(MetaFieldError::Expected {
+        shape: "an array of [a, b] pairs",
+    })?;
     items
         .iter()
         .map(|item| match item.as_array().map(Vec::as_slice) {
             Some([a, b]) => match (a.as_u64(), b.as_u64()) {
                 (Some(a), Some(b)) => Ok((a, b)),
-                _ => Err(format!("{item} is not a pair of non-negative integers")),
+                _ => Err(MetaFieldError::is_not(
+                    item,
+                    "a pair of non-negative integers",
+                )),
             },
-            _ => Err(format!("{item} is not a pair")),
+            _ => Err(MetaFieldError::is_not(item, "a pair")),
         })
         .collect()
 }
@@ -238,22 +292,26 @@ fn encode_extra(extra: &Extra) -> Value {
     }
 }
 
-fn decode_extra(value: &Value) -> Result<Extra, String> {
-    let map = value.as_object().ok_or("expected an object")?;
+fn decode_extra(value: &Value) -> Result<Extra, MetaFieldError> {
+    let map = value
+        .as_object()
+        .ok_or(MetaFieldError::Expected { shape: "an object" })?;
     let mut entries = map.iter();
     let (Some((tag, inner)), None) = (entries.next(), entries.next()) else {
-        return Err("expected exactly one of int, float, text, text_list, floats, bytes".into());
+        return Err(MetaFieldError::Expected {
+            shape: "exactly one of int, float, text, text_list, floats, bytes",
+        });
     };
     match tag.as_str() {
         "int" => inner
             .as_i64()
             .map(Extra::Int)
-            .ok_or_else(|| "int is not a 64-bit integer".into()),
+            .ok_or_else(|| MetaFieldError::is_not("int", "a 64-bit integer")),
         "float" => decode_f64(inner).map(Extra::Float),
         "text" => inner
             .as_str()
             .map(|s| Extra::Text(s.to_string()))
-            .ok_or_else(|| "text is not a string".into()),
+            .ok_or_else(|| MetaFieldError::is_not("text", "a string")),
         "text_list" => inner
             .as_array()
             .and_then(|items| {
@@ -263,16 +321,18 @@ fn decode_extra(value: &Value) -> Result<Extra, String> {
                     .collect::<Option<Vec<_>>>()
             })
             .map(Extra::TextList)
-            .ok_or_else(|| "text_list is not a list of strings".into()),
-        "floats" => decode_f32s(inner).map(Extra::Floats).map_err(String::from),
+            .ok_or_else(|| MetaFieldError::is_not("text_list", "a list of strings")),
+        "floats" => Ok(Extra::Floats(decode_f32s(inner)?)),
         "bytes" => inner
             .as_str()
-            .ok_or_else(|| "bytes is not a string".to_string())
+            .ok_or_else(|| MetaFieldError::is_not("bytes", "a string"))
             .and_then(|text| {
-                base64::decode(text).map_err(|at| format!("bytes is not base64 (position {at})"))
+                base64::decode(text).map_err(|position| MetaFieldError::NotBase64 { position })
             })
             .map(Extra::Bytes),
-        other => Err(format!("unknown value type '{other}'")),
+        other => Err(MetaFieldError::UnknownValueType {
+            tag: other.to_string(),
+        }),
     }
 }
 
@@ -283,24 +343,26 @@ fn encode_attribute(attribute: &Attribute) -> Value {
     }
 }
 
-fn decode_attribute(value: &Value) -> Result<Attribute, String> {
+fn decode_attribute(value: &Value) -> Result<Attribute, MetaFieldError> {
     if let Some(items) = value.get("int") {
-        let items = items.as_array().ok_or("int is not an array")?;
+        let items = items
+            .as_array()
+            .ok_or_else(|| MetaFieldError::is_not("int", "an array"))?;
         return items
             .iter()
             .map(|item| {
                 item.as_i64()
-                    .ok_or_else(|| format!("{item} is not a 64-bit integer"))
+                    .ok_or_else(|| MetaFieldError::is_not(item, "a 64-bit integer"))
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Attribute::Int);
     }
     if let Some(items) = value.get("float") {
-        return decode_f32s(items)
-            .map(Attribute::Float)
-            .map_err(String::from);
+        return Ok(Attribute::Float(decode_f32s(items)?));
     }
-    Err("expected {\"int\": [...]} or {\"float\": [...]}".into())
+    Err(MetaFieldError::Expected {
+        shape: "{\"int\": [...]} or {\"float\": [...]}",
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,7 +460,7 @@ impl MeshMeta {
                 "extras.walkmesh.version is {version}; this reader knows version {VERSION} and reads what it recognises"
             ));
         }
-        let mut field = |name: &str, result: Result<(), String>| {
+        let mut field = |name: &str, result: Result<(), MetaFieldError>| {
             if let Err(message) = result {
                 problems.push(format!("extras.walkmesh.{name}: {message}; ignored"));
             }
@@ -409,7 +471,9 @@ impl MeshMeta {
                 kind.as_str()
                     .and_then(MeshKind::parse)
                     .map(|kind| meta.kind = Some(kind))
-                    .ok_or_else(|| format!("{kind} is not area, placeable, door or terrain")),
+                    .ok_or_else(|| {
+                        MetaFieldError::is_not(kind, "area, placeable, door or terrain")
+                    }),
             );
         }
         if let Some(count) = map.get("vertices") {
@@ -418,7 +482,7 @@ impl MeshMeta {
                 count
                     .as_u64()
                     .map(|c| meta.vertices = Some(c))
-                    .ok_or_else(|| "not a count".into()),
+                    .ok_or(MetaFieldError::Not { kind: "a count" }),
             );
         }
         if let Some(count) = map.get("polygons") {
@@ -427,7 +491,7 @@ impl MeshMeta {
                 count
                     .as_u64()
                     .map(|c| meta.polygons = Some(c))
-                    .ok_or_else(|| "not a count".into()),
+                    .ok_or(MetaFieldError::Not { kind: "a count" }),
             );
         }
         if let Some(origin) = map.get("origin") {
@@ -489,20 +553,33 @@ impl MeshMeta {
     }
 }
 
-fn decode_hooks(value: &Value) -> Result<Vec<Hook>, String> {
-    let items = value.as_array().ok_or("not an array")?;
+fn decode_hooks(value: &Value) -> Result<Vec<Hook>, MetaFieldError> {
+    let items = value
+        .as_array()
+        .ok_or(MetaFieldError::Not { kind: "an array" })?;
     items
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let name = item
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("hook {index} has no name"))?;
+            let name =
+                item.get("name")
+                    .and_then(Value::as_str)
+                    .ok_or(MetaFieldError::HookWithout {
+                        index,
+                        part: "name",
+                    })?;
             let position = item
                 .get("position")
-                .ok_or_else(|| format!("hook {index} has no position"))
-                .and_then(|p| decode_f32_array::<3>(p).map_err(|m| format!("hook {index}: {m}")))?;
+                .ok_or(MetaFieldError::HookWithout {
+                    index,
+                    part: "position",
+                })
+                .and_then(|p| {
+                    decode_f32_array::<3>(p).map_err(|source| MetaFieldError::HookPosition {
+                        index,
+                        source: Box::new(source),
+                    })
+                })?;
             Ok(Hook {
                 name: name.to_string(),
                 position,
@@ -511,16 +588,17 @@ fn decode_hooks(value: &Value) -> Result<Vec<Hook>, String> {
         .collect()
 }
 
-fn decode_tile_grid(value: &Value) -> Result<TileGrid, String> {
+fn decode_tile_grid(value: &Value) -> Result<TileGrid, MetaFieldError> {
     let count = |name: &str| {
         value
             .get(name)
             .and_then(Value::as_u64)
             .and_then(|c| u32::try_from(c).ok())
-            .ok_or_else(|| format!("{name} is not a 32-bit count"))
+            .ok_or_else(|| MetaFieldError::is_not(name, "a 32-bit count"))
     };
-    let size = decode_f32_array::<2>(value.get("tile_size").ok_or("tile_size is missing")?)?;
-    let origin = decode_f32_array::<2>(value.get("origin").ok_or("origin is missing")?)?;
+    let part = |part: &'static str| value.get(part).ok_or(MetaFieldError::Missing { part });
+    let size = decode_f32_array::<2>(part("tile_size")?)?;
+    let origin = decode_f32_array::<2>(part("origin")?)?;
     Ok(TileGrid {
         columns: count("columns")?,
         rows: count("rows")?,
@@ -530,8 +608,10 @@ fn decode_tile_grid(value: &Value) -> Result<TileGrid, String> {
     })
 }
 
-fn decode_edge_tags(value: &Value) -> Result<Vec<(EdgeRef, EdgeTag)>, String> {
-    let items = value.as_array().ok_or("not an array")?;
+fn decode_edge_tags(value: &Value) -> Result<Vec<(EdgeRef, EdgeTag)>, MetaFieldError> {
+    let items = value
+        .as_array()
+        .ok_or(MetaFieldError::Not { kind: "an array" })?;
     items
         .iter()
         .map(|item| match item.as_array().map(Vec::as_slice) {
@@ -543,10 +623,10 @@ fn decode_edge_tags(value: &Value) -> Result<Vec<(EdgeRef, EdgeTag)>, String> {
                     (Some(polygon), Some(edge), Some(transition)) => {
                         Ok((EdgeRef { polygon, edge }, EdgeTag { transition }))
                     }
-                    _ => Err(format!("{item} is not [polygon, edge, transition]")),
+                    _ => Err(MetaFieldError::is_not(item, "[polygon, edge, transition]")),
                 }
             }
-            _ => Err(format!("{item} is not [polygon, edge, transition]")),
+            _ => Err(MetaFieldError::is_not(item, "[polygon, edge, transition]")),
         })
         .collect()
 }
@@ -594,7 +674,7 @@ impl PrimitiveMeta {
             problems.push(format!("{field} is not an object; ignored"));
             return meta;
         };
-        let mut check = |name: &str, result: Result<(), String>| {
+        let mut check = |name: &str, result: Result<(), MetaFieldError>| {
             if let Err(message) = result {
                 problems.push(format!("{field}.{name}: {message}; ignored"));
             }
@@ -618,7 +698,9 @@ impl PrimitiveMeta {
                     .as_u64()
                     .and_then(|m| u16::try_from(m).ok())
                     .map(|m| meta.material = Some(m))
-                    .ok_or_else(|| "not a material id".into()),
+                    .ok_or(MetaFieldError::Not {
+                        kind: "a material id",
+                    }),
             );
         }
         if let Some(code) = map.get("code") {
@@ -627,7 +709,9 @@ impl PrimitiveMeta {
                 code.as_u64()
                     .and_then(|c| u32::try_from(c).ok())
                     .map(|c| meta.code = Some(c))
-                    .ok_or_else(|| "not a 32-bit code".into()),
+                    .ok_or(MetaFieldError::Not {
+                        kind: "a 32-bit code",
+                    }),
             );
         }
         if let Some(walkable) = map.get("walkable") {
@@ -636,24 +720,30 @@ impl PrimitiveMeta {
                 walkable
                     .as_bool()
                     .map(|w| meta.walkable = Some(w))
-                    .ok_or_else(|| "not true or false".into()),
+                    .ok_or(MetaFieldError::Not {
+                        kind: "true or false",
+                    }),
             );
         }
         meta
     }
 }
 
-fn decode_corners(value: &Value) -> Result<Vec<(u64, Vec<u32>)>, String> {
-    let items = value
-        .as_array()
-        .ok_or("expected an array of [position, [vertex, ...]]")?;
+fn decode_corners(value: &Value) -> Result<Vec<(u64, Vec<u32>)>, MetaFieldError> {
+    let items = value.as_array().ok_or(MetaFieldError::Expected {
+        shape: "an array of [position, [vertex, ...]]",
+    })?;
+    let corner = |item: &Value, problem: &'static str| MetaFieldError::Corner {
+        item: item.to_string(),
+        problem,
+    };
     items
         .iter()
         .map(|item| match item.as_array().map(Vec::as_slice) {
             Some([position, vertices]) => {
                 let position = position
                     .as_u64()
-                    .ok_or_else(|| format!("{item}: the position is not a count"))?;
+                    .ok_or_else(|| corner(item, "the position is not a count"))?;
                 let vertices = vertices
                     .as_array()
                     .and_then(|list| {
@@ -661,10 +751,10 @@ fn decode_corners(value: &Value) -> Result<Vec<(u64, Vec<u32>)>, String> {
                             .map(|v| v.as_u64().and_then(|v| u32::try_from(v).ok()))
                             .collect::<Option<Vec<u32>>>()
                     })
-                    .ok_or_else(|| format!("{item}: the corners are not vertex indices"))?;
+                    .ok_or_else(|| corner(item, "the corners are not vertex indices"))?;
                 Ok((position, vertices))
             }
-            _ => Err(format!("{item} is not [position, [vertex, ...]]")),
+            _ => Err(MetaFieldError::is_not(item, "[position, [vertex, ...]]")),
         })
         .collect()
 }
@@ -786,9 +876,34 @@ mod tests {
                          "extras": {"x": {"int": "no"}}, "origin": [1, 2]});
         let mut problems = Vec::new();
         let back = MeshMeta::from_json(&bad, &mut problems);
-        assert_eq!(problems.len(), 5, "{problems:?}");
+        assert_eq!(
+            problems,
+            [
+                "extras.walkmesh.kind: \"castle\" is not area, placeable, door or terrain; ignored",
+                "extras.walkmesh.origin: expected 3 numbers, found 2; ignored",
+                "extras.walkmesh.hooks: hook 0 has no position; ignored",
+                "extras.walkmesh.edge_tags: [1,2] is not [polygon, edge, transition]; ignored",
+                "extras.walkmesh.extras.x: int is not a 64-bit integer; ignored",
+            ]
+        );
         assert_eq!(back.kind, None);
         assert!(back.extras.is_empty());
+
+        let bad = json!({"hooks": [{"name": "x", "position": [1]}], "tile_grid": {"columns": 1},
+                         "extras": {"b": {"bytes": "%%"}, "u": {"uuid": 1}},
+                         "face_attributes": {"f": {"float": {}}}});
+        let mut problems = Vec::new();
+        MeshMeta::from_json(&bad, &mut problems);
+        assert_eq!(
+            problems,
+            [
+                "extras.walkmesh.hooks: hook 0: expected 3 numbers, found 1; ignored",
+                "extras.walkmesh.tile_grid: tile_size is missing; ignored",
+                "extras.walkmesh.face_attributes.f: expected an array of numbers or {\"f32_bits\": [...]}; ignored",
+                "extras.walkmesh.extras.b: bytes is not base64 (position 0); ignored",
+                "extras.walkmesh.extras.u: unknown value type 'uuid'; ignored",
+            ]
+        );
     }
 
     #[test]
@@ -807,7 +922,26 @@ mod tests {
         assert_eq!(back, meta);
         let back =
             PrimitiveMeta::from_json(&json!({"code": -1, "walkable": 1}), "p", &mut problems);
-        assert_eq!(problems.len(), 2);
+        assert_eq!(
+            problems,
+            [
+                "p.code: not a 32-bit code; ignored",
+                "p.walkable: not true or false; ignored"
+            ]
+        );
         assert_eq!(back, PrimitiveMeta::default());
+        let mut problems = Vec::new();
+        PrimitiveMeta::from_json(
+            &json!({"corners": [[1, [-1]]], "faces": [[1]]}),
+            "p",
+            &mut problems,
+        );
+        assert_eq!(
+            problems,
+            [
+                "p.faces: [1] is not a pair; ignored",
+                "p.corners: [1,[-1]]: the corners are not vertex indices; ignored"
+            ]
+        );
     }
 }

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gltf_json as json;
 use json::accessor::ComponentType;
@@ -235,7 +235,7 @@ struct Buffers<'a> {
     path: Option<&'a Path>,
     data: Vec<Option<Cow<'a, [u8]>>>,
     /// The buffer files read, as named beside the input (for dependency files).
-    files_read: Vec<std::path::PathBuf>,
+    files_read: Vec<PathBuf>,
 }
 
 fn percent_decode(text: &str) -> Option<String> {
@@ -256,11 +256,39 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Why a buffer file named by a relative URI is not read ([`confined_file`]).
+#[derive(Debug, thiserror::Error)]
+enum BufferFileRefusal {
+    #[error("the glTF file's folder cannot be resolved: {0}")]
+    FolderUnresolved(std::io::Error),
+    #[error("{} cannot be resolved: {source}", .path.display())]
+    Unresolved {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "it resolves to {}, outside the glTF file's folder {}; only data: URIs and files in that folder are read",
+        .resolved.display(),
+        .folder.display()
+    )]
+    OutsideFolder { resolved: PathBuf, folder: PathBuf },
+    #[error("{} cannot be examined: {source}", .path.display())]
+    Unexamined {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} is not a regular file (a folder, device, pipe or socket)",
+        .path.display()
+    )]
+    NotARegularFile { path: PathBuf },
+}
+
 /// The file `name` (a decoded relative URI) beside the glTF file `base`, when it is a regular
 /// file inside the glTF file's own folder once `..` and links are resolved. Devices, pipes,
 /// sockets and anything outside the folder are refused: a glTF file must not make us read
 /// `/dev/zero`, block on a named pipe, or reveal files elsewhere.
-fn confined_file(base: &Path, name: &str) -> Result<std::path::PathBuf, String> {
+fn confined_file(base: &Path, name: &str) -> Result<PathBuf, BufferFileRefusal> {
     let folder = base.parent().unwrap_or(Path::new(""));
     let folder = if folder.as_os_str().is_empty() {
         Path::new(".")
@@ -269,27 +297,32 @@ fn confined_file(base: &Path, name: &str) -> Result<std::path::PathBuf, String> 
     };
     let root = folder
         .canonicalize()
-        .map_err(|e| format!("the glTF file's folder cannot be resolved: {e}"))?;
+        .map_err(BufferFileRefusal::FolderUnresolved)?;
     let candidate = folder.join(name);
     let resolved = candidate
         .canonicalize()
-        .map_err(|e| format!("{} cannot be resolved: {e}", candidate.display()))?;
+        .map_err(|source| BufferFileRefusal::Unresolved {
+            path: candidate,
+            source,
+        })?;
     if !resolved.starts_with(&root) {
-        return Err(format!(
-            "it resolves to {}, outside the glTF file's folder {}; only data: URIs and files in that folder are read",
-            resolved.display(),
-            root.display()
-        ));
+        return Err(BufferFileRefusal::OutsideFolder {
+            resolved,
+            folder: root,
+        });
     }
     // `metadata` follows links, and `resolved` has none left: this is the file itself.
-    let kind = std::fs::metadata(&resolved)
-        .map_err(|e| format!("{} cannot be examined: {e}", resolved.display()))?
-        .file_type();
+    let kind = match std::fs::metadata(&resolved) {
+        Ok(metadata) => metadata.file_type(),
+        Err(source) => {
+            return Err(BufferFileRefusal::Unexamined {
+                path: resolved,
+                source,
+            });
+        }
+    };
     if !kind.is_file() {
-        return Err(format!(
-            "{} is not a regular file (a folder, device, pipe or socket)",
-            resolved.display()
-        ));
+        return Err(BufferFileRefusal::NotARegularFile { path: resolved });
     }
     Ok(resolved)
 }

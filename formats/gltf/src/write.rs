@@ -159,7 +159,7 @@ pub fn write(
     diag: &mut Diagnostics,
 ) -> Result<Output, WriteError> {
     mesh.check()
-        .map_err(|message| WriteError::new("mesh", message))?;
+        .map_err(|error| WriteError::new("mesh", error.to_string()))?;
     let profile = options
         .materials
         .as_deref()

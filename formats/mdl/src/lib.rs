@@ -92,7 +92,7 @@ impl Reader for MdlFormat {
         }
         let mesh = walkmesh(&model, options.materials.as_ref(), diag)?;
         mesh.check()
-            .map_err(|message| ReadError::whole("", message))?;
+            .map_err(|error| ReadError::whole("", error.to_string()))?;
         Ok(mesh)
     }
 }

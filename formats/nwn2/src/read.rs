@@ -177,7 +177,7 @@ pub(crate) fn to_navmesh_with(
         });
     }
     mesh.check()
-        .map_err(|message| ReadError::whole("aswm.triangles", message))?;
+        .map_err(|error| ReadError::whole("aswm.triangles", error.to_string()))?;
     Ok(mesh)
 }
 

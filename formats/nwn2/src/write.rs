@@ -134,7 +134,8 @@ pub fn bake_mesh(
     diag: &mut Diagnostics,
     config: &Config,
 ) -> Result<Output, WriteError> {
-    mesh.check().map_err(|m| WriteError::new("mesh", m))?;
+    mesh.check()
+        .map_err(|error| WriteError::new("mesh", error.to_string()))?;
     report_losses(mesh, diag);
     let (vertices, grid) = place_on_grid(mesh, options, diag);
     let (triangles, tri_flags) = stored_triangles(mesh, options, &vertices, style, diag)?;

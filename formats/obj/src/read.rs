@@ -649,7 +649,7 @@ impl<'a> ObjParser<'a> {
         }
         self.mesh
             .check()
-            .map_err(|message| ReadError::whole("", message))?;
+            .map_err(|error| ReadError::whole("", error.to_string()))?;
         // A file without walkmesh directives comes from a modelling tool, which duplicates
         // vertices where objects and materials meet; ours carry `#@walkmesh kind` at least.
         self.mesh.provenance = Some(Provenance {

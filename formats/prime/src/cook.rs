@@ -1307,7 +1307,7 @@ pub fn cook(
     diag: &mut Diagnostics,
 ) -> Result<(PathFile, CookReport), WriteError> {
     mesh.check()
-        .map_err(|message| WriteError::new("mesh", message))?;
+        .map_err(|error| WriteError::new("mesh", error.to_string()))?;
     let settings = settings(mesh, options)?;
     check_memory(mesh, options)?;
     report_losses(mesh, diag);
