@@ -8,29 +8,66 @@ use crate::report::{ComponentReport, Report};
 use crate::voxel::Heightfield;
 use crate::{GenerateError, Params};
 
-/// No neighbour in that direction.
+/// No node (a layer's grid cell without one).
 pub const NONE: u32 = u32::MAX;
+
+/// No neighbour in that direction (a [`Node`]'s link).
+const NO_LINK: u8 = u8::MAX;
+
+/// The most walkable spans one column may hold: a link names its neighbour by its place among
+/// the neighbour column's nodes in one byte, [`NO_LINK`] reserved.
+pub const MAX_COLUMN_NODES: usize = NO_LINK as usize;
+
+/// [`Node`] flags.
+const REMOVED: u8 = 1;
+const NOT_FLOOR: u8 = 2;
 
 /// Plan steps of the four directions: −x, +y, +x, −y.
 pub const DIRECTIONS: [(i64, i64); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
 
-/// One walkable span.
+/// One walkable span, in 24 bytes: a 1M-triangle terrain has 12.3 million of them, so its
+/// links are places in the neighbour columns, as Recast keeps them, not node indices, and its
+/// cell is its column (issue #48).
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
-    pub x: u32,
-    pub y: u32,
+    /// Its column, `y · width + x` ([`Graph::cell`]).
+    pub column: u32,
     /// Floor level (the span's top) and the level of the solid above (i32::MAX: open sky).
     pub floor: i32,
     pub ceiling: i32,
     /// The level a character steps up from to stand here (the floor, or a riser's base: see
     /// [`crate::voxel::Span::base`]).
     pub base: i32,
-    /// Neighbour nodes in [`DIRECTIONS`] order, or [`NONE`].
-    pub links: [u32; 4],
+    /// Per direction in [`DIRECTIONS`] order, the neighbour's place among its column's nodes
+    /// ([`Graph::neighbour`]), or [`NO_LINK`].
+    links: [u8; 4],
+    /// [`REMOVED`], [`NOT_FLOOR`].
+    flags: u8,
+}
+
+impl Node {
     /// Removed by erosion.
-    pub removed: bool,
+    pub fn removed(&self) -> bool {
+        self.flags & REMOVED != 0
+    }
+
     /// Its top is a surface no character starts from (`voxel::Span::not_floor`).
-    pub not_floor: bool,
+    pub fn not_floor(&self) -> bool {
+        self.flags & NOT_FLOOR != 0
+    }
+}
+
+/// How far a node lies from the floor's edge, told apart at a number of steps
+/// ([`Graph::edge_distance`]): all that erosion and the openings ask of the distance, in a
+/// byte per node where the distance took four (issue #48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeDistance {
+    /// Not reached from the edge: a removed node, or a live one no flood path leads to.
+    Unreached,
+    /// Fewer steps from the edge than asked.
+    Near,
+    /// At least the steps asked.
+    Far,
 }
 
 #[derive(Clone, Debug)]
@@ -38,15 +75,18 @@ pub struct Graph {
     pub nodes: Vec<Node>,
     /// CSR by column: column c's nodes are `starts[c]..starts[c + 1]`.
     pub starts: Vec<u32>,
+    /// The grid's width: a node's column gives its cell and its neighbours' columns.
+    width: u32,
 }
 
 /// Bytes per walkable span claimed for the stages from the graph to the triangulation: the
-/// node itself (40) and the per-node working arrays alive beside it at the busiest stage
-/// (reachability: edge distances, component ids, the floods' queues at their largest
-/// capacity, about 45), with room for the outlines' and triangulation's scratch, which
-/// follow the kept floor's boundary. Measured: a 1M-triangle terrain at 0.1 m cells peaks at
-/// 0.8 of the whole estimate (`docs/robustness.md`).
-const BYTES_PER_NODE: u64 = 96;
+/// node itself (24) and the per-node working arrays alive beside it at the busiest stage
+/// (reachability: the edge distance and the openings' flags, a byte each; component ids, 4;
+/// the growth's u32 frontiers, up to 8; the layer split's node layers and members, 8), with
+/// room for the outlines' and triangulation's scratch, which follow the kept floor's
+/// boundary. Measured: the 1M-triangle bench terrain at 0.1 m cells peaks at 0.71 of the
+/// whole estimate (`docs/generate.md`, "Speed and memory").
+const BYTES_PER_NODE: u64 = 64;
 /// Bytes per grid column from the graph on: the graph's column starts and the layer split's
 /// column owners.
 const BYTES_PER_COLUMN: u64 = 4 + 8;
@@ -62,33 +102,68 @@ impl Graph {
             .saturating_add(columns.saturating_mul(BYTES_PER_COLUMN))
     }
 
-    pub fn build(field: &Heightfield, params: &Params) -> Graph {
+    /// The walkable spans of `field`, linked. Refuses a column of more walkable spans than a
+    /// link can name ([`MAX_COLUMN_NODES`]) and a grid whose columns a u32 cannot number.
+    pub fn build(field: &Heightfield, params: &Params) -> Result<Graph, GenerateError> {
+        let columns = field.column_count();
+        let width = u32::try_from(field.width)
+            .ok()
+            .filter(|_| u32::try_from(columns).is_ok())
+            .ok_or_else(|| GenerateError::OutOfRange {
+                why: format!("the voxel grid's {columns} columns do not fit 32 bits"),
+            })?;
         let mut nodes = Vec::with_capacity(walkable_spans(field));
-        let mut starts = Vec::with_capacity(field.column_count() + 1);
-        for c in 0..field.column_count() {
-            let spans = field.spans(c).unwrap_or(&[]);
+        let mut starts = Vec::with_capacity(columns + 1);
+        for c in 0..columns {
             starts.push(nodes.len() as u32);
-            for (i, span) in spans.iter().enumerate() {
-                if !span.walkable {
-                    continue;
-                }
-                let ceiling = spans.get(i + 1).map_or(i32::MAX, |s| s.bottom);
-                nodes.push(Node {
-                    x: (c % field.width) as u32,
-                    y: (c / field.width) as u32,
-                    floor: span.top,
-                    base: span.base,
-                    ceiling,
-                    links: [NONE; 4],
-                    removed: false,
-                    not_floor: span.not_floor,
+            let spans = field.spans(c).unwrap_or(&[]);
+            push_column_nodes(&mut nodes, c as u32, spans);
+            let deep = nodes
+                .len()
+                .saturating_sub(starts.last().map_or(0, |&s| s as usize));
+            if deep > MAX_COLUMN_NODES {
+                return Err(GenerateError::ColumnTooDeep {
+                    x: c % field.width.max(1),
+                    y: c / field.width.max(1),
+                    floors: deep,
+                    limit: MAX_COLUMN_NODES,
                 });
             }
         }
         starts.push(nodes.len() as u32);
-        let mut graph = Graph { nodes, starts };
+        let mut graph = Graph {
+            nodes,
+            starts,
+            width,
+        };
         graph.link(field, params);
-        graph
+        Ok(graph)
+    }
+
+    /// The cell (x, y) of a node.
+    pub fn cell(&self, node: &Node) -> (u32, u32) {
+        let width = self.width.max(1);
+        (node.column % width, node.column / width)
+    }
+
+    /// [`Graph::cell`] widened, for offsetting.
+    pub fn cell_at(&self, node: &Node) -> (i64, i64) {
+        let (x, y) = self.cell(node);
+        (i64::from(x), i64::from(y))
+    }
+
+    /// The node linked to node `n` in `direction` (an index of [`DIRECTIONS`]), removed or
+    /// not.
+    pub fn neighbour(&self, n: usize, direction: usize) -> Option<usize> {
+        let node = self.nodes.get(n)?;
+        let place = node
+            .links
+            .get(direction)
+            .copied()
+            .filter(|&p| p != NO_LINK)?;
+        let column = neighbour_column(node.column, self.width, direction)?;
+        let start = self.starts.get(column as usize).copied()?;
+        Some(start as usize + usize::from(place))
     }
 
     /// Nodes of a column.
@@ -105,14 +180,16 @@ impl Graph {
             let Some(&node) = self.nodes.get(n) else {
                 continue;
             };
-            let mut links = [NONE; 4];
+            let (x, y) = self.cell_at(&node);
+            let mut links = [NO_LINK; 4];
             for (d, (dx, dy)) in DIRECTIONS.iter().enumerate() {
-                let Some(column) = field.column(i64::from(node.x) + dx, i64::from(node.y) + dy)
-                else {
+                let Some(column) = field.column(x + dx, y + dy) else {
                     continue;
                 };
-                let mut best: Option<(i32, usize)> = None;
-                for m in self.column_nodes(column) {
+                let mut best: Option<(i32, u8)> = None;
+                // At most MAX_COLUMN_NODES nodes (checked in `build`): every place fits a byte
+                // below NO_LINK.
+                for (m, place) in self.column_nodes(column).zip(0..NO_LINK) {
                     let Some(other) = self.nodes.get(m) else {
                         continue;
                     };
@@ -125,11 +202,11 @@ impl Graph {
                         .max((node.floor - other.base).abs());
                     let room = other.ceiling.min(node.ceiling) - other.floor.max(node.floor);
                     if step <= climb && room >= agent && best.is_none_or(|(s, _)| step < s) {
-                        best = Some((step, m));
+                        best = Some((step, place));
                     }
                 }
-                if let (Some((_, m)), Some(link)) = (best, links.get_mut(d)) {
-                    *link = m as u32;
+                if let (Some((_, place)), Some(link)) = (best, links.get_mut(d)) {
+                    *link = place;
                 }
             }
             if let Some(node) = self.nodes.get_mut(n) {
@@ -140,63 +217,82 @@ impl Graph {
 
     /// Live neighbours of node `n`.
     pub fn neighbours(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
-        let links = self.nodes.get(n).map_or([NONE; 4], |node| node.links);
-        links
-            .into_iter()
-            .filter(|&m| m != NONE)
-            .map(|m| m as usize)
-            .filter(|&m| self.nodes.get(m).is_some_and(|node| !node.removed))
+        (0..DIRECTIONS.len())
+            .filter_map(move |d| self.neighbour(n, d))
+            .filter(|&m| self.nodes.get(m).is_some_and(|node| !node.removed()))
     }
 
     /// Live nodes around `n`: its four neighbours and the diagonal ones reached through two
     /// links (so distances below are in squares, not diamonds).
     fn around(&self, n: usize) -> Around {
+        let live = |m: &usize| self.nodes.get(*m).is_some_and(|node| !node.removed());
+        // Each link looked up once: the floods ask this of every node.
+        let first: [Option<usize>; 4] = std::array::from_fn(|d| self.neighbour(n, d));
         let mut out = Around::default();
-        for m in self.neighbours(n) {
-            out.push(m);
+        for m in first.iter().flatten().filter(|m| live(m)) {
+            out.push(*m);
         }
-        let links = self.nodes.get(n).map_or([NONE; 4], |node| node.links);
-        for d in 0..4 {
-            let Some(&first) = links.get(d) else { continue };
-            let Some(node) = self.nodes.get(first as usize).filter(|_| first != NONE) else {
-                continue;
-            };
-            let second = node.links.get((d + 1) % 4).copied().unwrap_or(NONE);
-            if second != NONE && self.nodes.get(second as usize).is_some_and(|m| !m.removed) {
-                out.push(second as usize);
+        for (d, first) in first.into_iter().enumerate() {
+            let second = first.and_then(|f| self.neighbour(f, (d + 1) % DIRECTIONS.len()));
+            if let Some(second) = second.filter(live) {
+                out.push(second);
             }
         }
         out
     }
 
-    /// Steps (through links) from each live node to the floor's edge: 0 for a node with a
-    /// missing neighbour; i32::MAX for removed nodes.
-    pub fn edge_distance(&self) -> Vec<i32> {
-        let mut distance = vec![i32::MAX; self.nodes.len()];
-        let mut queue = VecDeque::new();
-        for (n, node) in self.nodes.iter().enumerate() {
-            let edge = node.removed
-                || node.links.contains(&NONE)
-                || self.neighbours(n).count() < node.links.len();
-            if !node.removed && edge {
-                if let Some(d) = distance.get_mut(n) {
-                    *d = 0;
-                }
-                queue.push_back(n);
+    /// Steps (through links, in squares: [`Graph::around`]) from each live node to the floor's
+    /// edge, 0 for a node with a missing or removed neighbour, told apart at `steps`. The
+    /// flood goes level by level from the edge, so the level at which it first reaches a node
+    /// is the node's distance.
+    pub fn edge_distance(&self, steps: i32) -> Vec<EdgeDistance> {
+        let at = |level: i32| {
+            if level < steps {
+                EdgeDistance::Near
+            } else {
+                EdgeDistance::Far
+            }
+        };
+        let mut distance = vec![EdgeDistance::Unreached; self.nodes.len()];
+        let mut level_nodes = self.edge_nodes();
+        for &n in &level_nodes {
+            if let Some(d) = distance.get_mut(n as usize) {
+                *d = at(0);
             }
         }
-        while let Some(n) = queue.pop_front() {
-            let here = distance.get(n).copied().unwrap_or(0);
-            for m in self.around(n) {
-                if let Some(d) = distance.get_mut(m)
-                    && *d > here + 1
-                {
-                    *d = here + 1;
-                    queue.push_back(m);
+        let mut next = Vec::new();
+        let mut level = 0i32;
+        while !level_nodes.is_empty() {
+            level = level.saturating_add(1);
+            for &n in &level_nodes {
+                for m in self.around(n as usize) {
+                    if let Some(d) = distance.get_mut(m)
+                        && *d == EdgeDistance::Unreached
+                    {
+                        *d = at(level);
+                        next.push(m as u32);
+                    }
                 }
             }
+            std::mem::swap(&mut level_nodes, &mut next);
+            next.clear();
         }
         distance
+    }
+
+    /// The live nodes with a missing or removed neighbour, as u32 (the column starts number
+    /// the nodes so): the distance flood's first level.
+    fn edge_nodes(&self) -> Vec<u32> {
+        let edge = |(n, node): &(usize, &Node)| {
+            !node.removed()
+                && (node.links.contains(&NO_LINK) || self.neighbours(*n).count() < DIRECTIONS.len())
+        };
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(edge)
+            .map(|(n, _)| n as u32)
+            .collect()
     }
 
     /// Removes the nodes closer than the agent's radius to the floor's edge.
@@ -205,10 +301,10 @@ impl Graph {
         if radius <= 0 {
             return;
         }
-        let distance = self.edge_distance();
+        let distance = self.edge_distance(radius);
         for (node, d) in self.nodes.iter_mut().zip(distance) {
-            if d < radius {
-                node.removed = true;
+            if d == EdgeDistance::Near {
+                node.flags |= REMOVED;
             }
         }
     }
@@ -218,7 +314,7 @@ impl Graph {
     /// floor a step above a water plane is not one piece with it and the start rules keep
     /// the grass alone.
     fn same_kind(&self, n: usize, m: usize) -> bool {
-        self.nodes.get(n).map(|x| x.not_floor) == self.nodes.get(m).map(|x| x.not_floor)
+        self.nodes.get(n).map(Node::not_floor) == self.nodes.get(m).map(Node::not_floor)
     }
 
     /// Connected components of the nodes `core` marks, over links between nodes of one kind
@@ -227,7 +323,7 @@ impl Graph {
     pub fn components(&self, core: &[bool]) -> (Vec<u32>, Vec<usize>) {
         let mut id = vec![u32::MAX; self.nodes.len()];
         let mut sizes = Vec::new();
-        let mut queue = Vec::new();
+        let mut queue: Vec<u32> = Vec::new();
         for start in 0..self.nodes.len() {
             let live = core.get(start).copied().unwrap_or(false);
             if !live || id.get(start).is_some_and(|&c| c != u32::MAX) {
@@ -238,8 +334,9 @@ impl Graph {
             if let Some(slot) = id.get_mut(start) {
                 *slot = component;
             }
-            queue.push(start);
+            queue.push(start as u32);
             while let Some(n) = queue.pop() {
+                let n = n as usize;
                 size += 1;
                 for m in self.neighbours(n) {
                     if let Some(slot) = id.get_mut(m)
@@ -248,7 +345,7 @@ impl Graph {
                         && self.same_kind(n, m)
                     {
                         *slot = component;
-                        queue.push(m);
+                        queue.push(m as u32);
                     }
                 }
             }
@@ -304,6 +401,33 @@ fn passage_steps(params: &Params, field: &Heightfield) -> i32 {
     params.passage_cells().min(across)
 }
 
+/// Appends the nodes of column `column`'s walkable spans, unlinked.
+fn push_column_nodes(nodes: &mut Vec<Node>, column: u32, spans: &[crate::voxel::Span]) {
+    for (i, span) in spans.iter().enumerate().filter(|(_, s)| s.walkable) {
+        let ceiling = spans.get(i + 1).map_or(i32::MAX, |s| s.bottom);
+        nodes.push(Node {
+            column,
+            floor: span.top,
+            base: span.base,
+            ceiling,
+            links: [NO_LINK; 4],
+            flags: if span.not_floor { NOT_FLOOR } else { 0 },
+        });
+    }
+}
+
+/// The column next to `column` in `direction` (an index of [`DIRECTIONS`]) on a grid
+/// `width` wide; a link only leads into a column of the grid, so no bounds are checked here.
+fn neighbour_column(column: u32, width: u32, direction: usize) -> Option<u32> {
+    match direction {
+        0 => column.checked_sub(1),
+        1 => column.checked_add(width),
+        2 => column.checked_add(1),
+        3 => column.checked_sub(width),
+        _ => None,
+    }
+}
+
 /// Walkable spans of the field: the graph's node count.
 fn walkable_spans(field: &Heightfield) -> usize {
     field.all_spans().iter().filter(|s| s.walkable).count()
@@ -328,7 +452,7 @@ fn node_under(
                 continue;
             };
             for n in graph.column_nodes(column) {
-                let Some(node) = graph.nodes.get(n).filter(|n| !n.removed) else {
+                let Some(node) = graph.nodes.get(n).filter(|n| !n.removed()) else {
                     continue;
                 };
                 let floor = node.floor as f32;
@@ -361,10 +485,10 @@ pub fn reachability(
     // half a passage from the edge), so a gap narrower than a character does not join two
     // floors; the kept components then get their narrow margins back (below).
     let half = passage_steps(params, field);
-    let distance = graph.edge_distance();
-    let core: Vec<bool> = distance
-        .iter()
-        .map(|&d| d != i32::MAX && d >= half)
+    let core: Vec<bool> = graph
+        .edge_distance(half)
+        .into_iter()
+        .map(|d| d == EdgeDistance::Far)
         .collect();
     let (id, _) = graph.components(&core);
     let (id, sizes) = grow(graph, id, half);
@@ -422,7 +546,7 @@ pub fn reachability(
             report.dropped.push(entry);
         }
     }
-    let live = graph.nodes.iter().filter(|n| !n.removed).count();
+    let live = graph.nodes.iter().filter(|n| !n.removed()).count();
     report.narrow_area = live.saturating_sub(sizes.iter().sum::<usize>()) as f64 * cell_area;
     id.iter()
         .map(|&c| c != u32::MAX && keep_component.get(c as usize).copied().unwrap_or(false))
@@ -448,6 +572,7 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
         if !kept.get(n).copied().unwrap_or(false) {
             continue;
         }
+        let (x, y) = graph.cell_at(node);
         let (low, high) = (node.floor + climb, node.floor + agent);
         let solid = |column: usize| {
             field
@@ -457,9 +582,7 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
         let near = (-reach..=reach).any(|dy| {
             (-reach..=reach).any(|dx| {
                 dx * dx + dy * dy <= reach * reach
-                    && field
-                        .column(i64::from(node.x) + dx, i64::from(node.y) + dy)
-                        .is_some_and(solid)
+                    && field.column(x + dx, y + dy).is_some_and(solid)
             })
         });
         if near {
@@ -478,7 +601,7 @@ pub fn trim_walls(graph: &Graph, field: &Heightfield, params: &Params, kept: &mu
 /// floor does not lose to a smaller one for its rim), but no floor of the walkmesh.
 pub fn trim_lips(graph: &Graph, field: &Heightfield, kept: &mut [bool]) {
     for (n, node) in graph.nodes.iter().enumerate() {
-        let column = node.y as usize * field.width + node.x as usize;
+        let column = node.column as usize;
         let lip = field.spans(column).is_some_and(|spans| {
             spans
                 .iter()
@@ -501,16 +624,17 @@ pub fn trim_slivers(graph: &Graph, field: &Heightfield, kept: &mut [bool]) {
         if !kept.get(n).copied().unwrap_or(false) {
             continue;
         }
-        let column = node.y as usize * field.width + node.x as usize;
+        let column = node.column as usize;
         let sliver = field.spans(column).is_some_and(|spans| {
             spans
                 .iter()
                 .any(|s| s.top == node.floor && s.walkable && s.sliver)
         });
-        let boundary = node
-            .links
-            .iter()
-            .any(|&m| m == NONE || !kept.get(m as usize).copied().unwrap_or(false));
+        let boundary = (0..DIRECTIONS.len()).any(|d| {
+            graph
+                .neighbour(n, d)
+                .is_none_or(|m| !kept.get(m).copied().unwrap_or(false))
+        });
         if sliver && boundary {
             drop.push(n);
         }
@@ -547,9 +671,10 @@ fn beside_kept(
         if c == u32::MAX || kept(n) || beside.get(c as usize).copied().unwrap_or(true) {
             continue;
         }
+        let (x, y) = graph.cell_at(node);
         let near = (-gap..=gap).any(|dy| {
             (-gap..=gap).any(|dx| {
-                let column = field.column(i64::from(node.x) + dx, i64::from(node.y) + dy);
+                let column = field.column(x + dx, y + dy);
                 column.is_some_and(|column| {
                     graph.column_nodes(column).any(|m| {
                         kept(m)
@@ -571,8 +696,10 @@ fn beside_kept(
 /// Gives the live nodes within `steps` (in squares) of a labelled node that node's label (the
 /// margins the opening took), and counts the nodes per label.
 fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
-    let mut frontier: Vec<usize> = (0..id.len())
+    // Node indices as u32, as the distance flood's queue.
+    let mut frontier: Vec<u32> = (0..id.len())
         .filter(|&n| id.get(n).is_some_and(|&c| c != u32::MAX))
+        .map(|n| n as u32)
         .collect();
     for _ in 0..steps {
         // Nothing left to label: more steps (a passage width wider than the whole grid)
@@ -582,6 +709,7 @@ fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
         }
         let mut next = Vec::new();
         for &n in &frontier {
+            let n = n as usize;
             let label = id.get(n).copied().unwrap_or(u32::MAX);
             for m in graph.around(n) {
                 if let Some(slot) = id.get_mut(m)
@@ -589,7 +717,7 @@ fn grow(graph: &Graph, mut id: Vec<u32>, steps: i32) -> (Vec<u32>, Vec<usize>) {
                     && graph.same_kind(n, m)
                 {
                     *slot = label;
-                    next.push(m);
+                    next.push(m as u32);
                 }
             }
         }
@@ -623,8 +751,9 @@ fn summarise(
         let Some((sum, n, b)) = sums.get_mut(c as usize) else {
             continue;
         };
-        let x = field.origin[0] + node.x as f32 * cs;
-        let y = field.origin[1] + node.y as f32 * cs;
+        let (x, y) = graph.cell(node);
+        let x = field.origin[0] + x as f32 * cs;
+        let y = field.origin[1] + y as f32 * cs;
         sum[0] += f64::from(x + cs / 2.0);
         sum[1] += f64::from(y + cs / 2.0);
         sum[2] += f64::from(field.z(node.floor));
@@ -688,63 +817,68 @@ pub fn layers(
         let layer = layers.len() as u32;
         owner.start(layer);
         let mut members = Vec::new();
-        let mut queue = VecDeque::from([start]);
+        // Plan bounds in cells (min x, min y, max x, max y), kept as members join: a node's
+        // cell costs a division.
+        let mut bounds = [u32::MAX, u32::MAX, 0, 0];
+        // Node indices as u32, as the distance flood's queue.
+        let mut queue = VecDeque::from([start as u32]);
         while let Some(n) = queue.pop_front() {
+            let n = n as usize;
             if layer_of.get(n) != Some(&u32::MAX) {
                 continue;
             }
             let Some(node) = graph.nodes.get(n) else {
                 continue;
             };
-            let key = (node.x, node.y);
-            if owner.get(key).is_some() || !fits(graph, n, node, &owner) {
+            let key = graph.cell(node);
+            if owner.get(key).is_some() || !fits(graph, n, key, &owner) {
                 continue;
             }
             owner.insert(key, n as u32);
+            let (x, y) = key;
+            bounds = [
+                bounds[0].min(x),
+                bounds[1].min(y),
+                bounds[2].max(x),
+                bounds[3].max(y),
+            ];
             if let Some(slot) = layer_of.get_mut(n) {
                 *slot = layer;
             }
             members.push(n as u32);
             for m in graph.neighbours(n) {
                 if kept.get(m).copied().unwrap_or(false) && layer_of.get(m) == Some(&u32::MAX) {
-                    queue.push_back(m);
+                    queue.push_back(m as u32);
                 }
             }
         }
-        layers.push(make_layer(graph, members, budget)?);
+        layers.push(make_layer(graph, members, bounds, budget)?);
     }
     Ok((layers, layer_of))
 }
 
-/// Every plan neighbour already in the layer is linked to `n`.
-fn fits(_graph: &Graph, n: usize, node: &Node, owner: &column_owner::ColumnOwner) -> bool {
+/// Every plan neighbour already in the layer is linked to `n` (at `cell`).
+fn fits(graph: &Graph, n: usize, cell: (u32, u32), owner: &column_owner::ColumnOwner) -> bool {
+    let (x, y) = (i64::from(cell.0), i64::from(cell.1));
     DIRECTIONS.iter().enumerate().all(|(d, (dx, dy))| {
-        let x = i64::from(node.x) + dx;
-        let y = i64::from(node.y) + dy;
+        let (x, y) = (x + dx, y + dy);
         if x < 0 || y < 0 {
             return true;
         }
         match owner.get((x as u32, y as u32)) {
             None => true,
-            Some(m) => node.links.get(d).is_some_and(|&l| l == m) && n != m as usize,
+            Some(m) => graph.neighbour(n, d) == Some(m as usize) && n != m as usize,
         }
     })
 }
 
+/// The layer of `members`, whose cells lie within `b` (min x, min y, max x, max y).
 fn make_layer(
     graph: &Graph,
     members: Vec<u32>,
+    b: [u32; 4],
     budget: &mut Budget,
 ) -> Result<Layer, GenerateError> {
-    let mut b = [u32::MAX, u32::MAX, 0, 0];
-    for node in members.iter().filter_map(|&n| graph.nodes.get(n as usize)) {
-        b = [
-            b[0].min(node.x),
-            b[1].min(node.y),
-            b[2].max(node.x),
-            b[3].max(node.y),
-        ];
-    }
     let w = (b[2] - b[0] + 1) as usize;
     let h = (b[3] - b[1] + 1) as usize;
     // A layer's grid covers its bounds: a ring or a long diagonal ramp holds few nodes in a
@@ -756,7 +890,8 @@ fn make_layer(
     let mut grid = vec![NONE; w * h];
     for &n in &members {
         if let Some(node) = graph.nodes.get(n as usize) {
-            let i = (node.y - b[1]) as usize * w + (node.x - b[0]) as usize;
+            let (x, y) = graph.cell(node);
+            let i = (y - b[1]) as usize * w + (x - b[0]) as usize;
             if let Some(slot) = grid.get_mut(i) {
                 *slot = n;
             }
@@ -828,5 +963,60 @@ mod tests {
         assert_eq!(passage_steps(&params, &field), 4);
         params.min_passage_width = 1e9;
         assert_eq!(passage_steps(&params, &field), 7);
+    }
+
+    /// Two columns side by side, each of `floors` walkable spans 5 m apart.
+    fn stacked_columns(floors: i32) -> Heightfield {
+        let column: Vec<crate::voxel::Span> = (0..floors)
+            .map(|i| crate::voxel::Span {
+                bottom: i * 100,
+                top: i * 100 + 1,
+                walkable: true,
+                sliver: false,
+                not_floor: false,
+                lip: false,
+                base: i * 100 + 1,
+            })
+            .collect();
+        Heightfield::from_columns(2, 1, [0.0; 3], 0.1, 0.05, &[column.clone(), column])
+    }
+
+    /// Issue #48: a link is the neighbour's place in its column in one byte, so a column holds
+    /// at most 255 nodes; the highest of them links as the lowest does.
+    #[test]
+    fn a_full_column_links_its_top_node() {
+        let params = Params::preset(crate::Engine::Kotor);
+        let graph = Graph::build(&stacked_columns(255), &params).unwrap();
+        assert_eq!(graph.nodes.len(), 510);
+        assert_eq!(graph.neighbour(254, 2), Some(255 + 254));
+        assert_eq!(graph.neighbour(255 + 254, 0), Some(254));
+        assert_eq!(graph.neighbour(0, 2), Some(255));
+        assert_eq!(graph.neighbour(0, 0), None);
+        assert_eq!(graph.cell(&graph.nodes[300]), (1, 0));
+    }
+
+    /// One node more than a link can name is refused with a typed error, not a panic.
+    #[test]
+    fn a_column_too_deep_is_refused() {
+        let params = Params::preset(crate::Engine::Kotor);
+        let error = Graph::build(&stacked_columns(256), &params).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                GenerateError::ColumnTooDeep {
+                    x: 0,
+                    y: 0,
+                    floors: 256,
+                    limit: 255
+                }
+            ),
+            "{error}"
+        );
+    }
+
+    /// The node stays at 24 bytes (it was 40; 12.3 million on the 1M-triangle bench scene).
+    #[test]
+    fn a_node_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 24);
     }
 }

@@ -114,6 +114,17 @@ pub enum GenerateError {
         limit_mib: u64,
         option: &'static str,
     },
+    /// A column holds more walkable spans than the walkable graph's one-byte links can name
+    /// (`graph::MAX_COLUMN_NODES`).
+    #[error(
+        "the column at cell ({x}, {y}) holds {floors} walkable floors one above another, more than the {limit} a column may hold; raise --agent-height (floors with less room above are not walkable), or split the scene"
+    )]
+    ColumnTooDeep {
+        x: usize,
+        y: usize,
+        floors: usize,
+        limit: usize,
+    },
     /// The scene reaches where 32-bit cells cannot describe it.
     #[error("the input is out of range: {why}")]
     OutOfRange { why: String },
@@ -160,11 +171,11 @@ pub fn generate_with(
 
     progress::phase(|| "generating: walkable floor".to_string());
     budget.claim("the walkable graph", graph::Graph::bytes_for(&field))?;
-    let mut graph = graph::Graph::build(&field, params);
+    let mut graph = graph::Graph::build(&field, params)?;
     report.walkable_spans = graph.nodes.len();
     graph.erode(params, &field);
     let cell_area = f64::from(params.cell_size) * f64::from(params.cell_size);
-    report.eroded_area = graph.nodes.iter().filter(|n| n.removed).count() as f64 * cell_area;
+    report.eroded_area = graph.nodes.iter().filter(|n| n.removed()).count() as f64 * cell_area;
     report.stage("walkable", &mut clock);
 
     progress::phase(|| "generating: reachability".to_string());

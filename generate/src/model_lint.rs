@@ -23,7 +23,7 @@ use walkmesh_lint::{Finding, Level};
 
 use crate::budget::{Budget, bytes_of, mesh_bytes};
 use crate::floor::{FloorIndex, Source};
-use crate::graph::Graph;
+use crate::graph::{DIRECTIONS, Graph};
 use crate::voxel::{Heightfield, Span};
 use crate::{GenerateError, Params};
 
@@ -136,11 +136,11 @@ impl Picture {
         }
         let field = Heightfield::build(&source, params, &mut budget)?;
         budget.claim("the walkable graph", Graph::bytes_for(&field))?;
-        let mut graph = Graph::build(&field, params);
+        let mut graph = Graph::build(&field, params)?;
         graph.erode(params, &field);
         budget.claim("the floor index", FloorIndex::bytes_for(&source, params))?;
         let floor_box = graph.nodes.iter().fold(None, |acc: Option<[i64; 4]>, n| {
-            let (x, y) = (i64::from(n.x), i64::from(n.y));
+            let (x, y) = graph.cell_at(n);
             Some(match acc {
                 None => [x, y, x, y],
                 Some([x0, y0, x1, y1]) => [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
@@ -1125,7 +1125,7 @@ fn missing_groups(
                 .iter()
                 .filter_map(|&n| graph.nodes.get(n))
                 .map(|node| {
-                    let c = picture.centre((i64::from(node.x), i64::from(node.y)));
+                    let c = picture.centre(graph.cell_at(node));
                     [c[0] + shift[0], c[1] + shift[1], field.z(node.floor) + shift[2]]
                 })
                 .collect();
@@ -1142,7 +1142,7 @@ fn missing_groups(
             let cells = group
                 .iter()
                 .filter_map(|&n| graph.nodes.get(n))
-                .map(|node| (i64::from(node.x), i64::from(node.y)))
+                .map(|node| graph.cell_at(node))
                 .collect();
             let finding = model_finding(
                 MISSING_FLOOR,
@@ -1171,14 +1171,15 @@ fn enclosure(
     group: &[usize],
 ) -> f64 {
     let (mut walkable, mut edge) = (0usize, 0usize);
-    for node in group.iter().filter_map(|&n| graph.nodes.get(n)) {
-        for &m in &node.links {
-            let m = m as usize;
-            if missing.get(m).copied().unwrap_or(false) {
+    for &n in group.iter().filter(|&&n| n < graph.nodes.len()) {
+        // A side with no link is edge, and not walkable.
+        for m in (0..DIRECTIONS.len()).map(|d| graph.neighbour(n, d)) {
+            if m.is_some_and(|m| missing.get(m).copied().unwrap_or(false)) {
                 continue;
             }
             edge += 1;
-            if cover.get(m).copied().flatten().is_some_and(|(_, w)| w) {
+            let under = m.and_then(|m| cover.get(m).copied().flatten());
+            if under.is_some_and(|(_, w)| w) {
                 walkable += 1;
             }
         }
@@ -1300,7 +1301,7 @@ fn vote(picture: &Picture, samples: &[Sample]) -> Vec<[f32; 3]> {
     let floors: Vec<[f32; 3]> = nodes
         .iter()
         .map(|n| {
-            let c = picture.centre((i64::from(n.x), i64::from(n.y)));
+            let c = picture.centre(picture.graph.cell_at(n));
             [c[0], c[1], picture.field.z(n.floor)]
         })
         .collect();

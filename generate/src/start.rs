@@ -17,7 +17,7 @@
 //! report names the rule that decided and the larger pieces passed over.
 
 use crate::Params;
-use crate::graph::{DIRECTIONS, Graph, NONE, StartChoice};
+use crate::graph::{DIRECTIONS, Graph, StartChoice};
 use crate::report::{PassedOver, StartReport};
 use crate::voxel::Heightfield;
 
@@ -96,18 +96,21 @@ pub fn pieces(
             continue;
         };
         piece.cells += 1;
-        piece.not_floor += usize::from(node.not_floor);
+        piece.not_floor += usize::from(node.not_floor());
         piece.open_sky += usize::from(node.ceiling == i32::MAX);
+        let (x, y) = graph.cell(node);
         let centre = [
-            field.origin[0] + (node.x as f32 + 0.5) * field.cell_size,
-            field.origin[1] + (node.y as f32 + 0.5) * field.cell_size,
+            field.origin[0] + (x as f32 + 0.5) * field.cell_size,
+            field.origin[1] + (y as f32 + 0.5) * field.cell_size,
             field.z(node.floor),
         ];
         for (sum, c) in piece.centre_sum.iter_mut().zip(centre) {
             *sum += f64::from(c);
         }
-        for (&link, (dx, dy)) in node.links.iter().zip(DIRECTIONS) {
-            let inside = link != NONE && id.get(link as usize) == id.get(n);
+        for (d, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+            let inside = graph
+                .neighbour(n, d)
+                .is_some_and(|m| id.get(m) == id.get(n));
             if inside {
                 continue;
             }
@@ -135,7 +138,8 @@ fn drops_beyond(
     (climb, agent): (i32, i32),
 ) -> bool {
     (1..=DROP_REACH).any(|k| {
-        let column = field.column(i64::from(node.x) + k * dx, i64::from(node.y) + k * dy);
+        let (x, y) = graph.cell_at(node);
+        let column = field.column(x + k * dx, y + k * dy);
         column.is_some_and(|column| {
             graph.column_nodes(column).any(|m| {
                 graph

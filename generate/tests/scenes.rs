@@ -1257,7 +1257,7 @@ fn a_narrow_walkway_waving_along_its_outline_is_followed() {
 /// and returns the walkmesh: for layer arrangements a render scene only reaches by accident.
 fn mesh_of_field(field: &walkmesh_generate::voxel::Heightfield, params: &Params) -> NavMesh {
     use walkmesh_generate::{graph, triangulate};
-    let graph = graph::Graph::build(field, params);
+    let graph = graph::Graph::build(field, params).unwrap();
     let kept = vec![true; graph.nodes.len()];
     let mut budget = walkmesh_generate::budget::Budget::new(params.max_memory_mib);
     let (layers, layer_of) = graph::layers(&graph, field, &kept, &mut budget).unwrap();
