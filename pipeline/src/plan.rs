@@ -54,7 +54,7 @@ impl Plan<'_> {
 }
 
 /// What a run asks of its conversions, however it was asked (the command line's flags of
-/// `convert` and `generate`); [`plan`] makes the [`Plan`] of it.
+/// `convert` and `generate`, the Python package's keywords); [`plan`] makes the [`Plan`] of it.
 #[derive(Debug, Clone, Default)]
 pub struct PlanOptions {
     /// The input format id (`None`: detected).
@@ -80,11 +80,16 @@ pub struct PlanOptions {
     /// Files every conversion reads besides its input (a material profile, a template).
     pub dependencies: Vec<PathBuf>,
     pub settings: OutputSettings,
+    /// Take the warning rules of the project file (`walkmesh.toml`) found from the working
+    /// folder up before the options' own (the command line does; a Python program states
+    /// its rules in its calls).
+    pub project_rules: bool,
 }
 
 /// The plan of a run writing `target`: its write plan (a format without a writer refused),
 /// the options over it, and the warning rules of the project file found from the working
-/// folder up, then the options' own.
+/// folder up (when `options.project_rules`), then the options' own. The command line's
+/// `convert` and `generate` and the Python package's writes all plan here.
 pub fn plan<'r>(
     registry: &'r Registry,
     target: &'r dyn Format,
@@ -107,8 +112,12 @@ pub fn plan<'r>(
         .translate
         .transpose()
         .map_err(|error| Failure::usage(format!("{}: {error}", names.translate)))?;
-    let start = std::env::current_dir().unwrap_or_default();
-    let (found, _) = WarningPolicy::discover(&start)?;
+    let found = if options.project_rules {
+        let start = std::env::current_dir().unwrap_or_default();
+        WarningPolicy::discover(&start)?.0
+    } else {
+        WarningPolicy::default()
+    };
     write.warnings = found.with_flags(options.strict, &options.allow, &options.deny);
     write.allow_invalid = options.allow_invalid;
     Ok(Plan {

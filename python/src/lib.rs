@@ -236,8 +236,15 @@ pub fn target_format(
 /// How the output of `source` written with `parsed` is read back to be checked: the axis,
 /// profile and default material it is written with.
 pub fn check_options(source: &Mesh, parsed: &Options) -> ReadOptions {
+    pipeline::check_options(&written_read_options(source, parsed))
+}
+
+/// The reading options of what `source` is written as with `parsed`: the axis and profile
+/// written (the keywords', else the mesh's own), its default material and decompression
+/// ceiling.
+fn written_read_options(source: &Mesh, parsed: &Options) -> ReadOptions {
     let write = parsed.write_options(&source.read_options);
-    pipeline::check_options(&ReadOptions {
+    ReadOptions {
         up: write.up,
         materials: write.materials,
         default_material: parsed
@@ -248,7 +255,40 @@ pub fn check_options(source: &Mesh, parsed: &Options) -> ReadOptions {
             .max_decompressed
             .unwrap_or(source.read_options.max_decompressed),
         ..ReadOptions::default()
-    })
+    }
+}
+
+/// The plan of writing `source` to `target` with the keywords `parsed`: made by the same
+/// builder as the command line's (`pipeline::plan::plan`), without the project file's rules
+/// (a Python program states its rules in its calls). The axis and profile written are the
+/// keywords' or the mesh's own, and the output is read back with them.
+fn write_plan<'r>(
+    py: Python<'_>,
+    source: &Mesh,
+    parsed: &Options,
+    target: &'r dyn Format,
+) -> PyResult<pipeline::plan::Plan<'r>> {
+    let read = written_read_options(source, parsed);
+    let options = pipeline::plan::PlanOptions {
+        rebuild: parsed.rebuild,
+        kind: parsed.kind,
+        params: parsed
+            .params
+            .iter()
+            .map(|(key, value)| ((*key).to_string(), value.clone()))
+            .collect(),
+        max_memory_mib: parsed.max_memory,
+        weld: Some(parsed.weld).filter(|w| *w != WeldChoice::Default),
+        translate: parsed.translate.map(Ok),
+        strict: parsed.strict,
+        allow: parsed.allow.clone(),
+        deny: parsed.deny.clone(),
+        allow_invalid: parsed.allow_invalid,
+        project_rules: false,
+        ..pipeline::plan::PlanOptions::default()
+    };
+    pipeline::plan::plan(registry(), target, read, options, PYTHON_NAMES)
+        .map_err(|failure| raise(py, Kind::Write, failure.message, Fields::code(failure.code)))
 }
 
 /// `walkmesh convert`'s sequence for a mesh in memory (`pipeline::convert::convert`, the
@@ -268,20 +308,7 @@ pub fn write_mesh(
         Destination::Bytes => None,
     };
     let target = target_format(py, format, output)?;
-    let plan = pipeline::convert::WritePlan {
-        target,
-        write: parsed.write_options(&source.read_options),
-        check: check_options(source, parsed),
-        weld: Some(parsed.weld).filter(|w| *w != WeldChoice::Default),
-        translate: parsed.translate,
-        warnings: pipeline::warnings::WarningPolicy::default().with_flags(
-            parsed.strict,
-            &parsed.allow,
-            &parsed.deny,
-        ),
-        allow_invalid: parsed.allow_invalid,
-        names: PYTHON_NAMES,
-    };
+    let plan = write_plan(py, source, parsed, target)?;
     let destination = match destination {
         Destination::File(path, settings) => pipeline::convert::Destination::File(path, settings),
         Destination::Bytes => pipeline::convert::Destination::Memory { name: None },
@@ -291,8 +318,9 @@ pub fn write_mesh(
         format: source.source_format,
     };
     let diag = Diagnostics { items: earlier };
-    let converted =
-        py.detach(|| pipeline::convert::convert(&source.mesh, origin, destination, &plan, diag));
+    let converted = py.detach(|| {
+        pipeline::convert::convert(&source.mesh, origin, destination, &plan.write, diag)
+    });
     match converted {
         Ok(mut report) => {
             let bytes = report.main_bytes.take();

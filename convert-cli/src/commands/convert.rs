@@ -159,6 +159,7 @@ pub fn plan<'r>(
             create_dirs: args.create_dirs,
             fsync: args.fsync,
         },
+        project_rules: true,
     };
     walkmesh_pipeline::plan::plan(registry, target, read, options, policy::CLI_NAMES)
 }

@@ -281,6 +281,7 @@ fn plan<'r>(
             create_dirs: args.create_dirs,
             fsync: false,
         },
+        project_rules: true,
         ..PlanOptions::default()
     };
     walkmesh_pipeline::plan::plan(registry, target, read, options, policy::CLI_NAMES)
