@@ -28,21 +28,22 @@ pub fn lint_against_model(
     params: &Params,
     expected: [f32; 3],
 ) -> Result<ModelLint, Failure> {
-    lint_in_area(walkmesh, models, params, expected, None)
+    let scene = walkmesh_generate::combine(models);
+    lint_against_scene(walkmesh, &scene, params, expected, None)
 }
 
-/// [`lint_against_model`] for a room of an area whose picture (every room's model at its
-/// layout position) is `area`: floor a neighbouring room draws is no air under it.
-fn lint_in_area(
+/// [`lint_against_model`] with the render meshes already combined into one `scene` (the
+/// inspector draws the scene it was compared with), for a room of an area whose picture
+/// (every room's model at its layout position) is `area`, if any: floor a neighbouring room
+/// draws is no air under it.
+pub fn lint_against_scene(
     walkmesh: &NavMesh,
-    models: &[NavMesh],
+    scene: &NavMesh,
     params: &Params,
     expected: [f32; 3],
     area: Option<&Picture>,
 ) -> Result<ModelLint, Failure> {
-    let scene = walkmesh_generate::combine(models);
-    let picture = Picture::of(&scene, params).map_err(model_failure)?;
-    drop(scene);
+    let picture = Picture::of(scene, params).map_err(model_failure)?;
     let fitted = fit(walkmesh, &picture, expected).map_err(model_failure)?;
     let tolerances = Tolerances::default();
     let comparison = compare_in_area(walkmesh, &picture, fitted.shift, &tolerances, area)
@@ -104,13 +105,9 @@ pub fn lint_area_against_models(
     let mut findings = Vec::new();
     let area = area_picture(&rooms, params)?;
     for room in rooms {
-        let linted = lint_in_area(
-            room.walkmesh,
-            &room.model,
-            params,
-            room.position,
-            Some(&area),
-        )?;
+        let scene = walkmesh_generate::combine(&room.model);
+        let linted = lint_against_scene(room.walkmesh, &scene, params, room.position, Some(&area))?;
+        drop(scene);
         let walkable: Vec<u32> = (0..room.walkmesh.polygons.len())
             .filter(|&p| room.walkmesh.surfaces.get(p).is_some_and(|s| s.walkable))
             .map(|p| p as u32 + room.first_face)

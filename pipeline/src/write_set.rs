@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_core::{Format, Output, ReadOptions};
 use walkmesh_kotor_area::erf::Archive;
+use walkmesh_kotor_area::solved::SolvedFiles;
 
 use crate::Failure;
 use crate::output::{self, OutputSettings, Staged};
@@ -24,9 +25,19 @@ pub fn write_checked_set(
     check: &ReadOptions,
     names: OptionNames,
 ) -> Result<(), Failure> {
-    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
-    for (target, bytes) in files {
-        match stage_checked(format, &target, bytes, check, names) {
+    commit_all(
+        files
+            .into_iter()
+            .map(|(target, bytes)| stage_checked(format, &target, bytes, check, names)),
+    )
+}
+
+/// Stages every file of a set in turn and renames them all into place once every one is
+/// staged; the first failure discards what was staged and is returned.
+fn commit_all(files: impl Iterator<Item = Result<Staged, Failure>>) -> Result<(), Failure> {
+    let mut staged: Vec<Staged> = Vec::new();
+    for file in files {
+        match file {
             Ok(file) => staged.push(file),
             Err(failure) => {
                 staged.into_iter().for_each(Staged::discard);
@@ -112,22 +123,50 @@ pub fn write_checked_outputs(
     check: &ReadOptions,
     names: OptionNames,
 ) -> Result<(), Failure> {
-    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
-    for (target, written) in files {
-        let checked = output::stage(&target, &written, OutputSettings::default())
-            .and_then(|file| keep_if_valid(format, file, &target, &written.main, check, names));
-        match checked {
-            Ok(file) => staged.push(file),
-            Err(failure) => {
-                staged.into_iter().for_each(Staged::discard);
-                return Err(failure);
-            }
+    commit_all(files.into_iter().map(|(target, written)| {
+        output::stage(&target, &written, OutputSettings::default())
+            .and_then(|file| keep_if_valid(format, file, &target, &written.main, check, names))
+    }))
+}
+
+/// Writes what `area solve` made (`walkmesh_kotor_area::solved::SolvedFiles`), each file read
+/// back and validated first: room files as one checked set ([`write_checked_outputs`]), or
+/// the archive once it reads back with every rewritten room (`rewritten`, member names) valid
+/// ([`write_checked_archive`]). `in_place`: the rooms or the archive read are the files
+/// replaced, on purpose (only those: any other file read stays protected). Returns the
+/// targets written.
+pub fn write_solved(
+    format: &dyn Format,
+    solved: SolvedFiles,
+    rewritten: &[String],
+    in_place: bool,
+    names: OptionNames,
+) -> Result<Vec<PathBuf>, Failure> {
+    let check = crate::check_options(&ReadOptions::default());
+    if let Some(dir) = &solved.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let targets: Vec<PathBuf> = solved.files.iter().map(|(t, _)| t.clone()).collect();
+    if in_place {
+        targets.iter().for_each(|t| walkmesh_core::files::forget(t));
+    }
+    if solved.dir.is_some() {
+        let outputs = solved
+            .files
+            .into_iter()
+            .map(|(target, main)| {
+                let sidecars = Vec::new();
+                (target, Output { main, sidecars })
+            })
+            .collect();
+        write_checked_outputs(format, outputs, &check, names)?;
+    } else {
+        for (target, bytes) in &solved.files {
+            write_checked_archive(format, target, bytes, rewritten, &check, names)?;
         }
     }
-    for file in staged {
-        file.commit()?;
-    }
-    Ok(())
+    Ok(targets)
 }
 
 /// Writes a module archive (`bytes`) to `target` once [`check_archive`] accepts it.

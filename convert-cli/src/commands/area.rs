@@ -447,51 +447,6 @@ fn check(
     Ok(if errors > 0 { 1 } else { 0 })
 }
 
-/// Writes the solved rooms, each read back and validated first: room files as one checked
-/// set, or the archive once it reads back with every rewritten room (`rewritten`, member
-/// names) valid. `in_place`: the rooms or the archive read are the files replaced, on
-/// purpose (only those: any other file read stays protected).
-fn write_solved(
-    registry: &Registry,
-    solved: walkmesh_kotor_area::solved::SolvedFiles,
-    rewritten: &[String],
-    in_place: bool,
-) -> Result<Vec<PathBuf>, Failure> {
-    let format = kotor_room_format(registry)?;
-    let check = walkmesh_pipeline::check_options(&walkmesh_core::ReadOptions::default());
-    let names = walkmesh_pipeline::policy::CLI_NAMES;
-    if let Some(dir) = &solved.dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    let targets: Vec<PathBuf> = solved.files.iter().map(|(t, _)| t.clone()).collect();
-    if in_place {
-        targets.iter().for_each(|t| walkmesh_core::files::forget(t));
-    }
-    match solved.dir {
-        Some(_) => {
-            let outputs = solved
-                .files
-                .into_iter()
-                .map(|(target, main)| {
-                    let output = walkmesh_core::Output {
-                        main,
-                        sidecars: Vec::new(),
-                    };
-                    (target, output)
-                })
-                .collect();
-            write_set::write_checked_outputs(format, outputs, &check, names)?;
-        }
-        None => {
-            for (target, bytes) in &solved.files {
-                write_set::write_checked_archive(format, target, bytes, rewritten, &check, names)?;
-            }
-        }
-    }
-    Ok(targets)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn solve_command(
     registry: &Registry,
@@ -555,7 +510,13 @@ fn solve_command(
         .filter_map(|&slot| rooms.get(slot))
         .map(|room| format!("{}.wok", room.name))
         .collect();
-    let written = write_solved(registry, solved, &rewritten, out.is_none())?;
+    let written = write_set::write_solved(
+        kotor_room_format(registry)?,
+        solved,
+        &rewritten,
+        out.is_none(),
+        walkmesh_pipeline::policy::CLI_NAMES,
+    )?;
     if !json {
         for path in written {
             writeln!(stdout, "wrote {}", path.display())?;

@@ -151,8 +151,11 @@ fn compare_with_model(
     let engine = registry.engine_of(walkmesh.format);
     let params = walkmesh_generate::Params::preset(engine);
     let linted = walkmesh_lint::as_linted(&walkmesh.mesh);
-    let compared =
-        walkmesh_pipeline::lint_model::lint_against_model(&linted, &models, &params, [0.0; 3])?;
+    let scene = walkmesh_generate::combine(&models);
+    drop(models);
+    let compared = walkmesh_pipeline::lint_model::lint_against_scene(
+        &linted, &scene, &params, [0.0; 3], None,
+    )?;
     let name = args
         .model
         .iter()
@@ -166,7 +169,7 @@ fn compare_with_model(
         .join(" + ");
     Ok(Compared {
         name,
-        scene: walkmesh_generate::combine(&models),
+        scene,
         shift: compared.fit.shift,
         findings: compared.findings.iter().map(view_finding).collect(),
     })
