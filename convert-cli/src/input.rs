@@ -123,7 +123,7 @@ pub fn load_profile(path: Option<&Path>) -> Result<Option<Arc<MaterialProfile>>,
         ))
     })?;
     let profile = MaterialProfile::parse(&text)
-        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+        .map_err(|e| Failure::in_context(format!("{}: ", path.display()), &e))?;
     Ok(Some(Arc::new(profile)))
 }
 
@@ -206,5 +206,6 @@ pub(crate) fn render_geometry(
     path: &Path,
     diag: &mut walkmesh_core::Diagnostics,
 ) -> Option<Result<walkmesh_core::NavMesh, walkmesh_generate::ModelReadError>> {
-    walkmesh_formats::read_render_geometry(path, diag).map(|read| read.map_err(Into::into))
+    walkmesh_formats::read_render_geometry(path, diag)
+        .map(|read| read.map_err(|e| Box::new(e) as walkmesh_generate::ModelReadError))
 }

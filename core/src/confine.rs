@@ -131,6 +131,13 @@ fn is_windows_device(name: &str) -> bool {
     }
 }
 
+impl crate::Kinded for UnsafeName {
+    /// A name from file data that would leave the folder it must stay in.
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Invalid
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use crate::ReadError;
+use crate::{ErrorKind, ReadError};
 
 /// Byte order of the values a cursor reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,14 +146,16 @@ impl<'a> ByteCursor<'a> {
     /// Moves to buffer position `pos`, which may be the end but not past it.
     pub fn seek(&mut self, pos: usize, field: impl FieldName) -> Result<(), ReadError> {
         if pos > self.data.len() {
-            return Err(self.error(
-                field,
-                format!(
-                    "position {} is past the end of the data ({} bytes)",
-                    self.base + pos as u64,
-                    self.base + self.data.len() as u64
-                ),
-            ));
+            return Err(self
+                .error(
+                    field,
+                    format!(
+                        "position {} is past the end of the data ({} bytes)",
+                        self.base + pos as u64,
+                        self.base + self.data.len() as u64
+                    ),
+                )
+                .with_kind(ErrorKind::Truncated));
         }
         self.pos = pos;
         Ok(())
@@ -174,14 +176,16 @@ impl<'a> ByteCursor<'a> {
                 self.pos = start + n;
                 Ok(bytes)
             }
-            None => Err(self.error_at(
-                start,
-                field,
-                format!(
-                    "the data ends here: {n} bytes are needed, but only {} remain",
-                    self.remaining()
-                ),
-            )),
+            None => Err(self
+                .error_at(
+                    start,
+                    field,
+                    format!(
+                        "the data ends here: {n} bytes are needed, but only {} remain",
+                        self.remaining()
+                    ),
+                )
+                .with_kind(ErrorKind::Truncated)),
         }
     }
 
@@ -206,14 +210,16 @@ impl<'a> ByteCursor<'a> {
                 self.pos = start + N;
                 Ok(bytes)
             }
-            None => Err(self.error_at(
-                start,
-                field,
-                format!(
-                    "the data ends here: {N} bytes are needed, but only {} remain",
-                    self.remaining()
-                ),
-            )),
+            None => Err(self
+                .error_at(
+                    start,
+                    field,
+                    format!(
+                        "the data ends here: {N} bytes are needed, but only {} remain",
+                        self.remaining()
+                    ),
+                )
+                .with_kind(ErrorKind::Truncated)),
         }
     }
 
@@ -239,14 +245,16 @@ impl<'a> ByteCursor<'a> {
         let left = self.remaining() as u64;
         match count.checked_mul(size) {
             Some(needed) if needed <= left => Ok(()),
-            needed => Err(self.error_at(
-                pos,
-                field,
-                format!(
-                    "count {count} needs {} bytes, but only {left} remain",
-                    needed.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
-                ),
-            )),
+            needed => Err(self
+                .error_at(
+                    pos,
+                    field,
+                    format!(
+                        "count {count} needs {} bytes, but only {left} remain",
+                        needed.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+                    ),
+                )
+                .with_kind(ErrorKind::Truncated)),
         }
     }
 
@@ -324,7 +332,7 @@ impl<'a> ByteCursor<'a> {
                     self.base + start,
                     self.base + self.data.len() as u64
                 ),
-            )),
+            ).with_kind(crate::ErrorKind::Truncated)),
             Err(NoRoom::TooLong { needed, left }) => Err(self.error(
                 field,
                 format!(
@@ -332,7 +340,7 @@ impl<'a> ByteCursor<'a> {
                     self.base + start,
                     needed.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
                 ),
-            )),
+            ).with_kind(crate::ErrorKind::Truncated)),
         }
     }
 

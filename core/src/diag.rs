@@ -29,9 +29,92 @@ impl fmt::Display for Position {
     }
 }
 
+/// What kind of failure an error is: the one thing a caller acts on (the command line's exit
+/// code and JSON `code`, Python's exception class) without reading the sentence. The kinds
+/// follow image-rs's error kinds; every library error says its kind through [`Kinded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorKind {
+    /// The data ends before a structure, or a counted array, does.
+    Truncated,
+    /// The data is there but wrong: a value out of range, an offset pointing nowhere, two
+    /// fields that contradict each other, text that does not parse.
+    Invalid,
+    /// Well-formed data this build or this format does not handle: another version, a variant,
+    /// a format left out of the build, a mesh a writer cannot encode.
+    Unsupported,
+    /// Refused because it would pass a limit: memory (`--max-memory`), what the target can
+    /// hold (faces per tile, vertices per file).
+    Limit,
+    /// The file system refused: a missing file, an unreadable one, a folder that cannot be made.
+    Io,
+    /// The caller's options: a value out of range, options that contradict each other or the
+    /// target.
+    Parameter,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order (for tables and tests).
+    pub const ALL: [ErrorKind; 6] = [
+        ErrorKind::Truncated,
+        ErrorKind::Invalid,
+        ErrorKind::Unsupported,
+        ErrorKind::Limit,
+        ErrorKind::Io,
+        ErrorKind::Parameter,
+    ];
+
+    /// The kind's name as JSON and Python give it (`truncated`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::Invalid => "invalid",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Limit => "limit",
+            ErrorKind::Io => "io",
+            ErrorKind::Parameter => "parameter",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An error that says which [`ErrorKind`] it is. Every error type of the library crates
+/// implements it, so that a front end maps kinds, not sentences, to what it reports.
+pub trait Kinded: fmt::Display {
+    fn kind(&self) -> ErrorKind;
+}
+
+impl Kinded for std::io::Error {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Io
+    }
+}
+
+impl Kinded for serde_json::Error {
+    /// JSON the library reads (a baseline, a report) that does not parse, or that it cannot
+    /// print.
+    fn kind(&self) -> ErrorKind {
+        if self.is_io() {
+            ErrorKind::Io
+        } else if self.is_eof() {
+            ErrorKind::Truncated
+        } else {
+            ErrorKind::Invalid
+        }
+    }
+}
+
 /// An input that cannot be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct ReadError {
+    /// What kind of failure: [`ErrorKind::Invalid`] unless the reader said otherwise
+    /// ([`ReadError::with_kind`]; the byte cursor says [`ErrorKind::Truncated`]).
+    pub kind: ErrorKind,
     /// The file, once known (readers see bytes; the caller adds the path).
     pub file: Option<PathBuf>,
     pub position: Position,
@@ -45,6 +128,7 @@ impl ReadError {
     /// An error at a byte offset.
     pub fn at_offset(offset: u64, field: impl Into<String>, message: impl Into<String>) -> Self {
         ReadError {
+            kind: ErrorKind::Invalid,
             file: None,
             position: Position::Offset(offset),
             field: field.into(),
@@ -55,6 +139,7 @@ impl ReadError {
     /// An error at a 1-based line.
     pub fn at_line(line: u64, field: impl Into<String>, message: impl Into<String>) -> Self {
         ReadError {
+            kind: ErrorKind::Invalid,
             file: None,
             position: Position::Line(line),
             field: field.into(),
@@ -65,11 +150,18 @@ impl ReadError {
     /// An error about the file as a whole.
     pub fn whole(field: impl Into<String>, message: impl Into<String>) -> Self {
         ReadError {
+            kind: ErrorKind::Invalid,
             file: None,
             position: Position::None,
             field: field.into(),
             message: message.into(),
         }
+    }
+
+    /// The same error, of another kind.
+    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// Names the file.
@@ -99,10 +191,19 @@ impl fmt::Display for ReadError {
     }
 }
 
+impl Kinded for ReadError {
+    fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
 /// A mesh that a writer cannot encode.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}{message}", if field.is_empty() { String::new() } else { format!("{field}: ") })]
 pub struct WriteError {
+    /// [`ErrorKind::Unsupported`] (the target cannot store this mesh) unless the writer said
+    /// otherwise ([`ErrorKind::Limit`] for more than the target holds).
+    pub kind: ErrorKind,
     pub field: String,
     pub message: String,
 }
@@ -110,9 +211,22 @@ pub struct WriteError {
 impl WriteError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
         WriteError {
+            kind: ErrorKind::Unsupported,
             field: field.into(),
             message: message.into(),
         }
+    }
+
+    /// The same error, of another kind.
+    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+}
+
+impl Kinded for WriteError {
+    fn kind(&self) -> ErrorKind {
+        self.kind
     }
 }
 

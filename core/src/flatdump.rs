@@ -736,6 +736,13 @@ impl FieldSink for SectionBytes<'_> {
     fn field(&mut self, _field: &Entry<'_>) {}
 }
 
+impl crate::Kinded for SectionError {
+    /// A section the caller named that the dump does not have once.
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Parameter
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -835,3 +835,22 @@ mod weld_tests {
         assert_eq!(rounding_tolerance(&NavMesh::default()), 0.0);
     }
 }
+
+impl crate::Kinded for WeldParseError {
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Parameter
+    }
+}
+
+impl crate::Kinded for DetectError {
+    fn kind(&self) -> crate::ErrorKind {
+        match self {
+            DetectError::UnknownId(_) | DetectError::NoWriterForExtension(_) => {
+                crate::ErrorKind::Parameter
+            }
+            DetectError::Undetected(_) | DetectError::LeftOut { .. } => {
+                crate::ErrorKind::Unsupported
+            }
+        }
+    }
+}

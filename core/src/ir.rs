@@ -554,6 +554,13 @@ impl NavMesh {
     }
 }
 
+impl crate::Kinded for MeshCheckError {
+    /// A mesh whose parts contradict each other (a reader's or a caller's).
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Invalid
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

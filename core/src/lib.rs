@@ -27,7 +27,9 @@ pub mod summary;
 pub mod threads;
 pub mod validate;
 
-pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
+pub use diag::{
+    Diagnostic, Diagnostics, ErrorKind, Kinded, Location, Position, ReadError, Severity, WriteError,
+};
 pub use engine::{Capabilities, Engine};
 pub use format::{
     Format, Input, LeftOut, Magic, Output, Param, ParamKind, ReadOptions, Reader, Registry,

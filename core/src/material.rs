@@ -196,6 +196,13 @@ pub enum Encoded {
 #[error("material profile: {0}")]
 pub struct ProfileError(pub String);
 
+impl crate::Kinded for ProfileError {
+    /// A `--materials` profile is the caller's option, given as a file.
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Parameter
+    }
+}
+
 impl MaterialProfile {
     /// Parses and checks a RON profile: every material name known, no code or name twice,
     /// the default material listed.

@@ -31,7 +31,8 @@ pub fn limit_mib(options: &WriteOptions) -> Result<u64, WriteError> {
             _ => Err(WriteError::new(
                 PARAM_MAX_MEMORY,
                 format!("'{text}' is not a memory limit: give a whole number of MiB above 0"),
-            )),
+            )
+            .with_kind(crate::ErrorKind::Parameter)),
         },
     }
 }
@@ -124,7 +125,8 @@ pub fn check(field: &str, what: &str, estimate: u64, limit_mib: u64) -> Result<(
             estimate.div_ceil(MIB),
             estimate.div_ceil(MIB)
         ),
-    ))
+    )
+    .with_kind(crate::ErrorKind::Limit))
 }
 
 #[cfg(test)]

@@ -485,6 +485,28 @@ pub fn solve_transitions(generated: Vec<GeneratedRoom>, lyt: &Lyt) -> Result<Sol
     Ok((files, written, results))
 }
 
+impl walkmesh_core::Kinded for AreaError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            AreaError::UnsafeName(error) => error.kind(),
+            AreaError::Model(error) => error.kind(),
+            AreaError::Generate { error, .. } => error.kind(),
+            AreaError::NoFloor { .. } | AreaError::Repeated(_) | AreaError::Far(_) => {
+                ErrorKind::Invalid
+            }
+            AreaError::Write(error) => error.kind(),
+            AreaError::ReadBack { source, .. } | AreaError::Transitions(source) => source.kind(),
+        }
+    }
+}
+
+impl walkmesh_core::Kinded for PlacementError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Invalid
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

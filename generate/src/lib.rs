@@ -78,8 +78,20 @@ pub use report::{ComponentReport, Report, StageTime};
 
 /// Why a model's render geometry did not read: the reader's own error, passed through as it
 /// is. The model readers are format crates', which sit above this crate, so their callers
-/// pass them in ([`area::ModelReader`]) with whatever error type they have.
-pub type ModelReadError = Box<dyn std::error::Error + Send + Sync>;
+/// pass them in ([`area::ModelReader`]) with whatever error type they have, so long as it says
+/// its kind.
+pub type ModelReadError = Box<dyn ModelError>;
+
+/// An error a model reader passed in may return: any error that says its kind.
+pub trait ModelError: std::error::Error + walkmesh_core::Kinded + Send + Sync {}
+
+impl<E: std::error::Error + walkmesh_core::Kinded + Send + Sync> ModelError for E {}
+
+impl walkmesh_core::Kinded for Box<dyn ModelError> {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        self.as_ref().kind()
+    }
+}
 
 /// The generated walkmesh and what was done to make it.
 #[derive(Clone, Debug)]
@@ -375,5 +387,20 @@ impl OrDefaultSurface for Option<walkmesh_core::material::Surface> {
             walkable: false,
             code: 0,
         })
+    }
+}
+
+impl walkmesh_core::Kinded for GenerateError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            GenerateError::Parameter { .. } | GenerateError::OutOfRange { .. } => {
+                ErrorKind::Parameter
+            }
+            GenerateError::EmptyInput => ErrorKind::Invalid,
+            GenerateError::GridTooLarge { .. }
+            | GenerateError::Memory { .. }
+            | GenerateError::ColumnTooDeep { .. } => ErrorKind::Limit,
+        }
     }
 }

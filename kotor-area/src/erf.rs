@@ -212,7 +212,7 @@ fn member_data(
                 "the member's {size} bytes at byte {offset} run past the end of the file ({} bytes)",
                 file.data().len()
             ),
-        )),
+        ).with_kind(walkmesh_core::ErrorKind::Truncated)),
     }
 }
 
@@ -234,6 +234,7 @@ impl Archive {
                 .and_then(|b| b.try_into().ok())
                 .ok_or_else(|| {
                     ReadError::at_offset(0, "header.type", "the file is shorter than 4 bytes")
+                        .with_kind(walkmesh_core::ErrorKind::Truncated)
                 })?;
         if bytes.get(4..8) != Some(b"V1.0") {
             return Err(ReadError::at_offset(
@@ -252,7 +253,8 @@ impl Archive {
                     "'{}' is not an archive type this reads (MOD, ERF, SAV, HAK, RIM)",
                     String::from_utf8_lossy(other)
                 ),
-            )),
+            )
+            .with_kind(walkmesh_core::ErrorKind::Unsupported)),
         }
     }
 

@@ -100,3 +100,29 @@ impl From<crate::placed::RepeatedRoom> for AreaError {
         AreaError::Repeated(Box::new(error))
     }
 }
+
+impl walkmesh_core::Kinded for AreaError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            AreaError::Io { .. } => ErrorKind::Io,
+            AreaError::Json { source, .. } => source.kind(),
+            AreaError::Limit { .. } => ErrorKind::Limit,
+            AreaError::NoMember { .. }
+            | AreaError::KitNotFound { .. }
+            | AreaError::ComponentNotFound { .. } => ErrorKind::Parameter,
+            AreaError::UnknownResourceType { .. } | AreaError::BwmLeftOut => ErrorKind::Unsupported,
+            AreaError::Base64 { .. }
+            | AreaError::NotAResRef { .. }
+            | AreaError::RoomOutOfRange { .. }
+            | AreaError::NoGroup { .. }
+            | AreaError::UnknownGroup { .. }
+            | AreaError::Repeated(_)
+            | AreaError::NoRooms { .. } => ErrorKind::Invalid,
+            AreaError::UnsafeName(error) => error.kind(),
+            AreaError::Mesh(error) => error.kind(),
+            AreaError::Read(error) => error.kind,
+            AreaError::Write(error) => error.kind,
+        }
+    }
+}

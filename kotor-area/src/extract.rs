@@ -110,3 +110,10 @@ fn refuse_repeated_names(chosen: &[(usize, &Member)], path: &Path) -> Result<(),
     }
     Ok(())
 }
+
+impl walkmesh_core::Kinded for ChooseError {
+    /// A member name the caller gave that the archive does not hold once.
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Parameter
+    }
+}

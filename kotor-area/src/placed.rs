@@ -59,6 +59,13 @@ impl std::fmt::Display for RepeatedRoom {
 
 impl std::error::Error for RepeatedRoom {}
 
+impl walkmesh_core::Kinded for RepeatedRoom {
+    /// A layout that names one room file twice.
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Invalid
+    }
+}
+
 /// Refuses a layout naming one room twice (ignoring ASCII case; `****` may repeat), naming
 /// both rooms and their lines. `file` names the layout in the message.
 pub fn unique_rooms(lyt: &Lyt, file: &Path) -> Result<(), RepeatedRoom> {
@@ -148,6 +155,13 @@ impl std::fmt::Display for FarRoom {
 }
 
 impl std::error::Error for FarRoom {}
+
+impl walkmesh_core::Kinded for FarRoom {
+    /// A placement 32-bit floats cannot hold to the millimetre: more than a walkmesh holds.
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Limit
+    }
+}
 
 /// Checks `placed`, a room's points already moved to its place (and the position itself, so
 /// that a layout can be checked before any room is made: `placed` may be empty), refusing the

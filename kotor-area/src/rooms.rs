@@ -274,6 +274,18 @@ pub fn write_room_wok(
     Ok(written.main)
 }
 
+impl walkmesh_core::Kinded for RoomsError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            RoomsError::Io { .. } | RoomsError::Write { .. } => ErrorKind::Io,
+            RoomsError::Read(error) => error.kind,
+            RoomsError::Layout { .. } => ErrorKind::Parameter,
+            RoomsError::Room { .. } | RoomsError::Repeated(_) => ErrorKind::Invalid,
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {

@@ -130,3 +130,12 @@ pub fn solved_files(
         }
     }
 }
+
+impl walkmesh_core::Kinded for SolvedError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            SolvedError::UnsafeName(error) => walkmesh_core::Kinded::kind(error),
+            SolvedError::Write(_) => walkmesh_core::ErrorKind::Io,
+        }
+    }
+}

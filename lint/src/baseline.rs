@@ -229,6 +229,13 @@ fn known_of(item: &serde_json::Value) -> Option<Known> {
     })
 }
 
+impl walkmesh_core::Kinded for BaselineError {
+    /// A `--baseline` file that is not a lint report.
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Invalid
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -104,7 +104,8 @@ impl AreaFlowError {
             AreaFlowError::NoModels { message, .. } => {
                 Failure::input(format!("generate: {message}"))
             }
-            other => Failure::input(other.to_string()),
+            AreaFlowError::Rooms(error) => Failure::from(error),
+            AreaFlowError::Area(error) => Failure::from(error),
         }
     }
 }

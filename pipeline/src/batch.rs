@@ -169,7 +169,7 @@ pub fn collect_jobs(
                 missing.push(Job {
                     input: path.clone(),
                     output: PathBuf::new(),
-                    refused: Some(Failure::input(format!("no file matches {pattern}"))),
+                    refused: Some(Failure::unreadable(format!("no file matches {pattern}"))),
                 });
             }
             for file in files {

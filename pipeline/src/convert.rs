@@ -298,11 +298,12 @@ fn write(
             )),
             WriteFailure::Write(error) => {
                 field = Some(error.field.clone());
-                Failure::input(format!(
-                    "cannot write {} as {}: {error}",
+                let context = format!(
+                    "cannot write {} as {}: ",
                     output_name.unwrap_or(Path::new("the mesh")).display(),
                     target.id()
-                ))
+                );
+                Failure::in_context(context, &error)
             }
         };
         ConvertFailure {

@@ -41,7 +41,7 @@ pub fn read_inputs(
     let mut meshes = Vec::with_capacity(inputs.len());
     for input in inputs {
         let mesh = match render(input, diag) {
-            Some(read) => read.map_err(|error| Failure::input(error.to_string()))?,
+            Some(read) => read.map_err(Failure::from)?,
             None => crate::read_path(registry, input, None, read, diag)?.0,
         };
         meshes.push(mesh);
@@ -53,10 +53,10 @@ pub fn read_inputs(
 /// in room coordinates; `None` when the layout has no such room.
 pub fn layout_placement(lyt: &Path, name: &str) -> Result<Option<RoomPlacement>, Failure> {
     let bytes = walkmesh_core::files::read(lyt)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", lyt.display())))?;
+        .map_err(|e| Failure::in_context(format!("cannot read {}: ", lyt.display()), &e))?;
     let (layout, _) = walkmesh_kotor_area::lyt::read_lyt(&bytes)
-        .map_err(|e| Failure::input(format!("{}: {e}", lyt.display())))?;
-    room_placement(&layout, name, lyt).map_err(|e| Failure::input(e.to_string()))
+        .map_err(|e| Failure::in_context(format!("{}: ", lyt.display()), &e))?;
+    room_placement(&layout, name, lyt).map_err(Failure::from)
 }
 
 /// What a generated walkmesh is written as: the target format, and the layout room it is
@@ -110,6 +110,19 @@ impl std::fmt::Display for GenerateFailure {
                 "generate: the {} model has nothing within the agent's height above its lowest point, so its walkmesh would have no face; nothing written",
                 kind.name()
             ),
+        }
+    }
+}
+
+impl walkmesh_core::Kinded for GenerateFailure {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            GenerateFailure::Generate(error) => error.kind(),
+            GenerateFailure::Place(_) => ErrorKind::Invalid,
+            // Geometry with no floor, or no object: the input is not one a walkmesh comes from.
+            GenerateFailure::Empty(_) | GenerateFailure::NothingBlocked(_) => ErrorKind::Invalid,
+            GenerateFailure::OverFullTiles(_) => ErrorKind::Limit,
         }
     }
 }

@@ -79,6 +79,17 @@ impl std::fmt::Display for ReadFailure {
     }
 }
 
+impl walkmesh_core::Kinded for ReadFailure {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            ReadFailure::Detect(error) => error.kind(),
+            ReadFailure::File(_) => walkmesh_core::ErrorKind::Io,
+            ReadFailure::NoReader { .. } => walkmesh_core::ErrorKind::Unsupported,
+            ReadFailure::Read(error) => error.kind,
+        }
+    }
+}
+
 /// The format of `bytes`: `from` (a format id) when given, else detected by magic bytes, the
 /// extension of `path`, then content.
 pub fn detect<'r>(

@@ -78,7 +78,7 @@ fn area_picture(rooms: &[AreaRoom<'_>], params: &Params) -> Result<Picture, Fail
 fn model_failure(error: GenerateError) -> Failure {
     match error {
         GenerateError::Parameter { .. } => Failure::usage(format!("lint --model: {error}")),
-        _ => Failure::input(format!("lint --model: {error}")),
+        _ => Failure::in_context("lint --model: ", &error),
     }
 }
 

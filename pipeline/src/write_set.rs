@@ -145,7 +145,7 @@ pub fn write_solved(
     let check = crate::check_options(&ReadOptions::default());
     if let Some(dir) = &solved.dir {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::input(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Failure::in_context(format!("cannot create {}: ", dir.display()), &e))?;
     }
     let targets: Vec<PathBuf> = solved.files.iter().map(|(t, _)| t.clone()).collect();
     if in_place {

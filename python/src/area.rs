@@ -17,7 +17,7 @@ use crate::mesh::Mesh;
 
 fn read_all(py: Python<'_>, path: &Path) -> PyResult<Vec<u8>> {
     walkmesh_kotor_area::erf::read_file_or_member(path)
-        .map_err(|error| errors::read_failure(py, error.to_string(), Some(path)))
+        .map_err(|error| errors::read_failure(py, &error, Some(path)))
 }
 
 fn archive(py: Python<'_>, path: &Path) -> PyResult<Archive> {

@@ -25,16 +25,13 @@ pub(crate) fn area_error(py: Python<'_>, error: AreaError) -> PyErr {
         AreaError::UnsafeName(_) => Kind::Read,
         _ => Kind::Write,
     };
-    errors::raise(py, kind, error.to_string(), Fields::default())
+    let fields = Fields::of_kind(walkmesh_core::Kinded::kind(&error));
+    errors::raise(py, kind, error.to_string(), fields)
 }
 
 pub(crate) fn failure(py: Python<'_>, failure: walkmesh_pipeline::Failure) -> PyErr {
-    let fields = Fields {
-        code: Some(failure.code.to_string()),
-        findings: failure.diagnostics,
-        ..Fields::default()
-    };
-    errors::raise(py, Kind::Write, failure.message, fields)
+    let message = failure.message.clone();
+    errors::raise(py, Kind::Write, message, Fields::of_failure(failure))
 }
 
 /// Generates every room of a KotOR area: `models` is a folder or module archive holding each
@@ -124,7 +121,8 @@ fn run(
         names: crate::PYTHON_NAMES,
     };
     let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
-        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes).map_err(Into::into)
+        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes)
+            .map_err(|e| Box::new(e) as walkmesh_generate::ModelReadError)
     };
     let area = py
         .detach(|| generate_area(registry, &job, &read_model, walkmesh_core::files::note_read))
@@ -137,9 +135,12 @@ fn flow_error(py: Python<'_>, error: AreaFlowError) -> PyErr {
     match error {
         AreaFlowError::Rooms(error) => errors::rooms_error(py, error),
         AreaFlowError::Area(error) => area_error(py, error),
-        AreaFlowError::NoModels { message, models } => {
-            errors::read_failure(py, message, Some(&models))
-        }
+        AreaFlowError::NoModels { message, models } => errors::read_failure_of_kind(
+            py,
+            walkmesh_core::ErrorKind::Invalid,
+            message,
+            Some(&models),
+        ),
         AreaFlowError::Write(error) => failure(py, error),
     }
 }

@@ -8,13 +8,13 @@ use pyo3::exceptions::{PyException, PyFileNotFoundError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
-use walkmesh_core::{Diagnostic, Position, Severity};
+use walkmesh_core::{Diagnostic, ErrorKind, Kinded, Position, Severity};
 
 create_exception!(
     walkmesh,
     Error,
     PyException,
-    "Base of every walkmesh error. Attributes: file, offset, line, field, code (None where unknown), findings (list of finding dicts)."
+    "Base of every walkmesh error. Attributes: file, offset, line, field, code (None where unknown), kind (\"truncated\", \"invalid\", \"unsupported\", \"limit\", \"io\", \"parameter\"; None where the failure is not an error of the input or options: a refused write, strict=True), findings (list of finding dicts)."
 );
 create_exception!(
     walkmesh,
@@ -42,10 +42,27 @@ pub struct Fields {
     pub position: Position,
     pub field: Option<String>,
     pub code: Option<String>,
+    /// The kind of error, where there is one (Python's `kind`).
+    pub kind: Option<ErrorKind>,
     pub findings: Vec<Diagnostic>,
 }
 
 impl Fields {
+    /// A library failure's code, kind and findings.
+    pub fn of_failure(failure: walkmesh_pipeline::Failure) -> Fields {
+        Fields {
+            code: Some(failure.code.to_string()),
+            kind: failure.kind,
+            findings: failure.diagnostics,
+            ..Fields::default()
+        }
+    }
+
+    /// The code a failure of `kind` has ([`walkmesh_pipeline::failure::KIND_TABLE`]).
+    pub fn of_kind(kind: ErrorKind) -> Fields {
+        Fields::of_failure(walkmesh_pipeline::Failure::of_kind(kind, ""))
+    }
+
     pub fn code(code: &str) -> Fields {
         Fields {
             code: Some(code.to_string()),
@@ -160,6 +177,7 @@ pub fn raise(py: Python<'_>, kind: Kind, message: String, fields: Fields) -> PyE
     let _ = value.setattr("line", line);
     let _ = value.setattr("field", fields.field.filter(|f| !f.is_empty()));
     let _ = value.setattr("code", fields.code);
+    let _ = value.setattr("kind", fields.kind.map(ErrorKind::name));
     if let Ok(findings) = findings {
         let _ = value.setattr("findings", findings);
     }
@@ -176,21 +194,30 @@ pub fn read_error(py: Python<'_>, error: &walkmesh_core::ReadError) -> PyErr {
             file: error.file.as_deref().map(path_text),
             position: error.position,
             field: Some(error.field.clone()),
-            code: Some("cli.input".into()),
-            findings: Vec::new(),
+            ..Fields::of_kind(error.kind)
         },
     )
 }
 
-/// A read failure with only a sentence (detection, missing files) naming `file`.
-pub fn read_failure(py: Python<'_>, message: String, file: Option<&Path>) -> PyErr {
+/// A read failure without a position (detection, an archive member) naming `file`.
+pub fn read_failure(py: Python<'_>, error: &dyn Kinded, file: Option<&Path>) -> PyErr {
+    read_failure_of_kind(py, error.kind(), error.to_string(), file)
+}
+
+/// A read failure of `kind` said in `message`, naming `file`.
+pub fn read_failure_of_kind(
+    py: Python<'_>,
+    kind: ErrorKind,
+    message: String,
+    file: Option<&Path>,
+) -> PyErr {
     raise(
         py,
         Kind::Read,
         message,
         Fields {
             file: file.map(path_text),
-            ..Fields::code("cli.input")
+            ..Fields::of_kind(kind)
         },
     )
 }
@@ -250,6 +277,7 @@ pub fn file_not_found(py: Python<'_>, path: &Path) -> PyErr {
     let _ = value.setattr("line", py.None());
     let _ = value.setattr("field", py.None());
     let _ = value.setattr("code", "cli.input");
+    let _ = value.setattr("kind", ErrorKind::Io.name());
     let _ = value.setattr("findings", PyList::empty(py));
     PyErr::from_value(value)
 }
@@ -302,17 +330,15 @@ pub fn rooms_error(py: Python<'_>, error: walkmesh_kotor_area::RoomsError) -> Py
     use walkmesh_kotor_area::RoomsError;
     match error {
         RoomsError::Read(read) => read_error(py, &read),
-        RoomsError::Io { ref path, .. } => read_failure(py, error.to_string(), Some(path)),
+        RoomsError::Io { ref path, .. } => read_failure(py, &error, Some(path)),
         RoomsError::Room { ref file, .. } => {
             let file = std::path::PathBuf::from(file);
-            read_failure(py, error.to_string(), Some(&file))
+            read_failure(py, &error, Some(&file))
         }
         RoomsError::Repeated(ref repeated) => {
             let file = repeated.file.clone();
-            read_failure(py, error.to_string(), Some(&file))
+            read_failure(py, &error, Some(&file))
         }
-        RoomsError::Layout { .. } | RoomsError::Write { .. } => {
-            read_failure(py, error.to_string(), None)
-        }
+        RoomsError::Layout { .. } | RoomsError::Write { .. } => read_failure(py, &error, None),
     }
 }

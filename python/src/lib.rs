@@ -65,7 +65,7 @@ pub(crate) fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, O
             match read {
                 Ok(bytes) => Ok((bytes, Some(path))),
                 Err(_) if errors::is_missing(&path) => Err(errors::file_not_found(py, &path)),
-                Err(error) => Err(errors::read_failure(py, error.to_string(), Some(&path))),
+                Err(error) => Err(errors::read_failure(py, &error, Some(&path))),
             }
         }
     }
@@ -74,7 +74,7 @@ pub(crate) fn load_bytes(py: Python<'_>, source: Source) -> PyResult<(Vec<u8>, O
 fn read_failure_error(py: Python<'_>, failure: ReadFailure, path: Option<&Path>) -> PyErr {
     match failure {
         ReadFailure::Read(error) => errors::read_error(py, &error),
-        other => errors::read_failure(py, other.to_string(), path),
+        other => errors::read_failure(py, &other, path),
     }
 }
 
@@ -203,7 +203,7 @@ pub fn target_format(
                 py,
                 Kind::Write,
                 "name the format to write (format=\"bwm\", \"glb\", …)".into(),
-                Fields::code("cli.usage"),
+                Fields::of_kind(walkmesh_core::ErrorKind::Parameter),
             ));
         }
     };
@@ -214,7 +214,7 @@ pub fn target_format(
             e.to_string(),
             Fields {
                 file: output.map(errors::path_text),
-                ..Fields::code("cli.usage")
+                ..Fields::of_kind(walkmesh_core::ErrorKind::Parameter)
             },
         )
     })?;
@@ -227,7 +227,7 @@ pub fn target_format(
                 target.id(),
                 target.name()
             ),
-            Fields::code("cli.usage"),
+            Fields::of_kind(walkmesh_core::ErrorKind::Parameter),
         ));
     }
     Ok(target)
@@ -287,8 +287,10 @@ fn write_plan<'r>(
         project_rules: false,
         ..pipeline::plan::PlanOptions::default()
     };
-    pipeline::plan::plan(registry(), target, read, options, PYTHON_NAMES)
-        .map_err(|failure| raise(py, Kind::Write, failure.message, Fields::code(failure.code)))
+    pipeline::plan::plan(registry(), target, read, options, PYTHON_NAMES).map_err(|failure| {
+        let message = failure.message.clone();
+        raise(py, Kind::Write, message, Fields::of_failure(failure))
+    })
 }
 
 /// `walkmesh convert`'s sequence for a mesh in memory (`pipeline::convert::convert`, the
@@ -351,13 +353,11 @@ fn convert_error(
     raise(
         py,
         kind,
-        failure.message,
+        failure.message.clone(),
         Fields {
             file,
             field: stopped.field,
-            code: Some(failure.code.to_string()),
-            findings: failure.diagnostics,
-            ..Fields::default()
+            ..Fields::of_failure(failure)
         },
     )
 }
@@ -469,7 +469,7 @@ fn validate<'py>(
     let (bytes, path) = load_bytes(py, source_of(source)?)?;
     let name = path.clone().unwrap_or_default();
     let format = pipeline::detect(registry(), &bytes, &name, format)
-        .map_err(|e| errors::read_failure(py, e.to_string(), path.as_deref()))?;
+        .map_err(|e| errors::read_failure(py, &e, path.as_deref()))?;
     let result = py.detach(|| {
         pipeline::validate_input(
             format,
@@ -490,8 +490,9 @@ fn validate<'py>(
             return Err(errors::read_error(py, &error));
         }
         Err(ValidateFailure::Unsupported { id }) => {
-            return Err(errors::read_failure(
+            return Err(errors::read_failure_of_kind(
                 py,
+                walkmesh_core::ErrorKind::Unsupported,
                 format!("the {id} format cannot be read or validated yet"),
                 path.as_deref(),
             ));

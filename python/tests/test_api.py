@@ -443,6 +443,7 @@ def test_truncated_bytes_raise_read_error_with_offset_and_field():
     assert isinstance(error, walkmesh.Error)
     assert error.offset is not None and error.line is None
     assert error.field and error.code == "cli.input" and error.file is None
+    assert error.kind == "truncated"
     assert f"{error.offset:#x}" in str(error)
 
 
@@ -476,7 +477,7 @@ def test_bad_options():
         mesh.to_bytes("wok", weld=-1)
     with pytest.raises(walkmesh.WriteError, match="mtl") as caught:
         mesh.to_bytes("obj")  # a .mtl sidecar: bytes hold one file
-    assert caught.value.code == "cli.usage"
+    assert caught.value.code == "cli.usage" and caught.value.kind == "parameter"
 
 
 def test_strict_refuses_warnings(tmp_path):
@@ -570,7 +571,7 @@ def test_missing_file_is_file_not_found(tmp_path):
             call()
         error = caught.value
         assert isinstance(error, walkmesh.ReadError) and isinstance(error, walkmesh.FileNotFound)
-        assert error.errno == 2 and error.code == "cli.input"
+        assert error.errno == 2 and error.code == "cli.input" and error.kind == "io"
         assert error.filename == error.file and error.file.startswith(str(tmp_path))
     # An existing file that is not a walkmesh is no FileNotFoundError.
     text = tmp_path / "room.wok"
@@ -807,3 +808,20 @@ def test_declared_parameters_are_checked_as_declared():
     # A parameter is a keyword of the writing calls only.
     with pytest.raises(TypeError, match="unexpected option"):
         walkmesh.read(FIXTURES / "obj" / "two_rooms.obj", max_regions=3)
+
+
+def test_errors_say_their_kind(tmp_path):
+    """Issue #46: every error carries the kind the command line prints as JSON `kind`."""
+    data = walkmesh.read(FIXTURES / "obj" / "two_rooms.obj").to_bytes("wok")
+    other_version = data[:4] + b"V2.0" + data[8:]
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(other_version, format="bwm")
+    assert caught.value.kind == "unsupported" and caught.value.offset == 4
+    bad = tmp_path / "bad.obj"
+    bad.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(bad)
+    assert caught.value.kind == "invalid" and caught.value.line == 4
+    with pytest.raises(walkmesh.ReadError) as caught:
+        walkmesh.read(data, format="nosuch")
+    assert caught.value.kind == "parameter" and caught.value.code == "cli.usage"

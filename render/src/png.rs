@@ -99,6 +99,15 @@ pub fn to_png(scene: &Scene) -> Result<Vec<u8>, PngError> {
         .map_err(|e| PngError::Encode(e.to_string()))
 }
 
+impl walkmesh_core::Kinded for PngError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            PngError::Size(..) => walkmesh_core::ErrorKind::Limit,
+            PngError::Encode(_) => walkmesh_core::ErrorKind::Io,
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

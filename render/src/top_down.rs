@@ -1305,6 +1305,16 @@ fn swatch_shapes(swatch: [f32; 4], colour: Option<Rgba>, pen: Option<Pen>) -> Ve
     shapes
 }
 
+impl walkmesh_core::Kinded for RenderError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            RenderError::NoInput | RenderError::Width(_) | RenderError::NoTiles(_) => {
+                walkmesh_core::ErrorKind::Parameter
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {

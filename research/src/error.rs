@@ -81,6 +81,23 @@ pub enum SkipReason {
     NotRegularFile { kind: &'static str },
 }
 
+impl walkmesh_core::Kinded for ResearchError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            ResearchError::Read(error) => error.kind,
+            ResearchError::NotFound { .. }
+            | ResearchError::Metadata { .. }
+            | ResearchError::List { .. }
+            | ResearchError::NotRegularFile { .. }
+            | ResearchError::Threads { .. } => ErrorKind::Io,
+            ResearchError::TooManyFields { .. }
+            | ResearchError::TooManyDifferences { .. }
+            | ResearchError::TooManyRecords { .. } => ErrorKind::Limit,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,6 +64,18 @@ pub enum TableInconsistency {
     ExitWithoutNeighbour { exit: u32, island: u16 },
 }
 
+impl walkmesh_core::Kinded for RouteError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            RouteError::TablesNotStored { .. } => ErrorKind::Unsupported,
+            RouteError::Read(error) => error.kind,
+            RouteError::InconsistentTables { .. } => ErrorKind::Invalid,
+            RouteError::NoRegion { .. } => ErrorKind::Parameter,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -234,3 +234,12 @@ pub fn reachability(
     let answer = reach(&router, from).map_err(|e| QueryError::Input(format!("--from: {e}")))?;
     Ok((answer, area.map(|a| a.warnings).unwrap_or_default()))
 }
+
+impl walkmesh_core::Kinded for QueryError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            QueryError::Usage(_) => walkmesh_core::ErrorKind::Parameter,
+            QueryError::Input(_) => walkmesh_core::ErrorKind::Invalid,
+        }
+    }
+}

@@ -1127,3 +1127,73 @@ fn depfile_names_the_outputs_and_every_file_read() {
     assert!(rules.lines().any(|l| l.ends_with("two_rooms.obj")
         && l.starts_with(&out_dir.join("two_rooms.wok").display().to_string())));
 }
+
+/// Issue #46: a JSON error says the kind of failure (image-rs's kinds), mapped with its code
+/// and exit code by one table: a designed input of each kind through the commands that read.
+#[test]
+fn json_errors_say_the_kind_of_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let wok = dir.path().join("room.wok");
+    let run = walkmesh(os(&[&"convert", &fixture("two_rooms.obj"), &wok]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&wok).unwrap();
+    let write = |name: &str, data: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, data).unwrap();
+        path
+    };
+    let truncated = write("cut.wok", &bytes[..100]);
+    let mut other_version = bytes.clone();
+    other_version[4..8].copy_from_slice(b"V2.0");
+    let unsupported = write("v2.wok", &other_version);
+    let invalid = write("bad.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n");
+    let missing = dir.path().join("absent.wok");
+    let cases: [(&str, Vec<OsString>, &str, &str); 6] = [
+        (
+            "truncated",
+            os(&[&"info", &truncated]),
+            "truncated",
+            "cli.input",
+        ),
+        (
+            "unsupported",
+            os(&[&"validate", &unsupported]),
+            "unsupported",
+            "cli.input",
+        ),
+        ("invalid", os(&[&"info", &invalid]), "invalid", "cli.input"),
+        ("missing", os(&[&"info", &missing]), "io", "cli.input"),
+        (
+            "unknown format id",
+            os(&[&"info", &wok, &"--from", &"nosuch"]),
+            "parameter",
+            "cli.usage",
+        ),
+        (
+            "memory limit",
+            os(&[
+                &"generate",
+                &fixture("two_rooms.obj"),
+                &"-o",
+                &dir.path().join("made.wok"),
+                &"--cell-size",
+                &"0.02",
+                &"--max-memory",
+                &"1",
+            ]),
+            "limit",
+            "cli.limit",
+        ),
+    ];
+    for (what, mut args, kind, code) in cases {
+        args.push("--json".into());
+        let run = walkmesh(args);
+        assert_eq!(run.code, 2, "{what}: {}", run.stderr);
+        let printed: serde_json::Value = serde_json::from_str(&run.stdout).expect(what);
+        let error = &printed["error"];
+        assert_eq!(error["kind"], kind, "{what}: {error}");
+        assert_eq!(error["code"], code, "{what}: {error}");
+        assert_eq!(error["exit_code"], 2, "{what}");
+    }
+    assert!(!dir.path().join("made.wok").exists());
+}

@@ -434,5 +434,16 @@ pub fn diff_layer(mesh: &NavMesh, other: &NavMesh, other_name: &str) -> FaceLaye
     }
 }
 
+impl walkmesh_core::Kinded for ViewError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            ViewError::NoInput => ErrorKind::Parameter,
+            ViewError::TooMany(_) => ErrorKind::Limit,
+            ViewError::Pack(_) => ErrorKind::Io,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

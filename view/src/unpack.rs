@@ -71,3 +71,15 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, UnpackError> {
     }
     Ok(out)
 }
+
+impl walkmesh_core::Kinded for UnpackError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self {
+            UnpackError::NoData => ErrorKind::Unsupported,
+            UnpackError::Base64(_) => ErrorKind::Invalid,
+            UnpackError::Inflate(_) => ErrorKind::Invalid,
+            UnpackError::Json(error) => error.kind(),
+        }
+    }
+}

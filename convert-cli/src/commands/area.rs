@@ -317,7 +317,7 @@ fn extract(
         .map(|member| confine::join(out, &member.file_name(), "archive member", path))
         .collect::<Result<Vec<_>, _>>()?;
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure::input(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| Failure::in_context(format!("cannot create {}: ", out.display()), &e))?;
     for (member, target) in chosen.iter().zip(&targets) {
         write_atomically(target, archive.data(member))?;
         writeln!(stdout, "{}", target.display())?;
@@ -341,16 +341,14 @@ fn replace(
             .and_then(|n| n.to_str())
             .ok_or_else(|| Failure::input(format!("{} has no usable file name", file.display())))?;
         let bytes = walkmesh_core::files::read(file)
-            .map_err(|e| Failure::input(format!("cannot read {}: {e}", file.display())))?;
-        let replaced = archive
-            .put(name, bytes)
-            .map_err(|e| Failure::input(e.to_string()))?;
+            .map_err(|e| Failure::in_context(format!("cannot read {}: ", file.display()), &e))?;
+        let replaced = archive.put(name, bytes).map_err(Failure::from)?;
         report.push(format!(
             "{} {name}",
             if replaced { "replaced" } else { "added" }
         ));
     }
-    let bytes = archive.write().map_err(|e| Failure::input(e.to_string()))?;
+    let bytes = archive.write().map_err(Failure::from)?;
     // The members are the user's files, put in as they are; the archive is ours: it must
     // read back before it is written.
     walkmesh_kotor_area::erf::Archive::parse(&bytes).map_err(|e| {
@@ -405,9 +403,8 @@ fn check(
         .map(|f| (lyt_path.to_path_buf(), f))
         .collect();
     if let Some(vis_path) = vis_path {
-        let bytes = read_file_or_member(vis_path).map_err(|e| Failure::input(e.to_string()))?;
-        let (vis, mut found) =
-            read_vis(&bytes).map_err(|e| Failure::input(e.in_file(vis_path).to_string()))?;
+        let bytes = read_file_or_member(vis_path).map_err(Failure::from)?;
+        let (vis, mut found) = read_vis(&bytes).map_err(|e| Failure::from(e.in_file(vis_path)))?;
         found.extend(check_vis(&vis, Some(&lyt)));
         all.extend(found.into_iter().map(|f| (vis_path.to_path_buf(), f)));
     }
@@ -616,8 +613,8 @@ fn split_command(
     }
     let rooms = assemble::split(&mesh, &lyt, lyt_path).map_err(|e| match e {
         // The refusal names the layout itself.
-        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::input(repeated.to_string()),
-        e => Failure::input(format!("{}: {e}", mesh_path.display())),
+        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::from(*repeated),
+        e => Failure::in_context(format!("{}: ", mesh_path.display()), &e),
     })?;
     let mut files = Vec::with_capacity(rooms.len());
     for room in &rooms {
@@ -655,11 +652,10 @@ fn indoor(
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
     let bytes = walkmesh_core::files::read(map_path)
-        .map_err(|e| Failure::input(format!("cannot read {}: {e}", map_path.display())))?;
+        .map_err(|e| Failure::in_context(format!("cannot read {}: ", map_path.display()), &e))?;
     let map = IndoorMap::parse(&bytes)
-        .map_err(|e| Failure::input(format!("{}: {e}", map_path.display())))?;
-    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir))
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(|e| Failure::in_context(format!("{}: ", map_path.display()), &e))?;
+    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure::from)?;
     // The module id names every file written: checked before anything is built or written.
     let lyt_target = confine::join(
         out,

@@ -91,7 +91,7 @@ pub fn run(
         let mut diag = Diagnostics::new();
         let mesh = reader
             .read(input, &options, &mut diag)
-            .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
+            .map_err(|e| Failure::from(e.in_file(file)))?;
         diag.set_file(file);
         print_diagnostics(&diag, stderr);
         let text = serialize(
@@ -108,14 +108,14 @@ pub fn run(
     let fields = |sink: &mut dyn FieldSink| {
         dumper
             .dump_fields(input, &options, sink)
-            .map_err(|e| Failure::input(e.in_file(file).to_string()))
+            .map_err(|e| Failure::from(e.in_file(file)))
     };
     if let (Some(name), Some(output)) = (&args.extract, &args.output) {
         let mut keep = SectionBytes::new(name);
         fields(&mut keep)?;
         let section = keep
             .finish()
-            .map_err(|e| Failure::input(format!("{}: {e}", file.display())))?;
+            .map_err(|e| Failure::in_context(format!("{}: ", file.display()), &e))?;
         write_file(output, &section, stdout)?;
         let report: &mut dyn Write = if is_stdout(output) { stderr } else { stdout };
         writeln!(
@@ -195,7 +195,9 @@ fn serialize<T: Serialize>(value: &T, syntax: DumpSyntax) -> Result<String, Fail
     Ok(match syntax {
         DumpSyntax::Json => walkmesh_core::json::pretty(value)?,
         DumpSyntax::Ron | DumpSyntax::Flat => {
-            ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())?
+            // What we print and cannot serialise is a fault of ours, not of the input.
+            ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())
+                .map_err(|e| Failure::output(format!("cannot print the dump as RON: {e}")))?
         }
     })
 }

@@ -21,8 +21,8 @@ pub struct Args {
 }
 
 pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i32, Failure> {
-    let stats = walkmesh_research::stats::corpus_stats(registry, &args.paths)
-        .map_err(|e| Failure::input(e.to_string()))?;
+    let stats =
+        walkmesh_research::stats::corpus_stats(registry, &args.paths).map_err(Failure::from)?;
     if stats.files == 0 {
         let searched: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return Err(Failure::input(format!(

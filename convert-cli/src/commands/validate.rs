@@ -73,7 +73,7 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     };
     let mut findings = walkmesh_pipeline::validate_input(format, input, &options).map_err(
         |failure| match failure {
-            ValidateFailure::Read(error) => Failure::input(error.in_file(file).to_string()),
+            ValidateFailure::Read(error) => Failure::from(error.in_file(file)),
             ValidateFailure::Unsupported { id } => {
                 Failure::input(format!("the {id} format cannot be read or validated yet"))
             }

@@ -52,7 +52,7 @@ fn load(
     diag.set_file(file);
     print_diagnostics(&diag, stderr);
     let fields = view_tree(format, &bytes, Some(file), &options, mesh.polygons.len())
-        .map_err(|e| Failure::input(e.in_file(file).to_string()))?;
+        .map_err(|e| Failure::from(e.in_file(file)))?;
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -102,8 +102,7 @@ pub fn run(
         shift: c.shift,
         findings: &c.findings,
     });
-    let html = page_with_model(&inputs, &title, overlay.as_ref())
-        .map_err(|e| Failure::input(e.to_string()))?;
+    let html = page_with_model(&inputs, &title, overlay.as_ref()).map_err(Failure::from)?;
     write_file(&args.output, html.as_bytes(), stdout)?;
     let faces: usize = loaded.iter().map(|l| l.mesh.polygons.len()).sum();
     let report: &mut dyn Write = if is_stdout(&args.output) {

@@ -47,6 +47,12 @@ pub fn parse_offset(text: &str) -> Result<[f32; 3], OffsetParseError> {
     Ok([number(x)?, number(y)?, number(z)?])
 }
 
+impl crate::Kinded for OffsetParseError {
+    fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::Parameter
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

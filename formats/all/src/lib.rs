@@ -109,6 +109,22 @@ pub enum ModelGeometryError {
     },
 }
 
+impl walkmesh_core::Kinded for ModelGeometryError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        match self {
+            #[cfg(feature = "mdl")]
+            ModelGeometryError::Model(error)
+            | ModelGeometryError::ModelBytes { source: error, .. } => {
+                walkmesh_core::Kinded::kind(error.as_ref())
+            }
+            ModelGeometryError::NoModelReader { .. }
+            | ModelGeometryError::NoModelReaderBytes { .. } => {
+                walkmesh_core::ErrorKind::Unsupported
+            }
+        }
+    }
+}
+
 /// The render geometry of a model file, for `walkmesh generate`: `Some` for a KotOR binary
 /// model (`.mdl`, case-insensitive; its render triangles in room coordinates, read with the
 /// `.mdx` beside it), `None` for every other file, whose registry reader already gives its

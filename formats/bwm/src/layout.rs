@@ -214,7 +214,7 @@ fn table_span(
                 "the {} table starts at byte {offset}, past the end of the {len}-byte file",
                 table.name()
             ),
-        )),
+        ).with_kind(walkmesh_core::ErrorKind::Truncated)),
         Err(NoRoom::TooLong { left, .. }) => Err(ReadError::at_offset(
             count_at as u64,
             count_name,
@@ -224,7 +224,7 @@ fn table_span(
                 table.entry_size(),
                 u64::from(count) * table.entry_size() as u64
             ),
-        )),
+        ).with_kind(walkmesh_core::ErrorKind::Truncated)),
     }
 }
 
@@ -248,7 +248,8 @@ impl<'a> RawBwm<'a> {
                     "the file is {} bytes long, shorter than the {HEADER_SIZE}-byte BWM header",
                     bytes.len()
                 ),
-            ));
+            )
+            .with_kind(walkmesh_core::ErrorKind::Truncated));
         }
         if bytes.get(0..4) != Some(b"BWM ") {
             return Err(ReadError::at_offset(
@@ -262,7 +263,8 @@ impl<'a> RawBwm<'a> {
                 4,
                 "header.version",
                 "the version is not \"V1.0\", the only one known",
-            ));
+            )
+            .with_kind(walkmesh_core::ErrorKind::Unsupported));
         }
         // The header is known to be complete; its fields are read through core's cursor all
         // the same, each by name.

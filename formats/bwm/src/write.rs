@@ -385,6 +385,7 @@ fn header(tables: &Tables, counts: &Counts) -> Result<Vec<u8>, WriteError> {
             "mesh",
             format!("the walkmesh would need {total} bytes; BWM offsets are 32-bit"),
         )
+        .with_kind(walkmesh_core::ErrorKind::Limit)
     };
     if u32::try_from(total).is_err() {
         return Err(too_big());

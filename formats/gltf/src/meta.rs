@@ -759,6 +759,18 @@ fn decode_corners(value: &Value) -> Result<Vec<(u64, Vec<u32>)>, MetaFieldError>
         .collect()
 }
 
+impl walkmesh_core::Kinded for FloatsError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Invalid
+    }
+}
+
+impl walkmesh_core::Kinded for MetaFieldError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        walkmesh_core::ErrorKind::Invalid
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

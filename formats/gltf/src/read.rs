@@ -93,7 +93,8 @@ pub(crate) fn split_container<'a>(
             4,
             "header.version",
             format!("the .glb container version is {version}; only glTF 2 is supported"),
-        ));
+        )
+        .with_kind(walkmesh_core::ErrorKind::Unsupported));
     }
     let length = header.u32("header.length").map_err(|_| {
         ReadError::at_offset(
@@ -109,7 +110,8 @@ pub(crate) fn split_container<'a>(
             8,
             "header.length",
             format!("the header says the file has {length} bytes, but it has {total} (truncated?)"),
-        ));
+        )
+        .with_kind(walkmesh_core::ErrorKind::Truncated));
     }
     if length < 20 {
         return Err(ReadError::at_offset(
@@ -149,6 +151,7 @@ pub(crate) fn split_container<'a>(
                     length - offset
                 ),
             )
+            .with_kind(walkmesh_core::ErrorKind::Truncated)
         };
         let chunk_length = c.u32("chunkLength").map_err(header_error)?;
         let chunk_type = c.u32("chunkType").map_err(header_error)?;
@@ -161,7 +164,7 @@ pub(crate) fn split_container<'a>(
                     "the chunk says it has {chunk_length} bytes, but only {} remain in the file (truncated?)",
                     length - start
                 ),
-            )
+            ).with_kind(walkmesh_core::ErrorKind::Truncated)
         })?;
         chunks.push((offset as u64, u64::from(chunk_length), chunk_type));
         match (chunk, chunk_type) {
@@ -358,6 +361,7 @@ impl<'a> Buffers<'a> {
                         format!("{field}.uri"),
                         "only base64 data: URIs are supported",
                     )
+                    .with_kind(walkmesh_core::ErrorKind::Unsupported)
                 })?;
                 Cow::Owned(base64::decode(payload).map_err(|at| {
                     ReadError::whole(
@@ -1658,7 +1662,8 @@ fn check_asset(root: &json::Root) -> Result<(), ReadError> {
                 "glTF version {} is not supported; only 2.x is",
                 root.asset.version
             ),
-        ));
+        )
+        .with_kind(walkmesh_core::ErrorKind::Unsupported));
     }
     for (i, extension) in root.extensions_required.iter().enumerate() {
         if !HARMLESS_REQUIRED.contains(&extension.as_str()) {
@@ -1667,7 +1672,8 @@ fn check_asset(root: &json::Root) -> Result<(), ReadError> {
                 format!(
                     "the file requires the extension {extension}, which this reader does not support (compressed geometry is not implemented)"
                 ),
-            ));
+            )
+            .with_kind(walkmesh_core::ErrorKind::Unsupported));
         }
     }
     Ok(())

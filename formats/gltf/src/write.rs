@@ -83,9 +83,9 @@ fn count(value: usize) -> USize64 {
 }
 
 fn index<T>(value: usize) -> Result<json::Index<T>, WriteError> {
-    u32::try_from(value)
-        .map(json::Index::new)
-        .map_err(|_| WriteError::new("", "too many glTF objects"))
+    u32::try_from(value).map(json::Index::new).map_err(|_| {
+        WriteError::new("", "too many glTF objects").with_kind(walkmesh_core::ErrorKind::Limit)
+    })
 }
 
 /// True when the polygon turns the same way at every corner (seen along its Newell normal),
@@ -275,7 +275,8 @@ fn check_vertices(mesh: &NavMesh) -> Result<usize, WriteError> {
     }
     let vertex_count = mesh.vertices.len();
     if vertex_count >= u32::MAX as usize {
-        return Err(WriteError::new("vertices", "more than 2^32 - 2 vertices"));
+        return Err(WriteError::new("vertices", "more than 2^32 - 2 vertices")
+            .with_kind(walkmesh_core::ErrorKind::Limit));
     }
     Ok(vertex_count)
 }

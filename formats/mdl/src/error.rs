@@ -147,6 +147,7 @@ impl From<MdlError> for ReadError {
     /// For the format registry: the node goes into the field path; an offset in the `.mdx`
     /// is named in the message, since [`ReadError`]'s offset means the file being read.
     fn from(error: MdlError) -> ReadError {
+        let kind = walkmesh_core::Kinded::kind(&error);
         let field = error.qualified_field();
         let mut read_error = match (error.part, error.offset) {
             (Part::Mdl, Some(offset)) => ReadError::at_offset(offset, field, error.message),
@@ -159,6 +160,22 @@ impl From<MdlError> for ReadError {
         if let Some(file) = error.file {
             read_error = read_error.in_file(file);
         }
-        read_error
+        read_error.with_kind(kind)
+    }
+}
+
+impl walkmesh_core::Kinded for MdlError {
+    fn kind(&self) -> walkmesh_core::ErrorKind {
+        use walkmesh_core::ErrorKind;
+        match self.kind {
+            MdlErrorKind::Truncated => ErrorKind::Truncated,
+            MdlErrorKind::OutOfRange
+            | MdlErrorKind::Cycle
+            | MdlErrorKind::NonFinite
+            | MdlErrorKind::Inconsistent => ErrorKind::Invalid,
+            // A model without a walkmesh node is a model, but not one a walkmesh comes from.
+            MdlErrorKind::Unsupported | MdlErrorKind::NoWalkmesh => ErrorKind::Unsupported,
+            MdlErrorKind::MissingMdx | MdlErrorKind::Io => ErrorKind::Io,
+        }
     }
 }

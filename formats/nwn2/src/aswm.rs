@@ -272,7 +272,7 @@ fn parse_keeping(body: &[u8], keep: bool) -> Result<(Aswm, Layout), ReadError> {
                 tile_count.saturating_mul(smallest),
                 c.remaining()
             ),
-        ));
+        ).with_kind(walkmesh_core::ErrorKind::Truncated));
     }
     let mut tiles = Vec::with_capacity(tile_count as usize);
     for t in 0..tile_count {
@@ -312,13 +312,15 @@ fn parse_keeping(body: &[u8], keep: bool) -> Result<(Aswm, Layout), ReadError> {
         })
         .collect();
     if c.remaining() != 0 {
-        return Err(c.error(
-            "end",
-            format!(
-                "{} bytes follow the island path table; the walkmesh body must end there",
-                c.remaining()
-            ),
-        ));
+        return Err(c
+            .error(
+                "end",
+                format!(
+                    "{} bytes follow the island path table; the walkmesh body must end there",
+                    c.remaining()
+                ),
+            )
+            .with_kind(walkmesh_core::ErrorKind::Truncated));
     }
     Ok((
         Aswm {
@@ -696,7 +698,8 @@ pub(crate) fn unwrap_reusing(
             format!(
                 "the walkmesh claims {uncompressed} bytes once inflated, more than the limit of {max} bytes"
             ),
-        ));
+        )
+        .with_kind(walkmesh_core::ErrorKind::Limit));
     }
     let stream = c.array(u64::from(compressed), 1, "comp.stream")?;
     let wrapper = Wrapper::Comp {

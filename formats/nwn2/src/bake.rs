@@ -647,10 +647,10 @@ pub fn bake_streaming(
 /// grid is neither empty nor larger than any NWN2 area.
 fn check_grid(input: &BakeInput<'_>) -> Result<usize, WriteError> {
     if input.triangles.len() >= NONE32 as usize {
-        return Err(WriteError::new(
-            "triangles",
-            "too many triangles for 32-bit indices",
-        ));
+        return Err(
+            WriteError::new("triangles", "too many triangles for 32-bit indices")
+                .with_kind(walkmesh_core::ErrorKind::Limit),
+        );
     }
     let (gw, gh, width) = (input.grid_width, input.grid_height, input.tile_width);
     if gw == 0 || gh == 0 || width.is_nan() || width <= 0.0 {
@@ -666,7 +666,8 @@ fn check_grid(input: &BakeInput<'_>) -> Result<usize, WriteError> {
             format!(
                 "a {gw} x {gh} tile grid has more than {MAX_TILES} tiles; NWN2 areas are far smaller"
             ),
-        ));
+        )
+            .with_kind(walkmesh_core::ErrorKind::Limit));
     }
     Ok(tile_count)
 }
@@ -863,7 +864,8 @@ fn find_islands(
                     tile_index % grid_width as usize,
                     tile_index / grid_width as usize,
                 ),
-            ));
+            )
+                .with_kind(walkmesh_core::ErrorKind::Limit));
         }
         for t in (start..end).filter(|&t| walkable(t)) {
             if island_of.get(t).is_some_and(|&i| i != NONE16) {
@@ -874,7 +876,8 @@ fn find_islands(
                 return Err(WriteError::new(
                     "islands",
                     "more than 65534 islands; the island index is 16 bits",
-                ));
+                )
+                .with_kind(walkmesh_core::ErrorKind::Limit));
             }
             let mut members = vec![t];
             if let Some(slot) = island_of.get_mut(t) {
@@ -984,7 +987,8 @@ fn check_body_size(body_size: u64, islands: &[Island], config: &Config) -> Resul
                 "the baked walkmesh would take {body_size} bytes, more than the {MAX_BODY} bytes a reader inflates ({} islands — separate walkable pieces per tile — need an island path table of {paths} bytes); join or remove small separate pieces",
                 islands.len()
             ),
-        ));
+        )
+            .with_kind(walkmesh_core::ErrorKind::Limit));
     }
     // The island path table (n² records), the body it is written into and the search
     // rows of one block of roots, estimated before any of them exists.

@@ -389,7 +389,8 @@ fn settings(mesh: &NavMesh, options: &WriteOptions) -> Result<Settings, WriteErr
             format!(
                 "the region budget must be between 1 and {MAX_REGIONS} (the engine's limit), not {max_regions}"
             ),
-        ));
+        )
+            .with_kind(walkmesh_core::ErrorKind::Parameter));
     }
     let max_height_error =
         parse_param::<f64>(options, "prime:max_height_error")?.unwrap_or(DEFAULT_MAX_HEIGHT_ERROR);
@@ -1716,6 +1717,7 @@ impl CookBudget<'_> {
                     settings.max_regions
                 ),
             )
+                .with_kind(walkmesh_core::ErrorKind::Limit)
         };
         if straight_count > settings.max_regions {
             return Err(refuse(
@@ -1754,7 +1756,8 @@ impl CookBudget<'_> {
                     100.0 * needed,
                     100.0 * settings.max_area_change
                 ),
-            ));
+            )
+                .with_kind(walkmesh_core::ErrorKind::Limit));
         }
         report.border_area = Some(high);
         Ok(best)

@@ -51,7 +51,7 @@ fn input_mesh(
     })?;
     // A model's reading notes (`mdl.node_count`) join the generated mesh's warnings.
     if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path, diag)) {
-        return model.map_err(|error| errors::read_failure(py, error.to_string(), Some(&path)));
+        return model.map_err(|error| errors::read_failure(py, &error, Some(&path)));
     }
     // Every `usemtl` name kept, as the command line asks: the generator reads surfaces from
     // render material names.

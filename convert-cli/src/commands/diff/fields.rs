@@ -48,7 +48,7 @@ pub fn diff(
     } else {
         walkmesh_research::align::aligned_diff(side_a, side_b, limit)
     }
-    .map_err(|e| Failure::input(e.to_string()))?;
+    .map_err(Failure::from)?;
     if json {
         writeln!(stdout, "{}", walkmesh_core::json::pretty(&report)?)?;
     } else {
