@@ -25,6 +25,9 @@ class Error(Exception):
     line: Optional[int]
     field: Optional[str]
     code: Optional[str]
+    # "truncated", "invalid", "unsupported", "limit", "io" or "parameter" (docs/cli.md,
+    # "Error kinds"); None for a refused write or strict=True.
+    kind: Optional[str]
     findings: List[Finding]
 
 class ReadError(Error): ...
