@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use walkmesh_core::{Diagnostics, Registry, printable};
+use walkmesh_core::printable;
 use walkmesh_kotor_area::erf::Archive;
 use walkmesh_kotor_area::{Lyt, assemble, contents};
 use walkmesh_pipeline::failure::Failure;
@@ -76,37 +76,6 @@ pub(crate) fn load_rooms(
     Ok(source.load_rooms(lyt, lyt_file, note_read)?)
 }
 
-/// A room's WOK bytes, as `area split` writes them (also `lint AREA --fix`).
-pub(crate) fn walkmesh_bwm_write(
-    registry: &Registry,
-    mesh: &walkmesh_core::NavMesh,
-    diag: &mut Diagnostics,
-) -> Result<Vec<u8>, Failure> {
-    // Refused first with the cargo feature named when this build leaves BWM out.
-    kotor_room_format(registry)?;
-    Ok(walkmesh_kotor_area::rooms::write_room_wok(
-        registry, mesh, diag,
-    )?)
-}
-
-/// The registry's format for KotOR area rooms (`Registry::room_walkmesh`: the KotOR format
-/// whose files carry room transitions, BWM's `.wok`), which every room of a KotOR area is
-/// read and written in; a clear refusal when the registry has none (this build leaves BWM
-/// out, cargo feature `bwm`, or a registry of its own does not hold it).
-pub(crate) fn kotor_room_format(
-    registry: &Registry,
-) -> Result<&dyn walkmesh_core::Format, Failure> {
-    registry
-        .room_walkmesh(walkmesh_core::Engine::Kotor)
-        .ok_or_else(|| {
-            Failure::usage(
-                "KotOR areas need a format for KotOR rooms (one that reads and writes room \
-                 transitions, as BWM's .wok files), and this build has none (BWM is the cargo \
-                 feature `bwm`); `walkmesh formats` lists what it has",
-            )
-        })
-}
-
 /// Whether `path` is a module archive (by its first bytes).
 pub fn is_archive(path: &Path) -> bool {
     use std::io::Read;
@@ -168,22 +137,13 @@ mod tests {
     use super::*;
 
     /// The rooms' format is found by what it is (KotOR, room transitions, read and written),
-    /// not by its id: a registry without one is refused with the feature named, a usage error.
+    /// not by its id: the default registry's is BWM (a registry without one:
+    /// `walkmesh_pipeline::area_files`'s tests).
     #[test]
-    fn kotor_rooms_need_the_registrys_room_format() {
-        let refused = kotor_room_format(&Registry::new()).err().unwrap();
-        assert_eq!(refused.code, "cli.usage");
-        assert!(
-            refused
-                .message
-                .contains("KotOR areas need a format for KotOR rooms")
-                && refused.message.contains("cargo feature `bwm`"),
-            "{}",
-            refused.message
-        );
+    fn kotor_rooms_are_the_default_registrys_bwm() {
         #[cfg(feature = "bwm")]
         assert_eq!(
-            kotor_room_format(&walkmesh_formats::default_registry())
+            walkmesh_pipeline::area_files::kotor_room_format(&walkmesh_formats::default_registry())
                 .unwrap()
                 .id(),
             "bwm"

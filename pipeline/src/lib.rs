@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+pub mod area_files;
 pub mod area_generate;
 pub mod batch;
 pub mod convert;

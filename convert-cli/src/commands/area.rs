@@ -11,25 +11,25 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use walkmesh_core::{Diagnostic, Diagnostics, Registry, Severity, UpAxis, WriteOptions};
 use walkmesh_core::{confine, printable};
+use walkmesh_kotor_area::Lyt;
 use walkmesh_kotor_area::erf::read_file_or_member;
 use walkmesh_kotor_area::extract::chosen_members;
-use walkmesh_kotor_area::kits::{IndoorMap, build_indoor, load_kits};
-use walkmesh_kotor_area::lyt::{check_lyt, write_lyt};
+use walkmesh_kotor_area::lyt::check_lyt;
 use walkmesh_kotor_area::solved::{changed_rooms, solved_files};
 use walkmesh_kotor_area::transitions::{Tolerance, apply, solve};
 use walkmesh_kotor_area::vis::{check_vis, read_vis};
-use walkmesh_kotor_area::{Lyt, assemble};
 use walkmesh_pipeline::depfile;
 
 use crate::areas::{
-    AssembledArea, archive_summary, assemble_area, kotor_room_format, load_rooms, open_rooms,
-    read_archive, room_layout, walkmesh_bwm_write,
+    AssembledArea, archive_summary, assemble_area, load_rooms, open_rooms, read_archive,
+    room_layout,
 };
 use crate::input::{ReadArgs, load};
 use crate::targets::{is_stdout, write_file};
+use walkmesh_pipeline::area_files::{self, IndoorSources, IndoorWritten, kotor_room_format};
 use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::write_atomically;
-use walkmesh_pipeline::write_set::{self, AreaFiles, write_area_files};
+use walkmesh_pipeline::write_set;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -247,15 +247,14 @@ pub fn run(
             kits,
             kit_woks,
             tolerance,
-        } => indoor(
-            registry,
-            map,
-            out,
-            kits,
-            kit_woks.as_deref(),
-            tolerance.get(),
-            stdout,
-        ),
+        } => {
+            let sources = IndoorSources {
+                map,
+                kits,
+                kit_woks: kit_woks.as_deref(),
+            };
+            indoor(registry, sources, out, tolerance.get(), stdout)
+        }
     }
 }
 
@@ -602,39 +601,25 @@ fn split_command(
     let (lyt, _) = load_lyt(lyt_path)?;
     let mut diag = Diagnostics::new();
     let (mesh, _) = load(registry, mesh_path, read, &mut diag)?;
+    for item in &diag.items {
+        writeln!(stderr, "{item}")?;
+    }
     let read_files = depfile::unique(
         std::iter::once(walkmesh_kotor_area::erf::file_holding(mesh_path))
             .chain(mesh.provenance.iter().flat_map(|p| p.files_read.clone()))
             .chain([walkmesh_kotor_area::erf::file_holding(lyt_path)]),
     );
+    let written = area_files::split_area(registry, (&mesh, mesh_path), (&lyt, lyt_path), out)?;
     let mut rules = String::new();
-    for item in &diag.items {
-        writeln!(stderr, "{item}")?;
-    }
-    let rooms = assemble::split(&mesh, &lyt, lyt_path).map_err(|e| match e {
-        // The refusal names the layout itself.
-        walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::from(*repeated),
-        e => Failure::in_context(format!("{}: ", mesh_path.display()), &e),
-    })?;
-    let mut files = Vec::with_capacity(rooms.len());
-    for room in &rooms {
-        let target = confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path)?;
-        let mut diag = Diagnostics::new();
-        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut diag)?;
-        for item in &diag.items {
+    for room in written {
+        for item in &room.notes {
             writeln!(stderr, "{}: {item}", room.name)?;
         }
-        files.push((target, bytes));
-    }
-    let written: Vec<(PathBuf, usize)> = files
-        .iter()
-        .zip(&rooms)
-        .map(|((target, _), room)| (target.clone(), room.mesh.polygons.len()))
-        .collect();
-    write_rooms(registry, out, files, None)?;
-    for (target, faces) in written {
-        rules.push_str(&depfile::rule(std::slice::from_ref(&target), &read_files));
-        writeln!(stdout, "{} ({faces} faces)", target.display())?;
+        rules.push_str(&depfile::rule(
+            std::slice::from_ref(&room.path),
+            &read_files,
+        ));
+        writeln!(stdout, "{} ({} faces)", room.path.display(), room.faces)?;
     }
     if let Some(depfile) = depfile {
         write_atomically(depfile, rules.as_bytes())?;
@@ -644,61 +629,28 @@ fn split_command(
 
 fn indoor(
     registry: &Registry,
-    map_path: &Path,
+    sources: IndoorSources<'_>,
     out: &Path,
-    kits_dir: &Path,
-    kit_woks: Option<&Path>,
     tolerance: Tolerance,
     stdout: &mut dyn Write,
 ) -> Result<i32, Failure> {
-    let bytes = walkmesh_core::files::read(map_path)
-        .map_err(|e| Failure::in_context(format!("cannot read {}: ", map_path.display()), &e))?;
-    let map = IndoorMap::parse(&bytes)
-        .map_err(|e| Failure::in_context(format!("{}: ", map_path.display()), &e))?;
-    let kits = load_kits(kits_dir, kit_woks.unwrap_or(kits_dir)).map_err(Failure::from)?;
-    // The module id names every file written: checked before anything is built or written.
-    let lyt_target = confine::join(
-        out,
-        &format!("{}.lyt", map.module_id),
-        "module id",
-        map_path,
-    )?;
-    let build = build_indoor(&map, &kits, tolerance);
-    // Every room placed where 32-bit floats hold its points 1 mm apart, checked before
-    // anything is written (the layout's positions are the map's).
-    for room in &build.rooms {
-        if let Some(placement) = build.lyt.rooms.get(room.lyt_index) {
-            walkmesh_kotor_area::placed::check_placed(
-                placement,
-                room.mesh.vertices.iter().copied(),
-                map_path,
-            )?;
-        }
-    }
-    let mut files = Vec::with_capacity(build.rooms.len());
-    for room in &build.rooms {
-        let target = confine::join(out, &format!("{}.wok", room.name), "room", map_path)?;
-        let bytes = walkmesh_bwm_write(registry, &room.mesh, &mut Diagnostics::new())?;
-        files.push((target, bytes));
-    }
-    let written: Vec<(PathBuf, usize)> = files
-        .iter()
-        .zip(&build.rooms)
-        .map(|((target, _), room)| (target.clone(), room.mesh.edge_tags.len()))
-        .collect();
-    let layout = (lyt_target.clone(), write_lyt(&build.lyt));
-    write_rooms(registry, out, files, Some(layout))?;
-    for (target, transitions) in written {
+    let IndoorWritten {
+        rooms,
+        layout,
+        build,
+    } = area_files::indoor_area(registry, sources, out, tolerance)?;
+    for room in &rooms {
         writeln!(
             stdout,
-            "wrote {} ({transitions} transition edges)",
-            target.display()
+            "wrote {} ({} transition edges)",
+            room.path.display(),
+            room.transition_edges
         )?;
     }
     writeln!(
         stdout,
         "wrote {} ({} rooms, {} hook links)",
-        lyt_target.display(),
+        layout.display(),
         build.lyt.rooms.len(),
         build.links.len()
     )?;
@@ -722,22 +674,4 @@ fn indoor(
         .filter(|f| f.severity == Severity::Error)
         .count();
     Ok(if errors > 0 { 1 } else { 0 })
-}
-
-/// Writes an area's room WOKs (and the layout made, if any) into `out` as one set: every room
-/// read back by the validator before any file is renamed into place.
-fn write_rooms(
-    registry: &Registry,
-    out: &Path,
-    rooms: Vec<(PathBuf, Vec<u8>)>,
-    layout: Option<(PathBuf, Vec<u8>)>,
-) -> Result<(), Failure> {
-    let format = kotor_room_format(registry)?;
-    let check = walkmesh_pipeline::check_options(&walkmesh_core::ReadOptions::default());
-    let files = AreaFiles {
-        dir: out,
-        rooms,
-        layout,
-    };
-    write_area_files(format, files, &check, walkmesh_pipeline::policy::CLI_NAMES)
 }

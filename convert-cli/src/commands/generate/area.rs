@@ -15,7 +15,7 @@ use walkmesh_pipeline::failure::Failure;
 use walkmesh_pipeline::output::note_read;
 
 use super::{Args, EngineArg, params, plan, show_progress};
-use crate::areas::kotor_room_format;
+use walkmesh_pipeline::area_files::kotor_room_format;
 
 pub fn run(
     registry: &Registry,

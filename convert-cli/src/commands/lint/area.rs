@@ -13,7 +13,8 @@ use walkmesh_kotor_area::transitions::RoomMesh;
 use walkmesh_lint::LintOptions;
 
 use super::{FixOutcome, RoomRepair};
-use crate::areas::{kotor_room_format, load_rooms, open_rooms, walkmesh_bwm_write};
+use crate::areas::{load_rooms, open_rooms};
+use walkmesh_pipeline::area_files::{kotor_room_format, room_wok_bytes};
 use walkmesh_pipeline::failure::Failure;
 
 /// An area as read: its layout (and where it came from), the rooms with a walkmesh and their
@@ -60,7 +61,7 @@ fn repaired_rooms(
             Some(fixed) => {
                 // The writer's notes are not shown: the read-back check below judges the file.
                 let mut notes = Diagnostics::new();
-                bytes.push(walkmesh_bwm_write(registry, &fixed.mesh, &mut notes)?);
+                bytes.push(room_wok_bytes(registry, &fixed.mesh, &mut notes)?);
                 repairs.extend(
                     fixed
                         .repairs
