@@ -185,7 +185,8 @@ mod tests {
         assert_eq!(
             kotor_room_format(&walkmesh_formats::default_registry())
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "bwm"
         );
     }

@@ -124,7 +124,8 @@ fn run(
         names: crate::PYTHON_NAMES,
     };
     let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
-        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes).map_err(Into::into)
+        walkmesh_formats::render_geometry_of_model(registry, mdl, mdx, name, notes)
+            .map_err(Into::into)
     };
     let area = py
         .detach(|| generate_area(registry, &job, &read_model, walkmesh_core::files::note_read))

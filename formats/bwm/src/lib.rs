@@ -26,42 +26,40 @@ pub use write::{Tables, output_kind, rebuild_tables, serialize, write_bwm};
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::{Dumper, Validator};
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
-    Requirements, WriteError, WriteOptions, Writer,
+    Capabilities, Diagnostic, Diagnostics, Engine, Format, FormatDescriptor, Input, Magic, NavMesh,
+    Output, ReadError, ReadOptions, Reader, Requirements, WriteError, WriteOptions, Writer,
 };
 
 /// The KotOR BWM format.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct BwmFormat;
 
+/// What BWM declares: KotOR's rules, transitions, an AABB tree and the engine's tables.
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"BWM V1.0",
+        mask: None,
+    }],
+    engine: Engine::Kotor,
+    capabilities: Capabilities {
+        transitions: true,
+        aabb_tree: true,
+        engine_tables: true,
+        ..Capabilities::NONE
+    },
+    material_profile: Some(profile::KOTOR_RON),
+    ..FormatDescriptor::new(
+        "bwm",
+        "KotOR binary walkmesh (BWM V1.0)",
+        &["wok", "pwk", "dwk", "bwm"],
+        "bwm",
+    )
+};
+
 impl Format for BwmFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Kotor
-    }
-    fn capabilities(&self) -> walkmesh_core::Capabilities {
-        use walkmesh_core::Capabilities;
-        Capabilities {
-            transitions: true,
-            aabb_tree: true,
-            engine_tables: true,
-            ..Capabilities::NONE
-        }
-    }
-    fn id(&self) -> &'static str {
-        "bwm"
-    }
-    fn name(&self) -> &'static str {
-        "KotOR binary walkmesh (BWM V1.0)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["wok", "pwk", "dwk", "bwm"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"BWM V1.0",
-            mask: None,
-        }]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn reader(&self) -> Option<&dyn Reader> {
         Some(self)
@@ -71,9 +69,6 @@ impl Format for BwmFormat {
     }
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
-    }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(profile::KOTOR_RON)
     }
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)

@@ -21,8 +21,9 @@ pub mod write;
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, Param, ParamKind, ReadError,
-    ReadOptions, Reader, Requirements, Validator, WriteError, WriteOptions, Writer,
+    Capabilities, Diagnostic, Diagnostics, Engine, Format, FormatDescriptor, Input, Magic, NavMesh,
+    Output, Param, ParamKind, ReadError, ReadOptions, Reader, Requirements, Validator, WriteError,
+    WriteOptions, Writer,
 };
 
 pub use read::read_trx;
@@ -32,33 +33,33 @@ pub use write::write_trx;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct TrxFormat;
 
+/// What the container declares: NWN2's rules, tiles and islands, the engine's tables, and
+/// the writer's [`PARAMS`].
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"NWN2",
+        mask: None,
+    }],
+    engine: Engine::Nwn2,
+    capabilities: Capabilities {
+        tiles: true,
+        engine_tables: true,
+        ..Capabilities::NONE
+    },
+    material_profile: Some(read::NWN2_RON),
+    params: PARAMS,
+    ..FormatDescriptor::new(
+        "trx",
+        "Neverwinter Nights 2 terrain (TRN/TRX, ASWM walkmesh)",
+        &["trx", "trn"],
+        "nwn2",
+    )
+};
+
 impl Format for TrxFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Nwn2
-    }
-    fn capabilities(&self) -> walkmesh_core::Capabilities {
-        use walkmesh_core::Capabilities;
-        Capabilities {
-            tiles: true,
-            engine_tables: true,
-            ..Capabilities::NONE
-        }
-    }
-    fn id(&self) -> &'static str {
-        "trx"
-    }
-    fn name(&self) -> &'static str {
-        "Neverwinter Nights 2 terrain (TRN/TRX, ASWM walkmesh)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["trx", "trn"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"NWN2",
-            mask: None,
-        }]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn reader(&self) -> Option<&dyn Reader> {
         Some(self)
@@ -69,14 +70,8 @@ impl Format for TrxFormat {
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
     }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(read::NWN2_RON)
-    }
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)
-    }
-    fn params(&self) -> &'static [Param] {
-        PARAMS
     }
 }
 

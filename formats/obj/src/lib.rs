@@ -19,8 +19,8 @@ pub use read::read_obj;
 pub use write::{material_colour, write_obj};
 
 use walkmesh_core::{
-    Diagnostics, Format, Input, NavMesh, Output, ReadError, ReadOptions, Reader, Requirements,
-    WriteError, WriteOptions, Writer,
+    Diagnostics, Format, FormatDescriptor, Input, NavMesh, Output, ReadError, ReadOptions, Reader,
+    Requirements, WriteError, WriteOptions, Writer,
 };
 
 /// Prefix of walkmesh comment directives.
@@ -37,15 +37,13 @@ pub const MATERIAL_NAMES_PARAM: &str = "obj:material_names";
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ObjFormat;
 
+/// What OBJ declares: its names only (no magic, no engine, the neutral profile).
+pub const DESCRIPTOR: FormatDescriptor =
+    FormatDescriptor::new("obj", "Wavefront OBJ", &["obj"], "obj");
+
 impl Format for ObjFormat {
-    fn id(&self) -> &'static str {
-        "obj"
-    }
-    fn name(&self) -> &'static str {
-        "Wavefront OBJ"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["obj"]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     /// Text heuristic: the first kilobytes hold only OBJ statements, and at least one `v`.
     fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {

@@ -56,7 +56,8 @@ pub fn run(
         names: walkmesh_pipeline::policy::CLI_NAMES,
     };
     let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
-        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes).map_err(Into::into)
+        walkmesh_formats::render_geometry_of_model(registry, mdl, mdx, name, notes)
+            .map_err(Into::into)
     };
     let area = crate::progress::with_progress(show_progress(args), "generating rooms", || {
         generate_area(registry, &job, &read_model, note_read)
