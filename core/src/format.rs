@@ -145,6 +145,16 @@ pub struct Requirements {
     pub links: bool,
 }
 
+impl Requirements {
+    /// Nothing to prepare (the `Default`, as a `const` for [`WriteFn`]s).
+    pub const NONE: Requirements = Requirements {
+        triangles_only: false,
+        walkable_first: false,
+        weld: None,
+        links: false,
+    };
+}
+
 /// How to weld before writing, as the user asked (`walkmesh convert --weld off|exact|D`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum WeldChoice {
@@ -283,6 +293,87 @@ pub trait Dumper: Send + Sync {
         let mut tree = TreeSink::new();
         self.dump_fields(input, options, &mut tree)?;
         Ok(tree.finish())
+    }
+}
+
+/// A reading function, as most formats have one ([`ReadFn`]).
+pub type ReadFunction =
+    for<'a> fn(Input<'a>, &ReadOptions, &mut Diagnostics) -> Result<NavMesh, ReadError>;
+/// A writing function ([`WriteFn`]).
+pub type WriteFunction =
+    fn(&NavMesh, &WriteOptions, &mut Diagnostics) -> Result<Output, WriteError>;
+/// A validating function ([`ValidateFn`]).
+pub type ValidateFunction =
+    for<'a> fn(Input<'a>, &ReadOptions) -> Result<Vec<Diagnostic>, ReadError>;
+/// A dumping function ([`DumpFn`]).
+pub type DumpFunction =
+    for<'a> fn(Input<'a>, &ReadOptions, &mut dyn FieldSink) -> Result<(), ReadError>;
+
+/// A [`Reader`] that is one function: a format whose reading is a free function hands out
+/// `&ReadFn(read_x)` (a `const` of its crate) instead of implementing [`Reader`] only to
+/// forward to it.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadFn(pub ReadFunction);
+
+impl Reader for ReadFn {
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
+        (self.0)(input, options, diag)
+    }
+}
+
+/// A [`Writer`] whose requirements do not depend on the options, and one writing function
+/// (as [`ReadFn`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteFn {
+    pub requirements: Requirements,
+    pub write: WriteFunction,
+}
+
+impl Writer for WriteFn {
+    fn requirements(&self, _options: &WriteOptions) -> Requirements {
+        self.requirements
+    }
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError> {
+        (self.write)(mesh, options, diag)
+    }
+}
+
+/// A [`Validator`] that is one function (as [`ReadFn`]; no combined validate-and-read).
+#[derive(Clone, Copy, Debug)]
+pub struct ValidateFn(pub ValidateFunction);
+
+impl Validator for ValidateFn {
+    fn validate(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+    ) -> Result<Vec<Diagnostic>, ReadError> {
+        (self.0)(input, options)
+    }
+}
+
+/// A [`Dumper`] that is one function (as [`ReadFn`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DumpFn(pub DumpFunction);
+
+impl Dumper for DumpFn {
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError> {
+        (self.0)(input, options, sink)
     }
 }
 

@@ -30,9 +30,10 @@ pub mod validate;
 pub use diag::{Diagnostic, Diagnostics, Location, Position, ReadError, Severity, WriteError};
 pub use engine::{Capabilities, Engine};
 pub use format::{
-    BoxError, Format, FormatDescriptor, Input, LeftOut, Magic, Output, Param, ParamKind,
-    ReadOptions, Reader, Registry, RenderGeometryReader, Requirements, Sidecar, UpAxis, Validator,
-    WeldChoice, WeldParseError, WriteOptions, Writer, rounding_tolerance,
+    BoxError, DumpFn, Format, FormatDescriptor, Input, LeftOut, Magic, Output, Param, ParamKind,
+    ReadFn, ReadOptions, Reader, Registry, RenderGeometryReader, Requirements, Sidecar, UpAxis,
+    ValidateFn, Validator, WeldChoice, WeldParseError, WriteFn, WriteOptions, Writer,
+    rounding_tolerance,
 };
 pub use ir::{
     Attribute, EdgeRef, EdgeTag, Extra, Hook, MeshCheckError, MeshKind, NavMesh, Polygons,

@@ -22,8 +22,8 @@ use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
     Capabilities, Diagnostic, Diagnostics, Engine, Format, FormatDescriptor, Input, Magic, NavMesh,
-    Output, Param, ParamKind, ReadError, ReadOptions, Reader, Requirements, Validator, WriteError,
-    WriteOptions, Writer,
+    Param, ParamKind, ReadError, ReadFn, ReadOptions, Reader, Requirements, Validator, WriteFn,
+    Writer,
 };
 
 pub use read::read_trx;
@@ -57,15 +57,31 @@ pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
     )
 };
 
+/// What the writer asks of a mesh: ASWM stores triangles; vertex indices are kept as they
+/// are (no welding, so that a TRX keeps its own vertex list and a preserved file stays
+/// byte-identical).
+pub const REQUIREMENTS: Requirements = Requirements {
+    triangles_only: true,
+    walkable_first: false,
+    weld: None,
+    links: true,
+};
+
+/// The writer: [`write_trx`] after [`REQUIREMENTS`].
+const WRITER: WriteFn = WriteFn {
+    requirements: REQUIREMENTS,
+    write: write_trx,
+};
+
 impl Format for TrxFormat {
     fn descriptor(&self) -> &'static FormatDescriptor {
         &DESCRIPTOR
     }
     fn reader(&self) -> Option<&dyn Reader> {
-        Some(self)
+        Some(&ReadFn(read_trx))
     }
     fn writer(&self) -> Option<&dyn Writer> {
-        Some(self)
+        Some(&WRITER)
     }
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
@@ -95,38 +111,6 @@ pub const PARAMS: &[Param] = &[
         help: "NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6, zlib's own default. The game reads every level; see docs/performance.md for the time and size of each",
     },
 ];
-
-impl Reader for TrxFormat {
-    fn read(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<NavMesh, ReadError> {
-        read_trx(input, options, diag)
-    }
-}
-
-impl Writer for TrxFormat {
-    /// ASWM stores triangles; vertex indices are kept as they are (no welding, so that a TRX
-    /// keeps its own vertex list and a preserved file stays byte-identical).
-    fn requirements(&self, _options: &WriteOptions) -> Requirements {
-        Requirements {
-            triangles_only: true,
-            walkable_first: false,
-            weld: None,
-            links: true,
-        }
-    }
-    fn write(
-        &self,
-        mesh: &NavMesh,
-        options: &WriteOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<Output, WriteError> {
-        write_trx(mesh, options, diag)
-    }
-}
 
 impl Validator for TrxFormat {
     fn validate(
