@@ -134,8 +134,6 @@ pub(crate) fn assemble_area(
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use super::*;
-
     /// The rooms' format is found by what it is (KotOR, room transitions, read and written),
     /// not by its id: the default registry's is BWM (a registry without one:
     /// `walkmesh_pipeline::area_files`'s tests).
@@ -145,7 +143,8 @@ mod tests {
         assert_eq!(
             walkmesh_pipeline::area_files::kotor_room_format(&walkmesh_formats::default_registry())
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "bwm"
         );
     }

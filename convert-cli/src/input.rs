@@ -181,7 +181,7 @@ pub fn load_with(
     diag: &mut Diagnostics,
 ) -> Result<(NavMesh, &'static str), Failure> {
     let (mesh, format) = walkmesh_pipeline::read_path(registry, file, from, options, diag)?;
-    Ok((mesh, format.id()))
+    Ok((mesh, format.descriptor().id))
 }
 
 /// The files the reading options name (`--materials`), for dependency files.
@@ -200,12 +200,13 @@ pub fn print_diagnostics(diag: &Diagnostics, stderr: &mut dyn Write) {
     }
 }
 
-/// A KotOR binary model's render geometry (`walkmesh_formats::read_render_geometry`), `None`
-/// for any other file.
+/// A model's render geometry (`walkmesh_formats::read_render_geometry`: a KotOR binary
+/// model's, by the registry's render-geometry role), `None` for any other file.
 pub(crate) fn render_geometry(
+    registry: &Registry,
     path: &Path,
     diag: &mut walkmesh_core::Diagnostics,
 ) -> Option<Result<walkmesh_core::NavMesh, walkmesh_generate::ModelReadError>> {
-    walkmesh_formats::read_render_geometry(path, diag)
+    walkmesh_formats::read_render_geometry(registry, path, diag)
         .map(|read| read.map_err(|e| Box::new(e) as walkmesh_generate::ModelReadError))
 }

@@ -1,4 +1,4 @@
-//! The writer parameters formats declare (`Format::params`: NWN2's `--template` and
+//! The writer parameters formats declare (`FormatDescriptor::params`: NWN2's `--template` and
 //! `--compression`, Metroid Prime's `--region-height` …) as `convert` flags. The flags are made
 //! from the registry's declarations when the command line is built ([`add_to_convert`]), so a
 //! format brings its own options; the values given come back as `WriteOptions::params`

@@ -109,6 +109,18 @@ impl Kinded for serde_json::Error {
     }
 }
 
+/// An error of any type that says its kind, for errors passed through boxed (a format's own
+/// error from a role whose error type the caller cannot know: `format::BoxError`).
+pub trait KindedError: std::error::Error + Kinded + Send + Sync {}
+
+impl<E: std::error::Error + Kinded + Send + Sync> KindedError for E {}
+
+impl Kinded for Box<dyn KindedError> {
+    fn kind(&self) -> ErrorKind {
+        self.as_ref().kind()
+    }
+}
+
 /// An input that cannot be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct ReadError {

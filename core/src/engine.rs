@@ -1,9 +1,9 @@
 //! Which game engine a format belongs to, and what its files store beyond the neutral mesh.
 //!
-//! A [`crate::Format`] declares both ([`crate::Format::engine`],
-//! [`crate::Format::capabilities`]); `lint`, `route` and `view` look them up there instead of
-//! matching format ids, so a format registered by another crate gets the same treatment as a
-//! built-in one when it declares the same engine and capabilities.
+//! A [`crate::Format`] declares both in its descriptor ([`crate::FormatDescriptor::engine`],
+//! [`crate::FormatDescriptor::capabilities`]); `lint`, `route` and `view` look them up there
+//! instead of matching format ids, so a format registered by another crate gets the same
+//! treatment as a built-in one when it declares the same engine and capabilities.
 //!
 //! Our format notes (`docs/formats/`) record no run-time slope test for any of the three
 //! engines: KotOR and NWN2 walk what a face's material or flag calls walkable, and Metroid

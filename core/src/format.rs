@@ -145,6 +145,16 @@ pub struct Requirements {
     pub links: bool,
 }
 
+impl Requirements {
+    /// Nothing to prepare (the `Default`, as a `const` for [`WriteFn`]s).
+    pub const NONE: Requirements = Requirements {
+        triangles_only: false,
+        walkable_first: false,
+        weld: None,
+        links: false,
+    };
+}
+
 /// How to weld before writing, as the user asked (`walkmesh convert --weld off|exact|D`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum WeldChoice {
@@ -286,26 +296,194 @@ pub trait Dumper: Send + Sync {
     }
 }
 
-/// A file format.
-pub trait Format: Send + Sync {
-    /// Short id used by `--from`/`--to` (`bwm`, `obj`).
-    fn id(&self) -> &'static str;
-    /// Human-readable name.
-    fn name(&self) -> &'static str;
-    /// Lower-case extensions without the dot.
-    fn extensions(&self) -> &'static [&'static str];
-    /// Magic numbers, if the format has any.
-    fn magic(&self) -> &'static [Magic] {
-        &[]
+/// A reading function, as most formats have one ([`ReadFn`]).
+pub type ReadFunction =
+    for<'a> fn(Input<'a>, &ReadOptions, &mut Diagnostics) -> Result<NavMesh, ReadError>;
+/// A writing function ([`WriteFn`]).
+pub type WriteFunction =
+    fn(&NavMesh, &WriteOptions, &mut Diagnostics) -> Result<Output, WriteError>;
+/// A validating function ([`ValidateFn`]).
+pub type ValidateFunction =
+    for<'a> fn(Input<'a>, &ReadOptions) -> Result<Vec<Diagnostic>, ReadError>;
+/// A dumping function ([`DumpFn`]).
+pub type DumpFunction =
+    for<'a> fn(Input<'a>, &ReadOptions, &mut dyn FieldSink) -> Result<(), ReadError>;
+
+/// A [`Reader`] that is one function: a format whose reading is a free function hands out
+/// `&ReadFn(read_x)` (a `const` of its crate) instead of implementing [`Reader`] only to
+/// forward to it.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadFn(pub ReadFunction);
+
+impl Reader for ReadFn {
+    fn read(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, ReadError> {
+        (self.0)(input, options, diag)
     }
-    /// How sure we are that `head` (the first bytes; `total_len` is the whole length) is this
-    /// format: [`MAGIC_SCORE`] for a magic match, less for content heuristics, 0 for no.
-    fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
-        if self.magic().iter().any(|magic| magic.matches(head)) {
+}
+
+/// A [`Writer`] whose requirements do not depend on the options, and one writing function
+/// (as [`ReadFn`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WriteFn {
+    pub requirements: Requirements,
+    pub write: WriteFunction,
+}
+
+impl Writer for WriteFn {
+    fn requirements(&self, _options: &WriteOptions) -> Requirements {
+        self.requirements
+    }
+    fn write(
+        &self,
+        mesh: &NavMesh,
+        options: &WriteOptions,
+        diag: &mut Diagnostics,
+    ) -> Result<Output, WriteError> {
+        (self.write)(mesh, options, diag)
+    }
+}
+
+/// A [`Validator`] that is one function (as [`ReadFn`]; no combined validate-and-read).
+#[derive(Clone, Copy, Debug)]
+pub struct ValidateFn(pub ValidateFunction);
+
+impl Validator for ValidateFn {
+    fn validate(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+    ) -> Result<Vec<Diagnostic>, ReadError> {
+        (self.0)(input, options)
+    }
+}
+
+/// A [`Dumper`] that is one function (as [`ReadFn`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DumpFn(pub DumpFunction);
+
+impl Dumper for DumpFn {
+    fn dump_fields(
+        &self,
+        input: Input<'_>,
+        options: &ReadOptions,
+        sink: &mut dyn FieldSink,
+    ) -> Result<(), ReadError> {
+        (self.0)(input, options, sink)
+    }
+}
+
+/// Reads a model's render geometry: the triangles drawn in game, which `walkmesh generate`
+/// takes as its input. A model format's [`Reader`] gives the model's walkmesh instead (a
+/// KotOR `.mdl` holds a copy of its room's WOK), which is never the generator's input.
+/// Errors are the format's own (boxed), so that their messages name the file, offset and
+/// field as the format words them.
+pub trait RenderGeometryReader: Send + Sync {
+    /// The render triangles of the model file at `path`, read with the sidecar files beside
+    /// it (KotOR's `.mdx`). Reading notes go to `diag`.
+    fn read_render_file(&self, path: &Path, diag: &mut Diagnostics) -> Result<NavMesh, BoxError>;
+    /// The same of a model given as bytes: the model file and its sidecar (members of a
+    /// module archive).
+    fn read_render_bytes(
+        &self,
+        model: &[u8],
+        sidecar: &[u8],
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, BoxError>;
+}
+
+/// A format's own error, boxed with its kind ([`RenderGeometryReader`]).
+pub type BoxError = Box<dyn crate::diag::KindedError>;
+
+/// What a format declares of itself, as data: a `const` of its crate
+/// (`walkmesh_bwm::DESCRIPTOR`). Detection, `walkmesh formats`, `lint`, `route`, `view`,
+/// the command line's flags and the Python keywords read it here; what the format does is
+/// in its roles ([`Format::reader`] …).
+#[derive(Clone, Copy, Debug)]
+pub struct FormatDescriptor {
+    /// Short id used by `--from`/`--to` (`bwm`, `obj`).
+    pub id: &'static str,
+    /// Human-readable name.
+    pub name: &'static str,
+    /// Lower-case extensions without the dot; the first names written files
+    /// (`walkmesh_pipeline`'s output names).
+    pub extensions: &'static [&'static str],
+    /// Magic numbers, if the format has any ([`Format::sniff`] compares them).
+    pub magic: &'static [Magic],
+    /// The engine whose rules this format's files follow: `lint` picks its levels and slope
+    /// limit by it, `route` its engine tables.
+    pub engine: Engine,
+    /// What this format's files store beyond the neutral mesh: `view`, `route` and
+    /// `convert` look here instead of at the format's id.
+    pub capabilities: Capabilities,
+    /// The text (RON) of the material profile embedded for this format, for users to copy
+    /// and edit (`walkmesh profiles`); `None` when the format uses the neutral profile
+    /// ([`crate::material::NEUTRAL_RON`]).
+    pub material_profile: Option<&'static str>,
+    /// The writer parameters this format takes (`WriteOptions::params`), declared once: the
+    /// command line makes its `convert` flags of them and the Python package its keyword
+    /// arguments, with the same names, checks and help.
+    pub params: &'static [Param],
+    /// The cargo feature of `walkmesh-formats` that brings the format in (a format of
+    /// another crate names that crate): a build without it says so
+    /// ([`DetectError::LeftOut`]).
+    pub feature: &'static str,
+}
+
+impl FormatDescriptor {
+    /// A descriptor declaring only its names: no magic, no engine ([`Engine::Generic`]),
+    /// nothing stored beyond the mesh, the neutral profile, no parameters. A format's
+    /// `const` starts from it (`..FormatDescriptor::new(id, name, extensions, feature)`), so
+    /// that it writes out only what it declares.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        extensions: &'static [&'static str],
+        feature: &'static str,
+    ) -> FormatDescriptor {
+        FormatDescriptor {
+            id,
+            name,
+            extensions,
+            magic: &[],
+            engine: Engine::Generic,
+            capabilities: Capabilities::NONE,
+            material_profile: None,
+            params: &[],
+            feature,
+        }
+    }
+
+    /// [`MAGIC_SCORE`] when `head` carries one of the format's magic numbers, else 0.
+    pub fn magic_score(&self, head: &[u8]) -> u8 {
+        if self.magic.iter().any(|magic| magic.matches(head)) {
             MAGIC_SCORE
         } else {
             0
         }
+    }
+
+    /// Whether the format claims `extension` (lower case, no dot).
+    pub fn claims(&self, extension: &str) -> bool {
+        self.extensions.contains(&extension)
+    }
+}
+
+/// A file format: its [`FormatDescriptor`] and the roles it plays. Every role is optional
+/// (none by default); a format implements those it has.
+pub trait Format: Send + Sync {
+    /// What the format declares of itself (a `const` of its crate).
+    fn descriptor(&self) -> &'static FormatDescriptor;
+    /// How sure we are that `head` (the first bytes; `total_len` is the whole length) is this
+    /// format: [`MAGIC_SCORE`] for a magic match, less for content heuristics, 0 for no. By
+    /// default the descriptor's magic decides; a format without magic, or with a text form
+    /// beside its binary one, overrides it.
+    fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
+        self.descriptor().magic_score(head)
     }
     fn reader(&self) -> Option<&dyn Reader> {
         None
@@ -319,31 +497,14 @@ pub trait Format: Send + Sync {
     fn dumper(&self) -> Option<&dyn Dumper> {
         None
     }
-    /// The engine whose rules this format's files follow ([`Engine::Generic`] by default):
-    /// `lint` picks its levels and slope limit by it, `route` its engine tables.
-    fn engine(&self) -> Engine {
-        Engine::Generic
-    }
-    /// What this format's files store beyond the neutral mesh (none by default): `view`,
-    /// `route` and `convert` look here instead of at the format's id.
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::NONE
-    }
-    /// The text (RON) of the material profile embedded for this format, for users to copy
-    /// and edit (`walkmesh profiles`); `None` when the format uses the neutral profile
-    /// ([`crate::material::NEUTRAL_RON`]).
-    fn material_profile(&self) -> Option<&'static str> {
+    /// The model's render geometry, for `walkmesh generate` (a model format whose
+    /// [`Reader`] gives something else: [`RenderGeometryReader`]).
+    fn render_geometry(&self) -> Option<&dyn RenderGeometryReader> {
         None
-    }
-    /// The writer parameters this format takes (`WriteOptions::params`), declared once: the
-    /// command line makes its `convert` flags of them and the Python package its keyword
-    /// arguments, with the same names, checks and help. None by default.
-    fn params(&self) -> &'static [Param] {
-        &[]
     }
 }
 
-/// A writer parameter a format declares ([`Format::params`]).
+/// A writer parameter a format declares ([`FormatDescriptor::params`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Param {
     /// The key in [`WriteOptions::params`] (`prime:region_height`).
@@ -435,6 +596,10 @@ pub struct LeftOut {
     pub extensions: &'static [&'static str],
     /// The cargo feature that would bring it in.
     pub feature: &'static str,
+    /// The format reads models' render geometry ([`Format::render_geometry`]): a model with
+    /// one of its extensions is refused as such ([`Registry::render_geometry_for`]) instead of
+    /// being read as some other file.
+    pub render_geometry: bool,
 }
 
 /// The set of known formats.
@@ -447,7 +612,7 @@ pub struct Registry {
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
-            .entries(self.formats.iter().map(|format| format.id()))
+            .entries(self.formats.iter().map(|format| format.descriptor().id))
             .finish()
     }
 }
@@ -507,7 +672,7 @@ impl Registry {
     /// (the first format declaring a name decides it).
     pub fn params(&self) -> Vec<&'static Param> {
         let mut all: Vec<&'static Param> = Vec::new();
-        for param in self.formats().flat_map(|f| f.params()) {
+        for param in self.formats().flat_map(|f| f.descriptor().params) {
             if !all.iter().any(|p| p.name == param.name) {
                 all.push(param);
             }
@@ -519,7 +684,7 @@ impl Registry {
     /// share an id.
     pub fn by_id(&self, id: &str) -> Result<&dyn Format, DetectError> {
         self.formats()
-            .find(|f| f.id().eq_ignore_ascii_case(id))
+            .find(|f| f.descriptor().id.eq_ignore_ascii_case(id))
             .ok_or_else(|| {
                 self.left_out_error(Some(id), None)
                     .unwrap_or_else(|| DetectError::UnknownId(id.to_string()))
@@ -528,13 +693,14 @@ impl Registry {
 
     /// The engine of the format with id `id` ([`Engine::Generic`] when none has that id).
     pub fn engine_of(&self, id: &str) -> Engine {
-        self.by_id(id).map_or(Engine::Generic, |f| f.engine())
+        self.by_id(id)
+            .map_or(Engine::Generic, |f| f.descriptor().engine)
     }
 
     /// The capabilities of the format with id `id` (none when no format has that id).
     pub fn capabilities_of(&self, id: &str) -> Capabilities {
         self.by_id(id)
-            .map_or(Capabilities::NONE, |f| f.capabilities())
+            .map_or(Capabilities::NONE, |f| f.descriptor().capabilities)
     }
 
     /// The format `engine`'s area rooms are read and written in: the **first** registered
@@ -544,8 +710,8 @@ impl Registry {
     /// none (a build without BWM).
     pub fn room_walkmesh(&self, engine: Engine) -> Option<&dyn Format> {
         self.formats().find(|f| {
-            f.engine() == engine
-                && f.capabilities().transitions
+            f.descriptor().engine == engine
+                && f.descriptor().capabilities.transitions
                 && f.reader().is_some()
                 && f.writer().is_some()
         })
@@ -557,8 +723,30 @@ impl Registry {
         self.formats().filter(move |f| {
             extension
                 .as_deref()
-                .is_some_and(|e| f.extensions().contains(&e))
+                .is_some_and(|e| f.descriptor().claims(e))
         })
+    }
+
+    /// What reads the render geometry of the model at `path` (by its extension, as
+    /// `walkmesh generate` has always told models from other inputs): the **first**
+    /// registered format claiming the extension with a [`RenderGeometryReader`]. `Ok(None)`
+    /// when none claims it (the file is no model: its [`Reader`] gives its triangles); `Err`
+    /// with the left-out format that would read it when the build leaves it out.
+    pub fn render_geometry_for(
+        &self,
+        path: &Path,
+    ) -> Result<Option<&dyn RenderGeometryReader>, &LeftOut> {
+        if let Some(found) = self.by_extension(path).find_map(|f| f.render_geometry()) {
+            return Ok(Some(found));
+        }
+        let extension = extension_of(path);
+        let left_out = self.left_out.iter().find(|left| {
+            left.render_geometry
+                && extension
+                    .as_deref()
+                    .is_some_and(|e| left.extensions.contains(&e))
+        });
+        left_out.map_or(Ok(None), Err)
     }
 
     /// Detects the format of an input, in three steps:
@@ -625,32 +813,33 @@ mod tests {
     use super::*;
 
     struct Fake {
-        id: &'static str,
-        extensions: &'static [&'static str],
-        magic: &'static [Magic],
+        descriptor: &'static FormatDescriptor,
         text_score: u8,
     }
 
+    const BWM_MAGIC: &[Magic] = &[Magic {
+        offset: 0,
+        bytes: b"BWM V1.0",
+        mask: None,
+    }];
+    const BIN: FormatDescriptor = FormatDescriptor {
+        magic: BWM_MAGIC,
+        ..FormatDescriptor::new("bin", "bin", &["bin", "wok"], "bin")
+    };
+    const TEXT: FormatDescriptor = FormatDescriptor::new("text", "text", &["obj"], "text");
+    const LATER: FormatDescriptor = FormatDescriptor {
+        magic: BWM_MAGIC,
+        ..FormatDescriptor::new("later", "later", &["wok"], "later")
+    };
+
     impl Format for Fake {
-        fn id(&self) -> &'static str {
-            self.id
-        }
-        fn name(&self) -> &'static str {
-            self.id
-        }
-        fn extensions(&self) -> &'static [&'static str] {
-            self.extensions
-        }
-        fn magic(&self) -> &'static [Magic] {
-            self.magic
+        fn descriptor(&self) -> &'static FormatDescriptor {
+            self.descriptor
         }
         fn sniff(&self, head: &[u8], _len: u64) -> u8 {
-            if self.magic.iter().any(|m| m.matches(head)) {
-                MAGIC_SCORE
-            } else if head.starts_with(b"v ") {
-                self.text_score
-            } else {
-                0
+            match self.descriptor.magic_score(head) {
+                0 if head.starts_with(b"v ") => self.text_score,
+                score => score,
             }
         }
     }
@@ -658,19 +847,11 @@ mod tests {
     fn registry() -> Registry {
         let mut registry = Registry::new();
         registry.register(Box::new(Fake {
-            id: "bin",
-            extensions: &["bin", "wok"],
-            magic: &[Magic {
-                offset: 0,
-                bytes: b"BWM V1.0",
-                mask: None,
-            }],
+            descriptor: &BIN,
             text_score: 0,
         }));
         registry.register(Box::new(Fake {
-            id: "text",
-            extensions: &["obj"],
-            magic: &[],
+            descriptor: &TEXT,
             text_score: 10,
         }));
         registry
@@ -683,28 +864,31 @@ mod tests {
             registry
                 .detect(Path::new("a.obj"), b"BWM V1.0....", 100)
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "bin"
         );
         assert_eq!(
             registry
                 .detect(Path::new("a.WOK"), b"garbage", 7)
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "bin"
         );
         assert_eq!(
             registry
                 .detect(Path::new("a.txt"), b"v 1 2 3", 7)
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "text"
         );
         assert!(matches!(
             registry.detect(Path::new("a.txt"), b"zzz", 3),
             Err(DetectError::Undetected(_))
         ));
-        assert_eq!(registry.by_id("TEXT").unwrap().id(), "text");
+        assert_eq!(registry.by_id("TEXT").unwrap().descriptor().id, "text");
         assert!(registry.by_id("nope").is_err());
     }
 
@@ -713,21 +897,15 @@ mod tests {
         let mut registry = registry();
         // A second binary format with the same magic and extension, registered later.
         registry.register(Box::new(Fake {
-            id: "later",
-            extensions: &["wok"],
-            magic: &[Magic {
-                offset: 0,
-                bytes: b"BWM V1.0",
-                mask: None,
-            }],
+            descriptor: &LATER,
             text_score: 0,
         }));
         let magic = registry.detect(Path::new("a.x"), b"BWM V1.0", 8).unwrap();
-        assert_eq!(magic.id(), "later");
+        assert_eq!(magic.descriptor().id, "later");
         let extension = registry.detect(Path::new("a.wok"), b"zzz", 3).unwrap();
-        assert_eq!(extension.id(), "later");
+        assert_eq!(extension.descriptor().id, "later");
         // by_id and for_output take the first: here only "bin" has the id.
-        assert_eq!(registry.by_id("BIN").unwrap().id(), "bin");
+        assert_eq!(registry.by_id("BIN").unwrap().descriptor().id, "bin");
         assert!(registry.for_output(Path::new("a.wok")).is_err());
         assert_eq!(registry.engine_of("bin"), Engine::Generic);
         assert_eq!(registry.capabilities_of("nope"), Capabilities::NONE);
@@ -740,6 +918,7 @@ mod tests {
             id: "trx",
             extensions: &["trx", "trn"],
             feature: "nwn2",
+            render_geometry: false,
         });
         let by_id = registry.by_id("TRX").err().unwrap();
         assert!(
@@ -761,13 +940,69 @@ mod tests {
             registry
                 .detect(Path::new("a.trx"), b"v 1 2 3", 7)
                 .unwrap()
-                .id(),
+                .descriptor()
+                .id,
             "text"
         );
         assert!(matches!(
             registry.by_id("nope"),
             Err(DetectError::UnknownId(_))
         ));
+    }
+
+    /// A model format's render role, found by the model's extension: not by any other
+    /// format's extension, and a left-out model format is named instead.
+    struct Model;
+
+    impl RenderGeometryReader for Model {
+        fn read_render_file(&self, _: &Path, _: &mut Diagnostics) -> Result<NavMesh, BoxError> {
+            Ok(NavMesh::default())
+        }
+        fn read_render_bytes(
+            &self,
+            _: &[u8],
+            _: &[u8],
+            _: &mut Diagnostics,
+        ) -> Result<NavMesh, BoxError> {
+            Err(Box::new(ReadError::whole("model", "bytes")))
+        }
+    }
+
+    const MODEL: FormatDescriptor = FormatDescriptor::new("model", "model", &["mdl"], "model");
+
+    impl Format for Model {
+        fn descriptor(&self) -> &'static FormatDescriptor {
+            &MODEL
+        }
+        fn render_geometry(&self) -> Option<&dyn RenderGeometryReader> {
+            Some(self)
+        }
+    }
+
+    #[test]
+    fn render_geometry_is_found_by_role_and_extension() {
+        let mut registry = registry();
+        let model = Path::new("room.MDL");
+        assert!(matches!(registry.render_geometry_for(model), Ok(None)));
+        registry.note_left_out(LeftOut {
+            id: "model",
+            extensions: &["mdl"],
+            feature: "models",
+            render_geometry: true,
+        });
+        let left_out = registry.render_geometry_for(model).err().unwrap();
+        assert_eq!(left_out.feature, "models");
+        registry.register(Box::new(Model));
+        let found = registry.render_geometry_for(model).unwrap().unwrap();
+        let mut diag = Diagnostics::new();
+        assert!(found.read_render_file(model, &mut diag).is_ok());
+        // Files of formats without the role are no models.
+        for other in ["a.obj", "a.wok", "a"] {
+            assert!(matches!(
+                registry.render_geometry_for(Path::new(other)),
+                Ok(None)
+            ));
+        }
     }
 
     #[test]

@@ -28,12 +28,14 @@ pub mod threads;
 pub mod validate;
 
 pub use diag::{
-    Diagnostic, Diagnostics, ErrorKind, Kinded, Location, Position, ReadError, Severity, WriteError,
+    Diagnostic, Diagnostics, ErrorKind, Kinded, KindedError, Location, Position, ReadError,
+    Severity, WriteError,
 };
 pub use engine::{Capabilities, Engine};
 pub use format::{
-    Format, Input, LeftOut, Magic, Output, Param, ParamKind, ReadOptions, Reader, Registry,
-    Requirements, Sidecar, UpAxis, Validator, WeldChoice, WeldParseError, WriteOptions, Writer,
+    BoxError, DumpFn, Format, FormatDescriptor, Input, LeftOut, Magic, Output, Param, ParamKind,
+    ReadFn, ReadOptions, Reader, Registry, RenderGeometryReader, Requirements, Sidecar, UpAxis,
+    ValidateFn, Validator, WeldChoice, WeldParseError, WriteFn, WriteOptions, Writer,
     rounding_tolerance,
 };
 pub use ir::{

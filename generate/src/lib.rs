@@ -80,18 +80,7 @@ pub use report::{ComponentReport, Report, StageTime};
 /// is. The model readers are format crates', which sit above this crate, so their callers
 /// pass them in ([`area::ModelReader`]) with whatever error type they have, so long as it says
 /// its kind.
-pub type ModelReadError = Box<dyn ModelError>;
-
-/// An error a model reader passed in may return: any error that says its kind.
-pub trait ModelError: std::error::Error + walkmesh_core::Kinded + Send + Sync {}
-
-impl<E: std::error::Error + walkmesh_core::Kinded + Send + Sync> ModelError for E {}
-
-impl walkmesh_core::Kinded for Box<dyn ModelError> {
-    fn kind(&self) -> walkmesh_core::ErrorKind {
-        self.as_ref().kind()
-    }
-}
+pub type ModelReadError = walkmesh_core::BoxError;
 
 /// The generated walkmesh and what was done to make it.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@ use walkmesh_core::material::Material;
 use crate::GenerateError;
 
 /// The game a walkmesh is generated for picks the preset: the engine a format declares
-/// (`Format::engine`), one enum for every crate.
+/// (`FormatDescriptor::engine`), one enum for every crate.
 pub use walkmesh_core::Engine;
 
 /// Everything the generator is told. Lengths in metres, angles in degrees, +Z up.

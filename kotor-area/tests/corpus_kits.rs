@@ -541,7 +541,6 @@ fn indoor_maps_build_clean_reciprocal_rooms() {
     let root = json.parent().unwrap().join("indoor");
     let maps = files_with_extensions(&root, &["indoor"]);
     assert_eq!(maps.len(), 5);
-    let registry_bwm = walkmesh_bwm::BwmFormat;
     let out_dir = peer_dir();
     for path in maps {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
@@ -555,8 +554,7 @@ fn indoor_maps_build_clean_reciprocal_rooms() {
             let bytes = walkmesh_bwm::write_bwm(&room.mesh, &WriteOptions::default(), &mut diag)
                 .unwrap()
                 .main;
-            let findings = walkmesh_core::format::Validator::validate(
-                &registry_bwm,
+            let findings = walkmesh_bwm::validate_bwm(
                 Input {
                     bytes: &bytes,
                     path: None,

@@ -26,7 +26,7 @@ use walkmesh_core::{Diagnostic, NavMesh, Severity};
 
 pub use fix::{Fixed, Repair, fix, fix_room};
 pub use level::{LEVELS, Level, level_of};
-/// The engine whose rules decide what is steep (declared by each format: `Format::engine`).
+/// The engine whose rules decide what is steep (declared by each format: `FormatDescriptor::engine`).
 pub use walkmesh_core::Engine;
 
 /// Walkable face whose normal points down.

@@ -29,7 +29,7 @@ fn lint_file(path: &Path) -> Vec<Finding> {
         )
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let options = LintOptions {
-        engine: format.engine(),
+        engine: format.descriptor().engine,
         ..LintOptions::default()
     };
     lint(&walkmesh_lint::as_linted(&mesh), &options, None)

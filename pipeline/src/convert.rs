@@ -45,7 +45,7 @@ pub struct WritePlan<'r> {
 impl std::fmt::Debug for WritePlan<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WritePlan")
-            .field("target", &self.target.id())
+            .field("target", &self.target.descriptor().id)
             .finish_non_exhaustive()
     }
 }
@@ -62,8 +62,8 @@ impl<'r> WritePlan<'r> {
         if target.writer().is_none() {
             return Err(Failure::usage(format!(
                 "the {} format ({}) cannot be written yet",
-                target.id(),
-                target.name()
+                target.descriptor().id,
+                target.descriptor().name
             )));
         }
         Ok(WritePlan {
@@ -227,7 +227,7 @@ pub fn convert(
         input: origin.path.map(Path::to_path_buf),
         from: origin.format.map(str::to_string),
         output: output_name.map(Path::to_path_buf),
-        to: target.id().to_string(),
+        to: target.descriptor().id.to_string(),
         read: crate::counts(&mesh),
         rules_applied,
         bytes: written.main.len(),
@@ -275,7 +275,7 @@ fn write(
             "writing {} ({} polygons) as {}",
             output_name.unwrap_or(Path::new("the mesh")).display(),
             mesh.polygons.len(),
-            target.id()
+            target.descriptor().id
         )
     });
     let weld = plan.weld.unwrap_or_default();
@@ -291,7 +291,7 @@ fn write(
                     .path
                     .map(|p| format!("{}: ", p.display()))
                     .unwrap_or_default(),
-                target.id(),
+                target.descriptor().id,
                 plan.weld
                     .map(|w| format!(" ({} merged them away)", plan.names.weld_choice(w)))
                     .unwrap_or_default()
@@ -301,7 +301,7 @@ fn write(
                 let context = format!(
                     "cannot write {} as {}: ",
                     output_name.unwrap_or(Path::new("the mesh")).display(),
-                    target.id()
+                    target.descriptor().id
                 );
                 Failure::in_context(context, &error)
             }
@@ -328,9 +328,9 @@ fn to_memory(
             Failure::usage(format!(
                 "{} one file, but {} writes {} beside it; write to a file{}",
                 plan.names.memory_holds,
-                target.id(),
+                target.descriptor().id,
                 conversion.sidecars.join(", "),
-                if target.extensions().contains(&"glb") {
+                if target.descriptor().extensions.contains(&"glb") {
                     format!(" (or {})", plan.names.to_glb)
                 } else {
                     String::new()
@@ -420,7 +420,7 @@ fn check_output(
     let verdict = policy::judge_output(
         checked,
         output.as_deref(),
-        target.id(),
+        target.descriptor().id,
         plan.allow_invalid,
         plan.names,
     )

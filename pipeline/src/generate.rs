@@ -15,11 +15,12 @@ use walkmesh_generate::{GenerateError, Generated, ModelReadError, ObjectKind, Pa
 
 use crate::failure::Failure;
 
-/// A model's render geometry read from its file, `None` for a file whose registry reader
-/// already gives its triangles (`walkmesh_formats::read_render_geometry`, its error boxed:
-/// the format crates sit below this crate's callers, not below it).
+/// A model's render geometry read from its file by the registry's render-geometry role,
+/// `None` for a file whose registry reader already gives its triangles
+/// (`walkmesh_formats::read_render_geometry`, its error boxed: the format crates sit below
+/// this crate's callers, not below it).
 pub type RenderGeometry<'a> =
-    &'a dyn Fn(&Path, &mut Diagnostics) -> Option<Result<NavMesh, ModelReadError>>;
+    &'a dyn Fn(&Registry, &Path, &mut Diagnostics) -> Option<Result<NavMesh, ModelReadError>>;
 
 /// The reading options of render geometry: `read` with every OBJ `usemtl` name kept, known to
 /// the profile or not (`walkmesh_obj::MATERIAL_NAMES_PARAM`), since the generator reads
@@ -40,7 +41,7 @@ pub fn read_inputs(
 ) -> Result<Vec<NavMesh>, Failure> {
     let mut meshes = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let mesh = match render(input, diag) {
+        let mesh = match render(registry, input, diag) {
             Some(read) => read.map_err(Failure::from)?,
             None => crate::read_path(registry, input, None, read, diag)?.0,
         };
@@ -70,7 +71,7 @@ pub struct Target<'a> {
 impl std::fmt::Debug for Target<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Target")
-            .field("format", &self.format.id())
+            .field("format", &self.format.descriptor().id)
             .finish_non_exhaustive()
     }
 }
@@ -148,7 +149,7 @@ pub fn generate(
     // The PATH writer cooks the mesh and refuses what the cook refuses: the limit check
     // need not cook it first (a second cook of a large mesh is seconds).
     let checks = match target {
-        Some(target) if target.format.capabilities().regions => Checks::WriterCooks,
+        Some(target) if target.format.descriptor().capabilities.regions => Checks::WriterCooks,
         _ => Checks::All,
     };
     let mut generated = walkmesh_generate::generate_with(&scene, &params, checks)
@@ -181,7 +182,7 @@ fn ready_to_write(
         .filter(|l| l.code == "generate.nwn2_tile_over_limit")
         .map(|l| l.message.clone())
         .collect();
-    if target.format.capabilities().tiles && !over.is_empty() {
+    if target.format.descriptor().capabilities.tiles && !over.is_empty() {
         return Err(GenerateFailure::OverFullTiles(over));
     }
     Ok(generated)

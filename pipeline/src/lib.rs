@@ -122,7 +122,12 @@ pub fn target_for<'r>(
         return Ok((format, extension));
     }
     let format = registry.by_id(to)?;
-    let first = format.extensions().first().copied().unwrap_or(format.id());
+    let descriptor = format.descriptor();
+    let first = descriptor
+        .extensions
+        .first()
+        .copied()
+        .unwrap_or(descriptor.id);
     Ok((format, first.to_string()))
 }
 
@@ -153,8 +158,8 @@ pub fn read_as(
     diag: &mut Diagnostics,
 ) -> Result<NavMesh, ReadFailure> {
     let reader = format.reader().ok_or(ReadFailure::NoReader {
-        id: format.id(),
-        name: format.name(),
+        id: format.descriptor().id,
+        name: format.descriptor().name,
     })?;
     reader
         .read(Input { bytes, path }, options, diag)
@@ -233,7 +238,9 @@ pub fn write_mesh(
     diag: &mut Diagnostics,
 ) -> Result<Output, WriteFailure> {
     let Some(writer) = target.writer() else {
-        return Err(WriteFailure::NoWriter { id: target.id() });
+        return Err(WriteFailure::NoWriter {
+            id: target.descriptor().id,
+        });
     };
     let mut requirements = writer.requirements(options);
     requirements.weld = weld.tolerance(mesh, &requirements);
@@ -316,7 +323,9 @@ fn check_staged(
 ) -> Result<Checked, CannotCheck> {
     let input = Input { bytes: main, path };
     let Some(reader) = target.reader() else {
-        return Err(CannotCheck { id: target.id() });
+        return Err(CannotCheck {
+            id: target.descriptor().id,
+        });
     };
     if let Some((validated, read_back)) = target
         .validator()
@@ -460,7 +469,9 @@ pub fn validate_input(
         // The format validator already explained why the file does not read.
         Some(Err(_)) => {}
         None if format.validator().is_none() => {
-            return Err(ValidateFailure::Unsupported { id: format.id() });
+            return Err(ValidateFailure::Unsupported {
+                id: format.descriptor().id,
+            });
         }
         None => {}
     }

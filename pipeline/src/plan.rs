@@ -36,7 +36,7 @@ pub struct Plan<'r> {
 impl std::fmt::Debug for Plan<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Plan")
-            .field("target", &self.write.target.id())
+            .field("target", &self.write.target.descriptor().id)
             .finish_non_exhaustive()
     }
 }
@@ -164,7 +164,7 @@ pub fn convert_file(
     write_loaded(
         plan,
         &mesh,
-        source.id(),
+        source.descriptor().id,
         dependencies,
         input,
         destination,

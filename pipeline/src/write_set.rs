@@ -109,7 +109,9 @@ fn judge(
 ) -> Result<(), Failure> {
     crate::check_output(format, main, read_path, check)
         .map_err(|e| Failure::usage(format!("the {} format cannot be read back", e.id)))
-        .and_then(|checked| policy::judge_output(checked, Some(target), format.id(), false, names))
+        .and_then(|checked| {
+            policy::judge_output(checked, Some(target), format.descriptor().id, false, names)
+        })
         .map(|_| ())
 }
 

@@ -121,7 +121,7 @@ fn run(
         names: crate::PYTHON_NAMES,
     };
     let read_model = |mdl: &[u8], mdx: &[u8], name: &str, notes: &mut Diagnostics| {
-        walkmesh_formats::render_geometry_of_model(mdl, mdx, name, notes)
+        walkmesh_formats::render_geometry_of_model(registry, mdl, mdx, name, notes)
             .map_err(|e| Box::new(e) as walkmesh_generate::ModelReadError)
     };
     let area = py

@@ -249,7 +249,13 @@ fn run<'py>(
     let room_meshes = files
         .iter()
         .map(|(_, bytes)| {
-            crate::read_loaded(py, bytes, None, Some(format.id()), ReadOptions::default())
+            crate::read_loaded(
+                py,
+                bytes,
+                None,
+                Some(format.descriptor().id),
+                ReadOptions::default(),
+            )
         })
         .collect::<PyResult<Vec<Mesh>>>()?;
     if let Some(dir) = &settings.out_dir {

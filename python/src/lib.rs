@@ -113,7 +113,7 @@ pub(crate) fn read_loaded(
             &read_options,
             &mut diag,
         )
-        .map(|(mesh, format)| (mesh, format.id(), diag))
+        .map(|(mesh, format)| (mesh, format.descriptor().id, diag))
     });
     match result {
         Ok((mesh, format, mut diag)) => {
@@ -224,8 +224,8 @@ pub fn target_format(
             Kind::Write,
             format!(
                 "the {} format ({}) cannot be written yet",
-                target.id(),
-                target.name()
+                target.descriptor().id,
+                target.descriptor().name
             ),
             Fields::of_kind(walkmesh_core::ErrorKind::Parameter),
         ));
@@ -517,9 +517,10 @@ fn formats(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
     for format in registry().formats() {
         let dict = PyDict::new(py);
-        dict.set_item("id", format.id())?;
-        dict.set_item("name", format.name())?;
-        dict.set_item("extensions", PyList::new(py, format.extensions())?)?;
+        let descriptor = format.descriptor();
+        dict.set_item("id", descriptor.id)?;
+        dict.set_item("name", descriptor.name)?;
+        dict.set_item("extensions", PyList::new(py, descriptor.extensions)?)?;
         dict.set_item("read", format.reader().is_some())?;
         dict.set_item("write", format.writer().is_some())?;
         dict.set_item("validate", format.validator().is_some())?;

@@ -385,7 +385,8 @@ pub fn findings_as_written(
                         Fields::code("cli.output"),
                     )
                 })?;
-                let extension = target.extensions().first().copied().unwrap_or("out");
+                let extensions = target.descriptor().extensions;
+                let extension = extensions.first().copied().unwrap_or("out");
                 let path = directory.path().join(format!("mesh.{extension}"));
                 let (report, _) = write_mesh(
                     py,

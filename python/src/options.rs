@@ -39,7 +39,7 @@ const COMMON_WRITE_KEYS: &[&str] = &[
 
 /// Options that change how a mesh is written: the common ones, then every writer parameter
 /// a format of the registry declares (`template`, `compression`, `region_height`, …:
-/// `Format::params`, the declaration `walkmesh convert`'s flags are made from).
+/// `FormatDescriptor::params`, the declaration `walkmesh convert`'s flags are made from).
 pub fn write_keys() -> Vec<&'static str> {
     let declared: Vec<&'static str> = crate::registry().params().iter().map(|p| p.name).collect();
     keys(&[COMMON_WRITE_KEYS, &declared])

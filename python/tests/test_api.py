@@ -768,7 +768,7 @@ def test_read_lyt_on_the_shared_layouts(cli):
 
 # ---------------------------------------------------------------- format parameters
 
-# One value for each writer parameter the formats declare (Format::params), as a keyword
+# One value for each writer parameter the formats declare (FormatDescriptor::params), as a keyword
 # and as `walkmesh convert`'s flag (both are made from the one declaration).
 PARAMETERS = {
     "path": dict(region_height=2.5, max_regions=3, max_height_error=0.1,

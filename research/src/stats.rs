@@ -480,11 +480,11 @@ fn tally_file(
     let format = walkmesh_pipeline::detect(registry, &bytes, file, None)
         .map_err(SkipReason::NotAWalkmesh)?;
     let dumper = format.dumper().ok_or(SkipReason::NoFieldDump {
-        format: format.id(),
+        format: format.descriptor().id,
     })?;
     // Fields of a file that fails part-way are not counted: the file is tallied on its own
     // first (bounded like the whole: at most DISTINCT_LIMIT values per field), then merged.
-    let id = format.id();
+    let id = format.descriptor().id;
     let mut tally = Tally::default();
     let mut component = String::new();
     walk(dumper, &bytes, Some(file), |f: FieldRef<'_>| {

@@ -34,13 +34,14 @@ pub use walkmesh_core::Engine;
 use walkmesh_core::Format;
 
 /// The engine whose tables `--method engine` follows on a mesh read by `format`: the format's
-/// declared [`Format::engine`] when it declares [`walkmesh_core::Capabilities::engine_tables`],
-/// [`Engine::Kotor`] for an area assembled from KotOR rooms (`area`), else
-/// [`Engine::Generic`] (no engine tables: the surface router only).
+/// declared engine ([`walkmesh_core::FormatDescriptor::engine`]) when it declares
+/// [`walkmesh_core::Capabilities::engine_tables`], [`Engine::Kotor`] for an area assembled
+/// from KotOR rooms (`area`), else [`Engine::Generic`] (no engine tables: the surface router
+/// only).
 pub fn routing_engine(format: Option<&dyn Format>, area: bool) -> Engine {
-    match format {
+    match format.map(|format| format.descriptor()) {
         _ if area => Engine::Kotor,
-        Some(format) if format.capabilities().engine_tables => format.engine(),
+        Some(declared) if declared.capabilities.engine_tables => declared.engine,
         _ => Engine::Generic,
     }
 }

@@ -65,9 +65,11 @@ pub fn exercise(registry: &Registry, id: &str, bytes: &[u8]) {
         return;
     }
     for target in registry.formats() {
-        let (Some(writer), Some(target_reader), Some(name)) =
-            (target.writer(), target.reader(), output_name(target.id()))
-        else {
+        let (Some(writer), Some(target_reader), Some(name)) = (
+            target.writer(),
+            target.reader(),
+            output_name(target.descriptor().id),
+        ) else {
             continue;
         };
         let write_options = WriteOptions {
@@ -92,7 +94,7 @@ pub fn exercise(registry: &Registry, id: &str, bytes: &[u8]) {
         if let Err(error) = again {
             panic!(
                 "{id} → {}: the written file does not read back: {error}",
-                target.id()
+                target.descriptor().id
             );
         }
     }

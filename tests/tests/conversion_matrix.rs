@@ -116,7 +116,7 @@ fn read(path: &Path, bytes: &[u8]) -> Result<(NavMesh, &'static str), String> {
             &mut diag,
         )
         .map_err(|e| e.to_string())?;
-    Ok((mesh, format.id()))
+    Ok((mesh, format.descriptor().id))
 }
 
 /// Converts `mesh` to `target`; returns the written file and the warning codes.

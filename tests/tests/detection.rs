@@ -43,16 +43,24 @@ fn check_detection(files: &[PathBuf]) {
     let registry = walkmesh_formats::default_registry();
     for path in files {
         let bytes = std::fs::read(path).unwrap();
-        let by_extension: Vec<&str> = registry.by_extension(path).map(|f| f.id()).collect();
+        let by_extension: Vec<&str> = registry
+            .by_extension(path)
+            .map(|f| f.descriptor().id)
+            .collect();
         assert_eq!(by_extension.len(), 1, "{}", path.display());
         // The file's own name: what users get.
         let detected = registry.detect(path, &bytes, bytes.len() as u64).unwrap();
-        assert_eq!(detected.id(), by_extension[0], "{}", path.display());
+        assert_eq!(
+            detected.descriptor().id,
+            by_extension[0],
+            "{}",
+            path.display()
+        );
         // A name that says nothing: content alone must tell.
         let anonymous = Path::new("renamed.dat");
         let by_content = registry.detect(anonymous, &bytes, bytes.len() as u64);
         assert_eq!(
-            by_content.map(|f| f.id()).ok(),
+            by_content.map(|f| f.descriptor().id).ok(),
             Some(by_extension[0]),
             "content of {} not recognised",
             path.display()

@@ -11,7 +11,7 @@ fn read_fixture(path: &std::path::Path) -> NavMesh {
     let bytes = std::fs::read(path).unwrap();
     let registry = walkmesh_formats::default_registry();
     let format = registry.detect(path, &bytes, bytes.len() as u64).unwrap();
-    assert_eq!(format.id(), "obj", "{}", path.display());
+    assert_eq!(format.descriptor().id, "obj", "{}", path.display());
     let mut diag = Diagnostics::new();
     let mesh = format
         .reader()

@@ -48,7 +48,7 @@ fn exercise(registry: &walkmesh_core::Registry, name: &Path, bytes: &[u8], dump:
         let mut diag = Diagnostics::new();
         if let Ok(mesh) = reader.read(input, &options, &mut diag) {
             mesh.check().unwrap();
-            let _ = summary::summarize(&mesh, format.id());
+            let _ = summary::summarize(&mesh, format.descriptor().id);
             let _ = validate::mesh_findings(&mesh);
             return true;
         }
@@ -74,10 +74,10 @@ fn mutated_corpus_files_never_panic_anywhere() {
 
 /// A model with no walkmesh node (a placeable's, `kotor-placeables/`) is no walkmesh for the
 /// registry's reader, which says so; it still reads as render geometry, with its `.mdx`.
-fn reads_as_render_model(path: &std::path::Path) -> bool {
+fn reads_as_render_model(registry: &walkmesh_core::Registry, path: &std::path::Path) -> bool {
     let mut diag = walkmesh_core::Diagnostics::new();
     matches!(
-        walkmesh_formats::read_render_geometry(path, &mut diag),
+        walkmesh_formats::read_render_geometry(registry, path, &mut diag),
         Some(Ok(mesh)) if !mesh.polygons.is_empty()
     )
 }
@@ -90,7 +90,7 @@ fn mutate_without_panic(files: &[PathBuf], rounds_per_file: usize) {
     for path in files {
         let original = std::fs::read(path).unwrap();
         assert!(
-            exercise(&registry, path, &original, false) || reads_as_render_model(path),
+            exercise(&registry, path, &original, false) || reads_as_render_model(&registry, path),
             "{} does not read",
             path.display()
         );

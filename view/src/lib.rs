@@ -48,8 +48,9 @@ pub struct ViewInput<'a> {
     pub name: &'a str,
     /// The format id (`bwm`, `trx`, `path`, `obj`, `gltf`), shown on the page.
     pub format: &'a str,
-    /// What the format stores beyond the mesh (its [`walkmesh_core::Format::capabilities`]):
-    /// which layers and per-face fields the page shows.
+    /// What the format stores beyond the mesh (its
+    /// [`walkmesh_core::FormatDescriptor::capabilities`]): which layers and per-face fields
+    /// the page shows.
     pub capabilities: walkmesh_core::Capabilities,
     pub mesh: &'a NavMesh,
     /// The field dump of the file, when the format has one and the mesh is the file's.

@@ -430,7 +430,7 @@ mod corpus {
             )
             .unwrap();
         let tree = field_tree(format, &bytes, Some(path), &options).unwrap();
-        (mesh, tree, format.capabilities())
+        (mesh, tree, format.descriptor().capabilities)
     }
 
     fn number(value: Option<&DumpValue>) -> Option<i64> {
@@ -499,7 +499,7 @@ mod corpus {
             let page_of = |tree: &DumpNode| {
                 let input = ViewInput {
                     name: "file",
-                    format: format.id(),
+                    format: format.descriptor().id,
                     capabilities,
                     mesh: &mesh,
                     fields: Some(tree),

@@ -536,9 +536,12 @@ fn assemble_command(
         mesh,
     } = assemble_area(rooms_path, lyt_path, stderr)?;
     let format = registry.for_output(out)?;
-    let writer = format
-        .writer()
-        .ok_or_else(|| Failure::input(format!("the {} format cannot be written", format.id())))?;
+    let writer = format.writer().ok_or_else(|| {
+        Failure::input(format!(
+            "the {} format cannot be written",
+            format.descriptor().id
+        ))
+    })?;
     // OBJ is written Y up, as Blender imports it by default (glTF is Y up by its spec).
     let options = WriteOptions {
         up: UpAxis::Y,

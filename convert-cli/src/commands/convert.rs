@@ -210,7 +210,11 @@ pub fn run(
     let show_progress = !args.quiet && !args.json && std::io::stderr().is_terminal();
     let conversion = crate::progress::with_progress(
         show_progress,
-        &format!("converting {} to {}", input.display(), target.id()),
+        &format!(
+            "converting {} to {}",
+            input.display(),
+            target.descriptor().id
+        ),
         || convert_file(&plan, input, destination(&plan, output)),
     )?;
     if !args.quiet && !args.json {

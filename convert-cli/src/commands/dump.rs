@@ -78,14 +78,14 @@ pub fn run(
             return Err(Failure::input(format!(
                 "the {} format has no field dump (no flat dump, sections or extraction); \
                  `--format ron` or `json` shows its neutral mesh",
-                format.id()
+                format.descriptor().id
             )));
         }
         // No field dump: show the neutral mesh, read from the bytes already in hand.
         let reader = format.reader().ok_or_else(|| {
             Failure::input(format!(
                 "the {} format cannot be read or dumped yet",
-                format.id()
+                format.descriptor().id
             ))
         })?;
         let mut diag = Diagnostics::new();
@@ -96,7 +96,7 @@ pub fn run(
         print_diagnostics(&diag, stderr);
         let text = serialize(
             &MeshDump {
-                format: format.id(),
+                format: format.descriptor().id,
                 note: "this format has no field dump; showing the neutral mesh",
                 mesh: &mesh,
             },
@@ -133,7 +133,7 @@ pub fn run(
             writer.preamble(&format!(
                 "walkmesh dump of {} ({}, {} bytes){}",
                 file.display(),
-                format.id(),
+                format.descriptor().id,
                 bytes.len(),
                 match &args.section {
                     Some(name) => format!(", section {name}"),

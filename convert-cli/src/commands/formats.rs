@@ -29,9 +29,9 @@ pub fn run(registry: &Registry, args: &Args, stdout: &mut dyn Write) -> Result<i
     let rows: Vec<FormatRow> = registry
         .formats()
         .map(|f| FormatRow {
-            id: f.id(),
-            name: f.name(),
-            extensions: f.extensions().to_vec(),
+            id: f.descriptor().id,
+            name: f.descriptor().name,
+            extensions: f.descriptor().extensions.to_vec(),
             read: f.reader().is_some(),
             write: f.writer().is_some(),
             validate: f.validator().is_some(),

@@ -300,7 +300,7 @@ fn params(
         Some(EngineArg::Nwn2) => Engine::Nwn2,
         Some(EngineArg::Prime) => Engine::Prime,
         Some(EngineArg::Generic) => Engine::Generic,
-        None => target.engine(),
+        None => target.descriptor().engine,
     };
     let overrides = Overrides {
         agent_height: args.agent_height,

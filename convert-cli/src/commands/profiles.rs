@@ -45,8 +45,8 @@ fn embedded(registry: &Registry) -> Vec<Embedded> {
     add(NEUTRAL_RON, None);
     for format in registry.formats() {
         add(
-            format.material_profile().unwrap_or(NEUTRAL_RON),
-            Some(format.id()),
+            format.descriptor().material_profile.unwrap_or(NEUTRAL_RON),
+            Some(format.descriptor().id),
         );
     }
     list

@@ -59,7 +59,7 @@ fn load(
         .unwrap_or_else(|| file.display().to_string());
     Ok(Loaded {
         name,
-        format: format.id(),
+        format: format.descriptor().id,
         mesh,
         fields,
     })

@@ -20,9 +20,9 @@ mod write;
 
 use walkmesh_core::material::MaterialProfile;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Location, Magic, NavMesh, Output, Position, ReadError,
-    ReadOptions, Reader, Registry, Requirements, Severity, Surface, Validator, WriteError,
-    WriteOptions, Writer, dump::FieldSink, format::Dumper,
+    Diagnostic, Diagnostics, Format, FormatDescriptor, Input, Location, Magic, NavMesh, Output,
+    Position, ReadError, ReadOptions, Reader, Registry, Requirements, Severity, Surface, Validator,
+    WriteError, WriteOptions, Writer, dump::FieldSink, format::Dumper,
 };
 
 pub use parse::HEADER;
@@ -39,25 +39,28 @@ pub fn registry() -> Registry {
     registry
 }
 
+/// What textmesh declares: its names and magic. The engine, capabilities, profile and
+/// parameters keep `FormatDescriptor::new`'s defaults: no engine (lint's generic rules, the
+/// surface router), nothing stored beyond the mesh, the neutral profile, no writer
+/// parameters. The feature is this crate: the built-in registry never leaves it out.
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"textmesh ",
+        mask: None,
+    }],
+    ..FormatDescriptor::new(
+        "textmesh",
+        "Text walkmesh with materials (example third-party format)",
+        &["tmesh"],
+        "walkmesh-example-textmesh",
+    )
+};
+
 impl Format for TextMeshFormat {
-    fn id(&self) -> &'static str {
-        "textmesh"
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
-    fn name(&self) -> &'static str {
-        "Text walkmesh with materials (example third-party format)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["tmesh"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"textmesh ",
-            mask: None,
-        }]
-    }
-    // `engine` and `capabilities` keep their defaults: no engine (lint's generic rules, the
-    // surface router) and nothing stored beyond the mesh.
     fn reader(&self) -> Option<&dyn Reader> {
         Some(self)
     }
@@ -345,11 +348,18 @@ mod tests {
         let registry = registry();
         let path = std::path::Path::new("x.bin");
         assert_eq!(
-            registry.detect(path, SQUARE.as_bytes(), 10).unwrap().id(),
+            registry
+                .detect(path, SQUARE.as_bytes(), 10)
+                .unwrap()
+                .descriptor()
+                .id,
             "textmesh"
         );
         let path = std::path::Path::new("x.TMESH");
-        assert_eq!(registry.detect(path, b"", 0).unwrap().id(), "textmesh");
+        assert_eq!(
+            registry.detect(path, b"", 0).unwrap().descriptor().id,
+            "textmesh"
+        );
         assert_eq!(
             registry.engine_of("textmesh"),
             walkmesh_core::Engine::Generic

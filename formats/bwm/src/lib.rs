@@ -26,110 +26,77 @@ pub use write::{Tables, output_kind, rebuild_tables, serialize, write_bwm};
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::{Dumper, Validator};
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
-    Requirements, WriteError, WriteOptions, Writer,
+    Capabilities, DumpFn, Engine, Format, FormatDescriptor, Input, Magic, ReadError, ReadFn,
+    ReadOptions, Reader, Requirements, ValidateFn, WriteFn, Writer,
 };
 
 /// The KotOR BWM format.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct BwmFormat;
 
+/// What BWM declares: KotOR's rules, transitions, an AABB tree and the engine's tables.
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"BWM V1.0",
+        mask: None,
+    }],
+    engine: Engine::Kotor,
+    capabilities: Capabilities {
+        transitions: true,
+        aabb_tree: true,
+        engine_tables: true,
+        ..Capabilities::NONE
+    },
+    material_profile: Some(profile::KOTOR_RON),
+    ..FormatDescriptor::new(
+        "bwm",
+        "KotOR binary walkmesh (BWM V1.0)",
+        &["wok", "pwk", "dwk", "bwm"],
+        "bwm",
+    )
+};
+
+/// What the writer asks of a mesh: triangles, walkable first. The writer applies the KotOR
+/// profile's walkability itself (and reorders again if that differs from the mesh's flags),
+/// so this is only a hint.
+pub const REQUIREMENTS: Requirements = Requirements {
+    triangles_only: true,
+    walkable_first: true,
+    weld: None,
+    links: true,
+};
+
+/// The writer: [`write_bwm`] after [`REQUIREMENTS`].
+const WRITER: WriteFn = WriteFn {
+    requirements: REQUIREMENTS,
+    write: write_bwm,
+};
+
+/// The dump with the user's profile, else KotOR's, naming each face's material.
+fn dump_fields(
+    input: Input<'_>,
+    options: &ReadOptions,
+    sink: &mut dyn FieldSink,
+) -> Result<(), ReadError> {
+    let profile = profile::choose(options.materials.as_ref());
+    dump_bwm_fields(input.bytes, &profile, sink)
+}
+
 impl Format for BwmFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Kotor
-    }
-    fn capabilities(&self) -> walkmesh_core::Capabilities {
-        use walkmesh_core::Capabilities;
-        Capabilities {
-            transitions: true,
-            aabb_tree: true,
-            engine_tables: true,
-            ..Capabilities::NONE
-        }
-    }
-    fn id(&self) -> &'static str {
-        "bwm"
-    }
-    fn name(&self) -> &'static str {
-        "KotOR binary walkmesh (BWM V1.0)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["wok", "pwk", "dwk", "bwm"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"BWM V1.0",
-            mask: None,
-        }]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn reader(&self) -> Option<&dyn Reader> {
-        Some(self)
+        Some(&ReadFn(read_bwm))
     }
     fn writer(&self) -> Option<&dyn Writer> {
-        Some(self)
+        Some(&WRITER)
     }
     fn validator(&self) -> Option<&dyn Validator> {
-        Some(self)
-    }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(profile::KOTOR_RON)
+        Some(&ValidateFn(validate_bwm))
     }
     fn dumper(&self) -> Option<&dyn Dumper> {
-        Some(self)
-    }
-}
-
-impl Reader for BwmFormat {
-    fn read(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<NavMesh, ReadError> {
-        read_bwm(input, options, diag)
-    }
-}
-
-impl Writer for BwmFormat {
-    /// Triangles, walkable first. The writer applies the KotOR profile's walkability itself
-    /// (and reorders again if that differs from the mesh's flags), so this is only a hint.
-    fn requirements(&self, _options: &WriteOptions) -> Requirements {
-        Requirements {
-            triangles_only: true,
-            walkable_first: true,
-            weld: None,
-            links: true,
-        }
-    }
-    fn write(
-        &self,
-        mesh: &NavMesh,
-        options: &WriteOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<Output, WriteError> {
-        write_bwm(mesh, options, diag)
-    }
-}
-
-impl Validator for BwmFormat {
-    fn validate(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-    ) -> Result<Vec<Diagnostic>, ReadError> {
-        validate_bwm(input, options)
-    }
-}
-
-impl Dumper for BwmFormat {
-    fn dump_fields(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-        sink: &mut dyn FieldSink,
-    ) -> Result<(), ReadError> {
-        let profile = profile::choose(options.materials.as_ref());
-        dump_bwm_fields(input.bytes, &profile, sink)
+        Some(&DumpFn(dump_fields))
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use walkmesh_bwm::layout::{RawBwm, Table};
 use walkmesh_bwm::{BwmFormat, read_bwm, rebuild_tables, validate_bwm, write_bwm};
-use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions, Writer};
+use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions};
 
 fn kotor_dir() -> PathBuf {
     walkmesh_core::testing::required_corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
@@ -64,7 +64,7 @@ fn every_corpus_file_round_trips_byte_identically() {
             ..WriteOptions::default()
         };
         // As the command line does: prepare for the writer's requirements, then write.
-        let requirements = BwmFormat.requirements(&options);
+        let requirements = walkmesh_bwm::REQUIREMENTS;
         let prepared = walkmesh_core::passes::prepare(&mesh, &requirements, &mut diag);
         assert!(
             matches!(prepared, std::borrow::Cow::Borrowed(_)),

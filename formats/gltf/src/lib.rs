@@ -17,34 +17,32 @@ mod write;
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
-    Diagnostics, Format, Input, Magic, NavMesh, Output, ReadError, ReadOptions, Reader,
-    Requirements, WriteError, WriteOptions, Writer,
+    Diagnostics, Format, FormatDescriptor, Input, Magic, NavMesh, Output, ReadError, ReadOptions,
+    Reader, Requirements, WriteError, WriteOptions, Writer,
 };
 
 /// The glTF 2.0 format.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct GltfFormat;
 
+/// What glTF declares: the binary form's magic (`GltfFormat`'s sniff tells the JSON form).
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"glTF",
+        mask: None,
+    }],
+    ..FormatDescriptor::new("gltf", "glTF 2.0 (.gltf / .glb)", &["gltf", "glb"], "gltf")
+};
+
 impl Format for GltfFormat {
-    fn id(&self) -> &'static str {
-        "gltf"
-    }
-    fn name(&self) -> &'static str {
-        "glTF 2.0 (.gltf / .glb)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["gltf", "glb"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"glTF",
-            mask: None,
-        }]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
-        if self.magic().iter().any(|magic| magic.matches(head)) {
-            return walkmesh_core::format::MAGIC_SCORE;
+        let magic = DESCRIPTOR.magic_score(head);
+        if magic > 0 {
+            return magic;
         }
         // JSON form: an object whose text mentions the mandatory "asset" property early.
         let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);

@@ -4,7 +4,9 @@
 //! - [`render_mesh`] / [`read_render_mesh_file`]: every render triangle in model (room)
 //!   coordinates, with texture names per face, for `walkmesh generate`.
 //! - [`walkmesh()`] and the registered [`MdlFormat`] (id `mdl`): the model's own walkmesh node
-//!   (the AABB node) as a BWM-equivalent mesh, so `walkmesh info/convert/view room.mdl` work.
+//!   (the AABB node) as a BWM-equivalent mesh, so `walkmesh info/convert/view room.mdl` work;
+//!   its render-geometry role gives [`render_mesh`] of a file or of bytes to `walkmesh
+//!   generate` (`walkmesh_formats::read_render_geometry`).
 //!
 //! Layout and evidence: `docs/formats/mdl.md` (its "Layout facts").
 
@@ -26,8 +28,13 @@ pub use render::{
 };
 pub use walkmesh::walkmesh;
 
+use std::path::Path;
+
 use walkmesh_core::format::MAGIC_SCORE;
-use walkmesh_core::{Diagnostics, Format, Input, NavMesh, ReadError, ReadOptions, Reader};
+use walkmesh_core::{
+    BoxError, Diagnostics, Engine, Format, FormatDescriptor, Input, NavMesh, ReadError,
+    ReadOptions, Reader, RenderGeometryReader,
+};
 
 /// The KotOR binary model format: read only, as the model's walkmesh node.
 #[derive(Debug, Default, Clone, Copy)]
@@ -48,18 +55,23 @@ pub fn looks_like_model(head: &[u8], total_len: u64) -> bool {
     sizes_agree && known
 }
 
+/// What the model format declares: KotOR's rules and profile; no magic ([`looks_like_model`]
+/// checks the wrapper instead), nothing stored beyond the mesh (no transitions: a model is no
+/// room walkmesh).
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    engine: Engine::Kotor,
+    material_profile: Some(walkmesh_core::material::KOTOR_RON),
+    ..FormatDescriptor::new(
+        "mdl",
+        "KotOR binary model (MDL; its walkmesh node)",
+        &["mdl"],
+        "mdl",
+    )
+};
+
 impl Format for MdlFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Kotor
-    }
-    fn id(&self) -> &'static str {
-        "mdl"
-    }
-    fn name(&self) -> &'static str {
-        "KotOR binary model (MDL; its walkmesh node)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["mdl"]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn sniff(&self, head: &[u8], total_len: u64) -> u8 {
         if looks_like_model(head, total_len) {
@@ -71,9 +83,42 @@ impl Format for MdlFormat {
     fn reader(&self) -> Option<&dyn Reader> {
         Some(self)
     }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(walkmesh_core::material::KOTOR_RON)
+    fn render_geometry(&self) -> Option<&dyn RenderGeometryReader> {
+        Some(self)
     }
+}
+
+/// The reader's warning for a header node count that disagrees with the tree it read.
+fn note_node_count(model: &Model, diag: &mut Diagnostics) {
+    if let Some(note) = model.node_count_note() {
+        diag.warn("mdl.node_count", note);
+    }
+}
+
+impl RenderGeometryReader for MdlFormat {
+    /// The render triangles in room coordinates, read with the `.mdx` beside the `.mdl`
+    /// ([`read_model_file`]); errors name the file.
+    fn read_render_file(&self, path: &Path, diag: &mut Diagnostics) -> Result<NavMesh, BoxError> {
+        let model = read_model_file(path).map_err(boxed)?;
+        note_node_count(&model, diag);
+        render_mesh(&model).map_err(|e| boxed(e.in_file(path)))
+    }
+
+    fn read_render_bytes(
+        &self,
+        model: &[u8],
+        sidecar: &[u8],
+        diag: &mut Diagnostics,
+    ) -> Result<NavMesh, BoxError> {
+        let model = read_model(model, Some(sidecar)).map_err(boxed)?;
+        note_node_count(&model, diag);
+        render_mesh(&model).map_err(boxed)
+    }
+}
+
+/// The model reader's error as a role's boxed error, its kind kept.
+fn boxed(error: MdlError) -> BoxError {
+    Box::new(error)
 }
 
 impl Reader for MdlFormat {
@@ -87,9 +132,7 @@ impl Reader for MdlFormat {
         diag: &mut Diagnostics,
     ) -> Result<NavMesh, ReadError> {
         let model = read_model(input.bytes, None)?;
-        if let Some(note) = model.node_count_note() {
-            diag.warn("mdl.node_count", note);
-        }
+        note_node_count(&model, diag);
         let mesh = walkmesh(&model, options.materials.as_ref(), diag)?;
         mesh.check()
             .map_err(|error| ReadError::whole("", error.to_string()))?;

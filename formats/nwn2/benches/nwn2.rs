@@ -7,8 +7,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use walkmesh_core::{Diagnostics, Input, ReadOptions, Reader, WriteOptions, Writer};
-use walkmesh_nwn2::TrxFormat;
+use walkmesh_core::{Diagnostics, Input, ReadOptions, WriteOptions};
 
 fn corpus_file() -> Option<Vec<u8>> {
     let dir = walkmesh_core::testing::corpora_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
@@ -30,16 +29,15 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let mut diag = Diagnostics::new();
-    let mesh = TrxFormat
-        .read(
-            Input {
-                bytes: &bytes,
-                path: None,
-            },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+    let mesh = walkmesh_nwn2::read_trx(
+        Input {
+            bytes: &bytes,
+            path: None,
+        },
+        &ReadOptions::default(),
+        &mut diag,
+    )
+    .unwrap();
     let options = WriteOptions {
         rebuild: true,
         file_name: Some("dm_dungeon.trx".into()),
@@ -48,7 +46,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("nwn2 rebake dm_dungeon.trx", |b| {
         b.iter(|| {
             let mut diag = Diagnostics::new();
-            TrxFormat.write(&mesh, &options, &mut diag).unwrap()
+            walkmesh_nwn2::write_trx(&mesh, &options, &mut diag).unwrap()
         })
     });
     // The same with zlib level 1 (`nwn2:zlib_level`): compression is half of the default.
@@ -57,38 +55,36 @@ fn bench(c: &mut Criterion) {
     c.bench_function("nwn2 rebake dm_dungeon.trx zlib level 1", |b| {
         b.iter(|| {
             let mut diag = Diagnostics::new();
-            TrxFormat.write(&mesh, &fast, &mut diag).unwrap()
+            walkmesh_nwn2::write_trx(&mesh, &fast, &mut diag).unwrap()
         })
     });
     c.bench_function("nwn2 read + rebake + write dm_dungeon.trx", |b| {
         b.iter(|| {
             let mut diag = Diagnostics::new();
-            let mesh = TrxFormat
-                .read(
-                    Input {
-                        bytes: &bytes,
-                        path: None,
-                    },
-                    &ReadOptions::default(),
-                    &mut diag,
-                )
-                .unwrap();
-            TrxFormat.write(&mesh, &options, &mut diag).unwrap()
+            let mesh = walkmesh_nwn2::read_trx(
+                Input {
+                    bytes: &bytes,
+                    path: None,
+                },
+                &ReadOptions::default(),
+                &mut diag,
+            )
+            .unwrap();
+            walkmesh_nwn2::write_trx(&mesh, &options, &mut diag).unwrap()
         })
     });
     c.bench_function("nwn2 read dm_dungeon.trx", |b| {
         b.iter(|| {
             let mut diag = Diagnostics::new();
-            TrxFormat
-                .read(
-                    Input {
-                        bytes: &bytes,
-                        path: None,
-                    },
-                    &ReadOptions::default(),
-                    &mut diag,
-                )
-                .unwrap()
+            walkmesh_nwn2::read_trx(
+                Input {
+                    bytes: &bytes,
+                    path: None,
+                },
+                &ReadOptions::default(),
+                &mut diag,
+            )
+            .unwrap()
         })
     });
 }

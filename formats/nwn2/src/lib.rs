@@ -21,8 +21,9 @@ pub mod write;
 use walkmesh_core::dump::FieldSink;
 use walkmesh_core::format::Dumper;
 use walkmesh_core::{
-    Diagnostic, Diagnostics, Format, Input, Magic, NavMesh, Output, Param, ParamKind, ReadError,
-    ReadOptions, Reader, Requirements, Validator, WriteError, WriteOptions, Writer,
+    Capabilities, Diagnostic, Diagnostics, Engine, Format, FormatDescriptor, Input, Magic, NavMesh,
+    Param, ParamKind, ReadError, ReadFn, ReadOptions, Reader, Requirements, Validator, WriteFn,
+    Writer,
 };
 
 pub use read::read_trx;
@@ -32,51 +33,61 @@ pub use write::write_trx;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct TrxFormat;
 
+/// What the container declares: NWN2's rules, tiles and islands, the engine's tables, and
+/// the writer's [`PARAMS`].
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    magic: &[Magic {
+        offset: 0,
+        bytes: b"NWN2",
+        mask: None,
+    }],
+    engine: Engine::Nwn2,
+    capabilities: Capabilities {
+        tiles: true,
+        engine_tables: true,
+        ..Capabilities::NONE
+    },
+    material_profile: Some(read::NWN2_RON),
+    params: PARAMS,
+    ..FormatDescriptor::new(
+        "trx",
+        "Neverwinter Nights 2 terrain (TRN/TRX, ASWM walkmesh)",
+        &["trx", "trn"],
+        "nwn2",
+    )
+};
+
+/// What the writer asks of a mesh: ASWM stores triangles; vertex indices are kept as they
+/// are (no welding, so that a TRX keeps its own vertex list and a preserved file stays
+/// byte-identical).
+pub const REQUIREMENTS: Requirements = Requirements {
+    triangles_only: true,
+    walkable_first: false,
+    weld: None,
+    links: true,
+};
+
+/// The writer: [`write_trx`] after [`REQUIREMENTS`].
+const WRITER: WriteFn = WriteFn {
+    requirements: REQUIREMENTS,
+    write: write_trx,
+};
+
 impl Format for TrxFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Nwn2
-    }
-    fn capabilities(&self) -> walkmesh_core::Capabilities {
-        use walkmesh_core::Capabilities;
-        Capabilities {
-            tiles: true,
-            engine_tables: true,
-            ..Capabilities::NONE
-        }
-    }
-    fn id(&self) -> &'static str {
-        "trx"
-    }
-    fn name(&self) -> &'static str {
-        "Neverwinter Nights 2 terrain (TRN/TRX, ASWM walkmesh)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["trx", "trn"]
-    }
-    fn magic(&self) -> &'static [Magic] {
-        &[Magic {
-            offset: 0,
-            bytes: b"NWN2",
-            mask: None,
-        }]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn reader(&self) -> Option<&dyn Reader> {
-        Some(self)
+        Some(&ReadFn(read_trx))
     }
     fn writer(&self) -> Option<&dyn Writer> {
-        Some(self)
+        Some(&WRITER)
     }
     fn validator(&self) -> Option<&dyn Validator> {
         Some(self)
     }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(read::NWN2_RON)
-    }
     fn dumper(&self) -> Option<&dyn Dumper> {
         Some(self)
-    }
-    fn params(&self) -> &'static [Param] {
-        PARAMS
     }
 }
 
@@ -100,38 +111,6 @@ pub const PARAMS: &[Param] = &[
         help: "NWN2: zlib level of the walkmesh packet, 0 (stored, fastest) to 9 (smallest); default 6, zlib's own default. The game reads every level; see docs/performance.md for the time and size of each",
     },
 ];
-
-impl Reader for TrxFormat {
-    fn read(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<NavMesh, ReadError> {
-        read_trx(input, options, diag)
-    }
-}
-
-impl Writer for TrxFormat {
-    /// ASWM stores triangles; vertex indices are kept as they are (no welding, so that a TRX
-    /// keeps its own vertex list and a preserved file stays byte-identical).
-    fn requirements(&self, _options: &WriteOptions) -> Requirements {
-        Requirements {
-            triangles_only: true,
-            walkable_first: false,
-            weld: None,
-            links: true,
-        }
-    }
-    fn write(
-        &self,
-        mesh: &NavMesh,
-        options: &WriteOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<Output, WriteError> {
-        write_trx(mesh, options, diag)
-    }
-}
 
 impl Validator for TrxFormat {
     fn validate(

@@ -4,19 +4,18 @@
 mod common;
 
 use walkmesh_core::format::Dumper;
-use walkmesh_core::{Diagnostics, Input, ReadOptions, Reader, Severity, WriteOptions, Writer};
+use walkmesh_core::{Diagnostics, Input, ReadOptions, Severity, WriteOptions};
 use walkmesh_nwn2::TrxFormat;
 use walkmesh_nwn2::aswm::Aswm;
 
 fn read(bytes: &[u8]) -> walkmesh_core::NavMesh {
     let mut diag = Diagnostics::new();
-    TrxFormat
-        .read(
-            Input { bytes, path: None },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap()
+    walkmesh_nwn2::read_trx(
+        Input { bytes, path: None },
+        &ReadOptions::default(),
+        &mut diag,
+    )
+    .unwrap()
 }
 
 fn write(mesh: &walkmesh_core::NavMesh, options: &WriteOptions) -> Vec<u8> {
@@ -29,8 +28,10 @@ fn write_with(
     options: &WriteOptions,
     diag: &mut Diagnostics,
 ) -> Vec<u8> {
-    let prepared = walkmesh_core::passes::prepare(mesh, &TrxFormat.requirements(options), diag);
-    TrxFormat.write(&prepared, options, diag).unwrap().main
+    let prepared = walkmesh_core::passes::prepare(mesh, &walkmesh_nwn2::REQUIREMENTS, diag);
+    walkmesh_nwn2::write_trx(&prepared, options, diag)
+        .unwrap()
+        .main
 }
 
 fn aswm(bytes: &[u8]) -> Aswm {
@@ -426,7 +427,7 @@ fn validate_and_read_equals_validate_then_read() {
             let mut alone_diag = Diagnostics::new();
             let alone = (
                 TrxFormat.validate(input, &options),
-                TrxFormat.read(input, &options, &mut alone_diag),
+                walkmesh_nwn2::read_trx(input, &options, &mut alone_diag),
             );
             let mut both_diag = Diagnostics::new();
             let both = TrxFormat
@@ -450,9 +451,7 @@ fn validate_and_read_equals_validate_then_read() {
         assert_eq!(validated.unwrap_err(), alone, "{}", path.display());
         assert_eq!(
             read.unwrap_err(),
-            TrxFormat
-                .read(input, &options, &mut Diagnostics::new())
-                .unwrap_err()
+            walkmesh_nwn2::read_trx(input, &options, &mut Diagnostics::new()).unwrap_err()
         );
     }
 }

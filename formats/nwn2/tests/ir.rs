@@ -4,21 +4,20 @@
 mod common;
 
 use walkmesh_core::{
-    Attribute, Diagnostics, Extra, Input, Material, MeshKind, NavMesh, ReadOptions, Reader,
-    Surface, TileGrid, WriteOptions, Writer,
+    Attribute, Diagnostics, Extra, Input, Material, MeshKind, NavMesh, ReadOptions, Surface,
+    TileGrid, WriteOptions,
 };
 use walkmesh_nwn2::aswm::{self, Aswm};
-use walkmesh_nwn2::{TrxFormat, container};
+use walkmesh_nwn2::container;
 
 fn read(bytes: &[u8]) -> (NavMesh, Diagnostics) {
     let mut diag = Diagnostics::new();
-    let mesh = TrxFormat
-        .read(
-            Input { bytes, path: None },
-            &ReadOptions::default(),
-            &mut diag,
-        )
-        .unwrap();
+    let mesh = walkmesh_nwn2::read_trx(
+        Input { bytes, path: None },
+        &ReadOptions::default(),
+        &mut diag,
+    )
+    .unwrap();
     (mesh, diag)
 }
 
@@ -28,7 +27,7 @@ fn write(mesh: &NavMesh, file_name: &str) -> (Vec<u8>, Diagnostics) {
         file_name: Some(file_name.into()),
         ..WriteOptions::default()
     };
-    let out = TrxFormat.write(mesh, &options, &mut diag).unwrap();
+    let out = walkmesh_nwn2::write_trx(mesh, &options, &mut diag).unwrap();
     (out.main, diag)
 }
 
@@ -151,25 +150,22 @@ fn a_user_profile_for_nwn2_replaces_the_embedded_one() {
         materials: Some(profile.clone()),
         ..WriteOptions::default()
     };
-    let out = TrxFormat
-        .write(&neutral_mesh(), &options, &mut diag)
-        .unwrap();
+    let out = walkmesh_nwn2::write_trx(&neutral_mesh(), &options, &mut diag).unwrap();
     let a = walkmesh_nwn2::file::parse(&out.main, 1 << 30).unwrap().aswm;
     assert_eq!(a.triangles[0].flags, 0x45);
     let read_options = ReadOptions {
         materials: Some(profile),
         ..ReadOptions::default()
     };
-    let mesh = TrxFormat
-        .read(
-            Input {
-                bytes: &out.main,
-                path: None,
-            },
-            &read_options,
-            &mut diag,
-        )
-        .unwrap();
+    let mesh = walkmesh_nwn2::read_trx(
+        Input {
+            bytes: &out.main,
+            path: None,
+        },
+        &read_options,
+        &mut diag,
+    )
+    .unwrap();
     assert_eq!(mesh.surfaces[0].material, Material(3));
 }
 
@@ -223,9 +219,7 @@ fn a_template_keeps_its_other_packets() {
     options
         .params
         .insert("nwn2:template".into(), template.display().to_string());
-    let out = TrxFormat
-        .write(&neutral_mesh(), &options, &mut diag)
-        .unwrap();
+    let out = walkmesh_nwn2::write_trx(&neutral_mesh(), &options, &mut diag).unwrap();
     assert!(
         diag.items
             .iter()
@@ -249,16 +243,15 @@ fn a_template_keeps_its_other_packets() {
     let bytes = std::fs::read(trx).unwrap();
     let (mesh, _) = read(&bytes);
     let mut diag = Diagnostics::new();
-    let rebuilt = TrxFormat
-        .write(
-            &mesh,
-            &WriteOptions {
-                rebuild: true,
-                ..WriteOptions::default()
-            },
-            &mut diag,
-        )
-        .unwrap();
+    let rebuilt = walkmesh_nwn2::write_trx(
+        &mesh,
+        &WriteOptions {
+            rebuild: true,
+            ..WriteOptions::default()
+        },
+        &mut diag,
+    )
+    .unwrap();
     let a = container::parse(&rebuilt.main).unwrap();
     let b = container::parse(&bytes).unwrap();
     assert_eq!(a.packets.len(), b.packets.len());
@@ -403,7 +396,9 @@ fn older_aswm_versions_are_read() {
             rebuild: true,
             ..WriteOptions::default()
         };
-        let out = TrxFormat.write(&mesh, &options, &mut diag).unwrap().main;
+        let out = walkmesh_nwn2::write_trx(&mesh, &options, &mut diag)
+            .unwrap()
+            .main;
         assert_eq!(
             walkmesh_nwn2::file::parse(&out, 1 << 30)
                 .unwrap()

@@ -4,7 +4,7 @@
 mod common;
 
 use walkmesh_core::format::Dumper;
-use walkmesh_core::{Diagnostics, Input, Position, ReadOptions, Reader};
+use walkmesh_core::{Diagnostics, Input, Position, ReadOptions};
 use walkmesh_nwn2::TrxFormat;
 use walkmesh_nwn2::container;
 
@@ -23,9 +23,7 @@ fn try_everything(bytes: &[u8]) -> Result<(), walkmesh_core::ReadError> {
     let _ = walkmesh_nwn2::validate::validate_bytes(bytes, &options);
     let _ = TrxFormat.dump(Input { bytes, path: None }, &options);
     let mut diag = Diagnostics::new();
-    TrxFormat
-        .read(Input { bytes, path: None }, &options, &mut diag)
-        .map(|_| ())
+    walkmesh_nwn2::read_trx(Input { bytes, path: None }, &options, &mut diag).map(|_| ())
 }
 
 /// A small file with its ASWM stored uncompressed, so that truncations and flips hit the

@@ -18,10 +18,7 @@ mod write;
 pub use read::read_obj;
 pub use write::{material_colour, write_obj};
 
-use walkmesh_core::{
-    Diagnostics, Format, Input, NavMesh, Output, ReadError, ReadOptions, Reader, Requirements,
-    WriteError, WriteOptions, Writer,
-};
+use walkmesh_core::{Format, FormatDescriptor, ReadFn, Reader, Requirements, WriteFn, Writer};
 
 /// Prefix of walkmesh comment directives.
 pub const DIRECTIVE: &str = "#@walkmesh";
@@ -37,15 +34,13 @@ pub const MATERIAL_NAMES_PARAM: &str = "obj:material_names";
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ObjFormat;
 
+/// What OBJ declares: its names only (no magic, no engine, the neutral profile).
+pub const DESCRIPTOR: FormatDescriptor =
+    FormatDescriptor::new("obj", "Wavefront OBJ", &["obj"], "obj");
+
 impl Format for ObjFormat {
-    fn id(&self) -> &'static str {
-        "obj"
-    }
-    fn name(&self) -> &'static str {
-        "Wavefront OBJ"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["obj"]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     /// Text heuristic: the first kilobytes hold only OBJ statements, and at least one `v`.
     fn sniff(&self, head: &[u8], _total_len: u64) -> u8 {
@@ -77,35 +72,14 @@ impl Format for ObjFormat {
         if vertices > 0 { 50 } else { 0 }
     }
     fn reader(&self) -> Option<&dyn Reader> {
-        Some(self)
+        Some(&ReadFn(read_obj))
     }
     fn writer(&self) -> Option<&dyn Writer> {
-        Some(self)
-    }
-}
-
-impl Reader for ObjFormat {
-    fn read(
-        &self,
-        input: Input<'_>,
-        options: &ReadOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<NavMesh, ReadError> {
-        read_obj(input, options, diag)
-    }
-}
-
-impl Writer for ObjFormat {
-    /// OBJ stores any polygon and any order: nothing to prepare.
-    fn requirements(&self, _options: &WriteOptions) -> Requirements {
-        Requirements::default()
-    }
-    fn write(
-        &self,
-        mesh: &NavMesh,
-        options: &WriteOptions,
-        diag: &mut Diagnostics,
-    ) -> Result<Output, WriteError> {
-        write_obj(mesh, options, diag)
+        // OBJ stores any polygon and any order: nothing to prepare.
+        const WRITER: WriteFn = WriteFn {
+            requirements: Requirements::NONE,
+            write: write_obj,
+        };
+        Some(&WRITER)
     }
 }

@@ -18,8 +18,9 @@ pub mod read;
 pub mod validate;
 
 use walkmesh_core::{
-    Diagnostics, Format, Input, NavMesh, Output, Param, ParamKind, ReadError, ReadOptions, Reader,
-    Requirements, Validator, WriteError, WriteOptions, Writer,
+    Capabilities, Diagnostics, Engine, Format, FormatDescriptor, Input, NavMesh, Output, Param,
+    ParamKind, ReadError, ReadOptions, Reader, Requirements, Validator, WriteError, WriteOptions,
+    Writer,
 };
 
 pub use model::PathFile;
@@ -187,26 +188,28 @@ fn report_component_change(
     );
 }
 
+/// What PATH declares: Metroid Prime's rules, regions, the engine's tables and the cook's
+/// [`PARAMS`]; no magic ([`sniff`] reads the header instead).
+pub const DESCRIPTOR: FormatDescriptor = FormatDescriptor {
+    engine: Engine::Prime,
+    capabilities: Capabilities {
+        regions: true,
+        engine_tables: true,
+        ..Capabilities::NONE
+    },
+    material_profile: Some(read::PRIME_RON),
+    params: PARAMS,
+    ..FormatDescriptor::new(
+        "path",
+        "Metroid Prime area path mesh (PATH)",
+        &["path"],
+        "prime",
+    )
+};
+
 impl Format for PathFormat {
-    fn engine(&self) -> walkmesh_core::Engine {
-        walkmesh_core::Engine::Prime
-    }
-    fn capabilities(&self) -> walkmesh_core::Capabilities {
-        use walkmesh_core::Capabilities;
-        Capabilities {
-            regions: true,
-            engine_tables: true,
-            ..Capabilities::NONE
-        }
-    }
-    fn id(&self) -> &'static str {
-        "path"
-    }
-    fn name(&self) -> &'static str {
-        "Metroid Prime area path mesh (PATH)"
-    }
-    fn extensions(&self) -> &'static [&'static str] {
-        &["path"]
+    fn descriptor(&self) -> &'static FormatDescriptor {
+        &DESCRIPTOR
     }
     fn sniff(&self, head: &[u8], total_len: u64) -> u8 {
         sniff(head, total_len)
@@ -220,14 +223,8 @@ impl Format for PathFormat {
     fn validator(&self) -> Option<&dyn Validator> {
         Some(&validate::PathValidator)
     }
-    fn material_profile(&self) -> Option<&'static str> {
-        Some(read::PRIME_RON)
-    }
     fn dumper(&self) -> Option<&dyn walkmesh_core::format::Dumper> {
         Some(&dump::PathDumper)
-    }
-    fn params(&self) -> &'static [Param] {
-        PARAMS
     }
 }
 

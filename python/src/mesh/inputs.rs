@@ -50,7 +50,9 @@ fn input_mesh(
         PyTypeError::new_err("inputs: each input is a walkmesh.Mesh or a path (str, os.PathLike)")
     })?;
     // A model's reading notes (`mdl.node_count`) join the generated mesh's warnings.
-    if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(&path, diag)) {
+    let registry = crate::registry();
+    if let Some(model) = py.detach(|| walkmesh_formats::read_render_geometry(registry, &path, diag))
+    {
         return model.map_err(|error| errors::read_failure(py, &error, Some(&path)));
     }
     // Every `usemtl` name kept, as the command line asks: the generator reads surfaces from

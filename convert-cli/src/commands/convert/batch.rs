@@ -104,7 +104,7 @@ pub fn run(
         converted,
         unchanged,
         failed: jobs.len() - converted,
-        to: target.id().to_string(),
+        to: target.descriptor().id.to_string(),
         out_dir: out_dir.clone(),
         warnings,
         failures,

@@ -66,7 +66,7 @@ fn dumper<'f>(
         Failure::input(format!(
             "{}: the {} format has no field dump, so its stored fields cannot be compared",
             file.display(),
-            format.id()
+            format.descriptor().id
         ))
     })
 }
