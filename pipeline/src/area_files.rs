@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use walkmesh_core::{Diagnostic, Diagnostics, Format, NavMesh, Registry, confine};
 use walkmesh_kotor_area::kits::{IndoorBuild, IndoorMap, build_indoor, load_kits};
 use walkmesh_kotor_area::lyt::write_lyt;
-use walkmesh_kotor_area::transitions::Tolerance;
+use walkmesh_kotor_area::transitions::{RoomMesh, Tolerance};
 use walkmesh_kotor_area::{Lyt, assemble};
 
 use crate::failure::Failure;
@@ -90,10 +90,37 @@ pub fn split_area(
         walkmesh_kotor_area::AreaError::Repeated(repeated) => Failure::from(*repeated),
         e => Failure::in_context(format!("{}: ", mesh_path.display()), &e),
     })?;
+    let named_by = RoomNames {
+        what: "layout room",
+        source: lyt_path,
+    };
+    let (written, files) = room_files(registry, &rooms, out, named_by)?;
+    write_rooms(registry, out, files, None)?;
+    Ok(written)
+}
+
+/// What names the rooms written: `what` from the file `source` (for `confine::join`).
+#[derive(Clone, Copy)]
+struct RoomNames<'a> {
+    what: &'static str,
+    source: &'a Path,
+}
+
+/// Files to write: each target path and its bytes.
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
+/// Each room's confined `out/NAME.wok` path and WOK bytes, and what will have been written.
+fn room_files(
+    registry: &Registry,
+    rooms: &[RoomMesh],
+    out: &Path,
+    named_by: RoomNames<'_>,
+) -> Result<(Vec<WrittenRoom>, Files), Failure> {
     let mut written = Vec::with_capacity(rooms.len());
     let mut files = Vec::with_capacity(rooms.len());
-    for room in &rooms {
-        let path = confine::join(out, &format!("{}.wok", room.name), "layout room", lyt_path)?;
+    for room in rooms {
+        let name = format!("{}.wok", room.name);
+        let path = confine::join(out, &name, named_by.what, named_by.source)?;
         let mut diag = Diagnostics::new();
         files.push((
             path.clone(),
@@ -107,8 +134,7 @@ pub fn split_area(
             notes: diag.items,
         });
     }
-    write_rooms(registry, out, files, None)?;
-    Ok(written)
+    Ok((written, files))
 }
 
 /// An Indoor Map Builder map built and written.
@@ -163,23 +189,11 @@ pub fn indoor_area(
             )?;
         }
     }
-    let mut rooms = Vec::with_capacity(build.rooms.len());
-    let mut files = Vec::with_capacity(build.rooms.len());
-    for room in &build.rooms {
-        let path = confine::join(out, &format!("{}.wok", room.name), "room", map_path)?;
-        let mut diag = Diagnostics::new();
-        files.push((
-            path.clone(),
-            room_wok_bytes(registry, &room.mesh, &mut diag)?,
-        ));
-        rooms.push(WrittenRoom {
-            name: room.name.clone(),
-            path,
-            faces: room.mesh.polygons.len(),
-            transition_edges: room.mesh.edge_tags.len(),
-            notes: diag.items,
-        });
-    }
+    let named_by = RoomNames {
+        what: "room",
+        source: map_path,
+    };
+    let (rooms, files) = room_files(registry, &build.rooms, out, named_by)?;
     let layout_file = (layout.clone(), write_lyt(&build.lyt));
     write_rooms(registry, out, files, Some(layout_file))?;
     Ok(IndoorWritten {
